@@ -1,0 +1,1 @@
+ALTER TABLE "exchanges" ALTER COLUMN "fees_checked_on" DROP NOT NULL;

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Database, DatabaseHandle } from './db/client.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerStaticSite } from './http/static-site.js';
+import type { ExchangeAdapter } from './integrations/exchanges/types.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { mediaRoutes } from './modules/admin/media.routes.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { bindingsRoutes } from './modules/bindings/bindings.routes.js';
+import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
+import { exchangesRoutes } from './modules/exchanges/exchanges.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { invitesRoutes } from './modules/invites/invites.routes.js';
+import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes.js';
+import { pointsRoutes } from './modules/points/points.routes.js';
+import { pointsHistoryRoutes } from './modules/points/points-history.routes.js';
+import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.js';
+
+/** What every module may use; built once by main or by a test. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  databaseKind: DatabaseHandle['kind'];
+  clock: Clock;
+  /**
+   * Exchange affiliate APIs by lower-case exchange name ('bitget' ...): binding asks one whether a
+   * UID not yet in the roster was referred by us. Absent or missing an exchange: the roster decides.
+   */
+  exchangeAdapters?: Map<string, ExchangeAdapter>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    /** Every route as registered (method and full path): tests walk it, e.g. every /elex/admin call. */
+    routeTable: ReadonlyArray<{ method: string; url: string }>;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  exchangeAdapters?: Map<string, ExchangeAdapter>;
+  /** Tests pass false to keep output quiet. */
+  logger?: boolean;
+  /** Where log lines go instead of stdout: a test reads it to see what an operator would see. */
+  logStream?: { write(line: string): void };
+}
+
+/** Builds the whole app without listening (fastify/demo's habit): main and tests both call this. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    genReqId: () => randomUUID(),
+    requestIdHeader: 'x-request-id',
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.decorate('deps', {
+    config,
+    db: database.db,
+    databaseKind: database.kind,
+    clock: options.clock ?? systemClock,
+    ...(options.exchangeAdapters ? { exchangeAdapters: options.exchangeAdapters } : {}),
+  });
+
+  const routeTable: Array<{ method: string; url: string }> = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // spec section 7: a call without a content type is form-encoded.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Toasts and dialogs set inline styles; scripts stay strictly same-origin.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.env === 'production',
+  });
+  await app.register(fastifyCompress, { threshold: 1024 });
+
+  registerErrorHandler(app);
+  await registerRateLimit(app, config);
+  await app.register(healthRoutes);
+  await app.register(analyticsRoutes, { prefix: '/elex' });
+  await app.register(authRoutes, { prefix: '/elex' });
+  await app.register(exchangesRoutes, { prefix: '/elex' });
+  await app.register(pointsRoutes, { prefix: '/elex' });
+  await app.register(pointsHistoryRoutes, { prefix: '/elex' });
+  await app.register(tasksRoutes, { prefix: '/elex' });
+  await app.register(invitesRoutes, { prefix: '/elex' });
+  await app.register(bindingsRoutes, { prefix: '/elex' });
+  await app.register(cashbackRoutes, { prefix: '/elex' });
+  await app.register(adminRoutes, { prefix: '/elex/admin' });
+  await app.register(mediaRoutes);
+  await app.register(withdrawalsRoutes, { prefix: '/elex' });
+  // The development mailbox shows codes: it must not exist in production.
+  if (config.env !== 'production') await app.register(devMailboxRoutes);
+  await registerStaticSite(app, config.webDist);
+  return app;
+}
+
+/**
+ * Rate limits are opt-in per route (`config.rateLimit`). Counters live in memory, or in Redis when
+ * REDIS_URL is set so several instances share them (architecture: no state one instance would need
+ * lives in another's memory). A refusal throws a 429 that the error handler turns into the envelope.
+ */
+async function registerRateLimit(app: FastifyInstance, config: Config) {
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  if (redis) {
+    // Without a listener ioredis reports a lost connection on stderr; the log is where it belongs.
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) unavailable'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'elex-rate-limit-' } : {}),
+    // Redis down must not take logins down: fall back to no limit, the database caps still hold.
+    skipOnError: true,
+  });
+}

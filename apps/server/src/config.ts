@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { CHECK_IN, INVITE_REWARD_DEFAULTS } from '@elex/contract';
+import { z } from 'zod';
+import {
+  type ExchangeApisConfig,
+  exchangeEnvShape,
+  readExchangeSettings,
+  type SyncConfig,
+} from './integrations/exchanges/config.js';
+import { readSocialSettings, type SocialConfig, socialEnvShape } from './integrations/social/config.js';
+
+/** Every setting comes from the environment, parsed here once (epic-stack's env.server.ts habit). */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().default('Elex Cashback <no-reply@elex.local>'),
+  APP_URL: z.url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Keyed hashes (deleted e-mails, tokens) use this pepper; a development default keeps `npm start` one command. */
+  APP_SECRET: z.string().min(16).default('development-secret-change-me'),
+  WEB_DIST: z.string().optional(),
+  /** Shared rate-limit counters for several instances; in-memory counters without it. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Points for one daily check-in (spec: points per day from config). */
+  CHECK_IN_POINTS: z.coerce.number().int().min(1).max(100_000).default(CHECK_IN.defaultPointsPerDay),
+  /** Hours after a rebate period ends before it may settle (exchanges revise the last hours' figures). */
+  SETTLEMENT_DELAY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /** The inviter's bonus, percent of a friend's cashback (docs/cashback.md). */
+  INVITE_BONUS_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  /** Points for registering with a friend's invite code, and for the inviter per such friend (docs/engagement.md). */
+  INVITE_SIGNUP_POINTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(INVITE_REWARD_DEFAULTS.friendSignupPoints),
+  INVITE_FRIEND_POINTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(INVITE_REWARD_DEFAULTS.inviterPointsPerFriend),
+  /**
+   * Which proxies may set X-Forwarded-For: unset or 'false' when clients connect directly (the
+   * default, `npm start`); behind a proxy its addresses or CIDRs ('10.0.0.0/8,127.0.0.1', or
+   * 'loopback'). Trusting every client would let anyone pick the IP that per-IP limits count.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(true|false|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/)
+    .optional(),
+  /** Exchange affiliate APIs and the sync job (integrations/exchanges/config.ts). */
+  ...exchangeEnvShape,
+  /** Community bots that verify the social tasks (integrations/social/config.ts). */
+  ...socialEnvShape,
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  appUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  appSecret: string;
+  /** The built SPA; absent in tests that only call the API. */
+  webDist: string | undefined;
+  redisUrl: string | undefined;
+  checkInPoints: number;
+  settlementDelayHours: number;
+  inviteBonusPercent: number;
+  /** Invite points: the friend's at registration, the inviter's per friend who registers. */
+  invitePoints: { friendSignup: number; perFriend: number };
+  /** Telegram and Discord bots for the social tasks; a network without its settings is null. */
+  social: SocialConfig;
+  /** Fastify's trustProxy: false, true, or the proxies' addresses (comma-separated). */
+  trustProxy: boolean | string;
+  /** Configured exchange affiliate APIs, by lower-case name; absent = not configured. */
+  exchangeApis: ExchangeApisConfig;
+  sync: SyncConfig;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const exchangeSettings = readExchangeSettings(env);
+  if (exchangeSettings.problems.length > 0) {
+    throw new ConfigError(`Invalid environment:\n  ${exchangeSettings.problems.join('\n  ')}`);
+  }
+  if (env.NODE_ENV === 'production' && env.APP_SECRET === 'development-secret-change-me') {
+    throw new ConfigError(
+      'APP_SECRET must be set to a private value of at least 16 characters in production',
+    );
+  }
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    // spec: DATABASE_URL wins over DATA_DIR
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    appUrl: env.APP_URL.replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL,
+    appSecret: env.APP_SECRET,
+    webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    redisUrl: env.REDIS_URL,
+    checkInPoints: env.CHECK_IN_POINTS,
+    settlementDelayHours: env.SETTLEMENT_DELAY_HOURS,
+    inviteBonusPercent: env.INVITE_BONUS_PERCENT,
+    invitePoints: { friendSignup: env.INVITE_SIGNUP_POINTS, perFriend: env.INVITE_FRIEND_POINTS },
+    social: readSocialSettings(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    exchangeApis: exchangeSettings.exchangeApis,
+    sync: exchangeSettings.sync,
+  };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  // Fastify refuses a bare hop count (it cannot tell a proxy from a client); addresses it is.
+  return value;
+}

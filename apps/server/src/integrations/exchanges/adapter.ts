@@ -1,0 +1,161 @@
+import { attoToMicro, parseAtto } from './decimal.js';
+import type { HttpOptions } from './http.js';
+import type { CommissionEntry, ExchangeAdapter, ReferralEntry, TimeWindow } from './types.js';
+
+/** What the sync needs to know about an adapter beyond the engine's interface. */
+export interface ExchangeSyncProfile {
+  /**
+   * 'api': listCommissions yields the exchange's figures. 'csv': the API has no settlement figures
+   * (Bybit), so commissions come from the dashboard's CSV through `rebates:import` and the sync only
+   * pulls the roster.
+   */
+  commissionSource: 'api' | 'csv';
+  /** Hours after which the exchange's figures covering a moment are final: the sync waits that long. */
+  settleHours: number;
+  /** How far back the API answers, in days; undefined when no limit is documented. */
+  lookbackDays?: number;
+}
+
+export interface SyncableExchangeAdapter extends ExchangeAdapter {
+  readonly profile: ExchangeSyncProfile;
+}
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+  /** Bitget and OKX only. */
+  passphrase?: string;
+  /** Defaults to the exchange's real host (see each adapter's ASSUMPTIONS). */
+  baseUrl?: string;
+}
+
+export interface AdapterOptions extends HttpOptions {
+  /** Told about rows the adapter cannot turn into USDT figures (another coin), with their count. */
+  warn?: (message: string, details: Record<string, unknown>) => void;
+  /** Page sizes below the documented maximum (tests use tiny pages to prove paging). */
+  pageSize?: number;
+  /** The clock for "how far back may I ask" checks. */
+  nowDate?: () => Date;
+}
+
+/** Entries handed to the engine per page of the iterator. */
+export const ENTRIES_PER_PAGE = 500;
+
+/**
+ * Sums an exchange's rows (per symbol, per trade, per coin ...) into one entry per UID and period,
+ * exactly, and yields nothing for a UID whose figures are all zero. Summing the whole window before
+ * yielding matters: the engine's natural key is (exchange, UID, period), so two partial entries for one
+ * key would make the second look like a duplicate. A net negative figure (a clawback) cannot be
+ * recorded by the engine: that entry is left out and reported, never guessed.
+ */
+export class CommissionSums {
+  private readonly sums = new Map<
+    string,
+    { uid: string; period: TimeWindow; volume: bigint; fee: bigint; commission: bigint }
+  >();
+
+  constructor(
+    private readonly exchange: string,
+    private readonly warn?: AdapterOptions['warn'],
+  ) {}
+
+  add(
+    uid: string,
+    period: TimeWindow,
+    figures: { volume?: string | number; fee?: string | number; commission?: string | number },
+  ) {
+    const key = `${uid}\u0000${period.from.getTime()}\u0000${period.to.getTime()}`;
+    const sum = this.sums.get(key) ?? { uid, period, volume: 0n, fee: 0n, commission: 0n };
+    sum.volume += figures.volume === undefined ? 0n : parseAtto(figures.volume);
+    sum.fee += figures.fee === undefined ? 0n : parseAtto(figures.fee);
+    sum.commission += figures.commission === undefined ? 0n : parseAtto(figures.commission);
+    this.sums.set(key, sum);
+  }
+
+  entries(): CommissionEntry[] {
+    const all = [...this.sums.values()]
+      .map((sum) => ({
+        uid: sum.uid,
+        periodStart: sum.period.from,
+        periodEnd: sum.period.to,
+        tradingVolumeMicro: attoToMicro(sum.volume),
+        feeMicro: attoToMicro(sum.fee),
+        commissionMicro: attoToMicro(sum.commission),
+      }))
+      .filter(
+        (entry) => entry.tradingVolumeMicro !== 0n || entry.feeMicro !== 0n || entry.commissionMicro !== 0n,
+      )
+      .sort((a, b) => a.periodStart.getTime() - b.periodStart.getTime() || a.uid.localeCompare(b.uid));
+    const negative = all.filter(
+      (entry) => entry.tradingVolumeMicro < 0n || entry.feeMicro < 0n || entry.commissionMicro < 0n,
+    );
+    if (negative.length > 0) {
+      this.warn?.(`${this.exchange}: entries with a negative net figure were left out; settle them by hand`, {
+        entries: negative.map((entry) => ({
+          uid: entry.uid,
+          periodStart: entry.periodStart.toISOString(),
+          periodEnd: entry.periodEnd.toISOString(),
+          tradingVolumeMicro: entry.tradingVolumeMicro.toString(),
+          feeMicro: entry.feeMicro.toString(),
+          commissionMicro: entry.commissionMicro.toString(),
+        })),
+      });
+    }
+    return all.filter((entry) => !negative.includes(entry));
+  }
+}
+
+/**
+ * For APIs whose roster cannot be asked by registration time (Bybit, Gate): the whole list, read once
+ * and reused for `ttlMs`, so a run over many segments does not read it once per segment. A list read
+ * at the start of a run already holds every registration of the (past) segments it covers.
+ */
+export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs = 5 * 60_000) {
+  let cache: { at: number; entries: Promise<ReferralEntry[]> } | undefined;
+  return async (): Promise<ReferralEntry[]> => {
+    if (!cache || Date.now() - cache.at > ttlMs) {
+      const entries = (async () => {
+        const all: ReferralEntry[] = [];
+        for await (const page of read()) all.push(...page);
+        return all;
+      })();
+      cache = { at: Date.now(), entries };
+      // A failed read is not kept: the next call reads again.
+      entries.catch(() => {
+        cache = undefined;
+      });
+    }
+    return cache.entries;
+  };
+}
+
+export function* chunk<T>(items: readonly T[], size = ENTRIES_PER_PAGE): Generator<T[]> {
+  for (let index = 0; index < items.length; index += size) yield items.slice(index, index + size);
+}
+
+/** A row in a coin we cannot value in USDT: counted and reported, never guessed. */
+export class SkippedRows {
+  private readonly counts = new Map<string, number>();
+  add(coin: string) {
+    this.counts.set(coin, (this.counts.get(coin) ?? 0) + 1);
+  }
+  report(exchange: string, window: TimeWindow, warn: AdapterOptions['warn']) {
+    if (this.counts.size === 0 || !warn) return;
+    warn(`${exchange}: commission rows in coins other than USDT were skipped; import them by CSV`, {
+      from: window.from.toISOString(),
+      to: window.to.toISOString(),
+      rowsByCoin: Object.fromEntries(this.counts),
+    });
+  }
+}
+
+/** Plain-object guards for reading JSON answers. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}

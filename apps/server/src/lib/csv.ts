@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+
+/**
+ * Reads a CSV file whose first line names its columns (any order, any letter case), with csv-parse:
+ * quotes, a UTF-8 byte order mark, CRLF and blank lines are handled; every row is checked for its
+ * field count. Reports every problem with its line number instead of stopping at the first one;
+ * only a broken quote ends the reading (the rest of the file cannot be split into fields reliably).
+ */
+export interface CsvRow {
+  /** 1-based line number in the file (the header is line 1). */
+  line: number;
+  values: Record<string, string>;
+}
+
+export interface CsvProblem {
+  line: number;
+  field: string;
+  reason: string;
+}
+
+/** A file's path, or its bytes (an upload from the operator console): both are read the same way. */
+export type CsvSource = string | Buffer;
+
+export async function readCsv(
+  file: CsvSource,
+  columns: readonly string[],
+  onProgress?: (bytesRead: number, bytesTotal: number) => void,
+): Promise<{ rows: CsvRow[]; problems: CsvProblem[] }> {
+  const total = typeof file === 'string' ? fs.statSync(file).size : file.length;
+  const input = typeof file === 'string' ? fs.createReadStream(file) : Readable.from([file]);
+  let bytesRead = 0;
+  input.on('data', (chunk: Buffer | string) => {
+    bytesRead += chunk.length;
+    onProgress?.(bytesRead, total);
+  });
+  const parser = input.pipe(
+    parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }),
+  );
+  const rows: CsvRow[] = [];
+  const problems: CsvProblem[] = [];
+  let header: string[] | undefined;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
+      const line = info.lines;
+      if (!header) {
+        header = record.map((name) => name.toLowerCase());
+        problems.push(...headerProblems(header, columns, line));
+        if (problems.length > 0) break;
+        continue;
+      }
+      if (record.length !== header.length) {
+        problems.push({
+          line,
+          field: 'row',
+          reason: `expected ${header.length} fields, found ${record.length}`,
+        });
+        continue;
+      }
+      const values: Record<string, string> = {};
+      header.forEach((name, index) => {
+        values[name] = record[index] ?? '';
+      });
+      rows.push({ line, values });
+    }
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const line = (error as CsvError & { lines?: number }).lines ?? 0;
+    problems.push({ line, field: 'file', reason: `unreadable CSV: ${error.message}` });
+  } finally {
+    input.destroy();
+  }
+  if (!header && problems.length === 0) {
+    problems.push({ line: 1, field: 'file', reason: `empty file: expected the header ${columns.join(',')}` });
+  }
+  return { rows, problems };
+}
+
+function headerProblems(header: readonly string[], columns: readonly string[], line: number): CsvProblem[] {
+  const problems: CsvProblem[] = [];
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (!columns.includes(name)) {
+      problems.push({
+        line,
+        field: name || '(empty)',
+        reason: `unknown column (expected ${columns.join(',')})`,
+      });
+    } else if (seen.has(name)) {
+      problems.push({ line, field: name, reason: 'column given twice' });
+    }
+    seen.add(name);
+  }
+  for (const name of columns) {
+    if (!seen.has(name)) problems.push({ line, field: name, reason: 'missing column' });
+  }
+  return problems;
+}

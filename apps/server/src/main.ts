@@ -1,0 +1,75 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { lockDataDir } from './db/data-dir-lock.js';
+import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
+import { createExchangeAdapters } from './integrations/exchanges/registry.js';
+import { startOutboxWorker } from './jobs/outbox-worker.js';
+import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
+import { cashbackIngest } from './modules/sync/sync.wiring.js';
+
+/** Reads config, migrates, listens; closes with grace on SIGINT/SIGTERM. */
+async function main() {
+  const config = loadConfig();
+  const unlock = config.database.kind === 'pglite' ? lockDataDir(config.database.dataDir) : () => {};
+  const database = await openDatabase(config.database);
+  // One adapter per configured exchange API, shared by live UID checks and the sync (one rate limiter each).
+  const exchangeAdapters = createExchangeAdapters(config.exchangeApis, {
+    warn: (message, details) => app.log.warn(details, message),
+  });
+  const app = await buildApp({ config, database, exchangeAdapters });
+  // First start only: afterwards the catalog belongs to the operators (see seed-catalog.ts).
+  const seeded = await seedPartnerCatalog(database.db);
+  if (seeded > 0) app.log.info({ exchanges: seeded }, 'seeded the partner catalog');
+  const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
+  let syncJob: SyncJob | undefined;
+  if (config.sync.enabled) {
+    const ingest = cashbackIngest(app.deps);
+    syncJob = await startSyncJob(
+      {
+        ...app.deps,
+        ingest,
+        settle: () => ingest.settle(),
+        adapters: exchangeAdapters,
+        log: app.log.child({ job: 'exchange-sync' }),
+      },
+      { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
+    );
+    app.log.info(
+      {
+        exchanges: [...exchangeAdapters.keys()],
+        runner: syncJob.kind,
+        everyMinutes: config.sync.intervalMinutes,
+      },
+      'exchange sync started',
+    );
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await syncJob?.stop();
+      await outboxWorker.stop();
+      await app.close();
+      await database.close();
+    } finally {
+      unlock();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ url: config.appUrl, database: database.kind }, 'elex is serving');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

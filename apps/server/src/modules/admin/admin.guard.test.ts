@@ -1,0 +1,176 @@
+import { State } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../cashback/cashback.repository.js';
+import {
+  BITGET,
+  type CashbackTestContext,
+  createCashbackTestApp,
+  nextUid,
+} from '../cashback/test-support.js';
+import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
+import { getCatalog } from './catalog.service.js';
+import { adminCall, type Caller, newMember, newOperator, snapshotTables } from './test-support.js';
+
+/**
+ * Every operator call checks the role on the server. The routes are read from the app's own route
+ * table, so a call added later is tested here without anyone remembering to: it needs a sample
+ * payload below (the test fails until it has one), and the same payload must succeed for an operator
+ * (so the refusal is the role's doing, not the payload's).
+ */
+let ctx: CashbackTestContext;
+let operator: Caller;
+let member: Caller;
+let funded: TestMember;
+let withdrawalIds: [string, string];
+let samples: Record<string, object>;
+let everyTable: string[];
+
+const SAFE_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#f5b83d"/></svg>',
+).toString('base64');
+
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
+  operator = await newOperator(ctx);
+  member = await newMember(ctx);
+  funded = await fundedMember(ctx, { cashback: '200' });
+  const ids: string[] = [];
+  for (const amount of ['60', '70']) {
+    const answer = await applyDeposit(ctx, funded, { amount, authCode: await ownCode(ctx, funded) });
+    expect(answer.state).toBe(0);
+    ids.push(answer.content?.id ?? '');
+  }
+  withdrawalIds = ids as [string, string];
+
+  const catalog = await getCatalog(ctx.deps);
+  const binance = catalog.exchanges[0];
+  const activity = catalog.exchanges.flatMap((exchange) => exchange.activities)[0];
+  if (!binance || !activity) throw new Error('the seeded catalog has no exchange or activity');
+  const { platId, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
+  samples = {
+    whoami: {},
+    dashboard: { days: 7 },
+    searchMembers: { query: member.email },
+    memberDetail: { userId: funded.userId },
+    memberLedger: { userId: funded.userId },
+    unbindUid: { platId: funded.platId, uid: funded.uid, reason: 'disputed by the exchange' },
+    catalog: {},
+    updateExchange: { platId, ...fields, name: 'Renamed by the guard test' },
+    replaceVipTiers: { platId, tiers: vipTiers.slice(0, 1) },
+    saveActivity: {
+      platId,
+      kind: 'hot',
+      titles: { en: 'Guard test', zh: '测试', ko: '테스트' },
+      activityUrl: 'https://example.com/promo',
+      position: 99,
+    },
+    deleteActivity: { id: activity.id },
+    uploadLogo: { platId, fileName: 'logo.svg', content: SAFE_SVG },
+    uploadImport: {
+      kind: 'referrals',
+      platId: BITGET,
+      fileName: 'roster.csv',
+      csv: `uid,registered_at\n${nextUid('G')},2026-01-02T00:00:00Z\n`,
+    },
+    importRuns: {},
+    syncRuns: {},
+    taskDefinitions: {},
+    updateTaskDefinition: {
+      id: 'bindXme',
+      points: 77,
+      threshold: null,
+      link: null,
+      appLink: null,
+      sortOrder: 5,
+      enabled: true,
+    },
+    withdrawalQueue: {},
+    approveWithdrawal: { id: withdrawalIds[0], txHash: `0x${'ab'.repeat(32)}` },
+    rejectWithdrawal: { id: withdrawalIds[1], reason: 'The address is on a sanctions list' },
+    auditLog: {},
+  };
+  everyTable = rowsOf<{ name: string }>(
+    await ctx.db.execute(
+      sql`select table_name as name from information_schema.tables
+          where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    ),
+  )
+    .map((row) => row.name)
+    // A call resolves the caller's session and may note when it was last seen; nothing else may change.
+    .filter((name) => name !== 'sessions');
+}, 120_000);
+afterAll(() => ctx.close());
+
+const adminRoutes = () =>
+  [...new Set(ctx.app.routeTable.filter((route) => route.url.startsWith('/elex/admin/')).map((r) => r.url))]
+    .map((url) => url.slice('/elex/admin/'.length))
+    .sort();
+
+describe('the operator role on every /elex/admin call', () => {
+  it('finds the console calls in the route table, each with a sample payload', () => {
+    const routes = adminRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    expect(routes.filter((route) => !(route in samples))).toEqual([]);
+    expect(Object.keys(samples).filter((route) => !routes.includes(route))).toEqual([]);
+    expect(
+      ctx.app.routeTable.filter((route) => route.url.startsWith('/elex/admin/') && route.method !== 'POST'),
+    ).toEqual([]);
+  });
+
+  it('answers -5000 to a visitor on every call, and nothing changes', async () => {
+    const before = await snapshotTables(ctx, everyTable);
+    for (const route of adminRoutes()) {
+      const answer = await adminCall(ctx, null, route, samples[route]);
+      expect({ route, state: answer.state, content: answer.content }).toEqual({
+        route,
+        state: State.SessionExpired,
+        content: null,
+      });
+    }
+    const other = await adminCall(ctx, { token: 'not-a-session' }, 'whoami');
+    expect(other.state).toBe(State.SessionExpired);
+    expect(await snapshotTables(ctx, everyTable)).toBe(before);
+  });
+
+  it('refuses a member on every call with 1003 forbidden, in the caller language, and nothing changes', async () => {
+    const before = await snapshotTables(ctx, everyTable);
+    for (const route of adminRoutes()) {
+      const answer = await adminCall(ctx, member, route, samples[route]);
+      expect({ route, ...answer }).toEqual({
+        route,
+        state: State.Forbidden,
+        message: 'You do not have permission to do this',
+        content: null,
+      });
+    }
+    expect((await adminCall(ctx, member, 'catalog', {}, 'zh')).message).toBe('您没有执行此操作的权限');
+    expect(await snapshotTables(ctx, everyTable)).toBe(before);
+  });
+
+  it('refuses a member before reading the body, however large or malformed', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/elex/admin/uploadImport',
+      headers: { 'content-type': 'application/json', token: member.token },
+      payload: '{"kind":',
+    });
+    expect(res.json()).toMatchObject({ state: State.Forbidden });
+  });
+
+  it('lets an operator make every one of the same calls', async () => {
+    for (const route of adminRoutes()) {
+      const answer = await adminCall(ctx, operator, route, samples[route]);
+      expect({ route, state: answer.state, message: answer.message }).toMatchObject({ route, state: 0 });
+    }
+  });
+
+  it('refuses an operator whose role was revoked', async () => {
+    const { revokeOperator } = await import('./operators.service.js');
+    const former = await newOperator(ctx);
+    expect((await adminCall(ctx, former, 'whoami')).state).toBe(0);
+    await revokeOperator(ctx.deps, former.email, { userId: null, label: 'cli:test' });
+    expect((await adminCall(ctx, former, 'whoami')).state).toBe(State.Forbidden);
+  });
+});

@@ -1,0 +1,30 @@
+import { type Operator, State } from '@elex/contract';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../http/app-error.js';
+import { requireMember } from '../auth/auth.guard.js';
+import { findOperator } from './operators.service.js';
+
+const resolved = new WeakMap<FastifyRequest, Promise<Operator>>();
+
+/**
+ * The operator calling, checked on the server for every console call: no live session answers -5000
+ * (requireMember), a member without the role 1003 'forbidden'. Resolved once per request.
+ */
+export function requireOperator(request: FastifyRequest): Promise<Operator> {
+  let operator = resolved.get(request);
+  if (!operator) {
+    operator = (async () => {
+      const member = await requireMember(request);
+      const found = await findOperator(request.server.deps.db, member.userId);
+      if (!found) throw new AppError(State.Forbidden, 'forbidden');
+      return found;
+    })();
+    resolved.set(request, operator);
+  }
+  return operator;
+}
+
+/** A preHandler for operator-only routes; the admin plugin adds it to every route it registers. */
+export async function operatorOnly(request: FastifyRequest): Promise<void> {
+  await requireOperator(request);
+}

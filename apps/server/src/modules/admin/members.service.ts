@@ -1,0 +1,186 @@
+import {
+  type AdminBinding,
+  DECIMALS,
+  fromScaled,
+  type MemberDetail,
+  type MemberLedgerPage,
+  type MemberSearchPage,
+  type MemberSummary,
+  State,
+} from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import { AppError } from '../../http/app-error.js';
+import type { UserRow } from '../auth/auth.tables.js';
+import { type ExchangeBindingRow, liveBindingOf, unbindUid } from '../bindings/bindings.service.js';
+import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
+import { findOperatorRow } from './admin.repository.js';
+import { recordAudit } from './audit.service.js';
+import type { ActionContext } from './catalog.service.js';
+import {
+  findUserRow,
+  searchMemberRows,
+  selectBindingRowsOfUser,
+  selectLedgerLinePage,
+} from './reports.repository.js';
+
+/** The members page: search, a member's bindings, balances and ledger, unbinding a disputed UID. */
+
+const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+
+function toSummary(user: UserRow, isOperator: boolean, liveBindings: number): MemberSummary {
+  return {
+    userId: user.id,
+    email: user.email,
+    userCode: user.userCode,
+    inviteCode: user.inviteCode,
+    createdAt: user.createdAt.toISOString(),
+    deletedAt: user.deletedAt?.toISOString() ?? null,
+    isOperator,
+    liveBindings,
+  };
+}
+
+/** /elex/admin/searchMembers: by part of the e-mail, the user or invite code, or a UID ever bound. */
+export async function searchMembers(
+  deps: AppDeps,
+  query: { query: string; page: number; pageSize: number },
+): Promise<MemberSearchPage> {
+  const { rows, total } = await searchMemberRows(deps.db, {
+    text: query.query,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+  return {
+    rows: rows.map((row) => toSummary(row.user, row.isOperator, row.liveBindings)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+async function findMember(deps: AppDeps, userId: number): Promise<UserRow> {
+  const user = await findUserRow(deps.db, userId);
+  if (!user) throw new AppError(State.NotFound, 'memberNotFound');
+  return user;
+}
+
+/** /elex/admin/memberDetail: who, every binding (live and ended) with its UID's balance, balances. */
+export async function memberDetail(deps: AppDeps, userId: number): Promise<MemberDetail> {
+  const user = await findMember(deps, userId);
+  const bindingRows = await selectBindingRowsOfUser(deps.db, userId);
+  const codes = bindingRows.map((row) => accountCode.cashback(row.platId, row.uid));
+  const rewardsCode = accountCode.rewards(userId);
+  const balances = await balancesOf(deps.db, [...codes, rewardsCode]);
+  const bindings: AdminBinding[] = bindingRows.map((row) => ({
+    platId: row.platId,
+    uid: row.uid,
+    address: row.address,
+    boundAt: row.boundAt.toISOString(),
+    unboundAt: row.unboundAt?.toISOString() ?? null,
+    unbindReason: row.unbindReason,
+    balance: usdt(balances.get(accountCode.cashback(row.platId, row.uid)) ?? 0n),
+  }));
+  const live = bindingRows.filter((row) => row.unboundAt === null);
+  const cashback = live.reduce(
+    (sum, row) => sum + (balances.get(accountCode.cashback(row.platId, row.uid)) ?? 0n),
+    0n,
+  );
+  return {
+    member: {
+      ...toSummary(user, Boolean(await findOperatorRow(deps.db, userId)), live.length),
+      inviterId: user.inviterId,
+      locale: user.locale,
+      withdrawalLockedUntil: user.withdrawalLockedUntil?.toISOString() ?? null,
+    },
+    bindings,
+    balances: { rewards: usdt(balances.get(rewardsCode) ?? 0n), cashback: usdt(cashback) },
+  };
+}
+
+/**
+ * /elex/admin/memberLedger: lines of the member's rewards account and of the cashback accounts of the
+ * UIDs bound to the member now, newest first.
+ */
+export async function memberLedger(
+  deps: AppDeps,
+  query: { userId: number; page: number; pageSize: number },
+): Promise<MemberLedgerPage> {
+  await findMember(deps, query.userId);
+  const live = (await selectBindingRowsOfUser(deps.db, query.userId)).filter((row) => row.unboundAt === null);
+  const codes = [
+    accountCode.rewards(query.userId),
+    ...live.map((row) => accountCode.cashback(row.platId, row.uid)),
+  ];
+  const { rows, total } = await selectLedgerLinePage(deps.db, codes, query);
+  return {
+    rows: rows.map((row) => ({
+      lineId: row.lineId,
+      at: row.at.toISOString(),
+      kind: row.kind,
+      memo: row.memo,
+      account: row.account,
+      amount: usdt(row.amount),
+      balanceAfter: usdt(row.balanceAfter),
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+function bindingSnapshot(row: ExchangeBindingRow, balanceMicro: bigint) {
+  return {
+    userId: row.userId,
+    platId: row.platId,
+    uid: row.uid,
+    address: row.address,
+    boundAt: row.boundAt.toISOString(),
+    unboundAt: row.unboundAt?.toISOString() ?? null,
+    unbindReason: row.unbindReason,
+    unboundBy: row.unboundBy,
+    balance: usdt(balanceMicro),
+  };
+}
+
+/**
+ * /elex/admin/unbindUid: ends a disputed binding with the operator's reason. The UID's cashback stays
+ * on its ledger account (`cashback:<platId>:<uid>`) for its next binding; nothing moves.
+ */
+export async function unbindMemberUid(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { platId: number; uid: string; reason: string },
+): Promise<AdminBinding> {
+  return deps.db.transaction(async (tx) => {
+    const before = await liveBindingOf(tx, input.platId, input.uid);
+    if (!before) throw AppError.refused('uidNotBound');
+    const at = deps.clock.now();
+    const after = await unbindUid(tx, {
+      platId: input.platId,
+      uid: input.uid,
+      reason: input.reason,
+      operatorId: context.actor.userId,
+      at,
+    });
+    if (!after) throw AppError.refused('uidNotBound');
+    const balance = await balanceOf(tx, accountCode.cashback(input.platId, input.uid));
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'binding.unbind',
+      target: `binding:${input.platId}:${input.uid}`,
+      before: bindingSnapshot(before, balance),
+      after: bindingSnapshot(after, balance),
+      at,
+      requestId: context.requestId,
+    });
+    return {
+      platId: after.platId,
+      uid: after.uid,
+      address: after.address,
+      boundAt: after.boundAt.toISOString(),
+      unboundAt: after.unboundAt?.toISOString() ?? null,
+      unbindReason: after.unbindReason,
+      balance: usdt(balance),
+    };
+  });
+}

@@ -1,0 +1,93 @@
+import { type Operator, State } from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { deleteOperatorRow, findOperatorRow, insertOperatorUnlessPresent } from './admin.repository.js';
+import { type AuditActor, recordAudit } from './audit.service.js';
+import { findActiveUserRowByEmail, findUserRow } from './reports.repository.js';
+
+/**
+ * The operator role: a row in `operators` per member who may use the console. Granted and revoked
+ * from the command line only (`admin:grant`, `admin:revoke`), each written to the audit log in the
+ * same transaction.
+ */
+
+export class OperatorCommandError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorCommandError';
+  }
+}
+
+/** Whether a live member holds the role (a deleted account never does). */
+export async function isOperator(db: Executor, userId: number): Promise<boolean> {
+  const row = await findOperatorRow(db, userId);
+  if (!row) return false;
+  const user = await findUserRow(db, userId);
+  return Boolean(user && !user.deletedAt);
+}
+
+/** The operator behind a user id, for the console's header and the audit log; null when not one. */
+export async function findOperator(db: Executor, userId: number): Promise<Operator | null> {
+  if (!(await findOperatorRow(db, userId))) return null;
+  const user = await findUserRow(db, userId);
+  if (!user?.email || user.deletedAt) return null;
+  return { userId: user.id, email: user.email, userCode: user.userCode };
+}
+
+export async function requireOperatorIdentity(db: Executor, userId: number): Promise<Operator> {
+  const operator = await findOperator(db, userId);
+  if (!operator) throw new AppError(State.Forbidden, 'forbidden');
+  return operator;
+}
+
+/** Grants the role to the member with this e-mail. Answers false when the member already held it. */
+export async function grantOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
+  const user = await findActiveUserRowByEmail(deps.db, email);
+  if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
+  return deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    const granted = await insertOperatorUnlessPresent(tx, {
+      userId: user.id,
+      grantedAt: at,
+      grantedBy: actor.label,
+    });
+    if (granted) {
+      await recordAudit(tx, {
+        actor,
+        action: 'operator.grant',
+        target: `user:${user.id}`,
+        before: { isOperator: false },
+        after: { isOperator: true, email: user.email },
+        at,
+      });
+    }
+    return granted;
+  });
+}
+
+/** Takes the role away. Answers false when the member did not hold it. */
+export async function revokeOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
+  const user = await findActiveUserRowByEmail(deps.db, email);
+  if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
+  return deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    const removed = await deleteOperatorRow(tx, user.id);
+    if (removed) {
+      await recordAudit(tx, {
+        actor,
+        action: 'operator.revoke',
+        target: `user:${user.id}`,
+        before: {
+          isOperator: true,
+          email: user.email,
+          grantedAt: removed.grantedAt,
+          grantedBy: removed.grantedBy,
+        },
+        after: { isOperator: false },
+        at,
+      });
+    }
+    return Boolean(removed);
+  });
+}

@@ -1,0 +1,243 @@
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { analyticsEvents } from '../analytics/analytics.tables.js';
+import { type UserRow, users } from '../auth/auth.tables.js';
+import { exchangeBindings } from '../bindings/bindings.tables.js';
+import { ledgerAccounts, ledgerJournals, ledgerLines } from '../ledger/ledger.tables.js';
+import { operators } from './admin.tables.js';
+
+/**
+ * Read-only reporting for the operator console (docs/decisions.md, "The console reads other modules'
+ * tables, writes only through their services"): member search, a member's bindings and ledger, the
+ * dashboard's daily figures. Nothing here writes.
+ */
+
+const UTC_DAY = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/** LIKE's wildcards in an operator's text match themselves. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+export async function findUserRow(db: Executor, userId: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return row;
+}
+
+/** A live (not deleted) account by e-mail, any letter case (e-mails are stored lower-cased). */
+export async function findActiveUserRowByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email.trim().toLowerCase()), isNull(users.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export interface MemberSearchRow {
+  user: UserRow;
+  isOperator: boolean;
+  liveBindings: number;
+}
+
+/**
+ * Members whose e-mail contains the text, whose user or invite code is it, or who ever bound it as a
+ * UID; newest first.
+ */
+export async function searchMemberRows(
+  db: Executor,
+  query: { text: string; page: number; pageSize: number },
+): Promise<{ rows: MemberSearchRow[]; total: number }> {
+  const text = query.text.trim();
+  const code = text.toUpperCase();
+  const boundUid = db
+    .select({ userId: exchangeBindings.userId })
+    .from(exchangeBindings)
+    .where(eq(exchangeBindings.uid, text));
+  const where = or(
+    ilike(users.email, `%${likeLiteral(text.toLowerCase())}%`),
+    eq(users.userCode, code),
+    eq(users.inviteCode, code),
+    inArray(users.id, boundUid),
+  );
+  const liveBindings = sql<number>`(select count(*)::int from ${exchangeBindings}
+    where ${exchangeBindings.userId} = ${users.id} and ${exchangeBindings.unboundAt} is null)`;
+  const isOperator = sql<boolean>`exists (select 1 from ${operators} where ${operators.userId} = ${users.id})`;
+  const rows = await db
+    .select({ user: users, liveBindings, isOperator })
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [total] = await db.select({ value: count() }).from(users).where(where);
+  return {
+    rows: rows.map((row) => ({ ...row, liveBindings: Number(row.liveBindings) })),
+    total: total?.value ?? 0,
+  };
+}
+
+/** Every binding the member ever had, live first, then newest. */
+export async function selectBindingRowsOfUser(db: Executor, userId: number) {
+  return db
+    .select()
+    .from(exchangeBindings)
+    .where(eq(exchangeBindings.userId, userId))
+    .orderBy(sql`${exchangeBindings.unboundAt} is not null`, desc(exchangeBindings.boundAt));
+}
+
+export interface LedgerLineReport {
+  lineId: number;
+  at: Date;
+  kind: string;
+  memo: string | null;
+  account: string;
+  amount: bigint;
+  balanceAfter: bigint;
+}
+
+/** Lines of some accounts, newest first, with each account's running balance after the line. */
+export async function selectLedgerLinePage(
+  db: Executor,
+  codes: readonly string[],
+  page: { page: number; pageSize: number },
+): Promise<{ rows: LedgerLineReport[]; total: number }> {
+  if (codes.length === 0) return { rows: [], total: 0 };
+  const balanceAfter = sql<string>`sum(${ledgerLines.amount}) over (partition by ${ledgerLines.accountId} order by ${ledgerLines.id})`;
+  const lines = db
+    .select({
+      lineId: sql<number>`${ledgerLines.id}`.as('line_id'),
+      at: sql<Date>`${ledgerJournals.createdAt}`.as('at'),
+      kind: sql<string>`${ledgerJournals.kind}`.as('kind'),
+      memo: sql<string | null>`${ledgerJournals.memo}`.as('memo'),
+      account: sql<string>`${ledgerAccounts.code}`.as('account'),
+      amount: sql<string>`${ledgerLines.amount}`.as('amount'),
+      balanceAfter: balanceAfter.as('balance_after'),
+    })
+    .from(ledgerLines)
+    .innerJoin(ledgerJournals, eq(ledgerJournals.id, ledgerLines.journalId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
+    .where(inArray(ledgerAccounts.code, [...codes]))
+    .as('lines');
+  const rows = await db
+    .select()
+    .from(lines)
+    .orderBy(desc(lines.lineId))
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
+  const [total] = await db
+    .select({ value: count() })
+    .from(ledgerLines)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
+    .where(inArray(ledgerAccounts.code, [...codes]));
+  return {
+    rows: rows.map((row) => ({
+      lineId: Number(row.lineId),
+      at: row.at instanceof Date ? row.at : new Date(row.at),
+      kind: row.kind,
+      memo: row.memo,
+      account: row.account,
+      amount: BigInt(row.amount),
+      balanceAfter: BigInt(row.balanceAfter),
+    })),
+    total: total?.value ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Dashboard
+
+/** Sign-ups per UTC day in [from, to). */
+export async function countSignUpsByDay(db: Executor, from: Date, to: Date) {
+  const day = UTC_DAY(users.createdAt);
+  const rows = await db
+    .select({ day, value: count() })
+    .from(users)
+    .where(and(gte(users.createdAt, from), lt(users.createdAt, to)))
+    .groupBy(day);
+  return new Map(rows.map((row) => [row.day, Number(row.value)]));
+}
+
+/** UIDs bound per UTC day in [from, to). */
+export async function countBindingsByDay(db: Executor, from: Date, to: Date) {
+  const day = UTC_DAY(exchangeBindings.boundAt);
+  const rows = await db
+    .select({ day, value: count() })
+    .from(exchangeBindings)
+    .where(and(gte(exchangeBindings.boundAt, from), lt(exchangeBindings.boundAt, to)))
+    .groupBy(day);
+  return new Map(rows.map((row) => [row.day, Number(row.value)]));
+}
+
+/**
+ * Per UTC day in [from, to), the sum of the lines booked to accounts of one kind by journals of some
+ * kinds: cashback accrued (rebate journals into cashback accounts), paid (lines into `payout`).
+ */
+export async function sumLinesByDayAndKind(
+  db: Executor,
+  filter: { accountKind: string; journalKinds?: readonly string[]; from: Date; to: Date },
+) {
+  const day = UTC_DAY(ledgerJournals.createdAt);
+  const rows = await db
+    .select({ day, total: sql<string>`sum(${ledgerLines.amount})` })
+    .from(ledgerLines)
+    .innerJoin(ledgerJournals, eq(ledgerJournals.id, ledgerLines.journalId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
+    .where(
+      and(
+        eq(ledgerAccounts.kind, filter.accountKind as never),
+        filter.journalKinds ? inArray(ledgerJournals.kind, [...filter.journalKinds]) : undefined,
+        gte(ledgerJournals.createdAt, filter.from),
+        lt(ledgerJournals.createdAt, filter.to),
+      ),
+    )
+    .groupBy(day);
+  return new Map(rows.map((row) => [row.day, BigInt(row.total)]));
+}
+
+/** Funds on hold for withdrawals under review: hold accounts with a positive balance. */
+export async function sumOpenHolds(db: Executor): Promise<{ count: number; amountMicro: bigint }> {
+  const holds = db
+    .select({ balance: sql<string>`sum(${ledgerLines.amount})`.as('balance') })
+    .from(ledgerLines)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
+    .where(eq(ledgerAccounts.kind, 'hold'))
+    .groupBy(ledgerAccounts.id)
+    .as('holds');
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*) filter (where ${holds.balance} > 0)`,
+      amount: sql<string>`coalesce(sum(${holds.balance}) filter (where ${holds.balance} > 0), 0)`,
+    })
+    .from(holds);
+  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amount ?? 0) };
+}
+
+export async function countMembersAndBindings(db: Executor) {
+  const [members] = await db.select({ value: count() }).from(users).where(isNull(users.deletedAt));
+  const [bindings] = await db
+    .select({ value: count() })
+    .from(exchangeBindings)
+    .where(isNull(exchangeBindings.unboundAt));
+  return { members: members?.value ?? 0, liveBindings: bindings?.value ?? 0 };
+}
+
+/** Page views by route in [from, to), most viewed first; the console's own pages are left out. */
+export async function countPageViews(db: Executor, from: Date, to: Date, limit: number) {
+  const views = count();
+  const rows = await db
+    .select({ page: analyticsEvents.page, views })
+    .from(analyticsEvents)
+    .where(
+      and(
+        eq(analyticsEvents.event, 'page_view'),
+        gte(analyticsEvents.receivedAt, from),
+        lt(analyticsEvents.receivedAt, to),
+        sql`${analyticsEvents.page} not like '/admin%'`,
+      ),
+    )
+    .groupBy(analyticsEvents.page)
+    .orderBy(desc(views), asc(analyticsEvents.page))
+    .limit(limit);
+  return rows.map((row) => ({ page: row.page, views: Number(row.views) }));
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { findActiveUserByEmail } from '../auth/auth.repository.js';
+import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { rowsOf } from '../cashback/cashback.repository.js';
+import type { CashbackTestContext } from '../cashback/test-support.js';
+import { grantOperator } from './operators.service.js';
+
+/** Test helpers for the operator console: operators and members with sessions, and the calls. */
+
+export interface Caller {
+  token: string;
+  userId: number;
+  email: string;
+}
+
+/** A member registered through the API. */
+export async function newMember(ctx: CashbackTestContext, prefix = 'member'): Promise<Caller> {
+  const email = nextEmail(prefix);
+  const token = await signUp(ctx, email);
+  const user = await findActiveUserByEmail(ctx.db, email);
+  if (!user) throw new Error('the member vanished');
+  return { token, userId: user.id, email };
+}
+
+/** A member granted the role, as `admin:grant` does. */
+export async function newOperator(ctx: CashbackTestContext): Promise<Caller> {
+  const member = await newMember(ctx, 'operator');
+  expect(await grantOperator(ctx.deps, member.email, { userId: null, label: 'cli:test' })).toBe(true);
+  return member;
+}
+
+/**
+ * POSTs a console call as someone (or as a visitor without a token), answering the envelope. The
+ * content is `any` by default: tests read the answer's fields they assert on, the contract types them.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the default lets a test read the fields it asserts on
+export async function adminCall<T = any>(
+  ctx: CashbackTestContext,
+  caller: Pick<Caller, 'token'> | null,
+  path: string,
+  body: object = {},
+  lang?: string,
+): Promise<{ state: number; message: string; content: T }> {
+  const res = await call(ctx, `/elex/admin/${path.replace(/^\/elex\/admin\//, '')}`, body, {
+    ...(caller ? { token: caller.token } : {}),
+    ...(lang ? { lang } : {}),
+  });
+  return res.json();
+}
+
+/** Row count of a table (for "nothing changed"). */
+export async function countRows(ctx: CashbackTestContext, table: string): Promise<number> {
+  const [row] = rowsOf<{ n: string }>(
+    await ctx.db.execute(sql`select count(*) as n from ${sql.identifier(table)}`),
+  );
+  return Number(row?.n);
+}
+
+/**
+ * A fingerprint of everything an operator call could change: every row of these tables as JSON, so
+ * "nothing changed" compares whole contents, not only counts.
+ */
+export async function snapshotTables(ctx: CashbackTestContext, tables: readonly string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const table of tables) {
+    const rows = rowsOf<{ row: unknown }>(
+      await ctx.db.execute(
+        sql`select to_jsonb(t) as row from ${sql.identifier(table)} t order by to_jsonb(t)::text`,
+      ),
+    );
+    parts.push(`${table}:${JSON.stringify(rows.map((row) => row.row))}`);
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,33 @@
+import { State } from '@elex/contract';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../http/app-error.js';
+import { type Member, resolveSession } from './sessions.js';
+
+export type { Member } from './sessions.js';
+
+const resolved = new WeakMap<FastifyRequest, Promise<Member>>();
+
+/**
+ * The member calling, from the `token` header (spec section 7). A missing, unknown, revoked or expired
+ * token answers state -5000 with 'sessionExpired' (spec section 4), and the client logs out. Resolved
+ * once per request, so a preHandler and the handler can both ask.
+ */
+export function requireMember(request: FastifyRequest): Promise<Member> {
+  let member = resolved.get(request);
+  if (!member) {
+    member = (async () => {
+      const header = request.headers.token;
+      const token = Array.isArray(header) ? header[0] : header;
+      const found = token ? await resolveSession(request.server.deps, token.trim()) : null;
+      if (!found) throw new AppError(State.SessionExpired, 'sessionExpired');
+      return found;
+    })();
+    resolved.set(request, member);
+  }
+  return member;
+}
+
+/** A route's preHandler for member-only calls: `{ preHandler: memberOnly }`. */
+export async function memberOnly(request: FastifyRequest): Promise<void> {
+  await requireMember(request);
+}

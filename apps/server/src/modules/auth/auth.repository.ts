@@ -1,0 +1,223 @@
+import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  deletedEmails,
+  type SessionRow,
+  sessions,
+  type UserRow,
+  users,
+  type VerificationCodeRow,
+  verificationCodes,
+} from './auth.tables.js';
+
+export type NewUser = typeof users.$inferInsert;
+export type NewSession = typeof sessions.$inferInsert;
+export type NewVerificationCode = typeof verificationCodes.$inferInsert;
+
+// --- users
+
+export async function findActiveUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findActiveUserByInviteCode(
+  db: Executor,
+  inviteCode: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.inviteCode, inviteCode), isNull(users.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Inserts a user unless a unique key (e-mail, user code, invite code) is taken, in which case it
+ * answers undefined. ON CONFLICT keeps the transaction usable, so the caller can tell a taken e-mail
+ * from a code collision and retry; a concurrent insert of the same e-mail waits for the other
+ * transaction and then conflicts.
+ */
+export async function insertUserUnlessTaken(tx: Executor, user: NewUser): Promise<UserRow | undefined> {
+  const [row] = await tx.insert(users).values(user).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function updateUser(tx: Executor, id: number, patch: Partial<NewUser>) {
+  await tx.update(users).set(patch).where(eq(users.id, id));
+}
+
+export async function isEmailDeleted(db: Executor, emailHash: string): Promise<boolean> {
+  const rows = await db
+    .select({ emailHash: deletedEmails.emailHash })
+    .from(deletedEmails)
+    .where(eq(deletedEmails.emailHash, emailHash))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function insertDeletedEmail(tx: Executor, emailHash: string, at: Date) {
+  await tx.insert(deletedEmails).values({ emailHash, deletedAt: at }).onConflictDoNothing();
+}
+
+// --- sessions
+
+export async function insertSession(tx: Executor, session: NewSession) {
+  const [row] = await tx.insert(sessions).values(session).returning({ id: sessions.id });
+  if (!row) throw new Error('session insert returned no row');
+  return row.id;
+}
+
+/** The session of a token, if it is live and its member is not deleted. */
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<Pick<SessionRow, 'id' | 'userId' | 'lastSeenAt'> | undefined> {
+  const [row] = await db
+    .select({ id: sessions.id, userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        isNull(users.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function touchSession(db: Executor, id: number, now: Date) {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+export async function revokeSession(tx: Executor, id: number, now: Date) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+}
+
+/** Revokes every live session of a member, or every one but `exceptSessionId`. */
+export async function revokeUserSessions(tx: Executor, userId: number, now: Date, exceptSessionId?: number) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
+      ),
+    );
+}
+
+// --- verification codes
+
+/**
+ * Serialises code requests for one e-mail and one IP until the transaction ends, so the cool-down and
+ * the hourly caps hold under concurrent requests, on one instance or several. Always e-mail first,
+ * then IP, so two requests cannot wait on each other.
+ */
+export async function lockCodeRequests(tx: Executor, emailHash: string, ipHash: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code-email|${emailHash}`}, 0))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code-ip|${ipHash}`}, 0))`);
+}
+
+/** accounts issue: only the newest code for an (e-mail, module) counts. */
+export async function findNewestCode(
+  db: Executor,
+  emailHash: string,
+  module: number,
+): Promise<VerificationCodeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.emailHash, emailHash), eq(verificationCodes.module, module)))
+    .orderBy(desc(verificationCodes.id))
+    .limit(1);
+  return row;
+}
+
+export async function countCodesForEmailSince(db: Executor, emailHash: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.emailHash, emailHash), gt(verificationCodes.createdAt, since)));
+  return row?.total ?? 0;
+}
+
+export async function countCodesForIpSince(db: Executor, ipHash: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.ipHash, ipHash), gt(verificationCodes.createdAt, since)));
+  return row?.total ?? 0;
+}
+
+export async function insertCode(tx: Executor, code: NewVerificationCode) {
+  await tx.insert(verificationCodes).values(code);
+}
+
+/**
+ * Counts a try before the code is compared, in one statement: however many requests race, no more
+ * than `maxAttempts` comparisons ever happen for one code. Answers undefined when the code is spent
+ * (too many tries or consumed).
+ */
+export async function reserveCodeAttempt(db: Executor, id: number, maxAttempts: number) {
+  const [row] = await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(verificationCodes.id, id),
+        sql`${verificationCodes.attempts} < ${maxAttempts}`,
+        isNull(verificationCodes.consumedAt),
+      ),
+    )
+    .returning({ attempts: verificationCodes.attempts });
+  return row;
+}
+
+/** A right code gives its reserved try back: only wrong tries count. */
+export async function releaseCodeAttempt(db: Executor, id: number) {
+  await db
+    .update(verificationCodes)
+    .set({ attempts: sql`greatest(${verificationCodes.attempts} - 1, 0)` })
+    .where(eq(verificationCodes.id, id));
+}
+
+/**
+ * accounts issue: single use under concurrency. Runs in the transaction of the account change; of two
+ * requests with one code, the second waits on the row and then matches nothing.
+ */
+export async function consumeCode(tx: Executor, id: number, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  return rows.length > 0;
+}
+
+export async function findCodeById(db: Executor, id: number): Promise<VerificationCodeRow | undefined> {
+  const [row] = await db.select().from(verificationCodes).where(eq(verificationCodes.id, id)).limit(1);
+  return row;
+}
+
+export async function deleteCodesForEmail(tx: Executor, emailHash: string) {
+  await tx.delete(verificationCodes).where(eq(verificationCodes.emailHash, emailHash));
+}

@@ -1,0 +1,442 @@
+import { randomInt } from 'node:crypto';
+import {
+  CodeModule,
+  EXCLUSIVE_SIGNUP,
+  type Locale,
+  type Profile,
+  type Settings,
+  State,
+  WITHDRAWAL,
+} from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import type { Executor, Transaction } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { recordInvitation } from '../invites/invite-rewards.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { balances, grantPoints } from '../points/points.service.js';
+import {
+  deleteCodesForEmail,
+  findActiveUserByEmail,
+  findActiveUserByInviteCode,
+  findUserById,
+  insertDeletedEmail,
+  insertUserUnlessTaken,
+  isEmailDeleted,
+  revokeSession,
+  revokeUserSessions,
+  updateUser,
+} from './auth.repository.js';
+import type { UserRow } from './auth.tables.js';
+import { attemptCode, checkCode, issueCode, releaseAttempt, useCode } from './codes.service.js';
+import { emailDigest } from './digests.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { type Member, startSession } from './sessions.js';
+
+/** What a service needs to know about the request besides its payload. */
+export interface RequestContext {
+  ip: string;
+  locale: Locale;
+}
+
+const HOUR_MS = 60 * 60_000;
+/** Base32 without the look-alikes 0, 1, I and O: codes are read aloud and typed by hand. */
+const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const MAX_CODE_COLLISIONS = 5;
+/** The reason and reference that make the exclusive sign-up grant once per account. */
+const EXCLUSIVE_SIGNUP_GRANT = { reason: 'exclusiveSignup', reference: 'signup' } as const;
+
+/** accounts issue: e-mails compare case-insensitively, stored lower-cased. */
+function canonicalEmail(email: string): string {
+  return email.toLowerCase();
+}
+
+function randomCode(length: number): string {
+  let code = '';
+  for (let i = 0; i < length; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+function sessionExpired(): AppError {
+  return new AppError(State.SessionExpired, 'sessionExpired');
+}
+
+/** The member's own row; a deleted account has no session left, but a race could get here. */
+async function activeMember(db: Executor, member: Member): Promise<UserRow & { email: string }> {
+  const user = await findUserById(db, member.userId);
+  if (!user || user.deletedAt || !user.email) throw sessionExpired();
+  return user as UserRow & { email: string };
+}
+
+// --- visitor calls
+
+/** /elex/user/verifyEmail. A deleted account's address answers false (register then refuses it). */
+export async function hasAccount(deps: AppDeps, rawEmail: string): Promise<{ hasEmail: boolean }> {
+  return { hasEmail: (await findActiveUserByEmail(deps.db, canonicalEmail(rawEmail))) !== undefined };
+}
+
+/**
+ * /elex/user/verifyCode. Login and reset answer the same for an unknown e-mail (a code is recorded,
+ * no mail leaves) so the call does not reveal who has an account; register refuses a taken or deleted
+ * address; module 3 sends to the calling member's own address.
+ */
+export async function requestCode(
+  deps: AppDeps,
+  input: { module: CodeModule; email: string | undefined },
+  context: RequestContext,
+  member: Member | null,
+): Promise<{ resendAfterSeconds: number }> {
+  if (input.module === CodeModule.OwnAddress) {
+    if (!member) throw sessionExpired();
+    const user = await activeMember(deps.db, member);
+    return issueCode(deps, {
+      ...context,
+      email: user.email,
+      module: input.module,
+      sendMail: true,
+      userId: user.id,
+    });
+  }
+  if (input.email === undefined) throw AppError.refused('emailRequired');
+  const email = canonicalEmail(input.email);
+  const user = await findActiveUserByEmail(deps.db, email);
+  if (input.module === CodeModule.Register) {
+    await refuseTakenEmail(deps, email, user);
+    return issueCode(deps, { ...context, email, module: input.module, sendMail: true });
+  }
+  return issueCode(deps, {
+    ...context,
+    email,
+    module: input.module,
+    sendMail: user !== undefined,
+    userId: user?.id,
+  });
+}
+
+async function refuseTakenEmail(deps: AppDeps, email: string, user: UserRow | undefined) {
+  // spec: the same e-mail cannot register again after deletion
+  if (await isEmailDeleted(deps.db, emailDigest(deps.config.appSecret, email))) {
+    throw AppError.refused('emailDeleted');
+  }
+  if (user) throw AppError.refused('emailExists');
+}
+
+/** /elex/user/verifyCode2: checks a code without using it up (reset step 2); a wrong one counts. */
+export async function verifyCodeOnly(
+  deps: AppDeps,
+  input: { email: string; module: CodeModule; authCode: string },
+  member: Member | null,
+): Promise<void> {
+  let email = canonicalEmail(input.email);
+  if (input.module === CodeModule.OwnAddress) {
+    if (!member) throw sessionExpired();
+    email = (await activeMember(deps.db, member)).email;
+  }
+  await checkCode(deps, { email, module: input.module, code: input.authCode });
+}
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  inviteCode: string | undefined;
+  code: string;
+  encr: string | undefined;
+  marketingConsent: boolean;
+}
+
+/** /elex/user/register: creates the account, uses the code and opens a session in one transaction. */
+export async function register(
+  deps: AppDeps,
+  input: RegisterInput,
+  context: RequestContext,
+): Promise<{ token: string }> {
+  const email = canonicalEmail(input.email);
+  await refuseTakenEmail(deps, email, await findActiveUserByEmail(deps.db, email));
+  // Checked before the code so that a typo in the invite code does not cost a code try.
+  let inviterId: number | null = null;
+  if (input.inviteCode) {
+    const inviter = await findActiveUserByInviteCode(deps.db, input.inviteCode.toUpperCase());
+    if (!inviter) throw AppError.refused('inviteCodeUnknown');
+    inviterId = inviter.id;
+  }
+  const codeId = await checkCode(deps, { email, module: CodeModule.Register, code: input.code });
+  const passwordHash = await hashPassword(input.password);
+
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    const user = await insertUser(tx, email, {
+      passwordHash,
+      inviterId,
+      marketingConsent: input.marketingConsent,
+      signupEncr: input.encr ?? null,
+      locale: context.locale,
+      createdAt: now,
+    });
+    if (!(await useCode(tx, deps, codeId))) throw AppError.refused('codeInvalid');
+    // Invite points for both members, in this transaction: an invited registration is rewarded or not at all.
+    if (inviterId !== null) await recordInvitation(tx, deps, { inviterId, friendId: user.id, at: now });
+    if (input.encr) {
+      // spec: exclusive sign-up, 1000 XME energy and 100 points, once per account
+      await grantPoints(tx, {
+        userId: user.id,
+        currency: 'xme',
+        amount: EXCLUSIVE_SIGNUP.xmeEnergy,
+        ...EXCLUSIVE_SIGNUP_GRANT,
+        at: now,
+      });
+      await grantPoints(tx, {
+        userId: user.id,
+        currency: 'points',
+        amount: EXCLUSIVE_SIGNUP.points,
+        ...EXCLUSIVE_SIGNUP_GRANT,
+        at: now,
+      });
+    }
+    return { token: await startSession(tx, deps, user.id) };
+  });
+}
+
+/**
+ * Inserts the user with fresh user and invite codes, drawing again on a collision. A taken e-mail
+ * (a concurrent registration that committed first) answers 'emailExists'.
+ */
+async function insertUser(
+  tx: Transaction,
+  email: string,
+  fields: Omit<Parameters<typeof insertUserUnlessTaken>[1], 'email' | 'userCode' | 'inviteCode'>,
+): Promise<UserRow> {
+  for (let attempt = 0; attempt < MAX_CODE_COLLISIONS; attempt += 1) {
+    const user = await insertUserUnlessTaken(tx, {
+      ...fields,
+      email,
+      userCode: `EX${randomCode(6)}`,
+      inviteCode: randomCode(8),
+    });
+    if (user) return user;
+    if (await findActiveUserByEmail(tx, email)) throw AppError.refused('emailExists');
+  }
+  throw new Error('no free user code after several draws');
+}
+
+/**
+ * /elex/user/login. A wrong e-mail, password or code all answer 'loginFailed'; the password is
+ * checked even for an unknown e-mail so the timing says nothing. A failed login keeps its code try
+ * counted, so one code allows at most five guesses of anything.
+ */
+export async function login(
+  deps: AppDeps,
+  input: { email: string; password: string; code: string },
+  context: RequestContext,
+): Promise<{ token: string }> {
+  const email = canonicalEmail(input.email);
+  const user = await findActiveUserByEmail(deps.db, email);
+  const passwordMatches = await verifyPassword(user?.passwordHash, input.password);
+  let attempt: Awaited<ReturnType<typeof attemptCode>>;
+  try {
+    attempt = await attemptCode(deps, { email, module: CodeModule.Login, code: input.code });
+  } catch (error) {
+    if (error instanceof AppError && error.messageKey === 'codeInvalid')
+      throw AppError.refused('loginFailed');
+    throw error;
+  }
+  if (!user || !passwordMatches || !attempt.matches) throw AppError.refused('loginFailed');
+  await releaseAttempt(deps, attempt);
+
+  return deps.db.transaction(async (tx) => {
+    if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('loginFailed');
+    if (user.locale !== context.locale) await updateUser(tx, user.id, { locale: context.locale });
+    return { token: await startSession(tx, deps, user.id) };
+  });
+}
+
+/**
+ * /elex/user/changePasswd: a reset with a module-2 code. Revokes every session and locks withdrawals
+ * for 72 h (spec section 9), and tells the owner by mail, all in one transaction.
+ */
+export async function resetPassword(
+  deps: AppDeps,
+  input: { email: string; code: string; password: string },
+  context: RequestContext,
+): Promise<void> {
+  const email = canonicalEmail(input.email);
+  const user = await findActiveUserByEmail(deps.db, email);
+  const codeId = await checkCode(deps, { email, module: CodeModule.ResetPassword, code: input.code });
+  // Unreachable unless the account was deleted since the code was sent: no mail went to unknown e-mails.
+  if (!user) throw AppError.refused('codeInvalid');
+  const passwordHash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    if (!(await useCode(tx, deps, codeId))) throw AppError.refused('codeInvalid');
+    await changePassword(tx, deps, user, passwordHash, 'reset', context.locale);
+    await revokeUserSessions(tx, user.id, deps.clock.now());
+  });
+}
+
+async function changePassword(
+  tx: Transaction,
+  deps: AppDeps,
+  user: UserRow,
+  passwordHash: string,
+  kind: 'reset' | 'change',
+  locale: Locale,
+): Promise<Date> {
+  const now = deps.clock.now();
+  // spec: withdrawal restricted 72 hours after a password change or reset
+  const withdrawalLockedUntil = new Date(now.getTime() + WITHDRAWAL.lockAfterPasswordChangeHours * HOUR_MS);
+  await updateUser(tx, user.id, { passwordHash, withdrawalLockedUntil });
+  if (user.email) {
+    await enqueueMail(tx, deps, {
+      template: 'passwordChanged',
+      locale,
+      to: user.email,
+      params: { kind, at: now.toISOString(), withdrawalLockedUntil: withdrawalLockedUntil.toISOString() },
+      userId: user.id,
+    });
+  }
+  return withdrawalLockedUntil;
+}
+
+// --- member calls
+
+/** /elex/user/updatePass: keeps the calling session, revokes the others, locks withdrawals 72 h. */
+export async function updatePassword(
+  deps: AppDeps,
+  member: Member,
+  input: { oldPassword: string; password: string },
+  context: RequestContext,
+): Promise<{ withdrawalLockedUntil: string }> {
+  const user = await activeMember(deps.db, member);
+  if (!(await verifyPassword(user.passwordHash, input.oldPassword)))
+    throw AppError.refused('passwordIncorrect');
+  const passwordHash = await hashPassword(input.password);
+  const lockedUntil = await deps.db.transaction(async (tx) => {
+    const until = await changePassword(tx, deps, user, passwordHash, 'change', context.locale);
+    await revokeUserSessions(tx, user.id, deps.clock.now(), member.sessionId);
+    return until;
+  });
+  return { withdrawalLockedUntil: lockedUntil.toISOString() };
+}
+
+/** /elex/user/logout */
+export async function logout(deps: AppDeps, member: Member): Promise<void> {
+  await revokeSession(deps.db, member.sessionId, deps.clock.now());
+}
+
+/**
+ * /elex/user/deleteAccount. Erases the personal data and keeps the row, so money records stay linked
+ * but anonymous; remembers only a keyed hash of the address so it can never register again (spec
+ * section 4). The notice mail is queued first: its encrypted copy of the address is all that remains,
+ * and the outbox erases it once sent.
+ */
+export async function deleteAccount(
+  deps: AppDeps,
+  member: Member,
+  input: { password: string },
+  context: RequestContext,
+): Promise<void> {
+  const user = await activeMember(deps.db, member);
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');
+  const emailHash = emailDigest(deps.config.appSecret, user.email);
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    await enqueueMail(tx, deps, {
+      template: 'accountDeleted',
+      locale: context.locale,
+      to: user.email,
+      params: { at: now.toISOString() },
+      userId: user.id,
+    });
+    await insertDeletedEmail(tx, emailHash, now);
+    await updateUser(tx, user.id, {
+      email: null,
+      passwordHash: null,
+      marketingConsent: false,
+      signupEncr: null,
+      deletedAt: now,
+    });
+    await revokeUserSessions(tx, user.id, now);
+    await deleteCodesForEmail(tx, emailHash);
+  });
+}
+
+/** /elex/user/getSettings */
+export async function getSettings(deps: AppDeps, member: Member): Promise<Settings> {
+  const user = await activeMember(deps.db, member);
+  return { marketingConsent: user.marketingConsent };
+}
+
+/** /elex/user/saveSettings */
+export async function saveSettings(deps: AppDeps, member: Member, settings: Settings): Promise<Settings> {
+  await activeMember(deps.db, member);
+  await updateUser(deps.db, member.userId, { marketingConsent: settings.marketingConsent });
+  return { marketingConsent: settings.marketingConsent };
+}
+
+/** /elex/user/profile: My Page's header. A lock that has passed shows as null. */
+export async function getProfile(deps: AppDeps, member: Member): Promise<Profile> {
+  const user = await activeMember(deps.db, member);
+  const { points, xme } = await balances(deps.db, user.id);
+  return {
+    email: user.email,
+    userCode: user.userCode,
+    inviteCode: user.inviteCode,
+    points,
+    xmeEnergy: xme,
+    withdrawalLockedUntil: activeLock(user.withdrawalLockedUntil, deps.clock.now())?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+function activeLock(until: Date | null, now: Date): Date | null {
+  return until && until.getTime() > now.getTime() ? until : null;
+}
+
+// --- for other modules (withdrawals, invites, mails about money)
+
+/** When withdrawals open again after a password change or reset, or null when they are open. */
+export async function withdrawalLockedUntil(deps: AppDeps, userId: number): Promise<Date | null> {
+  const user = await findUserById(deps.db, userId);
+  return activeLock(user?.withdrawalLockedUntil ?? null, deps.clock.now());
+}
+
+/** A member's invite code (the invites module's link and code calls). */
+export async function inviteCodeOf(db: Executor, userId: number): Promise<string> {
+  const user = await findUserById(db, userId);
+  if (!user || user.deletedAt) throw sessionExpired();
+  return user.inviteCode;
+}
+
+/** Where and in which language to write to a member; null for a deleted account. */
+export async function memberContact(
+  db: Executor,
+  userId: number,
+): Promise<{ email: string; locale: Locale } | null> {
+  const user = await findUserById(db, userId);
+  if (!user?.email || user.deletedAt) return null;
+  return { email: user.email, locale: user.locale as Locale };
+}
+
+/**
+ * Checks a module-3 code sent to the member's own address (e.g. to confirm a withdrawal). The caller
+ * then uses it up with `useCode(tx, deps, codeId)` in the transaction of its own change.
+ */
+export async function checkOwnAddressCode(deps: AppDeps, member: Member, code: string): Promise<number> {
+  const user = await activeMember(deps.db, member);
+  return checkCode(deps, { email: user.email, module: CodeModule.OwnAddress, code });
+}
+
+export { useCode } from './codes.service.js';
+
+/**
+ * Who these members are, for operators (the withdrawal queue): e-mail (null once deleted), user code
+ * and when they joined. Unknown ids are left out.
+ */
+export async function memberIdentities(
+  db: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, { email: string | null; userCode: string; createdAt: Date }>> {
+  const identities = new Map<number, { email: string | null; userCode: string; createdAt: Date }>();
+  for (const id of new Set(userIds)) {
+    const user = await findUserById(db, id);
+    if (user) identities.set(id, { email: user.email, userCode: user.userCode, createdAt: user.createdAt });
+  }
+  return identities;
+}

@@ -1,0 +1,134 @@
+import { randomInt } from 'node:crypto';
+import { type CodeModule, type Locale, State, VERIFICATION_CODE } from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { enqueueMail } from '../mail/outbox.js';
+import {
+  consumeCode,
+  countCodesForEmailSince,
+  countCodesForIpSince,
+  findCodeById,
+  findNewestCode,
+  insertCode,
+  lockCodeRequests,
+  releaseCodeAttempt,
+  reserveCodeAttempt,
+} from './auth.repository.js';
+import { codeDigest, emailDigest, ipDigest, sameDigest } from './digests.js';
+
+const HOUR_MS = 60 * 60_000;
+
+export interface IssueCodeInput {
+  email: string;
+  module: CodeModule;
+  ip: string;
+  locale: Locale;
+  /** False for an unknown e-mail on login or reset: the code is recorded (so cool-down and caps
+   * behave the same) but no mail leaves, and the caller cannot tell the difference. */
+  sendMail: boolean;
+  userId?: number | null;
+}
+
+/**
+ * Creates a code and queues its mail in one transaction. Refuses within 60 s of the previous code for
+ * the same e-mail and module, and beyond the hourly caps per e-mail and per IP (counted from the
+ * table, so the limits hold across instances).
+ */
+export async function issueCode(
+  deps: AppDeps,
+  input: IssueCodeInput,
+): Promise<{ resendAfterSeconds: number }> {
+  const { config, clock } = deps;
+  const emailHash = emailDigest(config.appSecret, input.email);
+  const ipHash = ipDigest(config.appSecret, input.ip);
+  await deps.db.transaction(async (tx) => {
+    await lockCodeRequests(tx, emailHash, ipHash);
+    const now = clock.now();
+    const previous = await findNewestCode(tx, emailHash, input.module);
+    if (previous) {
+      const readyAt = previous.createdAt.getTime() + VERIFICATION_CODE.resendSeconds * 1000;
+      if (readyAt > now.getTime()) {
+        throw new AppError(State.TooManyRequests, 'waitSeconds', {
+          seconds: Math.ceil((readyAt - now.getTime()) / 1000),
+        });
+      }
+    }
+    const hourAgo = new Date(now.getTime() - HOUR_MS);
+    if ((await countCodesForEmailSince(tx, emailHash, hourAgo)) >= VERIFICATION_CODE.maxPerEmailPerHour) {
+      throw new AppError(State.TooManyRequests, 'tooManyRequests');
+    }
+    if ((await countCodesForIpSince(tx, ipHash, hourAgo)) >= VERIFICATION_CODE.maxPerIpPerHour) {
+      throw new AppError(State.TooManyRequests, 'tooManyRequests');
+    }
+    const code = String(randomInt(0, 10 ** VERIFICATION_CODE.length)).padStart(VERIFICATION_CODE.length, '0');
+    await insertCode(tx, {
+      emailHash,
+      module: input.module,
+      codeHash: codeDigest(config.appSecret, input.email, input.module, code),
+      ipHash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + VERIFICATION_CODE.validMinutes * 60_000),
+    });
+    if (input.sendMail) {
+      await enqueueMail(tx, deps, {
+        template: 'verificationCode',
+        locale: input.locale,
+        to: input.email,
+        params: { code, module: input.module, validMinutes: VERIFICATION_CODE.validMinutes },
+        userId: input.userId ?? null,
+      });
+    }
+  });
+  return { resendAfterSeconds: VERIFICATION_CODE.resendSeconds };
+}
+
+export interface CodeAttempt {
+  codeId: number;
+  matches: boolean;
+}
+
+export interface CodeInput {
+  email: string;
+  module: CodeModule;
+  code: string;
+}
+
+/**
+ * Counts one try against the newest code for the e-mail and module and compares. Throws for a
+ * missing, used, expired or exhausted code. The try stays counted until `releaseCodeAttempt`: a
+ * caller releases it only when the whole request is right (login also needs the password).
+ */
+export async function attemptCode(deps: AppDeps, input: CodeInput): Promise<CodeAttempt> {
+  const { config, clock, db } = deps;
+  const newest = await findNewestCode(db, emailDigest(config.appSecret, input.email), input.module);
+  if (!newest || newest.consumedAt) throw AppError.refused('codeInvalid');
+  if (newest.expiresAt.getTime() <= clock.now().getTime()) throw AppError.refused('codeExpired');
+  const reserved = await reserveCodeAttempt(db, newest.id, VERIFICATION_CODE.maxWrongAttempts);
+  if (!reserved) {
+    const current = await findCodeById(db, newest.id);
+    throw AppError.refused(current?.consumedAt ? 'codeInvalid' : 'codeAttemptsExceeded');
+  }
+  const matches = sameDigest(
+    codeDigest(config.appSecret, input.email, input.module, input.code),
+    newest.codeHash,
+  );
+  return { codeId: newest.id, matches };
+}
+
+export function releaseAttempt(deps: AppDeps, attempt: CodeAttempt) {
+  return releaseCodeAttempt(deps.db, attempt.codeId);
+}
+
+/** Checks a code without using it up; a wrong one counts as a try. Answers the code's id. */
+export async function checkCode(deps: AppDeps, input: CodeInput): Promise<number> {
+  const attempt = await attemptCode(deps, input);
+  if (!attempt.matches) throw AppError.refused('codeInvalid');
+  await releaseAttempt(deps, attempt);
+  return attempt.codeId;
+}
+
+/** Uses up a checked code in the caller's transaction; false when another request used it first. */
+export function useCode(tx: Executor, deps: Pick<AppDeps, 'clock'>, codeId: number): Promise<boolean> {
+  return consumeCode(tx, codeId, deps.clock.now());
+}

@@ -1,0 +1,103 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type ExchangeBindingRow, exchangeBindings, xmeBindings } from './bindings.tables.js';
+
+const live = isNull(exchangeBindings.unboundAt);
+
+export async function findLiveBinding(
+  db: Executor,
+  platId: number,
+  uid: string,
+): Promise<ExchangeBindingRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(exchangeBindings)
+    .where(and(eq(exchangeBindings.platId, platId), eq(exchangeBindings.uid, uid), live))
+    .limit(1);
+  return row;
+}
+
+export async function selectLiveBindingsOfUser(db: Executor, userId: number): Promise<ExchangeBindingRow[]> {
+  return db
+    .select()
+    .from(exchangeBindings)
+    .where(and(eq(exchangeBindings.userId, userId), live))
+    .orderBy(asc(exchangeBindings.boundAt), asc(exchangeBindings.id));
+}
+
+export async function selectLiveOwners(
+  db: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Map<string, number>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .select({ uid: exchangeBindings.uid, userId: exchangeBindings.userId })
+    .from(exchangeBindings)
+    .where(and(eq(exchangeBindings.platId, platId), inArray(exchangeBindings.uid, [...new Set(uids)]), live));
+  return new Map(rows.map((row) => [row.uid, row.userId]));
+}
+
+/**
+ * Inserts a live binding unless the UID has one: the partial unique index decides a race, so of two
+ * members binding one UID at once exactly one row is written. Undefined when the UID was taken.
+ */
+export async function insertBindingUnlessTaken(
+  tx: Executor,
+  binding: { userId: number; platId: number; uid: string; address: string; boundAt: Date },
+): Promise<ExchangeBindingRow | undefined> {
+  const [row] = await tx
+    .insert(exchangeBindings)
+    .values(binding)
+    .onConflictDoNothing({
+      target: [exchangeBindings.platId, exchangeBindings.uid],
+      where: sql`${exchangeBindings.unboundAt} is null`,
+    })
+    .returning();
+  return row;
+}
+
+export async function markUnbound(
+  tx: Executor,
+  input: { platId: number; uid: string; reason: string; operatorId: number | null; at: Date },
+): Promise<ExchangeBindingRow | undefined> {
+  const [row] = await tx
+    .update(exchangeBindings)
+    .set({ unboundAt: input.at, unbindReason: input.reason, unboundBy: input.operatorId })
+    .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live))
+    .returning();
+  return row;
+}
+
+export async function findXmeBinding(db: Executor, userId: number) {
+  const [row] = await db.select().from(xmeBindings).where(eq(xmeBindings.userId, userId)).limit(1);
+  return row;
+}
+
+export async function findXmeHolder(db: Executor, xmeUid: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: xmeBindings.userId })
+    .from(xmeBindings)
+    .where(eq(xmeBindings.xmeUid, xmeUid))
+    .limit(1);
+  return row?.userId;
+}
+
+/**
+ * Links the member to an XME account, replacing their previous one. Another member holding the XME
+ * account makes the unique index on xme_uid refuse it (a unique violation the caller turns into a
+ * refusal).
+ */
+export async function upsertXmeBinding(
+  db: Executor,
+  binding: { userId: number; xmeUid: string; boundAt: Date },
+): Promise<void> {
+  await db
+    .insert(xmeBindings)
+    .values(binding)
+    .onConflictDoUpdate({
+      target: xmeBindings.userId,
+      set: { xmeUid: binding.xmeUid, boundAt: binding.boundAt },
+      setWhere: sql`${xmeBindings.xmeUid} is distinct from ${binding.xmeUid}`,
+    });
+}

@@ -1,0 +1,179 @@
+import {
+  DECIMALS,
+  type ExchangeBind,
+  fromScaled,
+  State,
+  type UidEligibility,
+  type VerifyExchangeUidResponse,
+} from '@elex/contract';
+import { getAddress } from 'viem';
+import type { AppDeps } from '../../app.js';
+import type { Executor, Transaction } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { ingestReferrals, isReferred } from '../cashback/ingest.service.js';
+import { loadPartners, type Partner } from '../cashback/partners.js';
+import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import {
+  findLiveBinding,
+  findXmeBinding,
+  findXmeHolder,
+  insertBindingUnlessTaken,
+  markUnbound,
+  selectLiveBindingsOfUser,
+  selectLiveOwners,
+  upsertXmeBinding,
+} from './bindings.repository.js';
+import type { ExchangeBindingRow } from './bindings.tables.js';
+
+export type { ExchangeBindingRow } from './bindings.tables.js';
+
+async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
+  const partner = (await loadPartners(deps)).get(platId);
+  if (!partner) throw new AppError(State.NotFound, 'exchangeNotFound');
+  return partner;
+}
+
+/**
+ * Whether a UID was referred with our code: the roster says so, or, for a UID the roster does not
+ * know yet, the exchange's affiliate API (when an adapter is configured for it) says so live; a UID
+ * it confirms joins the roster (source 'api'), so the next question is answered locally.
+ */
+async function ensureReferred(deps: AppDeps, partner: Partner, uid: string): Promise<boolean> {
+  if (await isReferred(deps.db, partner.platId, uid)) return true;
+  const adapter =
+    deps.exchangeAdapters?.get(partner.name.toLowerCase()) ??
+    deps.exchangeAdapters?.get(partner.abbreviation.toLowerCase());
+  if (!adapter) return false;
+  let referral: Awaited<ReturnType<typeof adapter.checkReferral>>;
+  try {
+    referral = await adapter.checkReferral(uid);
+  } catch {
+    // The exchange did not answer: we cannot tell, so we say so rather than "not referred".
+    throw AppError.refused('exchangeUnavailable');
+  }
+  if (!referral) return false;
+  const now = deps.clock.now();
+  // An exchange clock a little ahead must not make the roster refuse a registration "in the future".
+  const registeredAt = referral.registeredAt.getTime() > now.getTime() ? now : referral.registeredAt;
+  await ingestReferrals(
+    deps,
+    partner.platId,
+    [{ uid, registeredAt }],
+    { kind: 'api', label: `checkReferral:${adapter.exchange}` },
+    { settle: false },
+  );
+  return true;
+}
+
+/** /elex/user/verifyExchangeUid: what binding this UID would answer, for a visitor or a member. */
+export async function uidEligibility(
+  deps: AppDeps,
+  input: { platId: number; uid: string },
+  userId: number | null,
+): Promise<VerifyExchangeUidResponse> {
+  const partner = await findPartner(deps, input.platId);
+  const binding = await findLiveBinding(deps.db, input.platId, input.uid);
+  let eligibility: UidEligibility;
+  if (binding) eligibility = binding.userId === userId ? 'boundToYou' : 'boundToOther';
+  else eligibility = (await ensureReferred(deps, partner, input.uid)) ? 'eligible' : 'notReferred';
+  return { platId: input.platId, uid: input.uid, eligibility };
+}
+
+/**
+ * /elex/user/bindExchangeUid. Refusals: 'uidAlreadyBound' (to anyone, the caller included: one live
+ * binding per UID), 'uidNotReferred'. Of two members binding one UID at once exactly one wins; the
+ * other hears 'uidAlreadyBound'. The address is stored EIP-55 checksummed.
+ */
+export async function bindExchangeUid(
+  deps: AppDeps,
+  userId: number,
+  input: { platId: number; uid: string; address: string },
+): Promise<ExchangeBind> {
+  const partner = await findPartner(deps, input.platId);
+  const address = getAddress(input.address);
+  if (await findLiveBinding(deps.db, input.platId, input.uid)) throw AppError.refused('uidAlreadyBound');
+  if (!(await ensureReferred(deps, partner, input.uid))) throw AppError.refused('uidNotReferred');
+  const row = await insertBindingUnlessTaken(deps.db, {
+    userId,
+    platId: input.platId,
+    uid: input.uid,
+    address,
+    boundAt: deps.clock.now(),
+  });
+  if (!row) throw AppError.refused('uidAlreadyBound');
+  const balance = await balanceOf(deps.db, accountCode.cashback(row.platId, row.uid));
+  return {
+    platId: row.platId,
+    uid: row.uid,
+    balance: fromScaled(balance, DECIMALS.usdt),
+    address: row.address,
+    boundAt: row.boundAt.toISOString(),
+  };
+}
+
+/**
+ * Ends a UID's binding (operator issue). The UID's cashback stays on `cashback:<platId>:<uid>` for its
+ * next binding. Answers the binding it ended, or undefined when the UID was not bound.
+ */
+export async function unbindUid(
+  tx: Transaction,
+  input: { platId: number; uid: string; reason: string; operatorId: number | null; at: Date },
+): Promise<ExchangeBindingRow | undefined> {
+  return markUnbound(tx, input);
+}
+
+/** The member's live bindings, oldest first. */
+export function liveBindingsOf(db: Executor, userId: number): Promise<ExchangeBindingRow[]> {
+  return selectLiveBindingsOfUser(db, userId);
+}
+
+/** The live binding of a UID, if any. */
+export function liveBindingOf(
+  db: Executor,
+  platId: number,
+  uid: string,
+): Promise<ExchangeBindingRow | undefined> {
+  return findLiveBinding(db, platId, uid);
+}
+
+/** Who holds each of these UIDs now (settlement: whose inviter earns a bonus). */
+export function liveOwnersOf(
+  db: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Map<string, number>> {
+  return selectLiveOwners(db, platId, uids);
+}
+
+/** Whether the member has bound any exchange UID (the points issue's binding task). */
+export async function hasLiveBinding(db: Executor, userId: number): Promise<boolean> {
+  return (await selectLiveBindingsOfUser(db, userId)).length > 0;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * /elex/user/bindXmeUid: links the member's XME account, replacing a previous one. An XME account
+ * belongs to one member: another member's answers 'uidAlreadyBound'.
+ */
+export async function bindXmeUid(deps: AppDeps, userId: number, xmeUid: string): Promise<{ xmeUid: string }> {
+  const holder = await findXmeHolder(deps.db, xmeUid);
+  if (holder !== undefined && holder !== userId) throw AppError.refused('uidAlreadyBound');
+  try {
+    await upsertXmeBinding(deps.db, { userId, xmeUid, boundAt: deps.clock.now() });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw AppError.refused('uidAlreadyBound');
+    throw error;
+  }
+  return { xmeUid };
+}
+
+/** The member's XME account, or null (the points issue reads it). */
+export async function xmeUidOf(db: Executor, userId: number): Promise<string | null> {
+  return (await findXmeBinding(db, userId))?.xmeUid ?? null;
+}

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../auth/auth.tables.js';
+import { exchanges } from '../exchanges/exchanges.tables.js';
+
+/**
+ * A member's exchange UIDs. A UID belongs to one member at a time: the partial unique index on
+ * (platId, uid) among live bindings decides a race of two members in the database. Unbinding keeps
+ * the row (unbound_at, reason, operator); the UID's cashback stays on its ledger account until the
+ * UID is bound again.
+ */
+export const exchangeBindings = pgTable(
+  'exchange_bindings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    platId: integer('plat_id')
+      .notNull()
+      .references(() => exchanges.id),
+    uid: text('uid').notNull(),
+    /** The Polygon address that receives this UID's withdrawals, EIP-55 checksummed. */
+    address: text('address').notNull(),
+    boundAt: timestamp('bound_at', { withTimezone: true }).notNull(),
+    unboundAt: timestamp('unbound_at', { withTimezone: true }),
+    unbindReason: text('unbind_reason'),
+    /** The operator who unbound it. */
+    unboundBy: bigint('unbound_by', { mode: 'number' }).references(() => users.id),
+  },
+  (table) => [
+    uniqueIndex('exchange_bindings_live_uid_unique')
+      .on(table.platId, table.uid)
+      .where(sql`${table.unboundAt} is null`),
+    index('exchange_bindings_user_idx').on(table.userId, table.boundAt),
+  ],
+);
+
+/** The member's XME account (bindXmeUid), one per member and one member per XME account. */
+export const xmeBindings = pgTable(
+  'xme_bindings',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id),
+    xmeUid: text('xme_uid').notNull(),
+    boundAt: timestamp('bound_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex('xme_bindings_xme_uid_unique').on(table.xmeUid)],
+);
+
+export type ExchangeBindingRow = typeof exchangeBindings.$inferSelect;

@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { checkLedgerInvariants, describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
+import { inviteBonusAmount, rebateAmount } from './rebate-rule.js';
+
+export type { InvariantProblem } from '../ledger/ledger.check.js';
+
+const PAGE = 5000;
+
+/**
+ * Everything `npm run ops -- ledger:check` verifies (docs/ledger.md, "Invariants"): the ledger's own
+ * invariants, then that the records and the ledger tell the same story. An empty list: all hold.
+ */
+export async function checkAllInvariants(db: Executor): Promise<InvariantProblem[]> {
+  return [
+    ...(await checkLedgerInvariants(db)),
+    ...(await checkCashbackInvariants(db)),
+    // Holds, payouts and returns match their withdrawals (docs/withdrawals.md, "Invariants").
+    ...(await checkWithdrawalInvariants(db)),
+  ];
+}
+
+export async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]> {
+  const problems: InvariantProblem[] = [];
+  const report = <T>(invariant: string, rows: readonly T[], render: (row: T) => string) => {
+    if (rows.length > 0) problems.push({ invariant, detail: describeRows(rows, render) });
+  };
+
+  report(
+    'each completed rebate with cashback is credited by exactly one journal: commission -> its UID',
+    rowsOf<{ id: string; journal: string | null }>(
+      await db.execute(sql`
+        select r.id, j.id as journal
+        from rebates r
+        left join ledger_journals j on j.idempotency_key = 'rebate:' || r.id
+        left join ledger_lines l on l.journal_id = j.id
+        left join ledger_accounts a on a.id = l.account_id
+        where r.status = 'completed' and r.amount_micro > 0
+        group by r.id, j.id, j.kind
+        having j.id is null or j.kind <> 'rebate' or count(l.id) <> 2
+          or count(*) filter (where a.code = 'cashback:' || r.plat_id || ':' || r.uid
+                                and l.amount = r.amount_micro) <> 1
+          or count(*) filter (where a.code = 'commission:' || r.plat_id and l.amount = -r.amount_micro) <> 1
+        order by r.id`),
+    ),
+    (row) => `rebate ${row.id}${row.journal ? ` (journal ${row.journal})` : ': no journal'}`,
+  );
+
+  report(
+    'no rebate journal without a completed rebate with cashback (pending and failed records credit nothing)',
+    rowsOf<{ id: string; key: string }>(
+      await db.execute(sql`
+        select j.id, j.idempotency_key as key
+        from ledger_journals j
+        left join rebates r on j.idempotency_key = 'rebate:' || r.id
+          and r.status = 'completed' and r.amount_micro > 0
+        where (j.kind = 'rebate' or j.idempotency_key like 'rebate:%') and r.id is null
+        order by j.id`),
+    ),
+    (row) => `journal ${row.id} (${row.key})`,
+  );
+
+  report(
+    'a completed rebate belongs to a UID in the roster',
+    rowsOf<{ id: string; plat_id: number; uid: string }>(
+      await db.execute(sql`
+        select r.id, r.plat_id, r.uid from rebates r
+        left join referrals f on f.plat_id = r.plat_id and f.uid = r.uid
+        where r.status = 'completed' and f.id is null
+        order by r.id`),
+    ),
+    (row) => `rebate ${row.id} (${row.plat_id}:${row.uid})`,
+  );
+
+  const offRule: string[] = [];
+  for (let after = 0; ; ) {
+    const page = rowsOf<{
+      id: string;
+      fee_micro: string;
+      commission_micro: string;
+      cash_rate_bps: number;
+      amount_micro: string;
+    }>(
+      await db.execute(sql`
+        select id, fee_micro, commission_micro, cash_rate_bps, amount_micro from rebates
+        where status = 'completed' and id > ${after} order by id limit ${PAGE}`),
+    );
+    for (const row of page) {
+      const expected = rebateAmount(BigInt(row.fee_micro), row.cash_rate_bps, BigInt(row.commission_micro));
+      if (expected !== BigInt(row.amount_micro))
+        offRule.push(`rebate ${row.id}: ${row.amount_micro}, rule ${expected}`);
+    }
+    if (page.length < PAGE) break;
+    after = Number(page[page.length - 1]?.id);
+  }
+  report(
+    'a completed rebate pays fee x the rate applied, floored, capped by the commission',
+    offRule,
+    (row) => row,
+  );
+
+  report(
+    'each event reward is paid by exactly one journal: rewards-expense -> the member',
+    rowsOf<{ id: string; key: string }>(
+      await db.execute(sql`
+        select e.id, e.journal_key as key
+        from event_rewards e
+        left join ledger_journals j on j.idempotency_key = e.journal_key
+        left join ledger_lines l on l.journal_id = j.id
+        left join ledger_accounts a on a.id = l.account_id
+        group by e.id, j.id, j.kind
+        having j.id is null or j.kind <> e.kind or count(l.id) <> 2
+          or count(*) filter (where a.code = 'rewards:' || e.user_id and l.amount = e.amount_micro) <> 1
+          or count(*) filter (where a.code = 'rewards-expense' and l.amount = -e.amount_micro) <> 1
+        order by e.id`),
+    ),
+    (row) => `event reward ${row.id} (${row.key})`,
+  );
+
+  report(
+    'no reward journal without its event reward',
+    rowsOf<{ id: string; key: string }>(
+      await db.execute(sql`
+        select j.id, j.idempotency_key as key
+        from ledger_journals j left join event_rewards e on e.journal_key = j.idempotency_key
+        where j.kind = 'inviteBonus' and e.id is null
+        order by j.id`),
+    ),
+    (row) => `journal ${row.id} (${row.key})`,
+  );
+
+  const offBonus: string[] = [];
+  for (let after = 0; ; ) {
+    const page = rowsOf<{
+      id: string;
+      amount_micro: string;
+      bonus_percent: number | null;
+      status: string | null;
+      rebate_amount: string | null;
+    }>(
+      await db.execute(sql`
+        select e.id, e.amount_micro, e.bonus_percent, r.status, r.amount_micro as rebate_amount
+        from event_rewards e left join rebates r on r.id = e.rebate_id
+        where e.kind = 'inviteBonus' and e.id > ${after} order by e.id limit ${PAGE}`),
+    );
+    for (const row of page) {
+      const expected =
+        row.status === 'completed' && row.rebate_amount !== null && row.bonus_percent !== null
+          ? inviteBonusAmount(BigInt(row.rebate_amount), row.bonus_percent)
+          : null;
+      if (expected === null || expected !== BigInt(row.amount_micro)) {
+        offBonus.push(
+          `event reward ${row.id}: ${row.amount_micro}, rule ${expected ?? 'no completed rebate'}`,
+        );
+      }
+    }
+    if (page.length < PAGE) break;
+    after = Number(page[page.length - 1]?.id);
+  }
+  report(
+    "an invite bonus is the percent booked of a completed rebate's cashback, floored",
+    offBonus,
+    (row) => row,
+  );
+  return problems;
+}

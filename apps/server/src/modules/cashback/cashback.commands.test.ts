@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, logIn } from '../auth/test-support.js';
+import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import { demoSeed, ledgerCheck, rebatesImport, rebatesSettle, referralsImport } from './cashback.commands.js';
+import { rowsOf } from './cashback.repository.js';
+import { DEMO } from './demo-seed.js';
+import { BITGET, type CashbackTestContext, createCashbackTestApp, nextUid } from './test-support.js';
+
+let ctx: CashbackTestContext;
+let dir: string;
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-csv-'));
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+let fileCounter = 0;
+function csv(lines: readonly string[]): string {
+  fileCounter += 1;
+  const file = path.join(dir, `file-${fileCounter}.csv`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+async function run(command: typeof rebatesImport, args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await command.run(ctx.deps, args, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n'), errLines: err };
+}
+
+async function count(table: 'rebates' | 'referrals', uids: readonly string[]): Promise<number> {
+  const [row] = rowsOf<{ n: string }>(
+    await ctx.db.execute(
+      sql`select count(*) as n from ${sql.identifier(table)} where uid in (${sql.join(
+        uids.map((uid) => sql`${uid}`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  return Number(row?.n);
+}
+
+const REBATE_HEADER = 'uid,period_start,period_end,trading_volume,fee,commission';
+
+describe('referrals:import and rebates:import', () => {
+  it('imports a roster and figures, settles, and imports the same file again as duplicates', async () => {
+    ctx.clock.set(new Date('2026-05-10T12:00:00Z'));
+    const [a, b] = [nextUid('C'), nextUid('C')] as [string, string];
+    const roster = csv(['uid,registered_at', `${a},2025-01-01T08:00:00Z`, `${b},2025-02-01`]);
+    const first = await run(referralsImport, ['bitget', roster]);
+    expect(first).toMatchObject({ code: 0, err: '' });
+    expect(first.out).toContain('2 row(s), 2 new, 0 already known');
+
+    const figures = csv([
+      REBATE_HEADER,
+      `${a},2026-05-01T00:00:00Z,2026-05-02T00:00:00Z,1000,10,100`,
+      `${a},2026-05-02T08:00:00+08:00,2026-05-02T16:00:00Z,1000.5,0.000001,100`,
+      `"${b}",2026-05-01,2026-05-02,0,20.123457,3`,
+    ]);
+    const imported = await run(rebatesImport, [String(BITGET), figures]);
+    expect(imported).toMatchObject({ code: 0, err: '' });
+    expect(imported.out).toContain(`Importing 3 rebate row(s) for Bitget (platId ${BITGET})`);
+    expect(imported.out).toContain('3 row(s), 3 new, 0 already imported; settled 3: 3 completed');
+    // 10 x 50 % = 5 and 0.000001 x 50 % = 0.0000005 -> 0; 20.123457 x 50 % = 10.06... capped at 3
+    expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, a))).toBe(5_000_000n);
+    expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, b))).toBe(3_000_000n);
+
+    const again = await run(rebatesImport, ['BG', figures]);
+    expect(again.out).toContain('3 row(s), 0 new, 3 already imported; settled 0');
+    expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, a))).toBe(5_000_000n);
+  });
+
+  it('lists every bad line of a figures file with its field and reason, and imports nothing', async () => {
+    ctx.clock.set(new Date('2026-05-10T12:00:00Z'));
+    const uid = nextUid('BAD');
+    const good = `${uid},2026-05-01T00:00:00Z,2026-05-02T00:00:00Z,1000,10,100`;
+    const file = csv([
+      REBATE_HEADER,
+      good, // 2
+      `${uid},2026-05-03,2026-05-03,1000,10,100`, // 3 period_end = period_start
+      `${uid},2026-05-04T00:00:00,2026-05-05T00:00:00Z,1000,10,100`, // 4 no zone
+      `${uid},yesterday,2026-05-05T00:00:00Z,1000,10,100`, // 5 not ISO
+      `${uid},2026-02-30,2026-03-01,1000,10,100`, // 6 not a real date
+      `${uid},2026-05-05,2026-05-06,1000,1.1234567,100`, // 7 seven decimals
+      `${uid},2026-05-06,2026-05-07,1000,10,-5`, // 8 negative
+      `bad uid!,2026-05-07,2026-05-08,1000,10,100`, // 9 UID format
+      good, // 10 duplicate of 2
+      `${uid},2021-05-01,2021-05-02,1000,10,100`, // 11 older than 5 years
+      `${uid},2026-05-10,2026-05-11,1000,10,100`, // 12 not ended
+      `${uid},2026-05-01T12:00:00Z,2026-05-02T12:00:00Z,1000,10,100`, // 13 overlaps line 2
+      `${uid},2026-05-08,2026-05-09,1000,10`, // 14 field count
+      `${uid},2026-05-09,2026-05-10,abc,,100`, // 15 two bad amounts
+    ]);
+    const result = await run(rebatesImport, ['bitget', file]);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.errLines[0]).toBe(`${file}: 13 bad line(s), 14 problem(s); nothing was imported.`);
+    const reported = result.errLines.slice(1).map((line) => line.trim());
+    expect(reported).toEqual([
+      'line 3, period_end: not after period_start',
+      'line 4, period_start: the time needs its zone, Z or +hh:mm ("2026-05-04T00:00:00")',
+      'line 5, period_start: not an ISO 8601 time such as 2026-01-31T00:00:00Z ("yesterday")',
+      'line 6, period_start: not a real date or time ("2026-02-30")',
+      'line 7, fee: more than 6 decimals ("1.1234567")',
+      'line 8, commission: negative ("-5")',
+      'line 9, uid: not a UID (4 to 32 letters, digits, - or _) ("bad uid!")',
+      'line 10, row: duplicate row: the same UID and period are on line 2',
+      'line 11, period_start: more than 5 years ago: refused',
+      'line 12, period_end: in the future (the period has not ended)',
+      'line 13, period_start: the period overlaps the one on line 2 for the same UID',
+      'line 14, row: expected 6 fields, found 5',
+      'line 15, trading_volume: not a decimal number ("abc")',
+      'line 15, fee: required',
+    ]);
+    expect(await count('rebates', [uid])).toBe(0);
+  });
+
+  it('refuses a file with an unknown or missing column before reading its rows', async () => {
+    const unknown = await run(rebatesImport, [
+      'bitget',
+      csv(['uid,period_start,period_end,volume,fee,commission', 'X1234,2026-05-01,2026-05-02,1,1,1']),
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('line 1, volume: unknown column');
+    expect(unknown.err).toContain('line 1, trading_volume: missing column');
+    const empty = await run(referralsImport, ['bitget', csv([])]);
+    expect(empty).toMatchObject({ code: 1 });
+    expect(empty.err).toContain('empty file');
+  });
+
+  it('refuses a roster file with a future registration, a duplicate UID or a bad UID', async () => {
+    ctx.clock.set(new Date('2026-05-10T12:00:00Z'));
+    const uid = nextUid('R');
+    const result = await run(referralsImport, [
+      'bitget',
+      csv([
+        'UID,Registered_At',
+        `${uid},2026-05-01T00:00:00Z`,
+        `${uid},2026-05-02T00:00:00Z`,
+        'x,2026-05-01',
+        `${nextUid('R')},2026-05-10T12:00:01Z`,
+      ]),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.errLines.slice(1).map((line) => line.trim())).toEqual([
+      'line 3, uid: duplicate row: the UID is already on line 2',
+      'line 4, uid: not a UID (4 to 32 letters, digits, - or _) ("x")',
+      'line 5, registered_at: in the future',
+    ]);
+    expect(await count('referrals', [uid])).toBe(0);
+  });
+
+  it('refuses a figures file that overlaps periods imported before, naming the line', async () => {
+    ctx.clock.set(new Date('2026-05-10T12:00:00Z'));
+    const uid = nextUid('O');
+    expect(
+      (await run(rebatesImport, ['bitget', csv([REBATE_HEADER, `${uid},2026-05-01,2026-05-02,1,1,1`])])).code,
+    ).toBe(0);
+    const result = await run(rebatesImport, [
+      'bitget',
+      csv([
+        REBATE_HEADER,
+        `${uid},2026-05-03,2026-05-04,1,1,1`,
+        `${uid},2026-05-01T06:00:00Z,2026-05-01T12:00:00Z,1,1,1`,
+      ]),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      'line 3, period_start: overlaps the imported period 2026-05-01T00:00:00.000Z',
+    );
+    expect(await count('rebates', [uid])).toBe(1);
+  });
+
+  it('explains an unknown exchange, a missing file and a wrong call', async () => {
+    expect(await run(rebatesImport, ['nowhere', csv([REBATE_HEADER])])).toMatchObject({
+      code: 1,
+      err: 'Unknown exchange "nowhere": give its platId, name or abbreviation (see the catalog).',
+    });
+    expect((await run(rebatesImport, ['bitget', path.join(dir, 'missing.csv')])).err).toContain(
+      'No such file',
+    );
+    expect(await run(rebatesImport, ['bitget'])).toMatchObject({ code: 2 });
+  });
+});
+
+describe('rebates:settle', () => {
+  it('settles what became due and says what it did', async () => {
+    ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
+    const uid = nextUid('S');
+    await run(referralsImport, ['bitget', csv(['uid,registered_at', `${uid},2025-01-01`])]);
+    await run(rebatesImport, ['bitget', csv([REBATE_HEADER, `${uid},2026-05-31,2026-06-01,1,4,4`])]);
+    ctx.clock.set(new Date('2026-06-02T00:00:00Z'));
+    const result = await run(rebatesSettle, []);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('Bitget: settled 1: 1 completed (2.000000 USDT cashback');
+    expect(result.out).toMatch(/Settlement done: settled \d+/);
+    expect((await run(rebatesSettle, ['nowhere'])).code).toBe(1);
+  });
+});
+
+describe('demo:seed', () => {
+  it('fills the demo member’s pages once, however often it runs', async () => {
+    ctx.clock.set(new Date('2026-08-15T09:00:00Z'));
+    const first = await run(demoSeed, []);
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(`member:   ${DEMO.email}  password: ${DEMO.password}`);
+    expect(first.out).toMatch(
+      /2 member\(s\) created, 4 binding\(s\) made, (\d+) daily rebate row\(s\) imported, \1 new/,
+    );
+    const second = await run(demoSeed, []);
+    expect(second.out).toMatch(
+      /0 member\(s\) created, 0 binding\(s\) made, \d+ daily rebate row\(s\) imported, 0 new/,
+    );
+
+    const token = await logIn(ctx, DEMO.email, DEMO.password);
+    const info = (await call(ctx, '/elex/user/myInfo', {}, { token })).json().content;
+    expect(info.exchangeBinds).toHaveLength(3);
+    expect(Number(info.totalRebate)).toBeGreaterThan(1000);
+    expect(Number(info.totalReward)).toBeGreaterThan(0);
+    const [bind] = info.exchangeBinds;
+    const detail = (
+      await call(ctx, '/elex/user/seeRebateByExchangeId', { platId: bind.platId, uid: bind.uid }, { token })
+    ).json().content;
+    expect(detail.daily.length).toBeGreaterThanOrEqual(85);
+    expect(Number(detail.pendingRebate)).toBeGreaterThan(0);
+    const rewards = (await call(ctx, '/elex/user/seeRewardData', {}, { token })).json().content;
+    expect(rewards.total).toBeGreaterThan(50);
+    expect(rewards.records[0].source).toBe('de***@elex.local');
+    expect((await run(ledgerCheck, [])).code).toBe(0);
+  });
+
+  it('refuses to run in production', async () => {
+    const production = { ...ctx.deps, config: { ...ctx.deps.config, env: 'production' as const } };
+    const err: string[] = [];
+    const code = await demoSeed.run(production, [], { out: () => {}, err: (line) => err.push(line) });
+    expect(code).toBe(1);
+    expect(err[0]).toContain('refuses to run with NODE_ENV=production');
+  });
+});
+
+describe('ledger:check', () => {
+  it('passes on a sound ledger and fails, listing the broken invariant, on a tampered one', async () => {
+    const sound = await run(ledgerCheck, []);
+    expect(sound).toMatchObject({ code: 0, err: '' });
+    expect(sound.out).toMatch(
+      /^Ledger OK: every invariant holds \(\d+ accounts, \d+ journals, \d+ lines\)\.$/,
+    );
+
+    // Tampering the database itself could do: a completed record that no journal credited.
+    await ctx.db.execute(sql`insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro,
+      fee_micro, commission_micro, status, cash_rate_bps, amount_micro, source, source_label, created_at, settled_at)
+      values (${BITGET}, 'TAMPER01', '2026-01-01', '2026-01-02', 1, 10000000, 10000000, 'completed', 5000, 5000000,
+        'csv', 'tamper', now(), now())`);
+    const broken = await run(ledgerCheck, []);
+    expect(broken.code).toBe(1);
+    expect(broken.errLines[0]).toBe('Ledger check failed: 2 invariant(s) broken.');
+    expect(broken.err).toContain('each completed rebate with cashback is credited by exactly one journal');
+    expect(broken.err).toContain('a completed rebate belongs to a UID in the roster');
+  });
+});

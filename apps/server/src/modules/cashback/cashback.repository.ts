@@ -1,0 +1,295 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, max, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { chunks, rowsOf } from '../ledger/ledger.repository.js';
+import {
+  type EventRewardRow,
+  eventRewards,
+  type IngestSourceKind,
+  type RebateRow,
+  rebates,
+  referrals,
+} from './cashback.tables.js';
+
+export { rowsOf } from '../ledger/ledger.repository.js';
+
+/** Serializes ingests and settlements of one exchange, across instances, until the transaction ends. */
+export async function lockExchangeLedger(tx: Executor, platId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cashback|${platId}`}, 0))`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Roster
+
+export interface NewReferral {
+  uid: string;
+  registeredAt: Date;
+}
+
+export async function insertReferralRows(
+  tx: Executor,
+  platId: number,
+  rows: readonly NewReferral[],
+  source: { kind: IngestSourceKind; label: string },
+  at: Date,
+): Promise<number> {
+  let inserted = 0;
+  for (const part of chunks(rows)) {
+    const done = await tx
+      .insert(referrals)
+      .values(
+        part.map((row) => ({
+          platId,
+          uid: row.uid,
+          registeredAt: row.registeredAt,
+          source: source.kind,
+          sourceLabel: source.label,
+          firstSeenAt: at,
+        })),
+      )
+      .onConflictDoNothing({ target: [referrals.platId, referrals.uid] })
+      .returning({ id: referrals.id });
+    inserted += done.length;
+  }
+  return inserted;
+}
+
+export async function findReferral(db: Executor, platId: number, uid: string) {
+  const [row] = await db
+    .select()
+    .from(referrals)
+    .where(and(eq(referrals.platId, platId), eq(referrals.uid, uid)))
+    .limit(1);
+  return row;
+}
+
+/** Registration times of some UIDs of an exchange that are in the roster. */
+export async function selectRegistrations(
+  db: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Map<string, Date>> {
+  const found = new Map<string, Date>();
+  for (const part of chunks([...new Set(uids)])) {
+    const rows = await db
+      .select({ uid: referrals.uid, registeredAt: referrals.registeredAt })
+      .from(referrals)
+      .where(and(eq(referrals.platId, platId), inArray(referrals.uid, part)));
+    for (const row of rows) found.set(row.uid, row.registeredAt);
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rebate records
+
+export interface NewRebate {
+  uid: string;
+  periodStart: Date;
+  periodEnd: Date;
+  tradingVolumeMicro: bigint;
+  feeMicro: bigint;
+  commissionMicro: bigint;
+}
+
+/** Inserts the rows whose natural key is new; answers how many were new. */
+export async function insertRebateRows(
+  tx: Executor,
+  platId: number,
+  rows: readonly NewRebate[],
+  source: { kind: IngestSourceKind; label: string },
+  at: Date,
+  onChunk?: (rowsDone: number) => void,
+): Promise<number> {
+  let inserted = 0;
+  let done = 0;
+  for (const part of chunks(rows, 500)) {
+    const result = await tx
+      .insert(rebates)
+      .values(
+        part.map((row) => ({
+          platId,
+          uid: row.uid,
+          periodStart: row.periodStart,
+          periodEnd: row.periodEnd,
+          tradingVolumeMicro: row.tradingVolumeMicro,
+          feeMicro: row.feeMicro,
+          commissionMicro: row.commissionMicro,
+          source: source.kind,
+          sourceLabel: source.label,
+          createdAt: at,
+        })),
+      )
+      .onConflictDoNothing({
+        target: [rebates.platId, rebates.uid, rebates.periodStart, rebates.periodEnd],
+      })
+      .returning({ id: rebates.id });
+    inserted += result.length;
+    done += part.length;
+    onChunk?.(done);
+  }
+  return inserted;
+}
+
+/** Stored periods of these UIDs that intersect [from, to): the overlap check of an import. */
+export async function selectPeriodsTouching(
+  tx: Executor,
+  platId: number,
+  uids: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<Array<{ uid: string; periodStart: Date; periodEnd: Date }>> {
+  const found: Array<{ uid: string; periodStart: Date; periodEnd: Date }> = [];
+  for (const part of chunks([...new Set(uids)])) {
+    found.push(
+      ...(await tx
+        .select({ uid: rebates.uid, periodStart: rebates.periodStart, periodEnd: rebates.periodEnd })
+        .from(rebates)
+        .where(
+          and(
+            eq(rebates.platId, platId),
+            inArray(rebates.uid, part),
+            lt(rebates.periodStart, to),
+            gt(rebates.periodEnd, from),
+          ),
+        )),
+    );
+  }
+  return found;
+}
+
+/** Pending records of an exchange whose period ended by `endedBy`, with the UID's registration. */
+export async function selectDuePendingRebates(tx: Executor, platId: number, endedBy: Date) {
+  return tx
+    .select({ rebate: rebates, registeredAt: referrals.registeredAt })
+    .from(rebates)
+    .leftJoin(referrals, and(eq(referrals.platId, rebates.platId), eq(referrals.uid, rebates.uid)))
+    .where(and(eq(rebates.platId, platId), eq(rebates.status, 'pending'), lte(rebates.periodEnd, endedBy)))
+    .orderBy(asc(rebates.id));
+}
+
+export interface RebateSettlement {
+  id: number;
+  status: 'completed' | 'failed';
+  failureReason: string | null;
+  cashRateBps: number | null;
+  isSpeedUp: boolean | null;
+  amountMicro: bigint | null;
+}
+
+/** Writes settlement outcomes (only onto records still pending); answers how many were written. */
+export async function updateRebateSettlements(
+  tx: Executor,
+  outcomes: readonly RebateSettlement[],
+  at: Date,
+): Promise<number> {
+  let updated = 0;
+  for (const part of chunks(outcomes, 500)) {
+    const values = sql.join(
+      part.map(
+        (outcome) =>
+          sql`(${outcome.id}::bigint, ${outcome.status}::text, ${outcome.failureReason}::text,
+            ${outcome.cashRateBps}::integer, ${outcome.isSpeedUp}::boolean,
+            ${outcome.amountMicro === null ? null : outcome.amountMicro.toString()}::bigint)`,
+      ),
+      sql`, `,
+    );
+    const result = await tx.execute(sql`
+      update ${rebates} as r set status = v.status, failure_reason = v.failure_reason,
+        cash_rate_bps = v.cash_rate_bps, is_speed_up = v.is_speed_up, amount_micro = v.amount_micro,
+        settled_at = ${at.toISOString()}::timestamptz
+      from (values ${values}) as v(id, status, failure_reason, cash_rate_bps, is_speed_up, amount_micro)
+      where r.id = v.id and r.status = 'pending'
+      returning r.id`);
+    updated += rowsOf(result).length;
+  }
+  return updated;
+}
+
+export interface RebateFilter {
+  /** The (platId, uid) pairs the caller may see. */
+  pairs: ReadonlyArray<{ platId: number; uid: string }>;
+  status?: RebateRow['status'];
+  /** Period end on or after / before. */
+  endFrom?: Date;
+  endBefore?: Date;
+}
+
+function rebateConditions(filter: RebateFilter): SQL | undefined {
+  const pairs = filter.pairs.map((pair) => and(eq(rebates.platId, pair.platId), eq(rebates.uid, pair.uid)));
+  return and(
+    or(...pairs),
+    filter.status ? eq(rebates.status, filter.status) : undefined,
+    filter.endFrom ? gte(rebates.periodEnd, filter.endFrom) : undefined,
+    filter.endBefore ? lt(rebates.periodEnd, filter.endBefore) : undefined,
+  );
+}
+
+/** A page of records, newest period first, and the total. */
+export async function selectRebatePage(
+  db: Executor,
+  filter: RebateFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: RebateRow[]; total: number }> {
+  if (filter.pairs.length === 0) return { rows: [], total: 0 };
+  const where = rebateConditions(filter);
+  const [totalRow] = await db.select({ value: count() }).from(rebates).where(where);
+  const rows = await db
+    .select()
+    .from(rebates)
+    .where(where)
+    .orderBy(desc(rebates.periodEnd), desc(rebates.id))
+    .offset(page.offset)
+    .limit(page.limit);
+  return { rows, total: totalRow?.value ?? 0 };
+}
+
+export async function selectPendingRebates(
+  db: Executor,
+  pairs: ReadonlyArray<{ platId: number; uid: string }>,
+): Promise<RebateRow[]> {
+  if (pairs.length === 0) return [];
+  return db
+    .select()
+    .from(rebates)
+    .where(rebateConditions({ pairs, status: 'pending' }))
+    .orderBy(asc(rebates.id));
+}
+
+/** When the exchange's figures last arrived for a UID. */
+export async function selectLastDataAt(db: Executor, platId: number, uid: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ value: max(rebates.createdAt) })
+    .from(rebates)
+    .where(and(eq(rebates.platId, platId), eq(rebates.uid, uid)));
+  return row?.value ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Event rewards
+
+export type NewEventReward = Omit<EventRewardRow, 'id'>;
+
+export async function insertEventRewardRows(tx: Executor, rows: readonly NewEventReward[]): Promise<void> {
+  for (const part of chunks(rows)) {
+    await tx.insert(eventRewards).values([...part]);
+  }
+}
+
+export async function selectRewardPage(
+  db: Executor,
+  userId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: EventRewardRow[]; total: number }> {
+  const [totalRow] = await db
+    .select({ value: count() })
+    .from(eventRewards)
+    .where(eq(eventRewards.userId, userId));
+  const rows = await db
+    .select()
+    .from(eventRewards)
+    .where(eq(eventRewards.userId, userId))
+    .orderBy(desc(eventRewards.createdAt), desc(eventRewards.id))
+    .offset(page.offset)
+    .limit(page.limit);
+  return { rows, total: totalRow?.value ?? 0 };
+}

@@ -1,0 +1,266 @@
+import {
+  type BindingDetail,
+  DECIMALS,
+  fromScaled,
+  type MyInfo,
+  type PendingRebates,
+  type RebatePage,
+  type RebateRecord,
+  type RebateStatus,
+  type RewardPage,
+  State,
+  utcDay,
+} from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import { AppError } from '../../http/app-error.js';
+import { ValidationError } from '../../http/validation.js';
+import { memberContact } from '../auth/auth.service.js';
+import { type ExchangeBindingRow, liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
+import { accountCode, balancesOf, creditedByAccount, dailyCredits } from '../ledger/ledger.service.js';
+import {
+  selectLastDataAt,
+  selectPendingRebates,
+  selectRebatePage,
+  selectRegistrations,
+  selectRewardPage,
+} from './cashback.repository.js';
+import type { RebateRow } from './cashback.tables.js';
+import { maskEmail } from './mask-email.js';
+import { loadPartners, type Partner } from './partners.js';
+import { computeRebate, rebateAmount } from './rebate-rule.js';
+
+/** The member views of issue 5 (docs/cashback.md, "Calls"). Amounts leave as 6-decimal strings. */
+
+const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** BindingDetail.daily covers today and the 89 days before it (UTC). */
+export const DAILY_SERIES_DAYS = 90;
+/** Event rewards booked into `rewards:<userId>` (the journal kinds that count as rewards). */
+const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
+
+const pairOf = (binding: ExchangeBindingRow) => ({ platId: binding.platId, uid: binding.uid });
+
+/** /elex/user/myInfo: live bindings with their balances, all-time rewards and cashback. */
+export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
+  const bindings = await liveBindingsOf(deps.db, userId);
+  const codes = bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid));
+  const balances = await balancesOf(deps.db, codes);
+  const rebates = await creditedByAccount(deps.db, codes, ['rebate']);
+  const rewards = await creditedByAccount(deps.db, [accountCode.rewards(userId)], REWARD_JOURNAL_KINDS);
+  let totalRebate = 0n;
+  for (const total of rebates.values()) totalRebate += total;
+  return {
+    exchangeBinds: bindings.map((binding) => ({
+      platId: binding.platId,
+      uid: binding.uid,
+      balance: usdt(balances.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n),
+      address: binding.address,
+      boundAt: binding.boundAt.toISOString(),
+    })),
+    totalReward: usdt(rewards.get(accountCode.rewards(userId)) ?? 0n),
+    totalRebate: usdt(totalRebate),
+  };
+}
+
+/** The member's own live binding of a UID; anything else is 'not found' (state 1004). */
+async function ownBinding(deps: AppDeps, userId: number, platId: number, uid: string) {
+  const binding = await liveBindingOf(deps.db, platId, uid);
+  if (!binding || binding.userId !== userId) throw new AppError(State.NotFound, 'notFound');
+  return binding;
+}
+
+/**
+ * What a pending record would pay if it settled now: the rule with today's rates and the UID's
+ * registration (the basic rate while the UID is not in the roster). Settlement decides the real amount.
+ */
+function estimate(row: RebateRow, partner: Partner | undefined, registeredAt: Date | undefined): bigint {
+  if (!partner) return 0n;
+  if (!registeredAt) return rebateAmount(row.feeMicro, partner.cashRateBps, row.commissionMicro);
+  return computeRebate({
+    feeMicro: row.feeMicro,
+    commissionMicro: row.commissionMicro,
+    periodStart: row.periodStart,
+    registeredAt,
+    cashRateBps: partner.cashRateBps,
+    speedUpCashRateBps: partner.speedUpCashRateBps,
+  }).amountMicro;
+}
+
+/** Estimates of pending records, by record id. */
+async function pendingEstimates(deps: AppDeps, rows: readonly RebateRow[]): Promise<Map<number, bigint>> {
+  const pending = rows.filter((row) => row.status === 'pending');
+  const estimates = new Map<number, bigint>();
+  if (pending.length === 0) return estimates;
+  const partners = await loadPartners(deps);
+  const byExchange = new Map<number, RebateRow[]>();
+  for (const row of pending) byExchange.set(row.platId, [...(byExchange.get(row.platId) ?? []), row]);
+  for (const [platId, list] of byExchange) {
+    const registrations = await selectRegistrations(
+      deps.db,
+      platId,
+      list.map((row) => row.uid),
+    );
+    for (const row of list) {
+      estimates.set(row.id, estimate(row, partners.get(platId), registrations.get(row.uid)));
+    }
+  }
+  return estimates;
+}
+
+function toRecord(row: RebateRow, estimates: Map<number, bigint>): RebateRecord {
+  const amount =
+    row.status === 'completed'
+      ? (row.amountMicro ?? 0n)
+      : row.status === 'pending'
+        ? (estimates.get(row.id) ?? 0n)
+        : 0n;
+  return {
+    id: String(row.id),
+    platId: row.platId,
+    uid: row.uid,
+    periodStart: row.periodStart.toISOString(),
+    periodEnd: row.periodEnd.toISOString(),
+    tradingVolume: usdt(row.tradingVolumeMicro),
+    fee: usdt(row.feeMicro),
+    amount: usdt(amount),
+    status: row.status,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** /elex/user/seeRebateByExchangeId */
+export async function bindingDetail(
+  deps: AppDeps,
+  userId: number,
+  input: { platId: number; uid: string },
+): Promise<BindingDetail> {
+  const binding = await ownBinding(deps, userId, input.platId, input.uid);
+  const code = accountCode.cashback(binding.platId, binding.uid);
+  const pair = [pairOf(binding)];
+  const balance = (await balancesOf(deps.db, [code])).get(code) ?? 0n;
+  const credited = (await creditedByAccount(deps.db, [code], ['rebate'])).get(code) ?? 0n;
+  const pendingRows = await selectPendingRebates(deps.db, pair);
+  const estimates = await pendingEstimates(deps, pendingRows);
+  let pending = 0n;
+  for (const amount of estimates.values()) pending += amount;
+  const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
+  const daily = await dailyCredits(
+    deps.db,
+    code,
+    ['rebate'],
+    new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS),
+  );
+  const lastDataAt = await selectLastDataAt(deps.db, binding.platId, binding.uid);
+  return {
+    platId: binding.platId,
+    uid: binding.uid,
+    address: binding.address,
+    boundAt: binding.boundAt.toISOString(),
+    balance: usdt(balance),
+    totalRebate: usdt(credited),
+    pendingRebate: usdt(pending),
+    daily: daily.map((day) => ({ day: day.day, amount: usdt(day.amountMicro) })),
+    lastDataAt: lastDataAt?.toISOString() ?? null,
+  };
+}
+
+/** A YYYY-MM-DD day (the contract checked the shape) as its UTC midnight; an impossible date is invalid. */
+function parseDay(field: string, day: string): number {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== day) {
+    throw new ValidationError(field, 'invalidValue');
+  }
+  return time;
+}
+
+export interface RebateQueryInput {
+  platId?: number | undefined;
+  uid?: string | undefined;
+  status?: RebateStatus | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+/** /elex/user/seeRebateData: records of the member's live bindings, newest period first. */
+export async function rebateRecords(
+  deps: AppDeps,
+  userId: number,
+  query: RebateQueryInput,
+): Promise<RebatePage> {
+  const endFrom = query.from === undefined ? undefined : new Date(parseDay('from', query.from));
+  const endBefore = query.to === undefined ? undefined : new Date(parseDay('to', query.to) + DAY_MS);
+  const pairs = (await liveBindingsOf(deps.db, userId))
+    .filter((binding) => query.platId === undefined || binding.platId === query.platId)
+    .filter((binding) => query.uid === undefined || binding.uid === query.uid)
+    .map(pairOf);
+  const { rows, total } = await selectRebatePage(
+    deps.db,
+    { pairs, status: query.status, endFrom, endBefore },
+    { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+  );
+  const estimates = await pendingEstimates(deps, rows);
+  return {
+    records: rows.map((row) => toRecord(row, estimates)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** /elex/exchange/expireRebate: the estimate of pending records per live binding. */
+export async function pendingRebates(
+  deps: AppDeps,
+  userId: number,
+  input: { platId?: number | undefined },
+): Promise<PendingRebates> {
+  const bindings = (await liveBindingsOf(deps.db, userId)).filter(
+    (binding) => input.platId === undefined || binding.platId === input.platId,
+  );
+  const rows = await selectPendingRebates(deps.db, bindings.map(pairOf));
+  const estimates = await pendingEstimates(deps, rows);
+  const perUid = new Map<string, bigint>();
+  for (const row of rows) {
+    const key = accountCode.cashback(row.platId, row.uid);
+    perUid.set(key, (perUid.get(key) ?? 0n) + (estimates.get(row.id) ?? 0n));
+  }
+  let total = 0n;
+  const pending = bindings.map((binding) => {
+    const amount = perUid.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n;
+    total += amount;
+    return { platId: binding.platId, uid: binding.uid, amount: usdt(amount) };
+  });
+  return { pending, total: usdt(total) };
+}
+
+/** /elex/user/seeRewardData: event rewards, newest first; an invite bonus names the friend, masked. */
+export async function rewardRecords(
+  deps: AppDeps,
+  userId: number,
+  query: { page: number; pageSize: number },
+): Promise<RewardPage> {
+  const { rows, total } = await selectRewardPage(deps.db, userId, {
+    offset: (query.page - 1) * query.pageSize,
+    limit: query.pageSize,
+  });
+  const friends = new Map<number, string | null>();
+  for (const row of rows) {
+    if (row.sourceUserId === null || friends.has(row.sourceUserId)) continue;
+    const contact = await memberContact(deps.db, row.sourceUserId);
+    friends.set(row.sourceUserId, contact ? maskEmail(contact.email) : null);
+  }
+  return {
+    records: rows.map((row) => ({
+      id: String(row.id),
+      kind: row.kind,
+      amount: usdt(row.amountMicro),
+      source: row.sourceUserId === null ? null : (friends.get(row.sourceUserId) ?? null),
+      createdAt: row.createdAt.toISOString(),
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../auth/auth.tables.js';
+import { exchanges } from '../exchanges/exchanges.tables.js';
+
+export const INGEST_SOURCES = ['csv', 'api'] as const;
+export type IngestSourceKind = (typeof INGEST_SOURCES)[number];
+
+/**
+ * The roster: UIDs that registered at an exchange with our referral code. Natural key (platId, uid):
+ * the first report of a UID wins, later ones are "already known".
+ */
+export const referrals = pgTable(
+  'referrals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    platId: integer('plat_id')
+      .notNull()
+      .references(() => exchanges.id),
+    uid: text('uid').notNull(),
+    registeredAt: timestamp('registered_at', { withTimezone: true }).notNull(),
+    source: text('source').$type<IngestSourceKind>().notNull(),
+    /** The file name or the adapter call that reported it. */
+    sourceLabel: text('source_label').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('referrals_plat_uid_unique').on(table.platId, table.uid),
+    check('referrals_source_check', sql`${table.source} in ('csv', 'api')`),
+  ],
+);
+
+export const REBATE_STATUS = ['pending', 'completed', 'failed'] as const;
+
+/**
+ * What an exchange reported for one UID and period, and what became of it. Natural key
+ * (platId, uid, periodStart, periodEnd): importing the same period twice records it once.
+ * Pending until settled; settling fills the rate applied and the amount (completed) or the reason
+ * (failed) once: a trigger refuses any other change (migration 0007_ledger_append_only).
+ */
+export const rebates = pgTable(
+  'rebates',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    platId: integer('plat_id')
+      .notNull()
+      .references(() => exchanges.id),
+    uid: text('uid').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    tradingVolumeMicro: bigint('trading_volume_micro', { mode: 'bigint' }).notNull(),
+    feeMicro: bigint('fee_micro', { mode: 'bigint' }).notNull(),
+    commissionMicro: bigint('commission_micro', { mode: 'bigint' }).notNull(),
+    status: text('status').$type<(typeof REBATE_STATUS)[number]>().notNull().default('pending'),
+    /** A message key: 'uidNotReferred', 'noCommission'. */
+    failureReason: text('failure_reason'),
+    /** The cash rate applied at settlement, basis points of the fee. */
+    cashRateBps: integer('cash_rate_bps'),
+    isSpeedUp: boolean('is_speed_up'),
+    /** The member's cashback, set at settlement (completed). */
+    amountMicro: bigint('amount_micro', { mode: 'bigint' }),
+    source: text('source').$type<IngestSourceKind>().notNull(),
+    sourceLabel: text('source_label').notNull(),
+    /** When the exchange's figures arrived. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),
+    index('rebates_plat_uid_period_end_idx').on(table.platId, table.uid, table.periodEnd),
+    index('rebates_pending_idx').on(table.platId, table.periodEnd).where(sql`${table.status} = 'pending'`),
+    check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
+    check(
+      'rebates_amounts_check',
+      sql`${table.tradingVolumeMicro} >= 0 and ${table.feeMicro} >= 0 and ${table.commissionMicro} >= 0`,
+    ),
+    check('rebates_source_check', sql`${table.source} in ('csv', 'api')`),
+    check(
+      'rebates_status_check',
+      sql`(${table.status} = 'pending' and ${table.amountMicro} is null and ${table.settledAt} is null
+            and ${table.failureReason} is null)
+        or (${table.status} = 'completed' and ${table.amountMicro} between 0 and ${table.commissionMicro}
+            and ${table.cashRateBps} is not null and ${table.settledAt} is not null
+            and ${table.failureReason} is null)
+        or (${table.status} = 'failed' and ${table.amountMicro} is null and ${table.settledAt} is not null
+            and ${table.failureReason} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Event rewards a member received (invite bonuses now; tasks and promotions later), each paid by one
+ * ledger journal into `rewards:<userId>`. An invite bonus is once per rebate (unique kind + rebate).
+ */
+export const eventRewards = pgTable(
+  'event_rewards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** A key the web translates: 'inviteBonus'. */
+    kind: text('kind').notNull(),
+    amountMicro: bigint('amount_micro', { mode: 'bigint' }).notNull(),
+    /** The friend whose cashback earned an invite bonus. */
+    sourceUserId: bigint('source_user_id', { mode: 'number' }).references(() => users.id),
+    rebateId: bigint('rebate_id', { mode: 'number' }).references(() => rebates.id),
+    /** INVITE_BONUS_PERCENT when it was booked. */
+    bonusPercent: smallint('bonus_percent'),
+    /** The ledger journal's idempotency key. */
+    journalKey: text('journal_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('event_rewards_kind_rebate_unique').on(table.kind, table.rebateId),
+    uniqueIndex('event_rewards_journal_key_unique').on(table.journalKey),
+    index('event_rewards_user_created_idx').on(table.userId, table.createdAt, table.id),
+    check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
+  ],
+);
+
+export type ReferralRow = typeof referrals.$inferSelect;
+export type RebateRow = typeof rebates.$inferSelect;
+export type EventRewardRow = typeof eventRewards.$inferSelect;

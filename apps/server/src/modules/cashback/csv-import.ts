@@ -1,0 +1,197 @@
+import { DECIMALS } from '@elex/contract';
+import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
+import { type CsvProblem, type CsvSource, readCsv } from '../../lib/csv.js';
+import {
+  findOverlaps,
+  MAX_MICRO,
+  periodKey,
+  uidProblem,
+  validateCommissionEntries,
+  validateReferralEntries,
+} from './ingest-validation.js';
+
+/**
+ * The affiliate-dashboard CSV files of `referrals:import` and `rebates:import` (docs/cashback.md,
+ * "CSV files"). A file is read and checked whole before anything is written; a file with any bad line
+ * imports nothing, and every bad line is reported with the field and the reason.
+ */
+export const REFERRAL_COLUMNS = ['uid', 'registered_at'] as const;
+export const REBATE_COLUMNS = [
+  'uid',
+  'period_start',
+  'period_end',
+  'trading_volume',
+  'fee',
+  'commission',
+] as const;
+
+export interface ParsedFile<T> {
+  entries: T[];
+  /** The file line of each entry. */
+  lines: number[];
+  problems: CsvProblem[];
+}
+
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * An ISO 8601 time: a date (midnight UTC) or a date and time with its zone (Z or +hh:mm). A time
+ * without a zone is refused: it would be read in the operator's zone, silently shifting periods.
+ */
+export function parseIsoTime(value: string): Date | string {
+  const match = ISO_TIME.exec(value);
+  if (!match) return `not an ISO 8601 time such as 2026-01-31T00:00:00Z ("${value}")`;
+  const [, year, month, day, hour, minute, second = '0', fraction = '', zone] = match;
+  if (hour !== undefined && zone === undefined) return `the time needs its zone, Z or +hh:mm ("${value}")`;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour ?? '0', minute ?? '0', second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+  const local = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const check = new Date(local);
+  if (
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo - 1 ||
+    check.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
+    return `not a real date or time ("${value}")`;
+  }
+  let offsetMinutes = 0;
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const zoneHours = Number(digits.slice(0, 2));
+    const zoneMinutes = Number(digits.slice(2) || '0');
+    if (zoneHours > 23 || zoneMinutes > 59) return `not a real time zone ("${value}")`;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
+  }
+  return new Date(local - offsetMinutes * 60_000);
+}
+
+/** A USDT amount with up to 6 decimals as micro-USDT; a string says what is wrong. */
+export function parseUsdt(value: string): bigint | string {
+  if (value === '') return 'required';
+  const negative = /^-\s*\d/.test(value);
+  const match = /^-?\s*(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return `not a decimal number ("${value}")`;
+  if (negative) return `negative ("${value}")`;
+  const [, whole = '0', fraction = ''] = match;
+  if (fraction.length > DECIMALS.usdt) return `more than ${DECIMALS.usdt} decimals ("${value}")`;
+  const micro = BigInt(whole) * 10n ** BigInt(DECIMALS.usdt) + BigInt(fraction.padEnd(DECIMALS.usdt, '0'));
+  if (micro > MAX_MICRO) return `too large ("${value}")`;
+  return micro;
+}
+
+function describe(field: string, reason: string, line: number): CsvProblem {
+  return { line, field, reason };
+}
+
+/** Reads and checks a roster file (`uid,registered_at`): a path, or the bytes of an upload. */
+export async function readReferralFile(
+  file: CsvSource,
+  now: Date,
+  onProgress?: (bytesRead: number, bytesTotal: number) => void,
+): Promise<ParsedFile<ReferralEntry>> {
+  const { rows, problems } = await readCsv(file, REFERRAL_COLUMNS, onProgress);
+  const entries: ReferralEntry[] = [];
+  const lines: number[] = [];
+  const lineOfUid = new Map<string, number>();
+  for (const { line, values } of rows) {
+    const uid = values.uid ?? '';
+    const rowProblems: CsvProblem[] = [];
+    const badUid = uidProblem(uid);
+    if (badUid) rowProblems.push(describe('uid', `${badUid} ("${uid}")`, line));
+    const registeredAt = parseIsoTime(values.registered_at ?? '');
+    if (typeof registeredAt === 'string') rowProblems.push(describe('registered_at', registeredAt, line));
+    const earlier = lineOfUid.get(uid);
+    if (!badUid && earlier !== undefined) {
+      rowProblems.push(describe('uid', `duplicate row: the UID is already on line ${earlier}`, line));
+    }
+    if (!badUid && earlier === undefined) lineOfUid.set(uid, line);
+    if (rowProblems.length > 0 || typeof registeredAt === 'string') {
+      problems.push(...rowProblems);
+      continue;
+    }
+    entries.push({ uid, registeredAt });
+    lines.push(line);
+  }
+  for (const problem of validateReferralEntries(entries, now)) {
+    problems.push(describe(problem.field, problem.reason, lines[problem.index] ?? 0));
+  }
+  return { entries, lines, problems: sortProblems(problems) };
+}
+
+/** Reads and checks a figures file (`uid,period_start,period_end,trading_volume,fee,commission`): a path or bytes. */
+export async function readRebateFile(
+  file: CsvSource,
+  now: Date,
+  onProgress?: (bytesRead: number, bytesTotal: number) => void,
+): Promise<ParsedFile<CommissionEntry>> {
+  const { rows, problems } = await readCsv(file, REBATE_COLUMNS, onProgress);
+  const entries: CommissionEntry[] = [];
+  const lines: number[] = [];
+  const lineOfKey = new Map<string, number>();
+  for (const { line, values } of rows) {
+    const rowProblems: CsvProblem[] = [];
+    const uid = values.uid ?? '';
+    const badUid = uidProblem(uid);
+    if (badUid) rowProblems.push(describe('uid', `${badUid} ("${uid}")`, line));
+    const times = {} as Record<'period_start' | 'period_end', Date>;
+    for (const field of ['period_start', 'period_end'] as const) {
+      const time = parseIsoTime(values[field] ?? '');
+      if (typeof time === 'string') rowProblems.push(describe(field, time, line));
+      else times[field] = time;
+    }
+    const amounts = {} as Record<'trading_volume' | 'fee' | 'commission', bigint>;
+    for (const field of ['trading_volume', 'fee', 'commission'] as const) {
+      const amount = parseUsdt(values[field] ?? '');
+      if (typeof amount === 'string') rowProblems.push(describe(field, amount, line));
+      else amounts[field] = amount;
+    }
+    if (rowProblems.length > 0) {
+      problems.push(...rowProblems);
+      continue;
+    }
+    const entry: CommissionEntry = {
+      uid,
+      periodStart: times.period_start,
+      periodEnd: times.period_end,
+      tradingVolumeMicro: amounts.trading_volume,
+      feeMicro: amounts.fee,
+      commissionMicro: amounts.commission,
+    };
+    const earlier = lineOfKey.get(periodKey(entry));
+    if (earlier !== undefined) {
+      problems.push(describe('row', `duplicate row: the same UID and period are on line ${earlier}`, line));
+      continue;
+    }
+    lineOfKey.set(periodKey(entry), line);
+    entries.push(entry);
+    lines.push(line);
+  }
+  for (const problem of validateCommissionEntries(entries, now)) {
+    problems.push(describe(problem.field, problem.reason, lines[problem.index] ?? 0));
+  }
+  for (const { index, otherIndex } of findOverlaps(entries.map((entry, index) => ({ index, entry })))) {
+    problems.push(
+      describe(
+        'period_start',
+        `the period overlaps the one on line ${lines[otherIndex]} for the same UID`,
+        lines[index] ?? 0,
+      ),
+    );
+  }
+  return { entries, lines, problems: sortProblems(problems) };
+}
+
+function sortProblems(problems: CsvProblem[]): CsvProblem[] {
+  return problems.sort((a, b) => a.line - b.line);
+}

@@ -1,0 +1,195 @@
+import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
+import {
+  findReferral,
+  insertRebateRows,
+  insertReferralRows,
+  lockExchangeLedger,
+  selectPeriodsTouching,
+} from './cashback.repository.js';
+import type { IngestSourceKind } from './cashback.tables.js';
+import {
+  findOverlaps,
+  IngestRejectedError,
+  periodKey,
+  type RowProblem,
+  validateCommissionEntries,
+  validateReferralEntries,
+} from './ingest-validation.js';
+import { loadPartners, type Partner } from './partners.js';
+import { noSettlement, type SettlementResult, settleExchange } from './settlement.service.js';
+
+export { IngestRejectedError, type RowProblem } from './ingest-validation.js';
+export { resolvePlatId } from './partners.js';
+export { type SettlementResult, settleRebates } from './settlement.service.js';
+
+/** Where rows came from: a CSV file (its name) or an adapter call. */
+export interface IngestSource {
+  kind: IngestSourceKind;
+  label: string;
+}
+
+export interface IngestOptions {
+  /** Called as rows are written, with the rows done and the total: the CLI's progress bar. */
+  onProgress?: (done: number, total: number) => void;
+  /** false: record the referrals only; the next import or `rebates:settle` settles what they unblock. */
+  settle?: boolean;
+}
+
+export class UnknownExchangeError extends Error {
+  constructor(readonly platId: number) {
+    super(`no exchange with platId ${platId} in the catalog`);
+    this.name = 'UnknownExchangeError';
+  }
+}
+
+async function partnerOf(deps: AppDeps, platId: number): Promise<Partner> {
+  const partner = (await loadPartners(deps)).get(platId);
+  if (!partner) throw new UnknownExchangeError(platId);
+  return partner;
+}
+
+/** Whether a UID is in an exchange's roster. */
+export async function isReferred(db: Executor, platId: number, uid: string): Promise<boolean> {
+  return (await findReferral(db, platId, uid)) !== undefined;
+}
+
+/**
+ * Adds UIDs to an exchange's roster, in one transaction, idempotent by (platId, uid): a UID already
+ * known keeps its first registration time and source. Then settles the exchange's due records (a UID
+ * that just joined the roster lets its waiting records settle). A batch with a bad row imports
+ * nothing and throws IngestRejectedError listing every problem.
+ */
+export async function ingestReferrals(
+  deps: AppDeps,
+  platId: number,
+  entries: readonly ReferralEntry[],
+  source: IngestSource,
+  options: IngestOptions = {},
+): Promise<{ inserted: number; alreadyKnown: number; settlement: SettlementResult }> {
+  const now = deps.clock.now();
+  const problems = validateReferralEntries(entries, now);
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  const partner = await partnerOf(deps, platId);
+  const seen = new Set<string>();
+  const unique = entries.filter((entry) => !seen.has(entry.uid) && seen.add(entry.uid));
+
+  if (options.settle === false) {
+    // Idempotent inserts need no exchange lock: a bind call must not wait for a long import.
+    const inserted = await deps.db.transaction((tx) => insertReferralRows(tx, platId, unique, source, now));
+    return { inserted, alreadyKnown: entries.length - inserted, settlement: noSettlement() };
+  }
+  return deps.db.transaction(async (tx) => {
+    await lockExchangeLedger(tx, platId);
+    const inserted = await insertReferralRows(tx, platId, unique, source, now);
+    options.onProgress?.(entries.length, entries.length);
+    const settlement = await settleExchange(tx, deps, partner, now);
+    return { inserted, alreadyKnown: entries.length - inserted, settlement };
+  });
+}
+
+/**
+ * Records what an exchange reported per UID and period, in one transaction, idempotent by
+ * (platId, uid, periodStart, periodEnd): importing the same rows twice records (and credits) them
+ * once; a repeated key keeps its first figures. Then settles the exchange's due records.
+ *
+ * Refused, importing nothing (IngestRejectedError with every problem): a malformed row (UID, times,
+ * negative amounts), a period that has not ended, a period starting more than 5 years ago, or a
+ * period that overlaps a different period of the same UID (in the batch or already stored), which
+ * would pay the same trades twice.
+ */
+export async function ingestRebates(
+  deps: AppDeps,
+  platId: number,
+  rows: readonly CommissionEntry[],
+  source: IngestSource,
+  options: IngestOptions = {},
+): Promise<{
+  inserted: number;
+  duplicates: number;
+  settled: number;
+  settlement: SettlementResult;
+}> {
+  const now = deps.clock.now();
+  const problems = validateCommissionEntries(rows, now);
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  const batchOverlaps = findOverlaps(rows.map((entry, index) => ({ index, entry })));
+  if (batchOverlaps.length > 0) {
+    throw new IngestRejectedError(
+      batchOverlaps.map(({ index, otherIndex }) => ({
+        index,
+        field: 'period_start',
+        reason: `overlaps the period of row #${otherIndex} for the same UID`,
+      })),
+    );
+  }
+  const partner = await partnerOf(deps, platId);
+  const seen = new Set<string>();
+  const unique = rows.filter((row) => {
+    const key = periodKey(row);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+
+  return deps.db.transaction(async (tx) => {
+    await lockExchangeLedger(tx, platId);
+    const stored = await storedOverlaps(tx, platId, rows);
+    if (stored.length > 0) throw new IngestRejectedError(stored);
+    const inserted = await insertRebateRows(tx, platId, unique, source, now, (done) =>
+      options.onProgress?.(done, unique.length),
+    );
+    const settlement = await settleExchange(tx, deps, partner, now);
+    return {
+      inserted,
+      duplicates: rows.length - inserted,
+      settled: settlement.completed + settlement.failed,
+      settlement,
+    };
+  });
+}
+
+/** Rows whose period overlaps a different stored period of the same UID. */
+async function storedOverlaps(
+  tx: Executor,
+  platId: number,
+  rows: readonly CommissionEntry[],
+): Promise<RowProblem[]> {
+  if (rows.length === 0) return [];
+  let from = rows[0]?.periodStart ?? new Date(0);
+  let to = rows[0]?.periodEnd ?? new Date(0);
+  for (const row of rows) {
+    if (row.periodStart < from) from = row.periodStart;
+    if (row.periodEnd > to) to = row.periodEnd;
+  }
+  const stored = await selectPeriodsTouching(
+    tx,
+    platId,
+    rows.map((row) => row.uid),
+    from,
+    to,
+  );
+  if (stored.length === 0) return [];
+  const byUid = new Map<string, typeof stored>();
+  for (const period of stored) byUid.set(period.uid, [...(byUid.get(period.uid) ?? []), period]);
+  const problems: RowProblem[] = [];
+  rows.forEach((row, index) => {
+    const clash = byUid
+      .get(row.uid)
+      ?.find(
+        (period) =>
+          period.periodStart < row.periodEnd &&
+          period.periodEnd > row.periodStart &&
+          periodKey(period) !== periodKey(row),
+      );
+    if (clash) {
+      problems.push({
+        index,
+        field: 'period_start',
+        reason: `overlaps the imported period ${clash.periodStart.toISOString()} - ${clash.periodEnd.toISOString()} of this UID`,
+      });
+    }
+  });
+  return problems;
+}

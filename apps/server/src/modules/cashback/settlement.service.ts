@@ -1,0 +1,216 @@
+import type { AppDeps } from '../../app.js';
+import type { Transaction } from '../../db/client.js';
+import { findUserById } from '../auth/auth.repository.js';
+import { liveOwnersOf } from '../bindings/bindings.service.js';
+import { accountCode, type JournalInput, postJournals } from '../ledger/ledger.service.js';
+import {
+  insertEventRewardRows,
+  lockExchangeLedger,
+  type NewEventReward,
+  type RebateSettlement,
+  selectDuePendingRebates,
+  updateRebateSettlements,
+} from './cashback.repository.js';
+import { loadPartners, type Partner } from './partners.js';
+import { computeRebate, inviteBonusAmount } from './rebate-rule.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+/**
+ * A record whose UID is still not in the roster this long after its period ended fails with
+ * 'uidNotReferred' (issue 5). Until then it waits: rosters and figures arrive by separate paths.
+ */
+export const REFERRAL_GRACE_DAYS = 7;
+
+export interface SettlementResult {
+  completed: number;
+  failed: number;
+  /** Cashback credited to UIDs, micro-USDT. */
+  creditedMicro: bigint;
+  /** Invite bonuses credited to inviters, micro-USDT. */
+  bonusMicro: bigint;
+}
+
+export const noSettlement = (): SettlementResult => ({
+  completed: 0,
+  failed: 0,
+  creditedMicro: 0n,
+  bonusMicro: 0n,
+});
+
+/**
+ * Settles the due records of one exchange inside the caller's transaction, which holds the exchange's
+ * ledger lock. A record is due when its period ended SETTLEMENT_DELAY_HOURS ago; then:
+ * - its UID is in the roster: commission 0 fails it ('noCommission'); otherwise it completes with the
+ *   rule's amount, credited commission:<platId> -> cashback:<platId>:<uid>, and the invite bonus of the
+ *   UID's current member's inviter, rewards-expense -> rewards:<inviterId>, in this same transaction;
+ * - its UID is not in the roster REFERRAL_GRACE_DAYS after the period ended: fails ('uidNotReferred');
+ * - otherwise it stays pending.
+ */
+export async function settleExchange(
+  tx: Transaction,
+  deps: AppDeps,
+  partner: Partner,
+  now: Date,
+): Promise<SettlementResult> {
+  const result = noSettlement();
+  const endedBy = new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS);
+  const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
+  const due = await selectDuePendingRebates(tx, partner.platId, endedBy);
+  if (due.length === 0) return result;
+
+  const outcomes: RebateSettlement[] = [];
+  const credits: Array<{ rebateId: number; uid: string; amountMicro: bigint }> = [];
+  for (const { rebate, registeredAt } of due) {
+    if (!registeredAt) {
+      if (rebate.periodEnd.getTime() <= graceEndedBy.getTime()) {
+        outcomes.push(failure(rebate.id, 'uidNotReferred'));
+      }
+      continue;
+    }
+    if (rebate.commissionMicro === 0n) {
+      outcomes.push(failure(rebate.id, 'noCommission'));
+      continue;
+    }
+    const outcome = computeRebate({
+      feeMicro: rebate.feeMicro,
+      commissionMicro: rebate.commissionMicro,
+      periodStart: rebate.periodStart,
+      registeredAt,
+      cashRateBps: partner.cashRateBps,
+      speedUpCashRateBps: partner.speedUpCashRateBps,
+    });
+    outcomes.push({
+      id: rebate.id,
+      status: 'completed',
+      failureReason: null,
+      cashRateBps: outcome.cashRateBps,
+      isSpeedUp: outcome.isSpeedUp,
+      amountMicro: outcome.amountMicro,
+    });
+    if (outcome.amountMicro > 0n) {
+      credits.push({ rebateId: rebate.id, uid: rebate.uid, amountMicro: outcome.amountMicro });
+    }
+  }
+  if (outcomes.length === 0) return result;
+
+  const journals: JournalInput[] = credits.map((credit) => ({
+    kind: 'rebate',
+    key: `rebate:${credit.rebateId}`,
+    at: now,
+    lines: [
+      { account: accountCode.commission(partner.platId), amount: -credit.amountMicro },
+      { account: accountCode.cashback(partner.platId, credit.uid), amount: credit.amountMicro },
+    ],
+  }));
+  const rewards = await inviteBonuses(tx, deps, partner.platId, credits, now);
+  for (const reward of rewards) {
+    journals.push({
+      kind: 'inviteBonus',
+      key: reward.journalKey,
+      at: now,
+      lines: [
+        { account: accountCode.rewardsExpense, amount: -reward.amountMicro },
+        { account: accountCode.rewards(reward.userId), amount: reward.amountMicro },
+      ],
+    });
+  }
+
+  const written = await updateRebateSettlements(tx, outcomes, now);
+  if (written !== outcomes.length) throw new Error('a rebate record changed during settlement');
+  await postJournals(tx, journals);
+  await insertEventRewardRows(tx, rewards);
+
+  for (const outcome of outcomes) {
+    if (outcome.status === 'completed') result.completed += 1;
+    else result.failed += 1;
+  }
+  result.creditedMicro = credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
+  result.bonusMicro = rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
+  return result;
+}
+
+function failure(id: number, reason: 'uidNotReferred' | 'noCommission'): RebateSettlement {
+  return {
+    id,
+    status: 'failed',
+    failureReason: reason,
+    cashRateBps: null,
+    isSpeedUp: null,
+    amountMicro: null,
+  };
+}
+
+/**
+ * The invite bonuses these credits earn: the member who holds the UID now, if that member was invited
+ * by a member whose account still exists, earns the inviter INVITE_BONUS_PERCENT of the cashback.
+ */
+async function inviteBonuses(
+  tx: Transaction,
+  deps: AppDeps,
+  platId: number,
+  credits: ReadonlyArray<{ rebateId: number; uid: string; amountMicro: bigint }>,
+  now: Date,
+): Promise<NewEventReward[]> {
+  const percent = deps.config.inviteBonusPercent;
+  if (credits.length === 0 || percent === 0) return [];
+  const owners = await liveOwnersOf(
+    tx,
+    platId,
+    credits.map((credit) => credit.uid),
+  );
+  const inviterOf = new Map<number, number | null>();
+  const rewards: NewEventReward[] = [];
+  for (const credit of credits) {
+    const ownerId = owners.get(credit.uid);
+    if (ownerId === undefined) continue;
+    if (!inviterOf.has(ownerId)) inviterOf.set(ownerId, await activeInviter(tx, ownerId));
+    const inviterId = inviterOf.get(ownerId);
+    if (!inviterId) continue;
+    const amountMicro = inviteBonusAmount(credit.amountMicro, percent);
+    if (amountMicro === 0n) continue;
+    rewards.push({
+      userId: inviterId,
+      kind: 'inviteBonus',
+      amountMicro,
+      sourceUserId: ownerId,
+      rebateId: credit.rebateId,
+      bonusPercent: percent,
+      journalKey: `inviteBonus:${credit.rebateId}`,
+      createdAt: now,
+    });
+  }
+  return rewards;
+}
+
+async function activeInviter(tx: Transaction, userId: number): Promise<number | null> {
+  const member = await findUserById(tx, userId);
+  if (!member?.inviterId) return null;
+  const inviter = await findUserById(tx, member.inviterId);
+  return inviter && !inviter.deletedAt ? inviter.id : null;
+}
+
+/**
+ * `rebates:settle` and the sync job: settles every exchange (or one), each in its own transaction
+ * under its ledger lock.
+ */
+export async function settleRebates(
+  deps: AppDeps,
+  options: { platId?: number } = {},
+): Promise<SettlementResult & { byExchange: Map<number, SettlementResult> }> {
+  const partners = await loadPartners(deps);
+  const total = { ...noSettlement(), byExchange: new Map<number, SettlementResult>() };
+  for (const partner of partners.values()) {
+    if (options.platId !== undefined && partner.platId !== options.platId) continue;
+    const now = deps.clock.now();
+    const result = await deps.db.transaction(async (tx) => {
+      await lockExchangeLedger(tx, partner.platId);
+      return settleExchange(tx, deps, partner, now);
+    });
+    total.byExchange.set(partner.platId, result);
+    total.completed += result.completed;
+    total.failed += result.failed;
+    total.creditedMicro += result.creditedMicro;
+    total.bonusMicro += result.bonusMicro;
+  }
+  return total;
+}

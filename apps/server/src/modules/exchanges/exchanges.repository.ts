@@ -1,0 +1,91 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
+
+export type ExchangeRow = typeof exchanges.$inferSelect;
+export type NewExchange = typeof exchanges.$inferInsert;
+export type VipTierRow = typeof exchangeVipTiers.$inferSelect;
+export type NewVipTier = Omit<typeof exchangeVipTiers.$inferInsert, 'id' | 'exchangeId' | 'position'>;
+export type ActivityRow = typeof exchangeActivities.$inferSelect;
+export type NewActivity = Omit<typeof exchangeActivities.$inferInsert, 'id' | 'createdAt'>;
+
+/** Everything the public pages show, in catalog order: three queries, whatever the catalog size. */
+export async function selectCatalog(db: Executor) {
+  // One after another: inside a transaction a driver connection runs one query at a time anyway.
+  const exchangeRows = await db.select().from(exchanges).orderBy(asc(exchanges.position), asc(exchanges.id));
+  const tierRows = await db
+    .select()
+    .from(exchangeVipTiers)
+    .orderBy(asc(exchangeVipTiers.exchangeId), asc(exchangeVipTiers.position));
+  const activityRows = await db
+    .select()
+    .from(exchangeActivities)
+    .orderBy(asc(exchangeActivities.position), asc(exchangeActivities.id));
+  return { exchangeRows, tierRows, activityRows };
+}
+
+export async function countExchanges(db: Executor): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(exchanges);
+  return row?.value ?? 0;
+}
+
+/** Inserts an exchange unless its id is taken; answers whether it was inserted. */
+export async function insertExchangeUnlessPresent(tx: Executor, exchange: NewExchange): Promise<boolean> {
+  const inserted = await tx
+    .insert(exchanges)
+    .values(exchange)
+    .onConflictDoNothing({ target: exchanges.id })
+    .returning({ id: exchanges.id });
+  return inserted.length > 0;
+}
+
+export async function updateExchangeRow(
+  tx: Executor,
+  id: number,
+  patch: Partial<Omit<NewExchange, 'id' | 'createdAt'>>,
+): Promise<boolean> {
+  const updated = await tx
+    .update(exchanges)
+    .set(patch)
+    .where(eq(exchanges.id, id))
+    .returning({ id: exchanges.id });
+  return updated.length > 0;
+}
+
+/** Replaces the whole VIP table of an exchange, keeping the order given. */
+export async function replaceVipTierRows(tx: Executor, exchangeId: number, tiers: readonly NewVipTier[]) {
+  await tx.delete(exchangeVipTiers).where(eq(exchangeVipTiers.exchangeId, exchangeId));
+  if (tiers.length === 0) return;
+  await tx
+    .insert(exchangeVipTiers)
+    .values(tiers.map((tier, position) => ({ ...tier, exchangeId, position })));
+}
+
+export async function insertActivityRows(tx: Executor, activities: readonly NewActivity[]) {
+  if (activities.length === 0) return [];
+  return tx
+    .insert(exchangeActivities)
+    .values([...activities])
+    .returning();
+}
+
+export async function deleteActivityRow(tx: Executor, id: number): Promise<boolean> {
+  const deleted = await tx
+    .delete(exchangeActivities)
+    .where(eq(exchangeActivities.id, id))
+    .returning({ id: exchangeActivities.id });
+  return deleted.length > 0;
+}
+
+export async function updateActivityRow(
+  tx: Executor,
+  id: number,
+  patch: Partial<NewActivity>,
+): Promise<ActivityRow | undefined> {
+  const [row] = await tx
+    .update(exchangeActivities)
+    .set(patch)
+    .where(eq(exchangeActivities.id, id))
+    .returning();
+  return row;
+}

@@ -1,0 +1,388 @@
+import {
+  type Activity,
+  CASHBACK,
+  type CashbackEstimateResponse,
+  DECIMALS,
+  type ExchangeDetailResponse,
+  type ExchangeDictionary,
+  type ExchangeIndexResponse,
+  type ExchangeIndexRow,
+  estimateCashback,
+  fromScaled,
+  type Locale,
+  maskUid,
+  State,
+  type TradeFrequency,
+  translate,
+  type VipTier,
+} from '@elex/contract';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { type CashbackStatistics, cashbackStatistics } from './cashback-statistics.js';
+import {
+  type ActivityRow,
+  deleteActivityRow,
+  type ExchangeRow,
+  insertActivityRows,
+  type NewActivity,
+  type NewExchange,
+  type NewVipTier,
+  replaceVipTierRows,
+  selectCatalog,
+  updateActivityRow,
+  updateExchangeRow,
+  type VipTierRow,
+} from './exchanges.repository.js';
+
+export type {
+  ActivityRow,
+  ExchangeRow,
+  NewActivity,
+  NewVipTier,
+  VipTierRow,
+} from './exchanges.repository.js';
+
+export interface CatalogDeps {
+  db: Database;
+  clock: Clock;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The catalog cache
+//
+// POST /elex/exchange/index is the hottest call of the site, and the catalog changes only when an
+// operator edits it. Each process keeps one snapshot of the catalog (per database, so tests with
+// several apps never share one). Every catalog write in this process calls invalidateCatalogCache();
+// a write made by another instance reaches this one within CATALOG_CACHE_TTL_MS, because a snapshot
+// older than that is reloaded. Concurrent requests during a reload share one load.
+
+/** How stale the catalog may be on an instance that did not make the write itself. */
+export const CATALOG_CACHE_TTL_MS = 30_000;
+
+interface CatalogExchange {
+  row: ExchangeRow;
+  tiers: VipTierRow[];
+  activities: ActivityRow[];
+}
+
+interface CatalogSnapshot {
+  exchanges: CatalogExchange[];
+  byId: Map<number, CatalogExchange>;
+  activities: ActivityRow[];
+  statistics: CashbackStatistics;
+  /** Answers built once per snapshot and language. */
+  memo: Map<string, unknown>;
+}
+
+interface CacheEntry {
+  generation: number;
+  loadedAt: number;
+  snapshot: Promise<CatalogSnapshot>;
+}
+
+let generation = 0;
+const cache = new WeakMap<object, CacheEntry>();
+
+/** Drops every cached catalog in this process: the next read loads it again. Call after each write. */
+export function invalidateCatalogCache() {
+  generation += 1;
+}
+
+function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
+  const now = deps.clock.now().getTime();
+  const entry = cache.get(deps.db);
+  if (entry && entry.generation === generation && now - entry.loadedAt < CATALOG_CACHE_TTL_MS) {
+    return entry.snapshot;
+  }
+  const created: CacheEntry = {
+    generation,
+    loadedAt: now,
+    snapshot: loadSnapshot(deps.db, deps.clock.now()),
+  };
+  cache.set(deps.db, created);
+  // A failed load is not cached: the next request tries again.
+  created.snapshot.catch(() => {
+    if (cache.get(deps.db) === created) cache.delete(deps.db);
+  });
+  return created.snapshot;
+}
+
+async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
+  const { exchangeRows, tierRows, activityRows } = await selectCatalog(db);
+  const exchanges = exchangeRows.map((row) => ({
+    row,
+    tiers: tierRows.filter((tier) => tier.exchangeId === row.id),
+    activities: activityRows.filter((activity) => activity.exchangeId === row.id),
+  }));
+  const byId = new Map(exchanges.map((exchange) => [exchange.row.id, exchange]));
+  const statistics = await cashbackStatistics(
+    db,
+    exchangeRows.map((row) => row.id),
+    now,
+  );
+  return { exchanges, byId, activities: activityRows, statistics, memo: new Map() };
+}
+
+function memoized<T>(snapshot: CatalogSnapshot, key: string, build: () => T): T {
+  if (!snapshot.memo.has(key)) snapshot.memo.set(key, build());
+  return snapshot.memo.get(key) as T;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Wire formats
+
+const feePercent = (ppm: number) => fromScaled(BigInt(ppm), DECIMALS.feePercent);
+const cashPercent = (bps: number) => fromScaled(BigInt(bps), DECIMALS.cashPercent);
+const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+const score = (tenths: number) => tenths / 10;
+
+function toActivity(activity: ActivityRow, locale: Locale): Activity {
+  return {
+    platId: activity.exchangeId,
+    title: activity.titles[locale] || activity.titles.en,
+    activityUrl: activity.activityUrl,
+  };
+}
+
+function toIndexRow(exchange: CatalogExchange, statistics: CashbackStatistics): ExchangeIndexRow {
+  const { row } = exchange;
+  return {
+    platId: row.id,
+    platname: row.name,
+    abbreviation: row.abbreviation,
+    logo: row.logo,
+    score: score(row.scoreTenths),
+    cashRate: cashPercent(row.cashRateBps),
+    limitPrice: feePercent(row.makerFeePpm),
+    marketPrice: feePercent(row.takerFeePpm),
+    personAvg: usdt(statistics.personAvgMicro.get(row.id) ?? 0n),
+    mark: row.marks,
+    isRecommended: row.isRecommended,
+    isRacing: row.isRacing,
+  };
+}
+
+function toVipTier(tier: VipTierRow): VipTier {
+  return {
+    level: tier.level,
+    volume30d: tier.minVolume30dUsdt === null ? null : tier.minVolume30dUsdt.toString(),
+    asset:
+      tier.minAssetAmount === null
+        ? null
+        : { amount: tier.minAssetAmount.toString(), symbol: tier.minAssetSymbol ?? 'USDT' },
+    limitPrice: feePercent(tier.makerFeePpm),
+    marketPrice: feePercent(tier.takerFeePpm),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+function buildIndex(snapshot: CatalogSnapshot, locale: Locale): ExchangeIndexResponse {
+  return memoized(snapshot, `index:${locale}`, () => {
+    const activities = (kind: ActivityRow['kind']) =>
+      snapshot.activities
+        .filter((activity) => activity.kind === kind)
+        .map((activity) => toActivity(activity, locale));
+    return {
+      allExchange: snapshot.exchanges.map((exchange) => toIndexRow(exchange, snapshot.statistics)),
+      fames: snapshot.statistics.fames.map((fame) => ({
+        platId: fame.platId,
+        amount: usdt(fame.amountMicro),
+      })),
+      generalActivity: activities('general'),
+      hotActivity: activities('hot'),
+    };
+  });
+}
+
+/** `POST /elex/exchange/index`: the home lists. allExchange in catalog order; the web sorts per tab. */
+export async function getExchangeIndex(deps: CatalogDeps, locale: Locale): Promise<ExchangeIndexResponse> {
+  return buildIndex(await catalog(deps), locale);
+}
+
+/**
+ * The whole success envelope of the index, serialized once per snapshot and language: a cache hit
+ * costs a map lookup, which keeps the hottest call close to a bare HTTP server.
+ */
+export async function getExchangeIndexEnvelopeJson(deps: CatalogDeps, locale: Locale): Promise<Buffer> {
+  const snapshot = await catalog(deps);
+  return memoized(snapshot, `index-json:${locale}`, () =>
+    Buffer.from(
+      JSON.stringify({
+        state: State.Success,
+        message: translate(locale, 'ok'),
+        content: buildIndex(snapshot, locale),
+      }),
+    ),
+  );
+}
+
+/** `GET /elex/user/config/res.json`: the exchange dictionary the web keeps for pickers and logos. */
+export async function getExchangeDictionary(deps: CatalogDeps): Promise<ExchangeDictionary> {
+  const snapshot = await catalog(deps);
+  return memoized(snapshot, 'dictionary', () => ({
+    exchangeList: snapshot.exchanges.map(({ row }) => ({
+      id: row.id,
+      name: row.name,
+      Abbreviation: row.abbreviation,
+      logo: row.logo,
+      signupUrl: row.signupUrl,
+      referralCode: row.referralCode,
+      score: score(row.scoreTenths),
+      cashRate: cashPercent(row.cashRateBps),
+      speedUpCashRate: cashPercent(row.speedUpCashRateBps),
+      limitPrice: feePercent(row.makerFeePpm),
+      marketPrice: feePercent(row.takerFeePpm),
+      newUserDiscountPercent: row.newUserDiscountPercent,
+      newUserDiscountDays: row.newUserDiscountDays,
+      mark: row.marks,
+      isRecommended: row.isRecommended,
+      isRacing: row.isRacing,
+      feesCheckedOn: row.feesCheckedOn,
+    })),
+    score: snapshot.exchanges.map(({ row }) => ({ id: row.id, score: score(row.scoreTenths) })),
+  }));
+}
+
+function findExchange(snapshot: CatalogSnapshot, platId: number): CatalogExchange {
+  const exchange = snapshot.byId.get(platId);
+  if (!exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
+  return exchange;
+}
+
+/** `POST /elex/exchange/detail`: everything the detail page shows. Unknown platId: state 1004. */
+export async function getExchangeDetail(
+  deps: CatalogDeps,
+  platId: number,
+  locale: Locale,
+): Promise<ExchangeDetailResponse> {
+  const snapshot = await catalog(deps);
+  const exchange = findExchange(snapshot, platId);
+  return memoized(snapshot, `detail:${platId}:${locale}`, () => {
+    const { row } = exchange;
+    const ranking = snapshot.statistics.ranking.get(row.id) ?? [];
+    return {
+      platId: row.id,
+      platname: row.name,
+      abbreviation: row.abbreviation,
+      logo: row.logo,
+      score: score(row.scoreTenths),
+      mark: row.marks,
+      signupUrl: row.signupUrl,
+      referralCode: row.referralCode,
+      limitPrice: feePercent(row.makerFeePpm),
+      marketPrice: feePercent(row.takerFeePpm),
+      cashRate: cashPercent(row.cashRateBps),
+      speedUpCashRate: cashPercent(row.speedUpCashRateBps),
+      speedUpWeeks: CASHBACK.speedUpWeeks,
+      newUserDiscountPercent: row.newUserDiscountPercent,
+      newUserDiscountDays: row.newUserDiscountDays,
+      vipRule: row.vipRule,
+      vipTiers: exchange.tiers.map(toVipTier),
+      personAvg: usdt(snapshot.statistics.personAvgMicro.get(row.id) ?? 0n),
+      rankingDays: CASHBACK.rankingWindowDays,
+      ranking: [...ranking]
+        .sort((a, b) => (a.amountMicro === b.amountMicro ? 0 : a.amountMicro > b.amountMicro ? -1 : 1))
+        .map((entry, index) => ({
+          rank: index + 1,
+          uid: maskUid(entry.uid),
+          amount: usdt(entry.amountMicro),
+        })),
+      activities: exchange.activities.map((activity) => toActivity(activity, locale)),
+      feesCheckedOn: row.feesCheckedOn,
+    };
+  });
+}
+
+export interface EstimateInput {
+  platId: number;
+  leverage: number;
+  seed: string;
+  frequency: TradeFrequency;
+}
+
+/**
+ * `POST /elex/exchange/estimate`: the calculator's result at the chosen exchange and, for the chart,
+ * at every partner (most cashback first), with the contract's formula and each exchange's real rates.
+ */
+export async function estimateCashbackAtPartners(
+  deps: CatalogDeps,
+  input: EstimateInput,
+): Promise<CashbackEstimateResponse> {
+  const snapshot = await catalog(deps);
+  const chosen = findExchange(snapshot, input.platId);
+  const estimates = snapshot.exchanges.map(({ row }) => ({
+    platId: row.id,
+    platname: row.name,
+    ...estimateCashback({
+      frequency: input.frequency,
+      seed: input.seed,
+      leverage: input.leverage,
+      limitPrice: feePercent(row.makerFeePpm),
+      marketPrice: feePercent(row.takerFeePpm),
+      cashRate: cashPercent(row.cashRateBps),
+    }),
+  }));
+  const mine = estimates.find((estimate) => estimate.platId === chosen.row.id);
+  return {
+    platId: chosen.row.id,
+    monthly: mine?.monthly ?? usdt(0n),
+    sixMonths: mine?.sixMonths ?? usdt(0n),
+    comparisons: estimates
+      .sort((a, b) => (a.monthlyMicro === b.monthlyMicro ? 0 : a.monthlyMicro > b.monthlyMicro ? -1 : 1))
+      .map(({ platId, platname, monthly }) => ({ platId, platname, monthly })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Catalog writes (the operator console calls these). Each one invalidates the cache after its commit.
+
+export type ExchangePatch = Partial<Omit<NewExchange, 'id' | 'createdAt' | 'updatedAt'>>;
+
+export async function updateExchange(deps: CatalogDeps, platId: number, patch: ExchangePatch) {
+  const updated = await updateExchangeRow(deps.db, platId, { ...patch, updatedAt: deps.clock.now() });
+  invalidateCatalogCache();
+  if (!updated) throw new AppError(State.NotFound, 'exchangeNotFound');
+}
+
+export async function replaceVipTiers(deps: CatalogDeps, platId: number, tiers: readonly NewVipTier[]) {
+  await deps.db.transaction(async (tx) => {
+    const touched = await updateExchangeRow(tx, platId, { updatedAt: deps.clock.now() });
+    if (!touched) throw new AppError(State.NotFound, 'exchangeNotFound');
+    await replaceVipTierRows(tx, platId, tiers);
+  });
+  invalidateCatalogCache();
+}
+
+export async function addActivities(deps: CatalogDeps, activities: readonly NewActivity[]) {
+  const rows = await insertActivityRows(deps.db, activities);
+  invalidateCatalogCache();
+  return rows;
+}
+
+export async function removeActivity(deps: CatalogDeps, id: number): Promise<boolean> {
+  const removed = await deleteActivityRow(deps.db, id);
+  invalidateCatalogCache();
+  return removed;
+}
+
+/** Changes an activity; undefined when there is none with this id. */
+export async function updateActivity(
+  deps: CatalogDeps,
+  id: number,
+  patch: Partial<NewActivity>,
+): Promise<ActivityRow | undefined> {
+  const row = await updateActivityRow(deps.db, id, patch);
+  invalidateCatalogCache();
+  return row;
+}
+
+/**
+ * The whole catalog as stored, uncached, for the operator console's editor (an editor must see its
+ * own write at once, whatever instance answers).
+ */
+export function getCatalogRows(db: Executor) {
+  return selectCatalog(db);
+}

@@ -1,0 +1,114 @@
+import type { ExchangeMark, Locale, VipRule } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The partner catalog (issue 4), edited later from the operator console. Rates are integers: fees in
+ * parts per million of the order value (0.02 % = 200), cash rates in basis points of the fee
+ * (40 % = 4000), amounts in whole units of their asset. The API turns them into decimal strings.
+ */
+export const exchanges = pgTable(
+  'exchanges',
+  {
+    /** platId: fixed by us, never reused. */
+    id: integer('id').primaryKey(),
+    name: text('name').notNull(),
+    abbreviation: text('abbreviation').notNull(),
+    /** Our own mark, served by the web app (e.g. /logos/bn.svg). */
+    logo: text('logo').notNull(),
+    /** Catalog order: the racing tab and every unsorted list follow it. */
+    position: integer('position').notNull(),
+    /** Editorial rating out of 10, in tenths (96 = 9.6). */
+    scoreTenths: smallint('score_tenths').notNull(),
+    /** Basic cashback: share of the fee paid back, basis points. */
+    cashRateBps: integer('cash_rate_bps').notNull(),
+    /** spec: speed-up cashback for new traders within 3 weeks, basis points. */
+    speedUpCashRateBps: integer('speed_up_cash_rate_bps').notNull(),
+    /** Regular-tier futures fees, parts per million: maker = limit order, taker = market order. */
+    makerFeePpm: integer('maker_fee_ppm').notNull(),
+    takerFeePpm: integer('taker_fee_ppm').notNull(),
+    vipRule: text('vip_rule').$type<VipRule>().notNull(),
+    /** Tags: a key the web translates and an icon URL. */
+    marks: jsonb('marks').$type<ExchangeMark[]>().notNull().default([]),
+    /** The sign-up page with our referral code in it, and the code itself. */
+    signupUrl: text('signup_url').notNull(),
+    referralCode: text('referral_code').notNull(),
+    /** spec: new users signing up with our code get 20 % off fees for 90 days. */
+    newUserDiscountPercent: smallint('new_user_discount_percent').notNull(),
+    newUserDiscountDays: smallint('new_user_discount_days').notNull(),
+    isRecommended: boolean('is_recommended').notNull().default(false),
+    isRacing: boolean('is_racing').notNull().default(false),
+    /** When the fee figures were last checked against a published source; null until someone has. */
+    feesCheckedOn: date('fees_checked_on', { mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('exchanges_abbreviation_unique').on(table.abbreviation),
+    check('exchanges_score_check', sql`${table.scoreTenths} between 0 and 100`),
+    check(
+      'exchanges_rates_check',
+      sql`${table.cashRateBps} between 0 and 10000 and ${table.speedUpCashRateBps} between 0 and 10000
+        and ${table.makerFeePpm} between 0 and 100000 and ${table.takerFeePpm} between 0 and 100000`,
+    ),
+    check('exchanges_vip_rule_check', sql`${table.vipRule} in ('either', 'both')`),
+  ],
+);
+
+/** The VIP table of an exchange: requirement and discounted fees per level, in level order. */
+export const exchangeVipTiers = pgTable(
+  'exchange_vip_tiers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    exchangeId: integer('exchange_id')
+      .notNull()
+      .references(() => exchanges.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    level: text('level').notNull(),
+    /** 30-day trading volume requirement, whole USDT; null when the level has none. */
+    minVolume30dUsdt: bigint('min_volume_30d_usdt', { mode: 'bigint' }),
+    /** Previous-day asset requirement, whole units of `minAssetSymbol`; null when none. */
+    minAssetAmount: bigint('min_asset_amount', { mode: 'bigint' }),
+    minAssetSymbol: text('min_asset_symbol'),
+    makerFeePpm: integer('maker_fee_ppm').notNull(),
+    takerFeePpm: integer('taker_fee_ppm').notNull(),
+  },
+  (table) => [uniqueIndex('exchange_vip_tiers_position_unique').on(table.exchangeId, table.position)],
+);
+
+export const ACTIVITY_KINDS = ['general', 'hot'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** Activities shown in the home sliders and on the detail page; the title in each language. */
+export const exchangeActivities = pgTable(
+  'exchange_activities',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    exchangeId: integer('exchange_id')
+      .notNull()
+      .references(() => exchanges.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<ActivityKind>().notNull(),
+    titles: jsonb('titles').$type<Record<Locale, string>>().notNull(),
+    activityUrl: text('activity_url').notNull(),
+    position: integer('position').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('exchange_activities_kind_idx').on(table.kind, table.position),
+    check('exchange_activities_kind_check', sql`${table.kind} in ('general', 'hot')`),
+  ],
+);

@@ -1,0 +1,276 @@
+import type { Executor, Transaction } from '../../db/client.js';
+import { isNonNegativeAccount, type ParsedAccount, parseAccountCode } from './accounts.js';
+import {
+  countLedgerRows,
+  ensureAccountRows,
+  insertJournalRows,
+  insertLineRows,
+  lockAccountRows,
+  selectBalances,
+  selectJournalIds,
+  selectRecentLines,
+  sumLinesByAccount,
+  sumLinesByDay,
+} from './ledger.repository.js';
+
+export { accountCode, isNonNegativeAccount, parseAccountCode } from './accounts.js';
+
+/**
+ * The one way money moves (docs/ledger.md). Every amount is integer micro-USDT (bigint).
+ *
+ * Journal kinds: 'rebate' (commission -> a UID's cashback), 'inviteBonus' (rewards-expense -> a
+ * member's rewards); the withdrawal issue adds its own (hold, payout, release).
+ */
+export type JournalKind = 'rebate' | 'inviteBonus' | (string & {});
+
+export interface JournalLine {
+  /** An account code (accounts.ts). */
+  account: string;
+  /** Signed micro-USDT, never zero. */
+  amount: bigint;
+}
+
+export interface JournalInput {
+  kind: JournalKind;
+  /** Idempotency key: posting the same key again books nothing ('rebate:<rebateId>' ...). */
+  key: string;
+  lines: readonly JournalLine[];
+  /** Booking time, from deps.clock. */
+  at: Date;
+  memo?: string;
+}
+
+export interface PostedJournal {
+  key: string;
+  journalId: number;
+  /** False when a journal with this key existed already (nothing was booked now). */
+  created: boolean;
+}
+
+export class LedgerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}
+
+/** A posting would take a member-facing account below zero: the caller's transaction must roll back. */
+export class InsufficientBalanceError extends LedgerError {
+  constructor(
+    readonly account: string,
+    readonly balance: bigint,
+    readonly change: bigint,
+  ) {
+    super(`${account} holds ${balance} micro-USDT, cannot move ${change}`);
+    this.name = 'InsufficientBalanceError';
+  }
+}
+
+const MAX_AMOUNT = 2n ** 63n - 1n;
+
+/** The code-side twin of the database's balance trigger, plus what the database cannot see. */
+function validateJournal(journal: JournalInput): ParsedAccount[] {
+  if (!journal.key || !journal.kind) throw new LedgerError('a journal needs a kind and a key');
+  if (journal.lines.length < 2) throw new LedgerError(`journal ${journal.key} needs at least two lines`);
+  let sum = 0n;
+  const accounts: ParsedAccount[] = [];
+  for (const line of journal.lines) {
+    if (typeof line.amount !== 'bigint' || line.amount === 0n) {
+      throw new LedgerError(`journal ${journal.key}: every line needs a non-zero bigint amount`);
+    }
+    if (line.amount > MAX_AMOUNT || line.amount < -MAX_AMOUNT) {
+      throw new LedgerError(`journal ${journal.key}: amount out of range`);
+    }
+    const account = parseAccountCode(line.account);
+    if (!account) throw new LedgerError(`journal ${journal.key}: unknown account ${line.account}`);
+    accounts.push(account);
+    sum += line.amount;
+  }
+  if (sum !== 0n) throw new LedgerError(`journal ${journal.key} does not balance (sum ${sum})`);
+  return accounts;
+}
+
+/**
+ * Posts one journal in the caller's transaction, once per key. Member-facing accounts that the
+ * journal takes from are locked (`SELECT ... FOR UPDATE` on their account rows, in code order) and
+ * checked against their balance, so concurrent postings cannot overdraw them; an overdraft throws
+ * InsufficientBalanceError and the caller's transaction must roll back.
+ */
+export async function postJournal(tx: Transaction, journal: JournalInput): Promise<PostedJournal> {
+  const [posted] = await postJournals(tx, [journal]);
+  if (!posted) throw new LedgerError('postJournal booked nothing');
+  return posted;
+}
+
+/** postJournal for many journals at once (settlement of a whole import), in multi-row statements. */
+export async function postJournals(
+  tx: Transaction,
+  journals: readonly JournalInput[],
+): Promise<PostedJournal[]> {
+  if (journals.length === 0) return [];
+  const parsed = new Map<string, ParsedAccount>();
+  const seenKeys = new Set<string>();
+  for (const journal of journals) {
+    if (seenKeys.has(journal.key)) throw new LedgerError(`journal key ${journal.key} given twice`);
+    seenKeys.add(journal.key);
+    for (const account of validateJournal(journal)) parsed.set(account.code, account);
+  }
+
+  const newIds = await insertJournalRows(
+    tx,
+    journals.map((journal) => ({
+      kind: journal.kind,
+      key: journal.key,
+      memo: journal.memo ?? null,
+      at: journal.at,
+    })),
+  );
+  const fresh = journals.filter((journal) => newIds.has(journal.key));
+  const existingKeys = journals.filter((journal) => !newIds.has(journal.key)).map((journal) => journal.key);
+  const existingIds = existingKeys.length > 0 ? await selectJournalIds(tx, existingKeys) : new Map();
+
+  if (fresh.length > 0) {
+    const used = new Set(fresh.flatMap((journal) => journal.lines.map((line) => line.account)));
+    const accountIds = await ensureAccountRows(
+      tx,
+      [...used].map((code) => parsed.get(code) as ParsedAccount),
+      fresh[0]?.at ?? new Date(0),
+    );
+    await refuseOverdrafts(tx, fresh, parsed);
+    await insertLineRows(
+      tx,
+      fresh.flatMap((journal) =>
+        journal.lines.map((line) => ({
+          journalId: newIds.get(journal.key) as number,
+          accountId: accountIds.get(line.account) as number,
+          amount: line.amount,
+        })),
+      ),
+    );
+  }
+
+  return journals.map((journal) => {
+    const created = newIds.get(journal.key);
+    const journalId = created ?? existingIds.get(journal.key);
+    if (journalId === undefined) throw new LedgerError(`journal ${journal.key} vanished`);
+    return { key: journal.key, journalId, created: created !== undefined };
+  });
+}
+
+/** Locks every member-facing account some journal takes from, then replays the journals in order. */
+async function refuseOverdrafts(
+  tx: Transaction,
+  journals: readonly JournalInput[],
+  parsed: Map<string, ParsedAccount>,
+) {
+  const debited = new Set<string>();
+  for (const journal of journals) {
+    for (const line of journal.lines) {
+      const account = parsed.get(line.account);
+      if (line.amount < 0n && account && isNonNegativeAccount(account.kind)) debited.add(line.account);
+    }
+  }
+  if (debited.size === 0) return;
+  const codes = [...debited].sort();
+  await lockAccountRows(tx, codes);
+  // A new statement after the lock: it sees every posting committed before the lock was granted.
+  const running = await selectBalances(tx, codes);
+  for (const journal of journals) {
+    for (const line of journal.lines) {
+      if (!debited.has(line.account)) continue;
+      const before = running.get(line.account) ?? 0n;
+      const after = before + line.amount;
+      if (after < 0n) throw new InsufficientBalanceError(line.account, before, line.amount);
+      running.set(line.account, after);
+    }
+  }
+}
+
+/**
+ * An account's balance. With `forUpdate` the account row is created if needed and locked until the
+ * transaction ends: a withdrawal checks the balance and posts its hold under that one lock.
+ */
+export async function balanceOf(
+  tx: Executor,
+  code: string,
+  options: { forUpdate?: boolean; at?: Date } = {},
+): Promise<bigint> {
+  if (options.forUpdate) {
+    const account = parseAccountCode(code);
+    if (!account) throw new LedgerError(`unknown account ${code}`);
+    await ensureAccountRows(tx, [account], options.at ?? new Date());
+    await lockAccountRows(tx, [code]);
+  }
+  return (await selectBalances(tx, [code])).get(code) ?? 0n;
+}
+
+/** Balances of many accounts at once (no locks): for pages. */
+export async function balancesOf(db: Executor, codes: readonly string[]): Promise<Map<string, bigint>> {
+  return selectBalances(db, [...new Set(codes)]);
+}
+
+/** Per account, the sum of the lines that journals of these kinds booked to it (e.g. credited cashback). */
+export async function creditedByAccount(
+  db: Executor,
+  codes: readonly string[],
+  journalKinds: readonly JournalKind[],
+): Promise<Map<string, bigint>> {
+  const rows = await sumLinesByAccount(db, { codes: [...new Set(codes)], journalKinds });
+  return new Map(rows.map((row) => [row.code, row.total]));
+}
+
+/** Cashback credited by rebate journals since a moment, per UID of every exchange (public statistics). */
+export async function cashbackCreditedSince(
+  db: Executor,
+  since: Date,
+): Promise<Array<{ platId: number; uid: string; amountMicro: bigint }>> {
+  const rows = await sumLinesByAccount(db, { accountKind: 'cashback', journalKinds: ['rebate'], since });
+  return rows
+    .filter((row) => row.platId !== null && row.uid !== null && row.total > 0n)
+    .map((row) => ({ platId: row.platId as number, uid: row.uid as string, amountMicro: row.total }));
+}
+
+/** One account's bookings by journals of these kinds, per UTC day since a moment, oldest first. */
+export async function dailyCredits(
+  db: Executor,
+  code: string,
+  journalKinds: readonly JournalKind[],
+  since: Date,
+): Promise<Array<{ day: string; amountMicro: bigint }>> {
+  const rows = await sumLinesByDay(db, code, journalKinds, since);
+  return rows.map((row) => ({ day: row.day, amountMicro: row.total }));
+}
+
+/**
+ * The latest movements of some accounts, newest first, with each account's balance after the movement
+ * (the withdrawal queue shows an operator the UID's cashback and the member's rewards this way).
+ */
+export async function recentMovements(
+  db: Executor,
+  codes: readonly string[],
+  limit = 20,
+): Promise<
+  Array<{
+    account: string;
+    kind: JournalKind;
+    memo: string | null;
+    at: Date;
+    amountMicro: bigint;
+    balanceAfterMicro: bigint;
+  }>
+> {
+  const rows = await selectRecentLines(db, codes, limit);
+  return rows.map((row) => ({
+    account: row.code,
+    kind: row.kind,
+    memo: row.memo,
+    at: row.at,
+    amountMicro: row.amount,
+    balanceAfterMicro: row.balanceAfter,
+  }));
+}
+
+/** How many accounts, journals and lines the ledger holds (ledger:check's report). */
+export function ledgerSize(db: Executor) {
+  return countLedgerRows(db);
+}

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../auth/auth.tables.js';
+import { exchanges } from '../exchanges/exchanges.tables.js';
+
+/**
+ * The money ledger (docs/ledger.md): double-entry and append-only, in integer micro-USDT.
+ *
+ * - An account is named by its code (`commission:<platId>`, `cashback:<platId>:<uid>`,
+ *   `rewards:<userId>`, `rewards-expense`, `hold:<withdrawalId>`, `payout`); the parts of the code are
+ *   kept as columns too, so reports group by exchange or UID without parsing text.
+ * - A journal is one movement; its lines sum to zero. The database checks that at commit (a deferred
+ *   constraint trigger) and refuses UPDATE, DELETE and TRUNCATE on accounts, journals and lines
+ *   (migration 0007_ledger_append_only). A correction is a new journal.
+ * - A balance is the sum of an account's lines; there is no stored balance to drift.
+ */
+export const LEDGER_ACCOUNT_KINDS = [
+  'commission',
+  'cashback',
+  'rewards',
+  'rewards-expense',
+  'hold',
+  'payout',
+] as const;
+export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    code: text('code').notNull(),
+    kind: text('kind').$type<LedgerAccountKind>().notNull(),
+    platId: integer('plat_id').references(() => exchanges.id),
+    uid: text('uid'),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    /** The withdrawal of a `hold:<withdrawalId>` account. */
+    referenceId: bigint('reference_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('ledger_accounts_code_unique').on(table.code),
+    index('ledger_accounts_kind_plat_uid_idx').on(table.kind, table.platId, table.uid),
+    index('ledger_accounts_user_id_idx').on(table.userId),
+    check(
+      'ledger_accounts_kind_check',
+      sql`${table.kind} in ('commission', 'cashback', 'rewards', 'rewards-expense', 'hold', 'payout')`,
+    ),
+    // The code is derived from the parts: one spelling per account, checked by the database.
+    check(
+      'ledger_accounts_code_check',
+      sql`${table.code} = coalesce(case ${table.kind}
+        when 'commission' then 'commission:' || ${table.platId}
+        when 'cashback' then 'cashback:' || ${table.platId} || ':' || ${table.uid}
+        when 'rewards' then 'rewards:' || ${table.userId}
+        when 'hold' then 'hold:' || ${table.referenceId}
+        else ${table.kind} end, '')`,
+    ),
+  ],
+);
+
+export const ledgerJournals = pgTable(
+  'ledger_journals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** What moved: 'rebate', 'inviteBonus', later the withdrawal kinds. */
+    kind: text('kind').notNull(),
+    /** Makes a posting idempotent: the same key posts once ('rebate:<rebateId>' ...). */
+    idempotencyKey: text('idempotency_key').notNull(),
+    memo: text('memo'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('ledger_journals_idempotency_key_unique').on(table.idempotencyKey),
+    index('ledger_journals_kind_created_idx').on(table.kind, table.createdAt),
+  ],
+);
+
+export const ledgerLines = pgTable(
+  'ledger_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    journalId: bigint('journal_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerJournals.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Signed micro-USDT: positive adds to the account, negative takes from it. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  },
+  (table) => [
+    // Balances are sums by account; the running-balance check reads them in id order.
+    index('ledger_lines_account_idx').on(table.accountId, table.id, table.amount),
+    index('ledger_lines_journal_idx').on(table.journalId),
+    check('ledger_lines_amount_check', sql`${table.amount} <> 0`),
+  ],
+);
+
+export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
+export type LedgerJournalRow = typeof ledgerJournals.$inferSelect;
+export type LedgerLineRow = typeof ledgerLines.$inferSelect;

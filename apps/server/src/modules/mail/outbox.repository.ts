@@ -1,0 +1,71 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type MailOutboxRow, mailOutbox } from './mail.tables.js';
+
+export type NewOutboxMail = typeof mailOutbox.$inferInsert;
+
+export async function insertOutboxMail(tx: Executor, mail: NewOutboxMail): Promise<number> {
+  const [row] = await tx.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
+  if (!row) throw new Error('outbox insert returned no row');
+  return row.id;
+}
+
+/**
+ * Takes up to `limit` due mails under a lease and counts the attempt. SKIP LOCKED plus the lease let
+ * several instances drain one outbox without sending a mail twice; a worker that dies mid-send leaves
+ * the lease to run out and the mail is tried again.
+ */
+export async function claimDueMails(
+  db: Executor,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<MailOutboxRow[]> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.status, 'pending'),
+        lte(mailOutbox.nextAttemptAt, now),
+        or(isNull(mailOutbox.lockedUntil), lt(mailOutbox.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(mailOutbox.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .update(mailOutbox)
+    .set({ lockedUntil: leaseUntil, attempts: sql`${mailOutbox.attempts} + 1` })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Sent: the encrypted payload (recipient and parameters) is erased for good. */
+export async function markMailSent(db: Executor, id: number, now: Date) {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'sent', sentAt: now, payload: null, lockedUntil: null, lastError: null })
+    .where(eq(mailOutbox.id, id));
+}
+
+export async function markMailRetry(db: Executor, id: number, error: string, nextAttemptAt: Date) {
+  await db
+    .update(mailOutbox)
+    .set({ lockedUntil: null, lastError: error, nextAttemptAt })
+    .where(eq(mailOutbox.id, id));
+}
+
+/** Given up: kept for the operator with its last error; a stale code's payload is erased too. */
+export async function markMailFailed(db: Executor, id: number, error: string, erasePayload: boolean) {
+  await db
+    .update(mailOutbox)
+    .set({
+      status: 'failed',
+      lockedUntil: null,
+      lastError: error,
+      ...(erasePayload ? { payload: null } : {}),
+    })
+    .where(eq(mailOutbox.id, id));
+}

@@ -1,0 +1,88 @@
+import { CodeModule, LOCALES } from '@elex/contract';
+import { describe, expect, it } from 'vitest';
+import { type MailParams, type MailTemplate, renderMail } from './templates.js';
+
+const PRODUCT = { en: 'Elex Cashback', zh: 'Elex 返佣', ko: 'Elex 캐시백' } as const;
+const AT = '2026-01-15T12:00:00.000Z';
+const WITHDRAWAL = {
+  amount: '120.50',
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  exchange: 'Bitget',
+  uid: '40512345',
+  at: AT,
+};
+const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
+  verificationCode: { code: '042517', module: CodeModule.ResetPassword, validMinutes: 10 },
+  passwordChanged: { kind: 'reset', at: AT, withdrawalLockedUntil: '2026-01-18T12:00:00.000Z' },
+  accountDeleted: { at: AT },
+  withdrawalRequested: { ...WITHDRAWAL, reviewHours: 48 },
+  withdrawalCompleted: { ...WITHDRAWAL, txHash: `0x${'ab'.repeat(32)}` },
+  withdrawalRejected: { ...WITHDRAWAL, reason: 'The address <is> not on Polygon' },
+};
+
+describe('mail templates', () => {
+  for (const locale of LOCALES) {
+    for (const template of Object.keys(SAMPLES) as MailTemplate[]) {
+      it(`renders ${template} in ${locale} as text and HTML with the product name`, () => {
+        const mail = renderMail(template, locale, SAMPLES[template], 'https://cashback.example.com');
+        expect(mail.subject.length).toBeGreaterThan(5);
+        expect(mail.text).toContain(PRODUCT[locale]);
+        expect(mail.html).toContain(PRODUCT[locale]);
+        expect(mail.html).toContain(`<html lang="${locale}">`);
+        expect(mail.text).not.toMatch(/undefined|\{\{|\[object/);
+        expect(mail.html).not.toMatch(/undefined|\{\{|\[object/);
+      });
+    }
+  }
+
+  it('puts the code in the subject, the text and the HTML, with leading zeros kept', () => {
+    const mail = renderMail('verificationCode', 'en', SAMPLES.verificationCode, 'https://x.example');
+    expect(mail.subject).toBe('Your verification code: 042517');
+    expect(mail.text).toContain('042517');
+    expect(mail.text).toContain('to reset your password');
+    expect(mail.text).toContain('10 minutes');
+    expect(mail.html).toContain('>042517</p>');
+  });
+
+  it('says when withdrawals open again, in UTC, and links the reset page', () => {
+    const mail = renderMail('passwordChanged', 'en', SAMPLES.passwordChanged, 'https://cashback.example.com');
+    expect(mail.text).toContain('18 Jan 2026, 12:00 UTC');
+    expect(mail.text).toContain('https://cashback.example.com/resetpassword');
+    expect(mail.html).toContain('href="https://cashback.example.com/resetpassword"');
+  });
+
+  it('puts the amount, the source and the address in the withdrawal request mail, each on its own line', () => {
+    const mail = renderMail(
+      'withdrawalRequested',
+      'en',
+      SAMPLES.withdrawalRequested,
+      'https://cashback.example.com',
+    );
+    expect(mail.subject).toBe('Withdrawal of 120.50 USDT requested');
+    expect(mail.text).toContain(
+      'Amount: 120.50 USDT\nFrom: Bitget UID 40512345\nTo (Polygon): 0x52908400098527886E0F7030069857D2E4169EE7',
+    );
+    expect(mail.text).toContain('within 48 hours');
+    expect(mail.html).toContain('Amount: 120.50 USDT<br>From: Bitget UID 40512345<br>');
+    expect(mail.html).toContain('href="https://cashback.example.com/withdrawal"');
+  });
+
+  it('links the payout transaction on Polygonscan and gives the reason of a rejection, escaped', () => {
+    const paid = renderMail('withdrawalCompleted', 'ko', SAMPLES.withdrawalCompleted, 'https://x.example');
+    expect(paid.html).toContain(`href="https://polygonscan.com/tx/0x${'ab'.repeat(32)}"`);
+    const rejected = renderMail('withdrawalRejected', 'zh', SAMPLES.withdrawalRejected, 'https://x.example');
+    expect(rejected.text).toContain('原因：The address <is> not on Polygon');
+    expect(rejected.html).toContain('The address &lt;is&gt; not on Polygon');
+  });
+
+  it('escapes what it puts into HTML', () => {
+    const mail = renderMail(
+      'verificationCode',
+      'en',
+      { ...SAMPLES.verificationCode, code: '<b>1</b>' },
+      'https://x',
+    );
+    expect(mail.html).toContain('&lt;b&gt;1&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>1</b>');
+  });
+});

@@ -1,0 +1,337 @@
+import { CodeModule, type Locale, PATHS, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
+
+/**
+ * The mails the product sends, in the request's language (en, zh, ko), each as plain text and HTML.
+ * Parameters arrive decrypted from the outbox at send time; nothing here is stored.
+ */
+export interface MailParams {
+  verificationCode: { code: string; module: CodeModule; validMinutes: number };
+  passwordChanged: { kind: 'reset' | 'change'; at: string; withdrawalLockedUntil: string };
+  accountDeleted: { at: string };
+  /** Withdrawals (docs/withdrawals.md): amounts are USDT decimal strings, times ISO. */
+  withdrawalRequested: WithdrawalMailParams & { reviewHours: number };
+  withdrawalCompleted: WithdrawalMailParams & { txHash: string };
+  withdrawalRejected: WithdrawalMailParams & { reason: string };
+}
+
+export interface WithdrawalMailParams {
+  amount: string;
+  address: string;
+  exchange: string;
+  uid: string;
+  at: string;
+}
+export type MailTemplate = keyof MailParams;
+export const MAIL_TEMPLATES: readonly MailTemplate[] = [
+  'verificationCode',
+  'passwordChanged',
+  'accountDeleted',
+  'withdrawalRequested',
+  'withdrawalCompleted',
+  'withdrawalRejected',
+];
+
+export function isMailTemplate(value: string): value is MailTemplate {
+  return (MAIL_TEMPLATES as readonly string[]).includes(value);
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Copy {
+  product: string;
+  greeting: string;
+  signOff: string;
+  purpose: Record<CodeModule, string>;
+  codeSubject: (code: string) => string;
+  codeIntro: (purpose: string) => string;
+  codeValidity: (minutes: number) => string;
+  codeIgnore: string;
+  passwordSubject: string;
+  passwordBody: (kind: 'reset' | 'change', at: string) => string;
+  passwordLock: (until: string) => string;
+  passwordNotYou: string;
+  deletedSubject: string;
+  deletedBody: (at: string) => string;
+  deletedFinal: string;
+  withdrawal: {
+    details: (params: WithdrawalMailParams) => string;
+    requestedSubject: (amount: string) => string;
+    requestedBody: (at: string) => string;
+    requestedReview: (hours: number) => string;
+    requestedNotYou: string;
+    completedSubject: (amount: string) => string;
+    completedBody: (at: string) => string;
+    completedTx: string;
+    rejectedSubject: (amount: string) => string;
+    rejectedBody: (at: string) => string;
+    rejectedReason: (reason: string) => string;
+    rejectedReturned: string;
+    rejectedLink: string;
+  };
+  automatic: string;
+}
+
+const COPY: Record<Locale, Copy> = {
+  en: {
+    product: 'Elex Cashback',
+    greeting: 'Hello,',
+    signOff: 'The Elex Cashback team',
+    purpose: {
+      [CodeModule.Login]: 'to log in',
+      [CodeModule.Register]: 'to create your account',
+      [CodeModule.ResetPassword]: 'to reset your password',
+      [CodeModule.OwnAddress]: 'to confirm your request',
+    },
+    codeSubject: (code) => `Your verification code: ${code}`,
+    codeIntro: (purpose) => `Here is your Elex Cashback verification code ${purpose}:`,
+    codeValidity: (minutes) => `It is valid for ${minutes} minutes and works once.`,
+    codeIgnore: 'If you did not ask for it, ignore this e-mail. Never share the code with anyone.',
+    passwordSubject: 'Your Elex Cashback password was changed',
+    passwordBody: (kind, at) =>
+      kind === 'reset'
+        ? `The password of your Elex Cashback account was reset on ${at}. You have been logged out everywhere.`
+        : `The password of your Elex Cashback account was changed on ${at}. Your other sessions have been logged out.`,
+    passwordLock: (until) => `For your safety, withdrawals are locked until ${until}.`,
+    passwordNotYou: 'If this was not you, reset your password right away:',
+    deletedSubject: 'Your Elex Cashback account has been deleted',
+    deletedBody: (at) => `Your Elex Cashback account was deleted on ${at}, as you asked.`,
+    deletedFinal:
+      'Your personal data has been erased. Rewards and points are lost, and this e-mail address cannot be used to register again.',
+    withdrawal: {
+      details: ({ amount, address, exchange, uid }) =>
+        `Amount: ${amount} USDT\nFrom: ${exchange} UID ${uid}\nTo (Polygon): ${address}`,
+      requestedSubject: (amount) => `Withdrawal of ${amount} USDT requested`,
+      requestedBody: (at) => `You asked on ${at} to withdraw USDT to a Polygon address:`,
+      requestedReview: (hours) =>
+        `We review and pay withdrawals within ${hours} hours and write to you when it is done. Check that the address is yours: a payment on the blockchain cannot be undone.`,
+      requestedNotYou: 'If this was not you, cancel the withdrawal and change your password right away:',
+      completedSubject: (amount) => `Your withdrawal of ${amount} USDT has been paid`,
+      completedBody: (at) => `Your withdrawal was paid on ${at}:`,
+      completedTx: 'See the transaction on Polygonscan:',
+      rejectedSubject: (amount) => `Your withdrawal of ${amount} USDT was not paid`,
+      rejectedBody: (at) => `Your withdrawal failed on ${at}:`,
+      rejectedReason: (reason) => `Reason: ${reason}`,
+      rejectedReturned: 'The full amount is back in your balance; you can ask again at any time.',
+      rejectedLink: 'Your withdrawals:',
+    },
+    automatic: 'This is an automatic message; replies are not read.',
+  },
+  zh: {
+    product: 'Elex 返佣',
+    greeting: '您好，',
+    signOff: 'Elex 返佣团队',
+    purpose: {
+      [CodeModule.Login]: '（用于登录）',
+      [CodeModule.Register]: '（用于注册账户）',
+      [CodeModule.ResetPassword]: '（用于重置密码）',
+      [CodeModule.OwnAddress]: '（用于确认您的操作）',
+    },
+    codeSubject: (code) => `您的验证码：${code}`,
+    codeIntro: (purpose) => `这是您的 Elex 返佣验证码${purpose}：`,
+    codeValidity: (minutes) => `验证码 ${minutes} 分钟内有效，且只能使用一次。`,
+    codeIgnore: '如果这不是您本人的操作，请忽略此邮件。请勿将验证码告诉任何人。',
+    passwordSubject: '您的 Elex 返佣密码已修改',
+    passwordBody: (kind, at) =>
+      kind === 'reset'
+        ? `您的 Elex 返佣账户密码已于 ${at} 重置，所有设备均已退出登录。`
+        : `您的 Elex 返佣账户密码已于 ${at} 修改，其他设备均已退出登录。`,
+    passwordLock: (until) => `为了您的账户安全，提现功能将锁定至 ${until}。`,
+    passwordNotYou: '如果这不是您本人的操作，请立即重置密码：',
+    deletedSubject: '您的 Elex 返佣账户已注销',
+    deletedBody: (at) => `根据您的申请，您的 Elex 返佣账户已于 ${at} 注销。`,
+    deletedFinal: '您的个人数据已被删除，奖励和积分已清零，此邮箱地址不能再次注册。',
+    withdrawal: {
+      details: ({ amount, address, exchange, uid }) =>
+        `金额：${amount} USDT\n来源：${exchange} UID ${uid}\n收款地址（Polygon）：${address}`,
+      requestedSubject: (amount) => `已提交 ${amount} USDT 提现申请`,
+      requestedBody: (at) => `您于 ${at} 申请将 USDT 提现到以下 Polygon 地址：`,
+      requestedReview: (hours) =>
+        `我们会在 ${hours} 小时内审核并支付，完成后将邮件通知您。请确认地址属于您本人：区块链上的转账无法撤回。`,
+      requestedNotYou: '如果这不是您本人的操作，请立即取消该提现并修改密码：',
+      completedSubject: (amount) => `您的 ${amount} USDT 提现已支付`,
+      completedBody: (at) => `您的提现已于 ${at} 支付：`,
+      completedTx: '在 Polygonscan 上查看该交易：',
+      rejectedSubject: (amount) => `您的 ${amount} USDT 提现未能支付`,
+      rejectedBody: (at) => `您的提现于 ${at} 失败：`,
+      rejectedReason: (reason) => `原因：${reason}`,
+      rejectedReturned: '全部金额已退回您的余额，您可以随时重新申请。',
+      rejectedLink: '您的提现记录：',
+    },
+    automatic: '此邮件由系统自动发送，请勿回复。',
+  },
+  ko: {
+    product: 'Elex 캐시백',
+    greeting: '안녕하세요,',
+    signOff: 'Elex 캐시백 팀',
+    purpose: {
+      [CodeModule.Login]: '(로그인용)',
+      [CodeModule.Register]: '(회원가입용)',
+      [CodeModule.ResetPassword]: '(비밀번호 재설정용)',
+      [CodeModule.OwnAddress]: '(요청 확인용)',
+    },
+    codeSubject: (code) => `인증 코드: ${code}`,
+    codeIntro: (purpose) => `Elex 캐시백 인증 코드${purpose}입니다:`,
+    codeValidity: (minutes) => `${minutes}분 동안 유효하며 한 번만 사용할 수 있습니다.`,
+    codeIgnore: '요청하지 않으셨다면 이 메일을 무시해 주세요. 인증 코드를 누구에게도 알려 주지 마세요.',
+    passwordSubject: 'Elex 캐시백 비밀번호가 변경되었습니다',
+    passwordBody: (kind, at) =>
+      kind === 'reset'
+        ? `Elex 캐시백 계정의 비밀번호가 ${at}에 재설정되었습니다. 모든 기기에서 로그아웃되었습니다.`
+        : `Elex 캐시백 계정의 비밀번호가 ${at}에 변경되었습니다. 다른 기기에서는 로그아웃되었습니다.`,
+    passwordLock: (until) => `계정 보호를 위해 ${until}까지 출금이 제한됩니다.`,
+    passwordNotYou: '본인이 변경하지 않았다면 즉시 비밀번호를 재설정해 주세요:',
+    deletedSubject: 'Elex 캐시백 계정이 삭제되었습니다',
+    deletedBody: (at) => `요청하신 대로 Elex 캐시백 계정이 ${at}에 삭제되었습니다.`,
+    deletedFinal:
+      '개인 정보는 삭제되었으며 보상과 포인트는 소멸되었습니다. 이 이메일 주소로는 다시 가입할 수 없습니다.',
+    withdrawal: {
+      details: ({ amount, address, exchange, uid }) =>
+        `금액: ${amount} USDT\n출처: ${exchange} UID ${uid}\n받는 주소(Polygon): ${address}`,
+      requestedSubject: (amount) => `${amount} USDT 출금이 신청되었습니다`,
+      requestedBody: (at) => `${at}에 다음 Polygon 주소로 USDT 출금을 신청하셨습니다:`,
+      requestedReview: (hours) =>
+        `출금은 ${hours}시간 이내에 검토 후 지급되며, 완료되면 메일로 알려 드립니다. 주소가 본인의 것인지 확인해 주세요. 블록체인 송금은 되돌릴 수 없습니다.`,
+      requestedNotYou: '본인이 신청하지 않았다면 즉시 출금을 취소하고 비밀번호를 변경해 주세요:',
+      completedSubject: (amount) => `${amount} USDT 출금이 지급되었습니다`,
+      completedBody: (at) => `출금이 ${at}에 지급되었습니다:`,
+      completedTx: 'Polygonscan에서 거래 보기:',
+      rejectedSubject: (amount) => `${amount} USDT 출금이 지급되지 않았습니다`,
+      rejectedBody: (at) => `출금이 ${at}에 실패했습니다:`,
+      rejectedReason: (reason) => `사유: ${reason}`,
+      rejectedReturned: '전액이 잔액으로 반환되었습니다. 언제든지 다시 신청할 수 있습니다.',
+      rejectedLink: '출금 내역:',
+    },
+    automatic: '이 메일은 자동으로 발송되었으며 회신은 확인되지 않습니다.',
+  },
+};
+
+const INTL_LOCALE: Record<Locale, string> = { en: 'en-GB', zh: 'zh-CN', ko: 'ko-KR' };
+
+/** Times in mails are UTC and say so: the server does not know the reader's zone. */
+function formatTime(locale: Locale, iso: string): string {
+  const formatted = new Intl.DateTimeFormat(INTL_LOCALE[locale], {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(iso));
+  return `${formatted} UTC`;
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** One block of a mail: a paragraph, or the code shown large. */
+type Block =
+  | { kind: 'p'; text: string }
+  | { kind: 'code'; text: string }
+  | { kind: 'link'; text: string; url: string };
+
+function compose(locale: Locale, copy: Copy, subject: string, blocks: Block[]): RenderedMail {
+  const all: Block[] = [
+    { kind: 'p', text: copy.greeting },
+    ...blocks,
+    { kind: 'p', text: copy.signOff },
+    { kind: 'p', text: copy.automatic },
+  ];
+  const text = all
+    .map((block) => (block.kind === 'link' ? `${block.text} ${block.url}` : block.text))
+    .join('\n\n');
+  const body = all
+    .map((block) => {
+      if (block.kind === 'code') {
+        return `<p style="font:700 28px/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:6px;margin:24px 0">${escapeHtml(block.text)}</p>`;
+      }
+      if (block.kind === 'link') {
+        return `<p>${escapeHtml(block.text)} <a href="${escapeHtml(block.url)}">${escapeHtml(block.url)}</a></p>`;
+      }
+      // A paragraph may hold several lines (a withdrawal's amount, source and address).
+      return `<p>${escapeHtml(block.text).replaceAll('\n', '<br>')}</p>`;
+    })
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="${locale}">
+<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font:15px/1.6 -apple-system,'Segoe UI',Roboto,'PingFang SC','Malgun Gothic',sans-serif;color:#1d2129">
+<div style="max-width:520px;margin:0 auto;background:#fff;border-radius:8px;padding:24px 28px">
+<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(copy.product)}</h1>
+${body}
+</div>
+</body>
+</html>`;
+  return { subject, text, html };
+}
+
+export function renderMail<T extends MailTemplate>(
+  template: T,
+  locale: Locale,
+  params: MailParams[T],
+  appUrl: string,
+): RenderedMail {
+  const copy = COPY[locale];
+  switch (template) {
+    case 'verificationCode': {
+      const { code, module, validMinutes } = params as MailParams['verificationCode'];
+      return compose(locale, copy, copy.codeSubject(code), [
+        { kind: 'p', text: copy.codeIntro(copy.purpose[module]) },
+        { kind: 'code', text: code },
+        { kind: 'p', text: copy.codeValidity(validMinutes) },
+        { kind: 'p', text: copy.codeIgnore },
+      ]);
+    }
+    case 'passwordChanged': {
+      const { kind, at, withdrawalLockedUntil } = params as MailParams['passwordChanged'];
+      const resetUrl = `${appUrl}${PATHS.resetPassword}`;
+      return compose(locale, copy, copy.passwordSubject, [
+        { kind: 'p', text: copy.passwordBody(kind, formatTime(locale, at)) },
+        { kind: 'p', text: copy.passwordLock(formatTime(locale, withdrawalLockedUntil)) },
+        { kind: 'link', text: copy.passwordNotYou, url: resetUrl },
+      ]);
+    }
+    case 'accountDeleted': {
+      const { at } = params as MailParams['accountDeleted'];
+      return compose(locale, copy, copy.deletedSubject, [
+        { kind: 'p', text: copy.deletedBody(formatTime(locale, at)) },
+        { kind: 'p', text: copy.deletedFinal },
+      ]);
+    }
+    case 'withdrawalRequested': {
+      const request = params as MailParams['withdrawalRequested'];
+      return compose(locale, copy, copy.withdrawal.requestedSubject(request.amount), [
+        { kind: 'p', text: copy.withdrawal.requestedBody(formatTime(locale, request.at)) },
+        { kind: 'p', text: copy.withdrawal.details(request) },
+        { kind: 'p', text: copy.withdrawal.requestedReview(request.reviewHours) },
+        { kind: 'link', text: copy.withdrawal.requestedNotYou, url: `${appUrl}${PATHS.withdrawal}` },
+      ]);
+    }
+    case 'withdrawalCompleted': {
+      const paid = params as MailParams['withdrawalCompleted'];
+      return compose(locale, copy, copy.withdrawal.completedSubject(paid.amount), [
+        { kind: 'p', text: copy.withdrawal.completedBody(formatTime(locale, paid.at)) },
+        { kind: 'p', text: copy.withdrawal.details(paid) },
+        { kind: 'link', text: copy.withdrawal.completedTx, url: `${POLYGON_EXPLORER_TX_URL}${paid.txHash}` },
+      ]);
+    }
+    case 'withdrawalRejected': {
+      const rejected = params as MailParams['withdrawalRejected'];
+      return compose(locale, copy, copy.withdrawal.rejectedSubject(rejected.amount), [
+        { kind: 'p', text: copy.withdrawal.rejectedBody(formatTime(locale, rejected.at)) },
+        { kind: 'p', text: copy.withdrawal.details(rejected) },
+        { kind: 'p', text: copy.withdrawal.rejectedReason(rejected.reason) },
+        { kind: 'p', text: copy.withdrawal.rejectedReturned },
+        { kind: 'link', text: copy.withdrawal.rejectedLink, url: `${appUrl}${PATHS.withdrawal}` },
+      ]);
+    }
+    default:
+      throw new Error(`unknown mail template ${String(template)}`);
+  }
+}

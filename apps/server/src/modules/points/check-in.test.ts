@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createAccountsTestApp, nextEmail, signUp, type TestContext } from '../auth/test-support.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createAccountsTestApp({ checkInPoints: 15 });
+});
+afterAll(() => ctx.close());
+
+async function newMember() {
+  return signUp(ctx, nextEmail('checkin'));
+}
+
+describe('daily check-in', () => {
+  it('answers isSignToday false, then true after checking in, with the configured points', async () => {
+    ctx.clock.set(new Date('2026-03-10T08:00:00Z'));
+    const token = await newMember();
+    expect((await call(ctx, '/elex/user/isSignTody', {}, { token })).json()).toMatchObject({
+      state: 0,
+      content: { isSignToday: false },
+    });
+
+    const signed = (await call(ctx, '/elex/activity/sign', {}, { token, lang: 'ko' })).json();
+    expect(signed).toMatchObject({
+      state: 0,
+      message: '출석 체크 성공',
+      content: { day: '2026-03-10', pointsEarned: 15, streak: 1 },
+    });
+    expect((await call(ctx, '/elex/user/isSignTody', {}, { token })).json().content.isSignToday).toBe(true);
+
+    const profile = (await call(ctx, '/elex/user/profile', {}, { token })).json();
+    expect(profile.content.points).toBe(signed.content.points);
+  });
+
+  it('lets one of many racing check-ins through and books the points once', async () => {
+    ctx.clock.set(new Date('2026-03-11T09:00:00Z'));
+    const token = await newMember();
+    const before = (await call(ctx, '/elex/user/profile', {}, { token })).json().content.points as number;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call(ctx, '/elex/activity/sign', {}, { token })),
+    );
+    const states = answers.map((answer) => answer.json().state);
+    expect(states.filter((state) => state === 0)).toHaveLength(1);
+    const refusals = answers.map((answer) => answer.json()).filter((body) => body.state !== 0);
+    expect(refusals.every((body) => body.state === 1002 && body.message === 'Already Checked In')).toBe(true);
+    const after = (await call(ctx, '/elex/user/profile', {}, { token })).json().content.points as number;
+    expect(after - before).toBe(15);
+  });
+
+  it('opens a new day at 00:00 UTC and counts the streak across days', async () => {
+    ctx.clock.set(new Date('2026-04-01T23:59:00Z'));
+    const token = await newMember();
+    expect((await call(ctx, '/elex/activity/sign', {}, { token })).json().state).toBe(0);
+    ctx.clock.set(new Date('2026-04-01T23:59:59Z'));
+    expect((await call(ctx, '/elex/activity/sign', {}, { token })).json().state).toBe(1002);
+
+    ctx.clock.set(new Date('2026-04-02T00:00:01Z'));
+    expect((await call(ctx, '/elex/user/isSignTody', {}, { token })).json().content.isSignToday).toBe(false);
+    expect((await call(ctx, '/elex/activity/sign', {}, { token })).json().content.streak).toBe(2);
+
+    // A missed day breaks the streak; before today's check-in, yesterday's run still counts.
+    ctx.clock.set(new Date('2026-04-03T12:00:00Z'));
+    expect((await call(ctx, '/elex/activity/signHistory', {}, { token })).json().content.streak).toBe(2);
+    ctx.clock.set(new Date('2026-04-05T12:00:00Z'));
+    expect((await call(ctx, '/elex/activity/signHistory', {}, { token })).json().content.streak).toBe(0);
+    expect((await call(ctx, '/elex/activity/sign', {}, { token })).json().content.streak).toBe(1);
+  });
+
+  it("shows a month's calendar, the current month by default", async () => {
+    ctx.clock.set(new Date('2026-05-30T09:00:00Z'));
+    const token = await newMember();
+    for (const day of ['2026-05-30', '2026-05-31', '2026-06-01']) {
+      ctx.clock.set(new Date(`${day}T10:00:00Z`));
+      await call(ctx, '/elex/activity/sign', {}, { token });
+    }
+    const june = (await call(ctx, '/elex/activity/signHistory', {}, { token })).json().content;
+    expect(june).toMatchObject({
+      month: '2026-06',
+      signedDays: ['2026-06-01'],
+      today: '2026-06-01',
+      isSignToday: true,
+      streak: 3,
+      pointsPerDay: 15,
+    });
+    const may = (await call(ctx, '/elex/activity/signHistory', { month: '2026-05' }, { token })).json()
+      .content;
+    expect(may.signedDays).toEqual(['2026-05-30', '2026-05-31']);
+    expect(
+      (await call(ctx, '/elex/activity/signHistory', { month: '2026-13' }, { token })).json(),
+    ).toMatchObject({
+      state: 1001,
+      message: 'month: invalid value',
+    });
+  });
+
+  it('answers -5000 without a valid session and books nothing', async () => {
+    for (const path of ['/elex/user/isSignTody', '/elex/activity/sign', '/elex/activity/signHistory']) {
+      expect((await call(ctx, path, {})).json().state).toBe(-5000);
+      expect((await call(ctx, path, {}, { token: 'not-a-session' })).json().state).toBe(-5000);
+    }
+  });
+});

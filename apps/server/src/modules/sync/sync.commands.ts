@@ -1,0 +1,198 @@
+import cliProgress from 'cli-progress';
+import type { AppDeps } from '../../app.js';
+import { findSyncTarget, getSyncStatus, type SyncRunSummary, syncExchange } from './sync.service.js';
+import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
+
+/**
+ * `npm run ops -- sync <platId|name> [--from <iso>] [--to <iso>]`: the job's sync, once, for one
+ * exchange. Without --from it continues from the exchange's cursor (what the job would do next);
+ * with --from it pulls that window (widened to 6-hour segments, limited to what has settled) and
+ * leaves the cursor alone. Exit 0 when every segment went through, 1 otherwise.
+ */
+export interface SyncCommandIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Draw a progress bar on stderr (a terminal); off in tests and pipes. */
+  progress?: boolean;
+}
+
+export const syncCommands = {
+  sync: {
+    summary: 'pull an exchange’s referrals and commissions now (6-hour segments)',
+    usage: 'sync <platId|name> [--from <iso>] [--to <iso>]',
+    run: runSyncCommand,
+  },
+  'sync:status': {
+    summary: 'each exchange’s sync cursor and the latest sync runs',
+    usage: 'sync:status [platId|name] [--limit <n>]',
+    run: runSyncStatusCommand,
+  },
+};
+
+interface ParsedArgs {
+  exchange: string;
+  from?: Date;
+  to?: Date;
+}
+
+function parseArgs(args: string[]): ParsedArgs | string {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const match = /^--(from|to)(?:=(.*))?$/.exec(arg);
+    if (match) {
+      const value = match[2] ?? args[index + 1];
+      if (match[2] === undefined) index += 1;
+      if (!value) return `--${match[1]} needs a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)`;
+      flags[match[1] as string] = value;
+    } else if (arg.startsWith('--')) {
+      return `unknown option ${arg}`;
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length !== 1) return 'name one exchange: its catalog id (4) or name (bitget)';
+  const parsed: ParsedArgs = { exchange: positional[0] as string };
+  for (const key of ['from', 'to'] as const) {
+    const text = flags[key];
+    if (text === undefined) continue;
+    const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+    if (Number.isNaN(date.getTime()))
+      return `--${key} ${text}: not a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)`;
+    parsed[key] = date;
+  }
+  if (parsed.to && !parsed.from) return '--to needs --from';
+  if (parsed.from && parsed.to && parsed.to <= parsed.from) return '--to must be after --from';
+  return parsed;
+}
+
+export async function runSyncCommand(deps: AppDeps, args: string[], io: SyncCommandIo): Promise<number> {
+  const parsed = parseArgs(args);
+  if (typeof parsed === 'string') {
+    io.err(`sync: ${parsed}\nUsage: npm run ops -- ${syncCommands.sync.usage}`);
+    return 2;
+  }
+  const warnings: string[] = [];
+  const adapters = syncableAdapters(deps, (message, details) =>
+    warnings.push(`${message} ${JSON.stringify(details)}`),
+  );
+  const target = await findSyncTarget(deps, adapters, parsed.exchange);
+  if ('error' in target) {
+    io.err(`sync: ${target.error}`);
+    return 1;
+  }
+
+  const bar = io.progress
+    ? new cliProgress.SingleBar(
+        {
+          format: `${target.adapter.exchange.padEnd(8)} |{bar}| {value}/{total} segments  {segment}`,
+          stream: process.stderr,
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  // The ingest settles what became due after each page (the "settled" count below).
+  const ingest = cashbackIngest(deps);
+  let summary: SyncRunSummary;
+  try {
+    summary = await syncExchange({ db: deps.db, clock: deps.clock, ingest }, target, {
+      trigger: 'cli',
+      backfillDays: deps.config.sync.backfillDays,
+      ...(parsed.from ? { window: { from: parsed.from, ...(parsed.to ? { to: parsed.to } : {}) } } : {}),
+      onStart: ({ segmentsTotal }) => bar?.start(segmentsTotal, 0, { segment: '' }),
+      onProgress: (progress) =>
+        bar?.update(progress.segmentsDone, { segment: progress.segment.from.toISOString().slice(0, 16) }),
+    });
+  } finally {
+    bar?.stop();
+  }
+
+  for (const warning of warnings) io.err(`warning: ${warning}`);
+  printSummary(io, summary);
+  return summary.status === 'succeeded' ? 0 : 1;
+}
+
+function printSummary(io: SyncCommandIo, summary: SyncRunSummary) {
+  const window =
+    summary.segmentsTotal === 0
+      ? 'nothing due (every settled segment is already synced)'
+      : `${summary.window.from.toISOString()} .. ${summary.window.to.toISOString()}`;
+  io.out(`Exchange:  ${summary.exchange} (platId ${summary.platId}), run ${summary.runId}`);
+  io.out(`Window:    ${window}`);
+  io.out(`Segments:  ${summary.segmentsDone}/${summary.segmentsTotal}`);
+  io.out(`Referrals: ${summary.referralsInserted} inserted, ${summary.referralsKnown} already known`);
+  io.out(
+    `Rebates:   ${summary.rebatesInserted} inserted, ${summary.rebatesDuplicates} duplicates, ${summary.rebatesSettled} settled`,
+  );
+  if (summary.status === 'succeeded') {
+    io.out('Status:    succeeded');
+    return;
+  }
+  io.err(`Status:    ${summary.status}`);
+  if (summary.failedSegmentStart) {
+    io.err(`Failed at: segment ${summary.failedSegmentStart.toISOString()} (the next run starts there)`);
+  }
+  if (summary.error) io.err(`Error:     ${summary.error}`);
+}
+
+/** `sync:status`: where each exchange resumes, who holds it, and the latest runs (newest first). */
+export async function runSyncStatusCommand(
+  deps: AppDeps,
+  args: string[],
+  io: SyncCommandIo,
+): Promise<number> {
+  let limit = 20;
+  let exchange: string | undefined;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    if (arg === '--limit' || arg.startsWith('--limit=')) {
+      if (!arg.includes('=')) index += 1;
+      const value = arg.includes('=') ? arg.slice('--limit='.length) : args[index];
+      if (!value || !/^\d{1,3}$/.test(value) || Number(value) < 1) {
+        io.err(
+          `sync:status: --limit needs a number from 1 to 200\nUsage: npm run ops -- ${syncCommands['sync:status'].usage}`,
+        );
+        return 2;
+      }
+      limit = Number(value);
+    } else if (!exchange && !arg.startsWith('--')) {
+      exchange = arg;
+    } else {
+      io.err(`sync:status: unexpected ${arg}\nUsage: npm run ops -- ${syncCommands['sync:status'].usage}`);
+      return 2;
+    }
+  }
+  let platId: number | undefined;
+  if (exchange) {
+    const target = await findSyncTarget(deps, syncableAdapters(deps), exchange);
+    if ('error' in target) {
+      io.err(`sync:status: ${target.error}`);
+      return 1;
+    }
+    platId = target.platId;
+  }
+  const status = await getSyncStatus(deps, { ...(platId === undefined ? {} : { platId }), limit });
+  const time = (date: Date | null | undefined) =>
+    date ? date.toISOString().slice(0, 16).replace('T', ' ') : '-';
+  io.out('Cursors (next segment, lock):');
+  const cursors = status.cursors.filter((cursor) => platId === undefined || cursor.platId === platId);
+  if (cursors.length === 0) io.out('  none yet');
+  for (const cursor of cursors) {
+    const lock = cursor.lockedBy ? `locked by ${cursor.lockedBy} until ${time(cursor.lockedUntil)}` : 'free';
+    io.out(`  platId ${String(cursor.platId).padEnd(3)} next ${time(cursor.nextSegmentStart)}  ${lock}`);
+  }
+  io.out('Runs (newest first):');
+  if (status.runs.length === 0) io.out('  none yet');
+  for (const run of status.runs) {
+    io.out(
+      `  #${run.id} ${run.exchange.padEnd(7)} ${run.trigger.padEnd(3)} ${run.status.padEnd(9)} ` +
+        `${time(run.windowStart)} .. ${time(run.windowEnd)}  segments ${run.segmentsDone}/${run.segmentsTotal}  ` +
+        `referrals +${run.referralsInserted}/${run.referralsKnown} known  ` +
+        `rebates +${run.rebatesInserted}/${run.rebatesDuplicates} dup  started ${time(run.startedAt)}` +
+        (run.error ? `\n      ${run.error}` : ''),
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,123 @@
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type SyncCursorRow, type SyncRunRow, syncCursors, syncRuns } from './sync.tables.js';
+
+/** Creates the exchange's cursor at `start` unless it exists. */
+export async function ensureCursorRow(db: Executor, platId: number, start: Date, now: Date): Promise<void> {
+  await db
+    .insert(syncCursors)
+    .values({ platId, nextSegmentStart: start, updatedAt: now })
+    .onConflictDoNothing({ target: syncCursors.platId });
+}
+
+/**
+ * Claims the cursor for one run: one conditional UPDATE, so of two runs racing (one process or
+ * several) exactly one gets the row. A lease that ran out (a crashed run) may be taken over.
+ */
+export async function claimCursorRow(
+  db: Executor,
+  platId: number,
+  token: string,
+  now: Date,
+  leaseUntil: Date,
+): Promise<SyncCursorRow | undefined> {
+  const [row] = await db
+    .update(syncCursors)
+    .set({ lockedBy: token, lockedUntil: leaseUntil, updatedAt: now })
+    .where(
+      and(
+        eq(syncCursors.platId, platId),
+        or(isNull(syncCursors.lockedUntil), lt(syncCursors.lockedUntil, now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function findCursorRow(db: Executor, platId: number): Promise<SyncCursorRow | undefined> {
+  const [row] = await db.select().from(syncCursors).where(eq(syncCursors.platId, platId));
+  return row;
+}
+
+/**
+ * Renews the lease and, when given, moves the cursor: only while this run still holds the lease.
+ * Answers false when the lease was lost (it ran out and another run took the row).
+ */
+export async function renewCursorLease(
+  db: Executor,
+  platId: number,
+  token: string,
+  now: Date,
+  leaseUntil: Date,
+  nextSegmentStart?: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(syncCursors)
+    .set({ lockedUntil: leaseUntil, updatedAt: now, ...(nextSegmentStart ? { nextSegmentStart } : {}) })
+    .where(and(eq(syncCursors.platId, platId), eq(syncCursors.lockedBy, token)))
+    .returning({ platId: syncCursors.platId });
+  return rows.length > 0;
+}
+
+export async function releaseCursorRow(
+  db: Executor,
+  platId: number,
+  token: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(syncCursors)
+    .set({ lockedBy: null, lockedUntil: null, updatedAt: now })
+    .where(and(eq(syncCursors.platId, platId), eq(syncCursors.lockedBy, token)));
+}
+
+export type NewSyncRun = Omit<typeof syncRuns.$inferInsert, 'id'>;
+
+export async function insertRunRow(db: Executor, run: NewSyncRun): Promise<SyncRunRow> {
+  const [row] = await db.insert(syncRuns).values(run).returning();
+  if (!row) throw new Error('sync_runs insert returned nothing');
+  return row;
+}
+
+export async function updateRunRow(
+  db: Executor,
+  id: number,
+  patch: Partial<Omit<NewSyncRun, 'platId' | 'startedAt'>>,
+): Promise<void> {
+  await db.update(syncRuns).set(patch).where(eq(syncRuns.id, id));
+}
+
+/** Runs left 'running' by a run whose lease ran out (its process died): marked failed. */
+export async function failAbandonedRunRows(db: Executor, platId: number, now: Date): Promise<number> {
+  const rows = await db
+    .update(syncRuns)
+    .set({
+      status: 'failed',
+      finishedAt: now,
+      error: sql`'abandoned: the run stopped without finishing (its lease ran out)'`,
+    })
+    .where(and(eq(syncRuns.platId, platId), eq(syncRuns.status, 'running')))
+    .returning({ id: syncRuns.id });
+  return rows.length;
+}
+
+export async function selectRunRows(
+  db: Executor,
+  filter: { platId?: number; beforeId?: number; limit: number },
+): Promise<SyncRunRow[]> {
+  return db
+    .select()
+    .from(syncRuns)
+    .where(
+      and(
+        filter.platId === undefined ? undefined : eq(syncRuns.platId, filter.platId),
+        filter.beforeId === undefined ? undefined : lt(syncRuns.id, filter.beforeId),
+      ),
+    )
+    .orderBy(desc(syncRuns.id))
+    .limit(filter.limit);
+}
+
+export async function selectCursorRows(db: Executor): Promise<SyncCursorRow[]> {
+  return db.select().from(syncCursors).orderBy(syncCursors.platId);
+}

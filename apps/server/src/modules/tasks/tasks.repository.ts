@@ -1,0 +1,115 @@
+import type { SocialNetwork } from '@elex/contract';
+import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  type SocialAccountRow,
+  socialAccounts,
+  type TaskDefinitionRow,
+  taskDefinitions,
+} from './tasks.tables.js';
+
+// --- task definitions
+
+export function selectTaskDefinitions(db: Executor): Promise<TaskDefinitionRow[]> {
+  return db.select().from(taskDefinitions).orderBy(asc(taskDefinitions.sortOrder), asc(taskDefinitions.id));
+}
+
+export async function findTaskDefinition(db: Executor, id: string): Promise<TaskDefinitionRow | undefined> {
+  const [row] = await db.select().from(taskDefinitions).where(eq(taskDefinitions.id, id)).limit(1);
+  return row;
+}
+
+export type TaskDefinitionPatch = Partial<
+  Pick<TaskDefinitionRow, 'points' | 'thresholdMicro' | 'link' | 'appLink' | 'sortOrder' | 'enabled'>
+>;
+
+export async function updateTaskDefinitionRow(
+  db: Executor,
+  id: string,
+  patch: TaskDefinitionPatch,
+  at: Date,
+): Promise<TaskDefinitionRow | undefined> {
+  const [row] = await db
+    .update(taskDefinitions)
+    .set({ ...patch, updatedAt: at })
+    .where(eq(taskDefinitions.id, id))
+    .returning();
+  return row;
+}
+
+// --- social accounts
+
+export function selectSocialAccounts(db: Executor, userId: number): Promise<SocialAccountRow[]> {
+  return db.select().from(socialAccounts).where(eq(socialAccounts.userId, userId));
+}
+
+export async function findSocialAccount(
+  db: Executor,
+  userId: number,
+  network: SocialNetwork,
+): Promise<SocialAccountRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.userId, userId), eq(socialAccounts.network, network)))
+    .limit(1);
+  return row;
+}
+
+/** Whether another member's verified account is this one. */
+export async function isVerifiedForOther(
+  db: Executor,
+  userId: number,
+  network: SocialNetwork,
+  accountId: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ userId: socialAccounts.userId })
+    .from(socialAccounts)
+    .where(
+      and(
+        eq(socialAccounts.network, network),
+        eq(socialAccounts.accountId, accountId),
+        isNotNull(socialAccounts.verifiedAt),
+        ne(socialAccounts.userId, userId),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Stores the account a member entered; a new id is unverified until a bot sees it. */
+export async function saveSocialAccount(
+  db: Executor,
+  row: { userId: number; network: SocialNetwork; accountId: string; at: Date },
+): Promise<void> {
+  await db
+    .insert(socialAccounts)
+    .values({ userId: row.userId, network: row.network, accountId: row.accountId, updatedAt: row.at })
+    .onConflictDoUpdate({
+      target: [socialAccounts.userId, socialAccounts.network],
+      set: { accountId: row.accountId, verifiedAt: null, updatedAt: row.at },
+    });
+}
+
+/**
+ * Marks the member's account verified, if it is still the one checked. The partial unique index
+ * refuses it when another member's verified account is the same (a unique violation the caller maps).
+ */
+export async function markSocialAccountVerified(
+  db: Executor,
+  row: { userId: number; network: SocialNetwork; accountId: string; at: Date },
+): Promise<boolean> {
+  const updated = await db
+    .update(socialAccounts)
+    .set({ verifiedAt: row.at, updatedAt: row.at })
+    .where(
+      and(
+        eq(socialAccounts.userId, row.userId),
+        eq(socialAccounts.network, row.network),
+        eq(socialAccounts.accountId, row.accountId),
+      ),
+    )
+    .returning({ userId: socialAccounts.userId });
+  return updated.length > 0;
+}

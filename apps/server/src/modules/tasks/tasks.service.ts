@@ -1,0 +1,339 @@
+import {
+  DECIMAL_PATTERN,
+  DECIMALS,
+  type FetchTaskStatusResponse,
+  fromScaled,
+  type MembershipStatus,
+  type ReceiveScoreResponse,
+  SOCIAL_ACCOUNT_ID_PATTERNS,
+  type SocialNetwork,
+  State,
+  TASK_GROUPS,
+  type Task,
+  type TaskClaimState,
+  type TaskDetail,
+  type TaskVerification,
+  toScaled,
+} from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { ValidationError } from '../../http/validation.js';
+import type { SocialConfig } from '../../integrations/social/config.js';
+import { membershipClient } from '../../integrations/social/membership.js';
+import { liveBindingsOf, xmeUidOf } from '../bindings/bindings.service.js';
+import { balances, grantPoints, hasEntry } from '../points/points.service.js';
+import { grantedReferences } from '../points/points-history.service.js';
+import {
+  findSocialAccount,
+  findTaskDefinition,
+  isVerifiedForOther,
+  markSocialAccountVerified,
+  saveSocialAccount,
+  selectSocialAccounts,
+  selectTaskDefinitions,
+  type TaskDefinitionPatch,
+  updateTaskDefinitionRow,
+} from './tasks.repository.js';
+import type { SocialAccountRow, TaskDefinitionRow } from './tasks.tables.js';
+import { tradingVolumeOf } from './trading-volume.js';
+
+export type { TaskDefinitionRow } from './tasks.tables.js';
+
+/** The points entry of a task: reason 'task', reference the task id, so a task pays a member once. */
+const TASK_REASON = 'task';
+const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+
+/** What the member has done, read once per request. */
+interface MemberFacts {
+  volumeMicro: bigint;
+  hasUid: boolean;
+  hasXme: boolean;
+  social: Map<SocialNetwork, SocialAccountRow>;
+  claimed: Set<string>;
+}
+
+async function memberFacts(db: Executor, userId: number): Promise<MemberFacts> {
+  const bindings = await liveBindingsOf(db, userId);
+  const [volumeMicro, xmeUid, social, claimed] = await Promise.all([
+    tradingVolumeOf(db, bindings),
+    xmeUidOf(db, userId),
+    selectSocialAccounts(db, userId),
+    grantedReferences(db, userId, 'points', TASK_REASON),
+  ]);
+  return {
+    volumeMicro,
+    hasUid: bindings.length > 0,
+    hasXme: xmeUid !== null,
+    social: new Map(social.map((row) => [row.network, row])),
+    claimed,
+  };
+}
+
+function networkOf(task: TaskDefinitionRow): SocialNetwork | null {
+  return task.kind === 'telegram' || task.kind === 'discord' ? task.kind : null;
+}
+
+function verificationOf(task: TaskDefinitionRow, social: SocialConfig): TaskVerification {
+  const network = networkOf(task);
+  if (network) return social[network] ? 'bot' : 'unconfigured';
+  return task.kind === 'x' ? 'none' : 'account';
+}
+
+/**
+ * Whether the member did what the task asks. The X follow cannot be checked (no free API tells who
+ * follows an account), so it is never done and never pays; a social task is done only once a bot saw
+ * the member in the community.
+ */
+function isDone(task: TaskDefinitionRow, facts: Omit<MemberFacts, 'claimed'>): boolean {
+  switch (task.kind) {
+    case 'telegram':
+    case 'discord':
+      return Boolean(facts.social.get(task.kind)?.verifiedAt);
+    case 'x':
+      return false;
+    case 'bindUid':
+      return facts.hasUid;
+    case 'bindXme':
+      return facts.hasXme;
+    case 'tradingVolume':
+      return task.thresholdMicro !== null && facts.volumeMicro >= task.thresholdMicro;
+  }
+}
+
+function stateOf(task: TaskDefinitionRow, facts: MemberFacts): TaskClaimState {
+  if (facts.claimed.has(task.id)) return 'claimed';
+  if (!isDone(task, facts)) return task.kind === 'tradingVolume' ? 'unfinished' : 'unbound';
+  return task.points > 0 ? 'claim' : 'bound';
+}
+
+function toTask(task: TaskDefinitionRow, facts: MemberFacts, social: SocialConfig): Task {
+  const network = networkOf(task);
+  const isTrade = task.kind === 'tradingVolume';
+  return {
+    taskId: task.id,
+    group: task.group,
+    kind: task.kind,
+    // spec: points are proof of future airdrops; the X follow cannot be verified, so it shows none.
+    points: task.kind === 'x' ? 0 : task.points,
+    state: stateOf(task, facts),
+    verification: verificationOf(task, social),
+    link: task.link,
+    appLink: task.appLink,
+    threshold: isTrade && task.thresholdMicro !== null ? usdt(task.thresholdMicro) : null,
+    progress: isTrade ? usdt(facts.volumeMicro) : null,
+    accountId: network ? (facts.social.get(network)?.accountId ?? null) : null,
+  };
+}
+
+async function enabledTask(db: Executor, taskId: string): Promise<TaskDefinitionRow> {
+  const task = await findTaskDefinition(db, taskId);
+  if (!task?.enabled) throw new AppError(State.NotFound, 'notFound');
+  return task;
+}
+
+/** /elex/exchange/getExchangeTaskDetail: every enabled task in its group, with the member's state. */
+export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
+  const [definitions, facts, { points }] = await Promise.all([
+    selectTaskDefinitions(deps.db),
+    memberFacts(deps.db, userId),
+    balances(deps.db, userId),
+  ]);
+  const enabled = definitions.filter((task) => task.enabled);
+  return {
+    groups: TASK_GROUPS.map((group) => ({
+      group,
+      tasks: enabled
+        .filter((task) => task.group === group)
+        .map((task) => toTask(task, facts, deps.config.social)),
+    })),
+    tradingVolume: usdt(facts.volumeMicro),
+    points,
+  };
+}
+
+/**
+ * /elex/exchange/receiveScore: pays a task's points once. The state is checked and the points are
+ * booked in one transaction, and the booking is idempotent by (member, 'task', task id): of racing
+ * claims one pays, the others hear 'already claimed'.
+ */
+export async function claimTask(
+  deps: AppDeps,
+  userId: number,
+  taskId: string,
+): Promise<ReceiveScoreResponse> {
+  const now = deps.clock.now();
+  const task = await deps.db.transaction(async (tx) => {
+    const definition = await enabledTask(tx, taskId);
+    const key = { userId, currency: 'points', reason: TASK_REASON, reference: definition.id } as const;
+    if (await hasEntry(tx, key)) throw AppError.refused('claimFailedAlreadyClaimed');
+    const bindings = await liveBindingsOf(tx, userId);
+    const network = networkOf(definition);
+    const social = network ? await findSocialAccount(tx, userId, network) : undefined;
+    const facts = {
+      volumeMicro: definition.kind === 'tradingVolume' ? await tradingVolumeOf(tx, bindings) : 0n,
+      hasUid: bindings.length > 0,
+      hasXme: definition.kind === 'bindXme' ? (await xmeUidOf(tx, userId)) !== null : false,
+      social: new Map(network && social ? [[network, social]] : []),
+    };
+    if (!isDone(definition, facts)) {
+      throw AppError.refused(
+        definition.kind === 'tradingVolume' ? 'claimFailedNotAchieved' : 'claimFailedNotDone',
+      );
+    }
+    if (definition.points <= 0) throw AppError.refused('claimFailedNoPoints');
+    const booked = await grantPoints(tx, { ...key, amount: definition.points, at: now });
+    if (!booked) throw AppError.refused('claimFailedAlreadyClaimed');
+    return definition;
+  });
+  const { points } = await balances(deps.db, userId);
+  return { taskId: task.id, pointsEarned: task.points, points, state: 'claimed' };
+}
+
+/** Where a membership check went wrong, for the log (never the token). */
+export interface MembershipLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * /elex/exchange/fetchMetiaTaskStatus: asks the community's bot whether the member's account joined.
+ * An `accountId` sent along is stored first (a changed id is unverified again). Without a configured
+ * bot it answers `unavailable`: nothing is ever verified, so nothing is ever paid, without a bot.
+ */
+export async function checkTaskMembership(
+  deps: AppDeps,
+  userId: number,
+  input: { taskId: string; accountId?: string | undefined },
+  log?: MembershipLog,
+): Promise<FetchTaskStatusResponse> {
+  const task = await enabledTask(deps.db, input.taskId);
+  const network = networkOf(task);
+  if (!network) throw AppError.refused('taskNotVerifiable');
+  const now = deps.clock.now();
+
+  let account = await findSocialAccount(deps.db, userId, network);
+  if (input.accountId !== undefined && input.accountId !== account?.accountId) {
+    if (!SOCIAL_ACCOUNT_ID_PATTERNS[network].test(input.accountId)) {
+      throw AppError.refused('socialAccountInvalid');
+    }
+    await saveSocialAccount(deps.db, { userId, network, accountId: input.accountId, at: now });
+    account = await findSocialAccount(deps.db, userId, network);
+  }
+  if (!account) throw AppError.refused('socialAccountRequired');
+
+  const answer = async (status: MembershipStatus): Promise<FetchTaskStatusResponse> => {
+    const facts = await memberFacts(deps.db, userId);
+    return { taskId: task.id, status, state: stateOf(task, facts), accountId: account?.accountId ?? null };
+  };
+  if (account.verifiedAt) return answer('joined');
+  if (await isVerifiedForOther(deps.db, userId, network, account.accountId)) {
+    throw AppError.refused('socialAccountTaken');
+  }
+  const client = membershipClient(deps.config.social, network);
+  if (!client) return answer('unavailable');
+
+  const check = await client.isMember(account.accountId);
+  switch (check.outcome) {
+    case 'member':
+      try {
+        await markSocialAccountVerified(deps.db, { userId, network, accountId: account.accountId, at: now });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.refused('socialAccountTaken');
+        throw error;
+      }
+      return answer('joined');
+    case 'notMember':
+      return answer('notJoined');
+    case 'timeout':
+      log?.warn({ network, taskId: task.id }, 'community bot did not answer in time');
+      return answer('timeout');
+    case 'error':
+      log?.warn({ network, taskId: task.id, detail: check.detail }, 'community bot answered with an error');
+      return answer('error');
+  }
+}
+
+// --- for the operator console
+
+/** Every task definition, disabled ones included, in display order. */
+export function listTaskDefinitions(db: Executor): Promise<TaskDefinitionRow[]> {
+  return selectTaskDefinitions(db);
+}
+
+export interface TaskDefinitionUpdate {
+  points?: number;
+  /** Trade tasks only: the cumulative volume in USDT, a decimal string ("10000", "2500.5"). */
+  threshold?: string;
+  link?: string | null;
+  appLink?: string | null;
+  sortOrder?: number;
+  enabled?: boolean;
+}
+
+function isUrl(value: string, protocols: RegExp): boolean {
+  try {
+    return protocols.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Changes a task's points, threshold, links, order or whether it shows. A task already claimed keeps
+ * what it paid (the points ledger is append-only); new claims pay the new value.
+ */
+export async function updateTaskDefinition(
+  deps: AppDeps,
+  taskId: string,
+  update: TaskDefinitionUpdate,
+): Promise<TaskDefinitionRow> {
+  const task = await findTaskDefinition(deps.db, taskId);
+  if (!task) throw new AppError(State.NotFound, 'notFound');
+  const patch: TaskDefinitionPatch = {};
+  if (update.points !== undefined) {
+    if (!Number.isInteger(update.points) || update.points < 0 || update.points > 1_000_000) {
+      throw new ValidationError('points', 'invalidValue');
+    }
+    patch.points = update.points;
+  }
+  if (update.threshold !== undefined) {
+    const match = DECIMAL_PATTERN.exec(update.threshold);
+    const micro =
+      task.kind === 'tradingVolume' && match && (match[2]?.length ?? 0) <= DECIMALS.usdt
+        ? toScaled(update.threshold, DECIMALS.usdt)
+        : 0n;
+    if (micro <= 0n) throw new ValidationError('threshold', 'invalidValue');
+    patch.thresholdMicro = micro;
+  }
+  if (update.link !== undefined) {
+    if (update.link !== null && !isUrl(update.link, /^https:$/))
+      throw new ValidationError('link', 'invalidValue');
+    patch.link = update.link;
+  }
+  if (update.appLink !== undefined) {
+    // An app deep link (tg:, discord: ...), never a scheme that runs code in the page.
+    if (
+      update.appLink !== null &&
+      (!isUrl(update.appLink, /^[a-z][a-z0-9+.-]*:$/) ||
+        /^(javascript|data|vbscript|file):/i.test(update.appLink.trim()))
+    ) {
+      throw new ValidationError('appLink', 'invalidValue');
+    }
+    patch.appLink = update.appLink;
+  }
+  if (update.sortOrder !== undefined) {
+    if (!Number.isInteger(update.sortOrder)) throw new ValidationError('sortOrder', 'invalidValue');
+    patch.sortOrder = update.sortOrder;
+  }
+  if (update.enabled !== undefined) patch.enabled = update.enabled;
+  const row = await updateTaskDefinitionRow(deps.db, taskId, patch, deps.clock.now());
+  if (!row) throw new AppError(State.NotFound, 'notFound');
+  return row;
+}

@@ -1,0 +1,280 @@
+import type { Task, TaskDetail } from '@elex/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
+import {
+  BITGET,
+  type CashbackTestContext,
+  createCashbackTestApp,
+  DAY_MS,
+  figures,
+  nextUid,
+} from '../cashback/test-support.js';
+import { listTaskDefinitions, updateTaskDefinition } from './tasks.service.js';
+
+let ctx: CashbackTestContext;
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  ctx.clock.set(new Date('2026-03-20T12:00:00Z'));
+});
+afterAll(() => ctx.close());
+
+const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const api = { kind: 'api', label: 'test' } as const;
+
+const detail = async (token: string): Promise<TaskDetail> => {
+  const body = (await call(ctx, '/elex/exchange/getExchangeTaskDetail', {}, { token })).json();
+  expect(body.state).toBe(0);
+  return body.content;
+};
+const taskOf = (tasks: TaskDetail, taskId: string): Task => {
+  const task = tasks.groups.flatMap((group) => group.tasks).find((item) => item.taskId === taskId);
+  if (!task) throw new Error(`no task ${taskId}`);
+  return task;
+};
+const claim = (token: string, taskId: string, lang?: string) =>
+  call(ctx, '/elex/exchange/receiveScore', { taskId }, { token, ...(lang ? { lang } : {}) }).then((res) =>
+    res.json(),
+  );
+const points = async (token: string) =>
+  (await call(ctx, '/elex/user/profile', {}, { token })).json().content.points as number;
+
+/** A UID in Bitget's roster, bound by the member. */
+async function bindReferredUid(token: string): Promise<string> {
+  const uid = nextUid('T');
+  await ingestReferrals(
+    ctx.deps,
+    BITGET,
+    [{ uid, registeredAt: new Date(ctx.clock.now().getTime() - 30 * DAY_MS) }],
+    api,
+  );
+  const bound = (
+    await call(ctx, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }, { token })
+  ).json();
+  expect(bound.state).toBe(0);
+  return uid;
+}
+
+/** Daily figures with this trading volume each, ending before now. */
+async function trade(uid: string, volumes: string[]) {
+  const first = ctx.clock.now().getTime() - (volumes.length + 2) * DAY_MS;
+  const rows = volumes.map((volume, day) =>
+    figures(uid, new Date(first + day * DAY_MS), { fee: '1', commission: '2', volume }),
+  );
+  await ingestRebates(ctx.deps, BITGET, rows, api);
+}
+
+describe('task list', () => {
+  it('shows the three groups with their default tasks, nothing done by a new member', async () => {
+    const token = await signUp(ctx, nextEmail('tasks'));
+    const tasks = await detail(token);
+    expect(tasks.groups.map((group) => [group.group, group.tasks.map((task) => task.taskId)])).toEqual([
+      ['social', ['telegram', 'discord', 'x']],
+      ['binding', ['bindUid', 'bindXme']],
+      ['trade', ['tradeTier1', 'tradeTier2', 'tradeTier3']],
+    ]);
+    expect(tasks.tradingVolume).toBe('0.000000');
+    expect(taskOf(tasks, 'telegram')).toMatchObject({
+      state: 'unbound',
+      points: 50,
+      verification: 'unconfigured',
+      link: 'https://t.me/elexcashback',
+      appLink: 'tg://resolve?domain=elexcashback',
+      accountId: null,
+    });
+    // X: no free API tells who follows an account, so the task pays nothing and says so.
+    expect(taskOf(tasks, 'x')).toMatchObject({ state: 'unbound', points: 0, verification: 'none' });
+    expect(taskOf(tasks, 'bindUid')).toMatchObject({
+      state: 'unbound',
+      verification: 'account',
+      points: 100,
+    });
+    expect(taskOf(tasks, 'tradeTier1')).toMatchObject({
+      state: 'unfinished',
+      threshold: '10000.000000',
+      progress: '0.000000',
+    });
+  });
+
+  it('answers -5000 to every task call without a session', async () => {
+    for (const path of [
+      '/elex/exchange/getExchangeTaskDetail',
+      '/elex/exchange/receiveScore',
+      '/elex/exchange/fetchMetiaTaskStatus',
+    ]) {
+      expect((await call(ctx, path, { taskId: 'bindXme' })).json().state).toBe(-5000);
+    }
+  });
+});
+
+describe('binding tasks', () => {
+  it('bind the XME account: Bind, then Claim, then Bound; the points are paid once', async () => {
+    const token = await signUp(ctx, nextEmail('xme'));
+    const before = await points(token);
+    expect(await claim(token, 'bindXme')).toMatchObject({
+      state: 1002,
+      message: 'Claim Failed: complete the task first',
+    });
+
+    expect(
+      (await call(ctx, '/elex/user/bindXmeUid', { xmeUid: `xme-${nextUid()}` }, { token })).json().state,
+    ).toBe(0);
+    expect(taskOf(await detail(token), 'bindXme').state).toBe('claim');
+
+    expect(await claim(token, 'bindXme', 'zh')).toMatchObject({
+      state: 0,
+      message: '领取成功',
+      content: { taskId: 'bindXme', pointsEarned: 50, points: before + 50, state: 'claimed' },
+    });
+    expect(taskOf(await detail(token), 'bindXme').state).toBe('claimed');
+    expect(await claim(token, 'bindXme')).toMatchObject({
+      state: 1002,
+      message: 'Claim Failed: the points were already claimed',
+    });
+    expect(await points(token)).toBe(before + 50);
+  });
+
+  it('bind a first UID: racing claims pay once', async () => {
+    const token = await signUp(ctx, nextEmail('uid'));
+    await bindReferredUid(token);
+    expect(taskOf(await detail(token), 'bindUid').state).toBe('claim');
+    const before = await points(token);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => claim(token, 'bindUid')));
+    expect(answers.filter((answer) => answer.state === 0)).toHaveLength(1);
+    expect(
+      answers
+        .filter((answer) => answer.state !== 0)
+        .every((answer) => answer.message.startsWith('Claim Failed')),
+    ).toBe(true);
+    expect(await points(token)).toBe(before + 100);
+    const history = (await call(ctx, '/elex/activity/pointsHistory', {}, { token })).json().content;
+    expect(history.entries.filter((entry: { reason: string }) => entry.reason === 'task')).toEqual([
+      expect.objectContaining({
+        amount: 100,
+        reference: 'bindUid',
+        task: { kind: 'bindUid', threshold: null },
+      }),
+    ]);
+  });
+
+  it('refuses an unknown or disabled task as not found', async () => {
+    const token = await signUp(ctx, nextEmail('unknown'));
+    expect((await claim(token, 'nope')).state).toBe(1004);
+    expect((await claim(token, '')).state).toBe(1001);
+  });
+});
+
+describe('trade tasks', () => {
+  it('measures the cumulative volume of the bound UIDs from the rebate data', async () => {
+    const token = await signUp(ctx, nextEmail('trade'));
+    const first = await bindReferredUid(token);
+    await trade(first, ['4000', '3000.5']);
+    let tasks = await detail(token);
+    expect(tasks.tradingVolume).toBe('7000.500000');
+    expect(taskOf(tasks, 'tradeTier1')).toMatchObject({ state: 'unfinished', progress: '7000.500000' });
+    expect(await claim(token, 'tradeTier1', 'ko')).toMatchObject({
+      state: 1002,
+      message: '수령 실패: 미달성',
+    });
+    expect(await claim(token, 'tradeTier1')).toMatchObject({ message: 'Claim Failed: Not Achieved' });
+
+    // A second UID's volume adds up; another member's UID does not.
+    const second = await bindReferredUid(token);
+    await trade(second, ['2999.5']);
+    const other = await signUp(ctx, nextEmail('other'));
+    await trade(await bindReferredUid(other), ['500000']);
+    tasks = await detail(token);
+    expect(tasks.tradingVolume).toBe('10000.000000');
+    expect(taskOf(tasks, 'tradeTier1').state).toBe('claim');
+    expect(taskOf(tasks, 'tradeTier2').state).toBe('unfinished');
+
+    const before = await points(token);
+    expect((await claim(token, 'tradeTier1')).content).toMatchObject({
+      pointsEarned: 100,
+      points: before + 100,
+    });
+    expect(taskOf(await detail(token), 'tradeTier1').state).toBe('claimed');
+    expect(taskOf(await detail(other), 'tradeTier2').state).toBe('claim');
+  });
+});
+
+describe('task definitions (operator console)', () => {
+  it('changes points and thresholds; new claims pay the new value, a task with no points shows bound', async () => {
+    const defaults = await listTaskDefinitions(ctx.db);
+    expect(defaults.map((task) => task.id)).toContain('tradeTier3');
+
+    const token = await signUp(ctx, nextEmail('operator'));
+    await call(ctx, '/elex/user/bindXmeUid', { xmeUid: `xme-${nextUid()}` }, { token });
+    await updateTaskDefinition(ctx.deps, 'bindXme', { points: 0 });
+    expect(taskOf(await detail(token), 'bindXme').state).toBe('bound');
+    expect(await claim(token, 'bindXme')).toMatchObject({
+      message: 'Claim Failed: this task pays no points',
+    });
+
+    await updateTaskDefinition(ctx.deps, 'bindXme', { points: 75 });
+    expect((await claim(token, 'bindXme')).content.pointsEarned).toBe(75);
+
+    const uid = await bindReferredUid(token);
+    await trade(uid, ['20']);
+    await updateTaskDefinition(ctx.deps, 'tradeTier3', { threshold: '19.5' });
+    expect(taskOf(await detail(token), 'tradeTier3')).toMatchObject({
+      state: 'claim',
+      threshold: '19.500000',
+    });
+
+    await updateTaskDefinition(ctx.deps, 'tradeTier3', { enabled: false });
+    expect((await detail(token)).groups[2]?.tasks.map((task) => task.taskId)).toEqual([
+      'tradeTier1',
+      'tradeTier2',
+    ]);
+    expect((await claim(token, 'tradeTier3')).state).toBe(1004);
+
+    await expect(updateTaskDefinition(ctx.deps, 'bindUid', { threshold: '10' })).rejects.toThrow();
+    // An app link that would run script in the page is refused by the service itself, not only the console.
+    for (const appLink of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x']) {
+      await expect(updateTaskDefinition(ctx.deps, 'telegram', { appLink })).rejects.toThrow();
+    }
+    expect((await listTaskDefinitions(ctx.db)).find((task) => task.id === 'telegram')?.appLink).toBe(
+      'tg://resolve?domain=elexcashback',
+    );
+    await expect(updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '0' })).rejects.toThrow();
+    await expect(
+      updateTaskDefinition(ctx.deps, 'telegram', { link: 'javascript:alert(1)' }),
+    ).rejects.toThrow();
+    await expect(updateTaskDefinition(ctx.deps, 'telegram', { points: -1 })).rejects.toThrow();
+    await expect(updateTaskDefinition(ctx.deps, 'missing', { points: 1 })).rejects.toThrow();
+    // Restore for the other tests of this file.
+    await updateTaskDefinition(ctx.deps, 'tradeTier3', { enabled: true, threshold: '1000000' });
+    await updateTaskDefinition(ctx.deps, 'bindXme', { points: 50 });
+  });
+});
+
+describe('social tasks without a bot configured', () => {
+  it('stores the account id but never verifies or pays', async () => {
+    const token = await signUp(ctx, nextEmail('nobot'));
+    const answer = (
+      await call(
+        ctx,
+        '/elex/exchange/fetchMetiaTaskStatus',
+        { taskId: 'telegram', accountId: '123456789' },
+        { token },
+      )
+    ).json();
+    expect(answer).toMatchObject({
+      state: 0,
+      content: { taskId: 'telegram', status: 'unavailable', state: 'unbound', accountId: '123456789' },
+    });
+    expect(taskOf(await detail(token), 'telegram')).toMatchObject({
+      accountId: '123456789',
+      state: 'unbound',
+    });
+    expect(await claim(token, 'telegram')).toMatchObject({
+      message: 'Claim Failed: complete the task first',
+    });
+    expect(await claim(token, 'x')).toMatchObject({ message: 'Claim Failed: complete the task first' });
+    expect(
+      (await call(ctx, '/elex/exchange/fetchMetiaTaskStatus', { taskId: 'x' }, { token })).json(),
+    ).toMatchObject({ state: 1002, message: 'This task cannot be verified automatically' });
+  });
+});

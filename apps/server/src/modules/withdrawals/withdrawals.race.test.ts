@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { State } from '@elex/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type AppDeps, buildApp } from '../../app.js';
+import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import { ManualClock } from '../../lib/clock.js';
+import { openSharedTestDatabase, testConfig } from '../../test/test-app.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import type { CashbackTestContext } from '../cashback/test-support.js';
+import { ADDRESS, fundedMember, moneyOf, type TestMember, usdt } from './test-support.js';
+import { checkWithdrawalInvariants } from './withdrawals.check.js';
+import { approveWithdrawal, rejectWithdrawal } from './withdrawals.service.js';
+
+// The e-mail code serialises a member's requests by itself (one code, one request: withdrawals.test.ts).
+// Here every code is accepted, so the requests really race and only the ledger's row locks stand
+// between them and an overdraft.
+vi.mock('../auth/auth.service.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../auth/auth.service.js')>();
+  return { ...actual, checkOwnAddressCode: async () => 1, useCode: async () => true };
+});
+
+/**
+ * Withdrawals racing: on PGlite one app (one process by construction); on PostgreSQL
+ * (TEST_DATABASE_URL) TWO app instances, each with its own connection pool, on one database.
+ */
+type App = Awaited<ReturnType<typeof buildApp>>;
+let ctx: CashbackTestContext;
+let apps: App[];
+let closeDatabase: () => Promise<void>;
+
+beforeAll(async () => {
+  const shared = await openSharedTestDatabase(2, 5);
+  closeDatabase = shared.close;
+  const clock = new ManualClock();
+  const config = testConfig();
+  const instances = process.env.TEST_DATABASE_URL ? shared.handles : shared.handles.slice(0, 1);
+  apps = [];
+  for (const handle of instances)
+    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
+  for (const handle of instances) {
+    const client = (handle.db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) client.on('error', () => {});
+  }
+  const first = apps[0] as App;
+  await seedPartnerCatalog(first.deps.db);
+  ctx = {
+    app: first,
+    clock,
+    config,
+    db: first.deps.db,
+    deps: first.deps,
+    close: async () => {},
+  };
+});
+
+afterAll(async () => {
+  for (const app of apps ?? []) await app.close();
+  await closeDatabase?.();
+});
+
+/** The app that takes the n-th request: they alternate between the instances. */
+const appFor = (n: number) => apps[n % apps.length] as App;
+const depsFor = (n: number): AppDeps => appFor(n).deps;
+
+function apply(n: number, member: TestMember, amount: string, requestId = randomUUID()) {
+  return appFor(n)
+    .inject({
+      method: 'POST',
+      url: '/elex/user/applyDeposit',
+      headers: { 'content-type': 'application/json', token: member.token },
+      payload: {
+        requestId,
+        platId: member.platId,
+        uid: member.uid,
+        address: ADDRESS,
+        amount,
+        authCode: '123456',
+      },
+    })
+    .then((res) => res.json() as { state: number; message: string; content: { id: string } | null });
+}
+
+async function everyInvariantHolds() {
+  expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
+}
+
+describe(`withdrawals racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  it('fifty concurrent requests never take more than the balance, and refuse only what did not fit', async () => {
+    const member = await fundedMember(ctx, { cashback: '700', rewards: '300' });
+    // 50.00 ... 99.00 USDT: about 1,000 USDT of them can be paid.
+    const amounts = Array.from(
+      { length: 50 },
+      (_, n) => `${50 + n}.${String((n * 37) % 100).padStart(2, '0')}`,
+    );
+    const answers = await Promise.all(amounts.map((amount, n) => apply(n, member, amount)));
+
+    expect(answers.filter((answer) => answer.state !== 0 && answer.state !== State.Refused)).toEqual([]);
+    const accepted = amounts.filter((_, n) => answers[n]?.state === 0);
+    const taken = accepted.reduce((sum, amount) => sum + usdt(amount), 0n);
+    expect(accepted.length).toBeGreaterThan(5);
+    expect(taken).toBeLessThanOrEqual(usdt('1000'));
+    const left = await moneyOf(ctx, member);
+    expect(left.cashback + left.rewards).toBe(usdt('1000') - taken);
+    // Cashback is drawn first: rewards were touched only once the cashback was gone.
+    if (left.rewards < usdt('300')) expect(left.cashback).toBe(0n);
+    // The remaining balance only shrank, so every refused amount was more than what is left now.
+    const refused = amounts.filter((_, n) => answers[n]?.state === State.Refused);
+    for (const amount of refused) expect(usdt(amount)).toBeGreaterThan(left.cashback + left.rewards);
+    await everyInvariantHolds();
+  });
+
+  it('a request id sent ten times at once, to both instances, makes one withdrawal', async () => {
+    const member = await fundedMember(ctx, { cashback: '500' });
+    const requestId = randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => apply(n, member, '75', requestId)),
+    );
+    expect(answers.map((answer) => answer.state)).toEqual(Array(10).fill(0));
+    expect(new Set(answers.map((answer) => answer.content?.id)).size).toBe(1);
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('425'));
+    await everyInvariantHolds();
+  });
+
+  it('an approval and a rejection racing on two instances: exactly one wins, every time', async () => {
+    const member = await fundedMember(ctx, { cashback: '1000' });
+    for (let round = 0; round < 10; round += 1) {
+      const answer = await apply(round, member, '50');
+      const id = answer.content?.id as string;
+      const hash = `0x${(round + 1).toString(16).padStart(64, 'a')}`;
+      const outcomes = await Promise.allSettled([
+        approveWithdrawal(depsFor(round), { id, txHash: hash, operatorId: null }),
+        rejectWithdrawal(depsFor(round + 1), { id, reason: 'racing', operatorId: null }),
+      ]);
+      const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      const loser = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+      expect(loser.reason).toMatchObject({ messageKey: 'withdrawalNotPending' });
+      expect((await moneyOf(ctx, member, id)).hold).toBe(0n);
+    }
+    await everyInvariantHolds();
+  });
+});

@@ -1,0 +1,67 @@
+import {
+  ApplyDepositRequestSchema,
+  CancelDepositRequestSchema,
+  DepositRecordRequestSchema,
+  DepositVerifyEmailRequestSchema,
+} from '@elex/contract';
+import type { FastifyInstance } from 'fastify';
+import { success } from '../../http/envelope.js';
+import { parsePayload } from '../../http/validation.js';
+import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { AUTH_RATE_LIMIT } from '../auth/auth.routes.js';
+import {
+  cancelWithdrawal,
+  memberWithdrawals,
+  requestWithdrawal,
+  verifyWithdrawalCode,
+  withdrawableOf,
+} from './withdrawals.service.js';
+
+/** The member's withdrawal calls (issue 6, docs/withdrawals.md). All member-only: without a session, -5000. */
+export async function withdrawalsRoutes(app: FastifyInstance) {
+  const deps = app.deps;
+  const memberCall = { preHandler: memberOnly };
+
+  app.post('/user/withdrawable', memberCall, async (request) => {
+    const member = await requireMember(request);
+    return success(request, await withdrawableOf(deps, member.userId));
+  });
+
+  // Checks a code guess: limited per IP like verifyCode2 (the code's own 5 tries hold as well).
+  app.post(
+    '/user/depositVerifyEmail',
+    { ...memberCall, config: { rateLimit: AUTH_RATE_LIMIT } },
+    async (request) => {
+      const member = await requireMember(request);
+      const { authCode } = parsePayload(DepositVerifyEmailRequestSchema, request.body);
+      await verifyWithdrawalCode(deps, member, authCode);
+      return success(request, null);
+    },
+  );
+
+  app.post('/user/applyDeposit', memberCall, async (request) => {
+    const member = await requireMember(request);
+    const payload = parsePayload(ApplyDepositRequestSchema, request.body);
+    const { withdrawal } = await requestWithdrawal(deps, member, {
+      requestId: payload.requestId,
+      platId: payload.platId,
+      uid: payload.uid,
+      address: payload.address,
+      amount: payload.amount,
+      code: payload.authCode,
+    });
+    return success(request, withdrawal, 'withdrawalSuccessful');
+  });
+
+  app.post('/exchange/depositRecord', memberCall, async (request) => {
+    const member = await requireMember(request);
+    const query = parsePayload(DepositRecordRequestSchema, request.body);
+    return success(request, await memberWithdrawals(deps, member.userId, query));
+  });
+
+  app.post('/user/cancelDeposit', memberCall, async (request) => {
+    const member = await requireMember(request);
+    const { id } = parsePayload(CancelDepositRequestSchema, request.body);
+    return success(request, await cancelWithdrawal(deps, member.userId, id), 'withdrawalCancelled');
+  });
+}

@@ -1,0 +1,15 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// A test that makes the server log console.error has found a fault nobody asserted (epic-stack habit).
+// A test that expects it mocks console.error itself.
+beforeEach(() => {
+  const original = console.error;
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    original(...args);
+    throw new Error('console.error was called: assert the fault, or mock console.error in the test');
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});

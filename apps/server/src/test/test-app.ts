@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { type DatabaseHandle, openDatabase } from '../db/client.js';
+import { ManualClock } from '../lib/clock.js';
+
+/** The migrated template dumped by global-setup.ts, or none (then each database migrates itself). */
+async function pgliteTemplate(): Promise<Blob | undefined> {
+  const file = inject('pgliteTemplate');
+  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+}
+
+/**
+ * A fresh migrated database per test file: embedded PGlite in memory by default, or a new
+ * PostgreSQL database created on TEST_DATABASE_URL's server (dropped again on close).
+ */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
+
+  const name = `elex_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/**
+ * One fresh migrated database seen through `count` handles, as `count` server instances see it: on
+ * PostgreSQL (TEST_DATABASE_URL) each handle has its own pool; embedded PGlite is one process by
+ * construction, so there it is one handle given out `count` times. close() ends them and drops it.
+ */
+export async function openSharedTestDatabase(
+  count: number,
+  poolSize = 5,
+): Promise<{ handles: DatabaseHandle[]; close(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const handle = await openDatabase({ kind: 'pglite' });
+    return { handles: Array.from({ length: count }, () => handle), close: () => handle.close() };
+  }
+  const name = `elex_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handles: DatabaseHandle[] = [];
+  // One after the other: the first migrates, the others find the migrations applied.
+  for (let index = 0; index < count; index += 1) {
+    handles.push(await openDatabase({ kind: 'postgres', url: url.toString(), poolSize }));
+  }
+  return {
+    handles,
+    async close() {
+      for (const handle of handles) await handle.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), webDist: undefined, ...overrides };
+}
+
+/** Builds the app on a fresh database with a hand-driven clock; close() tears both down. */
+export async function createTestApp(overrides: Partial<Config> = {}) {
+  const database = await openTestDatabase();
+  const clock = new ManualClock();
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, database, clock, logger: false });
+  return {
+    app,
+    clock,
+    config,
+    db: database.db,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** POSTs JSON to an `/elex` call the way the web client does. */
+export function post(
+  app: Awaited<ReturnType<typeof createTestApp>>['app'],
+  url: string,
+  body: unknown = {},
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body as object,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}

@@ -1,0 +1,35 @@
+import { PATHS } from '@elex/contract';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { useIsLoggedIn } from '../shared/hooks/use-is-logged-in';
+
+/**
+ * spec: a member route opened without a token goes to /login with `redirect` set to the full target
+ * path; the other query values are kept.
+ */
+export function loginRedirectFor(pathname: string, search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete('redirect');
+  params.set('redirect', `${pathname}${search}`);
+  return `${PATHS.login}?${params.toString()}`;
+}
+
+/** Only same-site paths are followed, so a crafted link cannot send a user elsewhere. */
+export function safeRedirectTarget(raw: string | null): string {
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return PATHS.home;
+  return raw;
+}
+
+export function RequireMember() {
+  const isLoggedIn = useIsLoggedIn();
+  const { pathname, search } = useLocation();
+  if (!isLoggedIn) return <Navigate to={loginRedirectFor(pathname, search)} replace />;
+  return <Outlet />;
+}
+
+/** spec: a logged-in user opening /login or /register goes to the redirect target or /. */
+export function GuestOnly() {
+  const isLoggedIn = useIsLoggedIn();
+  const [params] = useSearchParams();
+  if (isLoggedIn) return <Navigate to={safeRedirectTarget(params.get('redirect'))} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,49 @@
+import { screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { envelope, renderRoutes } from '../test/helpers';
+import { lazyPage } from './lazy-page';
+import { RouteError } from './route-error';
+import { routes } from './router';
+
+const t = (key: string) => i18next.t(key);
+
+/** One route whose chunk fails the given way, with the app's error view. */
+function renderFailingChunk(error: unknown) {
+  return renderRoutes(
+    [{ path: '/', lazy: lazyPage(() => Promise.reject(error)), errorElement: <RouteError /> }],
+    '/',
+  );
+}
+
+describe('route error view (spec section 8: chunk failures missing, timeout, error)', () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope({})),
+    );
+  });
+
+  it('tells the user the site was updated when a chunk is missing, and offers a reload', async () => {
+    renderFailingChunk(new TypeError('Failed to fetch dynamically imported module: /assets/home.js'));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(t('chunkError.missing'));
+    expect(screen.getByRole('heading', { level: 1, name: t('chunkError.title') })).toBeVisible();
+    expect(screen.getByRole('button', { name: t('chunkError.retry') })).toBeEnabled();
+  });
+
+  it('says something went wrong for any other failure', async () => {
+    renderFailingChunk(new Error('boom'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('chunkError.error'));
+  });
+
+  it('shows the not-found page for an unknown address, inside the app shell', async () => {
+    renderRoutes(routes, '/no/such/page');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: t('notFound.title') }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: t('notFound.backHome') })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('navigation', { name: t('nav.main') })).toBeInTheDocument();
+  });
+});

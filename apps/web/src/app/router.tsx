@@ -1,0 +1,88 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import NotFoundPage from '../features/errors/not-found-page';
+import { Skeleton } from '../shared/ui/skeleton';
+import { GuestOnly, RequireMember } from './guards';
+import { lazyPage } from './lazy-page';
+import { RouteError } from './route-error';
+import { AppShell } from './shell/app-shell';
+
+/** A page route: its own lazily loaded chunk, and an error view that keeps the layout around it. */
+const page = (path: string | undefined, load: Parameters<typeof lazyPage>[0]): RouteObject =>
+  path === undefined
+    ? { index: true, lazy: lazyPage(load), errorElement: <RouteError /> }
+    : { path, lazy: lazyPage(load), errorElement: <RouteError /> };
+
+/** Every route of spec section 2. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    errorElement: <RouteError />,
+    // Shown until the first page's chunk arrives, instead of a blank screen.
+    hydrateFallbackElement: <Skeleton />,
+    children: [
+      page(undefined, () => import('../features/home/home-page')),
+      {
+        element: <GuestOnly />,
+        children: [
+          page('login', () => import('../features/auth/login-page')),
+          page('register', () => import('../features/auth/register-page')),
+        ],
+      },
+      page('resetpassword', () => import('../features/auth/reset-password-page')),
+      page('exchange', () => import('../features/exchanges/exchange-list-page')),
+      page('exchangeDetail', () => import('../features/exchanges/exchange-detail-page')),
+      page('exchangeNo', () => import('../features/binding/uid-search-page')),
+      page('calculator', () => import('../features/calculator/calculator-page')),
+      page('serviceIntro', () => import('../features/service/service-intro-page')),
+      page('serviceIntroMore', () => import('../features/service/service-intro-more-page')),
+      page('serviceIntroInvite', () => import('../features/service/service-intro-invite-page')),
+      page('invitation', () => import('../features/invite/invitation-page')),
+      page('test/introduce', () => import('../features/service/introduce-page')),
+      {
+        element: <RequireMember />,
+        children: [
+          page('uidlinking', () => import('../features/binding/uid-linking-page')),
+          page('withdrawal', () => import('../features/withdrawal/withdrawal-page')),
+          page('exchangeLinkDetail', () => import('../features/cashback/exchange-link-detail-page')),
+          {
+            path: 'mypage',
+            lazy: lazyPage(() => import('../features/mypage/my-page-layout')),
+            errorElement: <RouteError />,
+            children: [
+              page(undefined, () => import('../features/mypage/my-page-main')),
+              page('settings', () => import('../features/mypage/settings-page')),
+              page('changepassword', () => import('../features/mypage/change-password-page')),
+              page('rewardHistory', () => import('../features/cashback/reward-history-page')),
+              page('makefriend', () => import('../features/invite/make-friend-page')),
+              page('records', () => import('../features/cashback/records-page')),
+              page('point', () => import('../features/points/point-page')),
+            ],
+          },
+          // The operator console (issue 6): its own chunks; the server decides who is an operator.
+          {
+            path: 'admin',
+            lazy: lazyPage(() => import('../features/admin/admin-layout')),
+            errorElement: <RouteError />,
+            children: [
+              page(undefined, () => import('../features/admin/dashboard-page')),
+              page('withdrawals', () => import('../features/admin/withdrawals-page')),
+              page('members', () => import('../features/admin/members-page')),
+              page('members/:userId', () => import('../features/admin/member-page')),
+              page('catalog', () => import('../features/admin/catalog-page')),
+              page('catalog/:platId', () => import('../features/admin/exchange-editor-page')),
+              page('imports', () => import('../features/admin/imports-page')),
+              page('tasks', () => import('../features/admin/tasks-page')),
+              page('audit', () => import('../features/admin/audit-page')),
+            ],
+          },
+        ],
+      },
+      // Static: the error view renders it too, so it lives in the main chunk either way.
+      { path: '*', Component: NotFoundPage },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,37 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { track } from '../../shared/analytics/track';
+import { setApiNavigator } from '../../shared/api/api-client';
+import { useIsWide } from '../../shared/hooks/use-is-wide';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { Footer } from './footer';
+import { MobileHeader, TabBar } from './mobile-bars';
+import { TopBar } from './top-bar';
+
+/** The layout around every page: desktop top bar or mobile header and tab bar, page, footer. */
+export function AppShell() {
+  const isWide = useIsWide();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+
+  useEffect(() => setApiNavigator((to) => navigate(to)), [navigate]);
+
+  // spec: scroll to the top on each route change, and one page-view event per route.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    track('page_view', pathname);
+  }, [pathname]);
+
+  return (
+    <div className={isWide ? 'shell shell-desktop' : 'shell shell-mobile'}>
+      {isWide ? <TopBar /> : <MobileHeader />}
+      <main id="main" className="main">
+        <Suspense fallback={<Skeleton />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      {isWide ? null : <TabBar />}
+    </div>
+  );
+}

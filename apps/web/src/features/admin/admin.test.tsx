@@ -1,0 +1,207 @@
+import type { WithdrawalQueueItem } from '@elex/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/router';
+import { envelope, logIn, renderRoutes } from '../../test/helpers';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+type Handler = (body: Record<string, unknown>) => Response;
+
+/** Answers each call by path; page views and anything else get an empty success. */
+function serve(handlers: Record<string, Handler>) {
+  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input);
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+    calls.push({ path, body });
+    const handler = handlers[path];
+    return handler ? handler(body) : envelope(null);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
+const CATALOG = { exchanges: [] };
+
+function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQueueItem {
+  const zero = { count: 0, amount: '0.000000' };
+  return {
+    id: '31',
+    status: 'pending',
+    platId: 4,
+    uid: '40512345',
+    amount: '60.000000',
+    cashbackPart: '60.000000',
+    rewardsPart: '0.000000',
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    createdAt: '2026-06-01T10:00:00.000Z',
+    decidedAt: null,
+    txHash: null,
+    failureReason: null,
+    member: { userId: 12, email: 'member@example.com', userCode: 'EXMEM234', memberSince: null },
+    isBindingLive: true,
+    isOverdue: false,
+    balanceHistory: [
+      {
+        at: '2026-06-01T10:00:00.000Z',
+        account: 'cashback',
+        kind: 'withdrawalHold',
+        amount: '-60.000000',
+        balanceAfter: '40.000000',
+      },
+      {
+        at: '2026-05-30T06:00:00.000Z',
+        account: 'cashback',
+        kind: 'rebate',
+        amount: '100.000000',
+        balanceAfter: '100.000000',
+      },
+    ],
+    summary: {
+      cashbackEarned: '100.000000',
+      cashbackBalance: '40.000000',
+      rewardsEarned: '0.000000',
+      rewardsBalance: '0.000000',
+      withdrawals: {
+        pending: { count: 1, amount: '60.000000' },
+        completed: zero,
+        failed: zero,
+        cancelled: zero,
+      },
+    },
+    ...overrides,
+  };
+}
+
+describe('the operator console guard', () => {
+  beforeEach(() => {
+    window.innerWidth = 1280;
+  });
+
+  it('sends a visitor to /login with the console as the redirect target', async () => {
+    const calls = serve({});
+    const { router } = renderRoutes(routes, '/admin/withdrawals');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: t('pages.login.title') }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/admin/withdrawals');
+    expect(calls.some((call) => call.path.startsWith('/elex/admin/'))).toBe(false);
+  });
+
+  it('shows a member the forbidden page, as the server answers, and no console', async () => {
+    logIn();
+    serve({ '/elex/admin/whoami': () => envelope(null, 1003, 'You do not have permission to do this') });
+    renderRoutes(routes, '/admin');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: t('admin.forbidden.title') }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.queryByRole('navigation', { name: t('admin.console') })).toBeNull();
+    // The answer is the page: no error toast on top of it.
+    expect(screen.queryByText('You do not have permission to do this')).toBeNull();
+  });
+
+  it('opens the console for an operator', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/withdrawalQueue': () => envelope({ rows: [], total: 0, page: 1, pageSize: 10 }),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: t('admin.withdrawals.title') }),
+    ).toBeVisible();
+    const nav = screen.getByRole('navigation', { name: t('admin.console') });
+    expect(within(nav).getByRole('link', { name: t('admin.nav.audit') })).toHaveAttribute(
+      'href',
+      '/admin/audit',
+    );
+    expect(screen.getByText(OPERATOR.email)).toBeVisible();
+    expect(await screen.findByText(t('admin.withdrawals.empty'))).toBeVisible();
+  });
+});
+
+describe('approving a withdrawal', () => {
+  it('asks for the payout transaction hash, refuses a malformed one, and sends a good one', async () => {
+    logIn();
+    const user = userEvent.setup();
+    let decided = false;
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/withdrawalQueue': () =>
+        envelope({
+          rows: decided ? [] : [pendingItem()],
+          total: decided ? 0 : 1,
+          page: 1,
+          pageSize: 10,
+        }),
+      '/elex/admin/approveWithdrawal': () => {
+        decided = true;
+        return envelope({ id: '31', status: 'completed' }, 0, 'Withdrawal approved');
+      },
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const item = await screen.findByRole('article', {
+      name: t('admin.withdrawals.heading', { id: '31', amount: '60.00' }),
+    });
+    expect(within(item).getByText('member@example.com')).toBeVisible();
+    expect(
+      within(item).getByRole('region', { name: t('admin.withdrawals.historyOf', { id: '31' }) }),
+    ).toBeVisible();
+
+    await user.click(within(item).getByRole('button', { name: t('admin.withdrawals.approve') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.withdrawals.approveTitle') });
+    const hash = within(dialog).getByLabelText(t('admin.withdrawals.txHash'));
+    await user.type(hash, '0x1234');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.withdrawals.approveSubmit') }));
+    expect(await within(dialog).findByText(t('msg:txHashInvalid'))).toBeVisible();
+    expect(hash).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((call) => call.path === '/elex/admin/approveWithdrawal')).toBe(false);
+
+    const good = `0x${'ab'.repeat(32)}`;
+    await user.clear(hash);
+    await user.type(hash, good);
+    await user.click(within(dialog).getByRole('button', { name: t('admin.withdrawals.approveSubmit') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/approveWithdrawal')?.body).toEqual({
+        id: '31',
+        txHash: good,
+      }),
+    );
+    expect(await screen.findByText(t('admin.withdrawals.empty'))).toBeVisible();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('rejects only with a reason', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/withdrawalQueue': () =>
+        envelope({ rows: [pendingItem()], total: 1, page: 1, pageSize: 10 }),
+      '/elex/admin/rejectWithdrawal': () => envelope({ id: '31', status: 'failed' }),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    await user.click(
+      await screen.findByRole('button', { name: t('admin.withdrawals.reject') }, { timeout: 5000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('admin.withdrawals.rejectTitle') });
+    await user.click(within(dialog).getByRole('button', { name: t('admin.withdrawals.rejectSubmit') }));
+    expect(await within(dialog).findByText(t('msg:operatorReasonRequired'))).toBeVisible();
+    await user.type(within(dialog).getByLabelText(t('admin.withdrawals.reason')), 'Wrong network');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.withdrawals.rejectSubmit') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/rejectWithdrawal')?.body).toEqual({
+        id: '31',
+        reason: 'Wrong network',
+      }),
+    );
+  });
+});

@@ -1,0 +1,19 @@
+import { AuditLogPageSchema } from '@elex/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/admin/auditLog {action?, page, pageSize}`: newest first. */
+export const auditLogQuery = (action: string | undefined, page: number, pageSize: number) =>
+  queryOptions({
+    queryKey: ['admin', 'audit', action ?? 'all', page, pageSize],
+    queryFn: () =>
+      apiCall(
+        '/elex/admin/auditLog',
+        { ...(action ? { action } : {}), page, pageSize },
+        { schema: AuditLogPageSchema },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAuditLog = (action: string | undefined, page: number, pageSize: number) =>
+  useQuery(auditLogQuery(action, page, pageSize));

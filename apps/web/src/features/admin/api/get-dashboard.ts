@@ -1,0 +1,13 @@
+import { DashboardSchema } from '@elex/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/admin/dashboard {days}` */
+export const dashboardQuery = (days: number) =>
+  queryOptions({
+    queryKey: ['admin', 'dashboard', days],
+    queryFn: () => apiCall('/elex/admin/dashboard', { days }, { schema: DashboardSchema }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useDashboard = (days: number) => useQuery(dashboardQuery(days));

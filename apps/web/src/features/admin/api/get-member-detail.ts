@@ -1,0 +1,12 @@
+import { MemberDetailSchema } from '@elex/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/admin/memberDetail {userId}` */
+export const memberDetailQuery = (userId: number) =>
+  queryOptions({
+    queryKey: ['admin', 'member', userId],
+    queryFn: () => apiCall('/elex/admin/memberDetail', { userId }, { schema: MemberDetailSchema }),
+  });
+
+export const useMemberDetail = (userId: number) => useQuery(memberDetailQuery(userId));

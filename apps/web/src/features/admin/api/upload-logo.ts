@@ -1,0 +1,25 @@
+import { CatalogExchangeSchema } from '@elex/contract';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** The file as base64, without the `data:...;base64,` prefix a FileReader adds. */
+export function readAsBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * `/elex/admin/uploadLogo {platId, fileName, content}`: the server reads the type from the content,
+ * checks SVGs and makes the file the partner's logo.
+ */
+export async function uploadLogo(platId: number, file: File) {
+  const content = await readAsBase64(file);
+  return apiCall(
+    '/elex/admin/uploadLogo',
+    { platId, fileName: file.name, content },
+    { schema: CatalogExchangeSchema },
+  );
+}

@@ -1,0 +1,53 @@
+import { currentLocale } from '../../shared/i18n/i18n';
+
+/** Times in the console are UTC (the server's days are UTC days), said so. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const text = new Date(iso).toLocaleString(currentLocale(), {
+    timeZone: 'UTC',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  return `${text} UTC`;
+}
+
+/** A short UTC time for dense tables whose header says UTC: "Nov 22, 01:00". */
+export function formatShortTime(iso: string): string {
+  return new Date(iso).toLocaleString(currentLocale(), {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
+}
+
+/** A large USDT figure for a summary card: two decimals, truncated. */
+export function formatCardAmount(value: string): string {
+  const [whole = '0', fraction = ''] = value.replace(/^-/, '').split('.');
+  const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
+  return `${value.startsWith('-') ? '-' : ''}${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+}
+
+export function formatDay(iso: string): string {
+  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso).toLocaleDateString(currentLocale(), {
+    timeZone: 'UTC',
+    dateStyle: 'medium',
+  });
+}
+
+/** "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"). */
+export function formatAmount(value: string): string {
+  const [whole = '0', fraction = ''] = value.replace(/^-/, '').split('.');
+  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
+  const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
+  return `${value.startsWith('-') ? '-' : ''}${grouped}.${trimmed}`;
+}
+
+/** Bytes as KB or MB for file sizes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,295 @@
+import { type AdminBinding, UnbindUidRequestSchema } from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { z } from 'zod';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { Pager } from '../../shared/ui/pager';
+import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { toast } from '../../shared/ui/toast';
+import { useMemberDetail } from './api/get-member-detail';
+import { useMemberLedger } from './api/get-member-ledger';
+import { unbindUid } from './api/unbind-uid';
+import { LoadError } from './components/load-error';
+import { ScrollRegion } from './components/scroll-region';
+import { formatAmount, formatCardAmount, formatTime } from './format';
+import { useExchangeNames } from './use-exchange-names';
+
+const LEDGER_PAGE = 20;
+
+function UnbindDialog({
+  binding,
+  exchange,
+  onClose,
+  onDone,
+}: {
+  binding: AdminBinding | null;
+  exchange: string;
+  onClose(): void;
+  onDone(): void;
+}) {
+  const { t } = useTranslation();
+  const form = useForm<
+    z.input<typeof UnbindUidRequestSchema>,
+    unknown,
+    z.output<typeof UnbindUidRequestSchema>
+  >({
+    resolver: zodResolver(UnbindUidRequestSchema),
+    mode: 'onTouched',
+    values: { platId: binding?.platId ?? 0, uid: binding?.uid ?? '', reason: '' },
+  });
+  const error = form.formState.errors.reason?.message;
+  return (
+    <ResponsiveDialog
+      open={binding !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={t('admin.members.unbindTitle')}
+      description={t('admin.members.unbindDescription', { exchange, uid: binding?.uid ?? '' })}
+      maxWidthPx={520}
+    >
+      <form
+        className="form admin-dialog-form"
+        noValidate
+        onSubmit={form.handleSubmit(async (values) => {
+          try {
+            await unbindUid(values);
+            toast.success(t('msg:unbindSuccessful'));
+            onDone();
+          } catch {
+            // The API client showed the reason.
+          }
+        })}
+      >
+        <Field
+          id="unbind-reason"
+          label={t('admin.members.unbindReason')}
+          error={error ? t(`msg:${error}`) : undefined}
+        >
+          <textarea rows={3} maxLength={500} {...form.register('reason')} />
+        </Field>
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            {t('admin.common.cancel')}
+          </button>
+          <button type="submit" className="button button-danger" disabled={form.formState.isSubmitting}>
+            {t('admin.members.unbindSubmit')}
+          </button>
+        </div>
+      </form>
+    </ResponsiveDialog>
+  );
+}
+
+/** /admin/members/:userId: who, bindings (live and ended) with balances, the ledger; unbind a UID. */
+export default function MemberPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const userId = Number(useParams().userId);
+  const detail = useMemberDetail(userId);
+  const [page, setPage] = useState(1);
+  const ledger = useMemberLedger(userId, page, LEDGER_PAGE);
+  const exchangeName = useExchangeNames();
+  const [unbinding, setUnbinding] = useState<AdminBinding | null>(null);
+
+  const data = detail.data;
+  const title = data?.member.email ?? (data ? t('admin.members.deletedAccount') : t('admin.members.member'));
+  return (
+    <Page title={title} wide>
+      <p>
+        <Link to="/admin/members" className="admin-back">
+          <ArrowLeft size={16} aria-hidden="true" />
+          {t('admin.members.back')}
+        </Link>
+      </p>
+      {detail.isError && !data ? <LoadError onRetry={() => void detail.refetch()} /> : null}
+      {!data ? (
+        detail.isError ? null : (
+          <Skeleton lines={5} />
+        )
+      ) : (
+        <>
+          <div className="admin-two-columns">
+            <section className="card">
+              <h2>{t('admin.members.profile')}</h2>
+              <dl className="admin-facts">
+                <div>
+                  <dt>{t('admin.members.userCode')}</dt>
+                  <dd className="mono">{data.member.userCode}</dd>
+                </div>
+                <div>
+                  <dt>{t('admin.members.inviteCode')}</dt>
+                  <dd className="mono">{data.member.inviteCode}</dd>
+                </div>
+                <div>
+                  <dt>{t('admin.members.joined')}</dt>
+                  <dd>{formatTime(data.member.createdAt)}</dd>
+                </div>
+                <div>
+                  <dt>{t('admin.members.language')}</dt>
+                  <dd>{data.member.locale}</dd>
+                </div>
+                {data.member.inviterId ? (
+                  <div>
+                    <dt>{t('admin.members.invitedBy')}</dt>
+                    <dd>
+                      <Link to={`/admin/members/${data.member.inviterId}`}>#{data.member.inviterId}</Link>
+                    </dd>
+                  </div>
+                ) : null}
+                {data.member.withdrawalLockedUntil ? (
+                  <div>
+                    <dt>{t('admin.members.lockedUntil')}</dt>
+                    <dd>{formatTime(data.member.withdrawalLockedUntil)}</dd>
+                  </div>
+                ) : null}
+                {data.member.deletedAt ? (
+                  <div>
+                    <dt>{t('admin.members.deleted')}</dt>
+                    <dd>{formatTime(data.member.deletedAt)}</dd>
+                  </div>
+                ) : null}
+                {data.member.isOperator ? (
+                  <div>
+                    <dt>{t('admin.members.role')}</dt>
+                    <dd>{t('admin.members.operator')}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            </section>
+            <section className="card">
+              <h2>{t('admin.members.balances')}</h2>
+              <dl className="admin-stats admin-stats-small">
+                <div className="admin-stat">
+                  <dt>{t('admin.members.cashbackBalance')}</dt>
+                  <dd>{t('admin.common.usdt', { amount: formatCardAmount(data.balances.cashback) })}</dd>
+                </div>
+                <div className="admin-stat">
+                  <dt>{t('admin.members.rewardsBalance')}</dt>
+                  <dd>{t('admin.common.usdt', { amount: formatCardAmount(data.balances.rewards) })}</dd>
+                </div>
+              </dl>
+            </section>
+          </div>
+
+          <section className="card admin-section">
+            <h2>{t('admin.members.bindings')}</h2>
+            {data.bindings.length === 0 ? (
+              <p className="muted">{t('admin.members.noBindings')}</p>
+            ) : (
+              <ScrollRegion label={t('admin.members.bindings')}>
+                <table className="data-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('admin.members.exchange')}</th>
+                      <th scope="col">{t('admin.members.uidAndAddress')}</th>
+                      <th scope="col">{t('admin.members.boundAt')}</th>
+                      <th scope="col" className="numeric">
+                        {t('admin.members.uidBalance')}
+                      </th>
+                      <th scope="col">{t('admin.members.state')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.bindings.map((binding) => (
+                      <tr key={`${binding.platId}-${binding.uid}-${binding.boundAt}`}>
+                        <td>{exchangeName(binding.platId)}</td>
+                        <td>
+                          <span className="mono">{binding.uid}</span>
+                          <span className="status-reason mono admin-break">{binding.address}</span>
+                        </td>
+                        <td>{formatTime(binding.boundAt)}</td>
+                        <td className="numeric">{formatAmount(binding.balance)}</td>
+                        <td className="wrap">
+                          {binding.unboundAt ? (
+                            <>
+                              <span className="status status-failed">{t('admin.members.unbound')}</span>
+                              <span className="status-reason">
+                                {formatTime(binding.unboundAt)} · {binding.unbindReason}
+                              </span>
+                            </>
+                          ) : (
+                            <button
+                              type="button"
+                              className="button button-ghost admin-small-button"
+                              onClick={() => setUnbinding(binding)}
+                            >
+                              {t('admin.members.unbind')}
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
+            )}
+          </section>
+
+          <section className="card admin-section">
+            <h2>{t('admin.members.ledger')}</h2>
+            {!ledger.data ? (
+              <Skeleton lines={3} />
+            ) : ledger.data.rows.length === 0 ? (
+              <p className="muted">{t('admin.members.noLedger')}</p>
+            ) : (
+              <>
+                <ScrollRegion label={t('admin.members.ledger')}>
+                  <table className="data-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('admin.ledger.at')}</th>
+                        <th scope="col">{t('admin.ledger.kind')}</th>
+                        <th scope="col">{t('admin.ledger.account')}</th>
+                        <th scope="col" className="numeric">
+                          {t('admin.ledger.amount')}
+                        </th>
+                        <th scope="col" className="numeric">
+                          {t('admin.ledger.balanceAfter')}
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {ledger.data.rows.map((line) => (
+                        <tr key={line.lineId}>
+                          <td>{formatTime(line.at)}</td>
+                          <td>{t(`admin.ledger.kinds.${line.kind}`, { defaultValue: line.kind })}</td>
+                          <td className="mono">{line.account}</td>
+                          <td className={`numeric${line.amount.startsWith('-') ? '' : ' positive'}`}>
+                            {formatAmount(line.amount)}
+                          </td>
+                          <td className="numeric">{formatAmount(line.balanceAfter)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </ScrollRegion>
+                <Pager
+                  page={page}
+                  pageSize={LEDGER_PAGE}
+                  total={ledger.data.total}
+                  onPage={setPage}
+                  label={t('admin.members.ledger')}
+                />
+              </>
+            )}
+          </section>
+          <UnbindDialog
+            binding={unbinding}
+            exchange={unbinding ? exchangeName(unbinding.platId) : ''}
+            onClose={() => setUnbinding(null)}
+            onDone={async () => {
+              setUnbinding(null);
+              await client.invalidateQueries({ queryKey: ['admin', 'member', userId] });
+            }}
+          />
+        </>
+      )}
+    </Page>
+  );
+}

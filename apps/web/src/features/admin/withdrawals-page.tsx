@@ -1,0 +1,230 @@
+import {
+  POLYGON_EXPLORER_TX_URL,
+  WITHDRAWAL_STATUSES,
+  type WithdrawalQueueItem,
+  type WithdrawalStatus,
+} from '@elex/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Page } from '../../shared/ui/page';
+import { Pager } from '../../shared/ui/pager';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { useWithdrawalQueue } from './api/get-withdrawal-queue';
+import { BalanceHistory } from './components/balance-history';
+import { ApproveDialog, type DecisionTarget, RejectDialog } from './components/decision-dialogs';
+import { LoadError } from './components/load-error';
+import { formatAmount, formatTime } from './format';
+import { useExchangeNames } from './use-exchange-names';
+
+const PAGE_SIZE = 10;
+
+/**
+ * /admin/withdrawals: the queue, oldest first, each withdrawal with the member's balance history
+ * beside it; approve with the payout transaction's hash, or reject with a reason.
+ */
+export default function WithdrawalsPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const exchangeName = useExchangeNames();
+  const [status, setStatus] = useState<WithdrawalStatus>('pending');
+  const [page, setPage] = useState(1);
+  const queue = useWithdrawalQueue(status, page, PAGE_SIZE);
+  const [approving, setApproving] = useState<DecisionTarget | null>(null);
+  const [rejecting, setRejecting] = useState<DecisionTarget | null>(null);
+
+  const summary = (item: WithdrawalQueueItem) =>
+    t('admin.withdrawals.summary', {
+      amount: formatAmount(item.amount),
+      exchange: exchangeName(item.platId),
+      uid: item.uid,
+      address: item.address,
+    });
+  const decided = async () => {
+    setApproving(null);
+    setRejecting(null);
+    await client.invalidateQueries({ queryKey: ['admin', 'withdrawals'] });
+    await client.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
+  };
+
+  return (
+    <Page title={t('admin.withdrawals.title')} intro={t('admin.withdrawals.intro')} wide>
+      <div className="filter-bar">
+        <label className="inline-field">
+          <span>{t('admin.withdrawals.status')}</span>
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as WithdrawalStatus);
+              setPage(1);
+            }}
+          >
+            {WITHDRAWAL_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {t(`admin.withdrawals.statuses.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {queue.data ? (
+          <p className="muted admin-count" aria-live="polite">
+            {t('admin.withdrawals.count', { count: queue.data.total })}
+          </p>
+        ) : null}
+      </div>
+      {queue.isError && !queue.data ? <LoadError onRetry={() => void queue.refetch()} /> : null}
+      {!queue.data ? (
+        queue.isError ? null : (
+          <Skeleton lines={4} />
+        )
+      ) : queue.data.rows.length === 0 ? (
+        <p className="card muted">{t('admin.withdrawals.empty')}</p>
+      ) : (
+        <ol className="admin-queue">
+          {queue.data.rows.map((item) => (
+            <li key={item.id} className="card admin-queue-item">
+              <article aria-labelledby={`withdrawal-${item.id}`}>
+                <header className="admin-queue-head">
+                  <h2 id={`withdrawal-${item.id}`}>
+                    {t('admin.withdrawals.heading', {
+                      id: item.id,
+                      amount: formatAmount(item.amount),
+                    })}
+                  </h2>
+                  <span className={`status status-${item.status}`}>
+                    {t(`admin.withdrawals.statuses.${item.status}`)}
+                  </span>
+                  {item.isOverdue ? (
+                    <span className="status status-failed">{t('admin.withdrawals.overdue')}</span>
+                  ) : null}
+                </header>
+                <div className="admin-queue-body">
+                  <dl className="admin-facts">
+                    <div>
+                      <dt>{t('admin.withdrawals.member')}</dt>
+                      <dd>
+                        <Link to={`/admin/members/${item.member.userId}`}>
+                          {item.member.email ?? t('admin.members.deletedAccount')}
+                        </Link>{' '}
+                        <span className="muted mono">{item.member.userCode}</span>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('admin.withdrawals.exchangeUid')}</dt>
+                      <dd>
+                        {exchangeName(item.platId)} · <span className="mono">{item.uid}</span>
+                        {item.isBindingLive ? null : (
+                          <span className="status-reason">{t('admin.withdrawals.bindingEnded')}</span>
+                        )}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('admin.withdrawals.address')}</dt>
+                      <dd className="mono admin-break">{item.address}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('admin.withdrawals.requestedAt')}</dt>
+                      <dd>{formatTime(item.createdAt)}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('admin.withdrawals.parts')}</dt>
+                      <dd>
+                        {t('admin.withdrawals.partsValue', {
+                          cashback: formatAmount(item.cashbackPart),
+                          rewards: formatAmount(item.rewardsPart),
+                        })}
+                      </dd>
+                    </div>
+                    {item.txHash ? (
+                      <div>
+                        <dt>{t('admin.withdrawals.txHash')}</dt>
+                        <dd className="mono admin-break">
+                          <a
+                            href={`${POLYGON_EXPLORER_TX_URL}${item.txHash}`}
+                            target="_blank"
+                            rel="noreferrer"
+                          >
+                            {item.txHash}
+                          </a>
+                        </dd>
+                      </div>
+                    ) : null}
+                    {item.failureReason ? (
+                      <div>
+                        <dt>{t('admin.withdrawals.reason')}</dt>
+                        <dd>{item.failureReason}</dd>
+                      </div>
+                    ) : null}
+                    {item.decidedAt ? (
+                      <div>
+                        <dt>{t('admin.withdrawals.decidedAt')}</dt>
+                        <dd>{formatTime(item.decidedAt)}</dd>
+                      </div>
+                    ) : null}
+                  </dl>
+                  <section className="admin-history">
+                    <h3>{t('admin.withdrawals.history')}</h3>
+                    <dl className="admin-history-summary">
+                      <div>
+                        <dt>{t('admin.withdrawals.cashbackEarned')}</dt>
+                        <dd>{formatAmount(item.summary.cashbackEarned)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('admin.withdrawals.cashbackBalance')}</dt>
+                        <dd>{formatAmount(item.summary.cashbackBalance)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('admin.withdrawals.rewardsBalance')}</dt>
+                        <dd>{formatAmount(item.summary.rewardsBalance)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('admin.withdrawals.paidBefore')}</dt>
+                        <dd>
+                          {t('admin.withdrawals.paidBeforeValue', {
+                            count: item.summary.withdrawals.completed.count,
+                            amount: formatAmount(item.summary.withdrawals.completed.amount),
+                          })}
+                        </dd>
+                      </div>
+                    </dl>
+                    <BalanceHistory id={item.id} movements={item.balanceHistory} />
+                  </section>
+                </div>
+                {item.status === 'pending' ? (
+                  <div className="admin-actions">
+                    <button
+                      type="button"
+                      className="button button-primary"
+                      onClick={() => setApproving({ id: item.id, summary: summary(item) })}
+                    >
+                      {t('admin.withdrawals.approve')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-danger"
+                      onClick={() => setRejecting({ id: item.id, summary: summary(item) })}
+                    >
+                      {t('admin.withdrawals.reject')}
+                    </button>
+                  </div>
+                ) : null}
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+      {queue.data ? (
+        <Pager
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={queue.data.total}
+          onPage={setPage}
+          label={t('admin.withdrawals.title')}
+        />
+      ) : null}
+      <ApproveDialog target={approving} onClose={() => setApproving(null)} onDone={decided} />
+      <RejectDialog target={rejecting} onClose={() => setRejecting(null)} onDone={decided} />
+    </Page>
+  );
+}

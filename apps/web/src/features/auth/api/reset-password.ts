@@ -1,0 +1,6 @@
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/user/changePasswd`: sets a new password with the e-mailed code (sent as a number, spec section 5). */
+export function resetPassword(email: string, code: string, password: string) {
+  return apiCall('/elex/user/changePasswd', { email, authCode: Number(code), passwd: password });
+}

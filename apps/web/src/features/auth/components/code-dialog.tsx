@@ -1,0 +1,160 @@
+import { isCompleteCode, VERIFICATION_CODE } from '@elex/contract';
+import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
+import { useCountdown } from '../hooks/use-countdown';
+
+const emptyDigits = () => Array.from({ length: VERIFICATION_CODE.length }, () => '');
+
+export interface CodeDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  email: string;
+  /** Confirms the six digits; a rejection keeps the dialog open so the user can correct them. */
+  onConfirm(code: string): Promise<void>;
+  /** Requests a new code; a rejection keeps the resend button (the API client shows the reason). */
+  onResend(): Promise<void>;
+}
+
+/**
+ * spec section 4/5: six single-digit boxes, digits only, paste only of exactly six digits, backspace
+ * to the previous box; a 60 s countdown in mm:ss while the button reads confirm; at zero the boxes
+ * clear, focus returns to the first box and the button becomes resend.
+ */
+export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: CodeDialogProps) {
+  const { t } = useTranslation();
+  const [digits, setDigits] = useState(emptyDigits);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const boxes = useRef<(HTMLInputElement | null)[]>([]);
+  const countdown = useCountdown(VERIFICATION_CODE.resendSeconds);
+  const { restart, reset } = countdown;
+
+  useEffect(() => {
+    if (open) {
+      setDigits(emptyDigits());
+      setError(null);
+      restart();
+    } else {
+      reset();
+    }
+  }, [open, restart, reset]);
+
+  const expired = open && countdown.secondsLeft === 0;
+  useEffect(() => {
+    if (expired) {
+      setDigits(emptyDigits());
+      boxes.current[0]?.focus();
+    }
+  }, [expired]);
+
+  const focusBox = (index: number) =>
+    boxes.current[Math.max(0, Math.min(index, VERIFICATION_CODE.length - 1))]?.focus();
+
+  const setDigit = (index: number, raw: string) => {
+    const digit = raw.replace(/\D/g, '').slice(-1);
+    setDigits((current) => current.map((value, i) => (i === index ? digit : value)));
+    setError(null);
+    if (digit) focusBox(index + 1);
+  };
+
+  const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Backspace' && !digits[index] && index > 0) {
+      event.preventDefault();
+      setDigits((current) => current.map((value, i) => (i === index - 1 ? '' : value)));
+      focusBox(index - 1);
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    const text = event.clipboardData.getData('text').trim();
+    if (!new RegExp(`^\\d{${VERIFICATION_CODE.length}}$`).test(text)) return;
+    setDigits(text.split(''));
+    setError(null);
+    focusBox(VERIFICATION_CODE.length - 1);
+  };
+
+  const confirm = async () => {
+    if (!isCompleteCode(digits)) {
+      setError(t('msg:codeIncomplete'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await onConfirm(digits.join(''));
+    } catch {
+      // The API client already showed the server's reason; the user corrects the digits.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const resend = async () => {
+    setBusy(true);
+    try {
+      await onResend();
+      restart();
+      focusBox(0);
+    } catch {
+      // Keep the resend button; the API client showed why.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ResponsiveDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('auth.codeTitle')}
+      description={t('auth.codeSentTo', { email })}
+    >
+      <form
+        className="code-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void (expired ? resend() : confirm());
+        }}
+      >
+        <fieldset className="code-boxes" aria-describedby={error ? 'code-error' : undefined}>
+          <legend className="visually-hidden">{t('auth.codeLegend')}</legend>
+          {digits.map((digit, index) => (
+            <input
+              // biome-ignore lint/suspicious/noArrayIndexKey: the six boxes are positions, not items
+              key={index}
+              ref={(element) => {
+                boxes.current[index] = element;
+              }}
+              className="code-box"
+              inputMode="numeric"
+              autoComplete={index === 0 ? 'one-time-code' : 'off'}
+              pattern="[0-9]*"
+              maxLength={1}
+              value={digit}
+              disabled={expired}
+              aria-label={t('auth.codeDigit', { position: index + 1, total: VERIFICATION_CODE.length })}
+              aria-invalid={error ? true : undefined}
+              onChange={(event) => setDigit(index, event.target.value)}
+              onKeyDown={(event) => onKeyDown(index, event)}
+              onPaste={onPaste}
+              onFocus={(event) => event.target.select()}
+            />
+          ))}
+        </fieldset>
+        {error ? (
+          <p id="code-error" className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <p className="code-countdown" aria-live="off">
+          {expired ? t('auth.codeExpiredHint') : t('auth.codeCountdown', { time: countdown.label })}
+        </p>
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {expired ? t('auth.resend') : t('common.confirm')}
+        </button>
+      </form>
+    </ResponsiveDialog>
+  );
+}

@@ -1,0 +1,120 @@
+import {
+  CodeModule,
+  emailSchema,
+  loginPasswordSchema,
+  normalizeEmail,
+  PASSWORD,
+  PATHS,
+  SIMPLE_EMAIL_PATTERN,
+} from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { safeRedirectTarget } from '../../app/guards';
+import { track } from '../../shared/analytics/track';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { toast } from '../../shared/ui/toast';
+import { login } from './api/login';
+import { sendCode } from './api/send-code';
+import { CodeDialog } from './components/code-dialog';
+import { PasswordInput } from './components/password-input';
+import { useFinishLogin } from './hooks/use-finish-login';
+
+const LoginFormSchema = z.object({ email: emailSchema, password: loginPasswordSchema });
+type LoginForm = z.input<typeof LoginFormSchema>;
+type LoginValues = z.output<typeof LoginFormSchema>;
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const finishLogin = useFinishLogin();
+  const [pending, setPending] = useState<LoginValues | null>(null);
+  const [sending, setSending] = useState(false);
+  const form = useForm<LoginForm, unknown, LoginValues>({
+    resolver: zodResolver(LoginFormSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+  const email = normalizeEmail(form.watch('email'));
+  const password = form.watch('password');
+  // spec: submit stays disabled until the e-mail matches the simple pattern and the password has 6+ characters, and while loading.
+  const canSubmit =
+    SIMPLE_EMAIL_PATTERN.test(email) && password.length >= PASSWORD.loginMinLength && !sending;
+  const { errors } = form.formState;
+
+  const requestCode = async (values: LoginValues) => {
+    await sendCode(CodeModule.Login, values.email);
+    toast.success(t('msg:codeSent'));
+  };
+
+  const onSubmit = async (values: LoginValues) => {
+    setSending(true);
+    try {
+      await requestCode(values);
+      setPending(values);
+    } catch {
+      // The API client showed the reason.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onConfirm = async (code: string) => {
+    if (!pending) return;
+    try {
+      const { token } = await login({ email: pending.email, passwd: pending.password, authcode: code });
+      track('Login_success');
+      setPending(null);
+      finishLogin(token, safeRedirectTarget(params.get('redirect')));
+    } catch (error) {
+      track('Login_Error');
+      throw error;
+    }
+  };
+
+  return (
+    <Page title={t('pages.login.title')} intro={t('pages.login.intro')}>
+      <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <Field
+          id="login-email"
+          label={t('auth.email')}
+          error={errors.email?.message && t(`msg:${errors.email.message}`)}
+        >
+          <input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        </Field>
+        <Field
+          id="login-password"
+          label={t('auth.password')}
+          error={errors.password?.message && t(`msg:${errors.password.message}`)}
+        >
+          <PasswordInput autoComplete="current-password" {...form.register('password')} />
+        </Field>
+        <div className="form-row-links">
+          <Link to={PATHS.resetPassword}>{t('auth.forgotPassword')}</Link>
+        </div>
+        <button type="submit" className="button button-primary button-block" disabled={!canSubmit}>
+          {sending ? t('common.loading') : t('auth.loginSubmit')}
+        </button>
+        <p className="form-footer">
+          {t('auth.noAccount')}{' '}
+          <Link to={{ pathname: PATHS.register, search: params.toString() ? `?${params}` : '' }}>
+            {t('nav.register')}
+          </Link>
+        </p>
+      </form>
+      <CodeDialog
+        open={pending !== null}
+        onOpenChange={(open) => (open ? undefined : setPending(null))}
+        email={pending?.email ?? ''}
+        onConfirm={onConfirm}
+        onResend={async () => {
+          if (pending) await requestCode(pending);
+        }}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,195 @@
+import { CodeModule, EXCLUSIVE_SIGNUP, emailSchema, newPasswordSchema, PATHS } from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Gift } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { track } from '../../shared/analytics/track';
+import { storage } from '../../shared/storage';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { toast } from '../../shared/ui/toast';
+import { LegalDialog, type LegalDocument } from '../legal/legal-dialog';
+import { emailExists } from './api/check-email';
+import { register } from './api/register';
+import { sendCode } from './api/send-code';
+import { CodeDialog } from './components/code-dialog';
+import { PasswordInput } from './components/password-input';
+import { PasswordRules } from './components/password-rules';
+import { useFinishLogin } from './hooks/use-finish-login';
+
+const RegisterFormSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema,
+  inviteCode: z.string().trim().max(32),
+  agreed: z.boolean().refine((value) => value, { error: 'agreementRequired' }),
+  marketingConsent: z.boolean(),
+});
+type RegisterForm = z.input<typeof RegisterFormSchema>;
+type RegisterValues = z.output<typeof RegisterFormSchema>;
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const finishLogin = useFinishLogin();
+  // spec: the invite code comes from the inviteCode query or a stored one; encr is read-only.
+  const [encr] = useState(() => params.get('encr') ?? storage.getEncr() ?? '');
+  const [pending, setPending] = useState<RegisterValues | null>(null);
+  const [sending, setSending] = useState(false);
+  const [taken, setTaken] = useState(false);
+  const [document, setDocument] = useState<LegalDocument | null>(null);
+  const form = useForm<RegisterForm, unknown, RegisterValues>({
+    resolver: zodResolver(RegisterFormSchema),
+    mode: 'onChange',
+    defaultValues: {
+      email: '',
+      password: '',
+      inviteCode: params.get('inviteCode') ?? storage.getInviteCode() ?? '',
+      agreed: true,
+      marketingConsent: false,
+    },
+  });
+  const { errors } = form.formState;
+  const email = form.watch('email');
+  const password = form.watch('password');
+  const rulesPass = emailSchema.safeParse(email).success && newPasswordSchema.safeParse(password).success;
+  const canSubmit = rulesPass && !taken && !sending;
+
+  const checkEmail = async () => {
+    const parsed = emailSchema.safeParse(form.getValues('email'));
+    if (!parsed.success) return;
+    form.setValue('email', parsed.data);
+    setTaken(await emailExists(parsed.data));
+  };
+
+  const onSubmit = async (values: RegisterValues) => {
+    setSending(true);
+    try {
+      await sendCode(CodeModule.Register, values.email);
+      toast.success(t('msg:codeSent'));
+      setPending(values);
+    } catch {
+      // The API client showed the reason.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onConfirm = async (code: string) => {
+    if (!pending) return;
+    try {
+      const { token } = await register({
+        email: pending.email,
+        passwd: pending.password,
+        code: pending.inviteCode || undefined,
+        authcode: code,
+        encr: encr || undefined,
+        marketingConsent: pending.marketingConsent,
+      });
+      track('Register_success');
+      setPending(null);
+      finishLogin(token, PATHS.home);
+    } catch (error) {
+      track('Register_Error');
+      throw error;
+    }
+  };
+
+  const emailError = errors.email?.message
+    ? t(`msg:${errors.email.message}`)
+    : taken
+      ? t('msg:emailExists')
+      : undefined;
+
+  return (
+    <Page title={t('pages.register.title')} intro={t('pages.register.intro')}>
+      <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <Field id="register-email" label={t('auth.email')} error={emailError}>
+          <input
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            {...form.register('email', {
+              onBlur: checkEmail,
+              onChange: () => setTaken(false),
+            })}
+          />
+        </Field>
+        <Field id="register-password" label={t('auth.password')} hint={<PasswordRules value={password} />}>
+          <PasswordInput autoComplete="new-password" {...form.register('password')} />
+        </Field>
+        <Field id="register-invite" label={t('auth.inviteCodeOptional')}>
+          <input type="text" autoComplete="off" {...form.register('inviteCode')} />
+        </Field>
+        {encr ? (
+          <Field id="register-encr" label={t('auth.encrCode')} hint={<EncrPromise />}>
+            <input type="text" value={encr} readOnly />
+          </Field>
+        ) : null}
+        <div className="checkbox-field">
+          <input
+            id="register-agree"
+            type="checkbox"
+            {...form.register('agreed')}
+            aria-describedby={errors.agreed ? 'register-agree-error' : undefined}
+          />
+          <label htmlFor="register-agree">
+            <Trans
+              i18nKey="auth.agreement"
+              components={{
+                terms: <button type="button" className="link-button" onClick={() => setDocument('terms')} />,
+                privacy: (
+                  <button type="button" className="link-button" onClick={() => setDocument('privacy')} />
+                ),
+              }}
+            />
+          </label>
+        </div>
+        {errors.agreed?.message ? (
+          <p id="register-agree-error" className="field-error" role="alert">
+            {t(`msg:${errors.agreed.message}`)}
+          </p>
+        ) : null}
+        <div className="checkbox-field">
+          <input id="register-marketing" type="checkbox" {...form.register('marketingConsent')} />
+          <label htmlFor="register-marketing">{t('auth.marketingConsent')}</label>
+        </div>
+        <button type="submit" className="button button-primary button-block" disabled={!canSubmit}>
+          {sending ? t('common.loading') : t('auth.registerSubmit')}
+        </button>
+        <p className="form-footer">
+          {t('auth.haveAccount')} <Link to={PATHS.login}>{t('nav.login')}</Link>
+        </p>
+      </form>
+      <CodeDialog
+        open={pending !== null}
+        onOpenChange={(open) => (open ? undefined : setPending(null))}
+        email={pending?.email ?? ''}
+        onConfirm={onConfirm}
+        onResend={async () => {
+          if (pending) {
+            await sendCode(CodeModule.Register, pending.email);
+            toast.success(t('msg:codeSent'));
+          }
+        }}
+      />
+      <LegalDialog
+        document={document}
+        onClose={() => setDocument(null)}
+        onConfirm={() => form.setValue('agreed', true, { shouldValidate: true })}
+      />
+    </Page>
+  );
+}
+
+function EncrPromise() {
+  const { t } = useTranslation();
+  return (
+    <span className="promise">
+      <Gift size={16} aria-hidden="true" />{' '}
+      {t('auth.encrPromise', { xme: EXCLUSIVE_SIGNUP.xmeEnergy, points: EXCLUSIVE_SIGNUP.points })}
+    </span>
+  );
+}

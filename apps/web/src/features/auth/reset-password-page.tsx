@@ -1,0 +1,167 @@
+import { CodeModule, newPasswordSchema, PATHS, REDIRECT_DELAY_MS, strictEmailSchema } from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { toast } from '../../shared/ui/toast';
+import { resetPassword } from './api/reset-password';
+import { sendCode } from './api/send-code';
+import { verifyCode } from './api/verify-code';
+import { CodeDialog } from './components/code-dialog';
+import { PasswordInput } from './components/password-input';
+import { PasswordRules } from './components/password-rules';
+
+const EmailStepSchema = z.object({ email: strictEmailSchema });
+const PasswordStepSchema = z
+  .object({ password: newPasswordSchema, confirm: z.string() })
+  .refine((value) => value.password === value.confirm, { error: 'passwordsDoNotMatch', path: ['confirm'] });
+
+type Step =
+  | { name: 'email' }
+  | { name: 'code'; email: string }
+  | { name: 'password'; email: string; code: string };
+
+/** spec: step 1 e-mail, step 2 code dialog (checked by the server), step 3 new and confirm password. */
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const [step, setStep] = useState<Step>({ name: 'email' });
+
+  return (
+    <Page title={t('pages.resetPassword.title')} intro={t('pages.resetPassword.intro')}>
+      <ol className="stepper" aria-label={t('auth.resetSteps')}>
+        {(['email', 'code', 'password'] as const).map((name, index) => (
+          <li key={name} aria-current={step.name === name ? 'step' : undefined}>
+            <span className="stepper-number">{index + 1}</span> {t(`auth.resetStep.${name}`)}
+          </li>
+        ))}
+      </ol>
+      {step.name === 'password' ? (
+        <NewPasswordForm email={step.email} code={step.code} />
+      ) : (
+        <EmailForm
+          codeOpen={step.name === 'code'}
+          onSent={(email) => setStep({ name: 'code', email })}
+          onCancel={() => setStep({ name: 'email' })}
+          onVerified={(email, code) => setStep({ name: 'password', email, code })}
+          email={step.name === 'code' ? step.email : ''}
+        />
+      )}
+    </Page>
+  );
+}
+
+function EmailForm(props: {
+  codeOpen: boolean;
+  email: string;
+  onSent(email: string): void;
+  onCancel(): void;
+  onVerified(email: string, code: string): void;
+}) {
+  const { t } = useTranslation();
+  const [sending, setSending] = useState(false);
+  const form = useForm<z.input<typeof EmailStepSchema>, unknown, z.output<typeof EmailStepSchema>>({
+    resolver: zodResolver(EmailStepSchema),
+    mode: 'onChange',
+    defaultValues: { email: props.email },
+  });
+  const valid = EmailStepSchema.safeParse(form.watch()).success;
+  const error = form.formState.errors.email?.message;
+
+  const send = async (email: string) => {
+    await sendCode(CodeModule.ResetPassword, email);
+    toast.success(t('msg:codeSent'));
+  };
+
+  return (
+    <>
+      <form
+        className="card form"
+        noValidate
+        onSubmit={form.handleSubmit(async ({ email }) => {
+          setSending(true);
+          try {
+            await send(email);
+            props.onSent(email);
+          } catch {
+            // The API client showed the reason.
+          } finally {
+            setSending(false);
+          }
+        })}
+      >
+        <Field id="reset-email" label={t('auth.email')} error={error && t(`msg:${error}`)}>
+          <input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        </Field>
+        <button type="submit" className="button button-primary button-block" disabled={!valid || sending}>
+          {sending ? t('common.loading') : t('auth.sendCode')}
+        </button>
+        <p className="form-footer">
+          <Link to={PATHS.login}>{t('auth.backToLogin')}</Link>
+        </p>
+      </form>
+      <CodeDialog
+        open={props.codeOpen}
+        onOpenChange={(open) => (open ? undefined : props.onCancel())}
+        email={props.email}
+        onConfirm={async (code) => {
+          // spec: for module 2 the server checks the code before the password form shows.
+          await verifyCode(props.email, CodeModule.ResetPassword, code);
+          props.onVerified(props.email, code);
+        }}
+        onResend={() => send(props.email)}
+      />
+    </>
+  );
+}
+
+function NewPasswordForm({ email, code }: { email: string; code: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const form = useForm<z.input<typeof PasswordStepSchema>, unknown, z.output<typeof PasswordStepSchema>>({
+    resolver: zodResolver(PasswordStepSchema),
+    mode: 'onChange',
+    defaultValues: { password: '', confirm: '' },
+  });
+  const { errors } = form.formState;
+  const valid = PasswordStepSchema.safeParse(form.watch()).success;
+
+  return (
+    <form
+      className="card form"
+      noValidate
+      onSubmit={form.handleSubmit(async ({ password }) => {
+        setBusy(true);
+        try {
+          await resetPassword(email, code, password);
+          toast.success(t('msg:passwordResetSuccessful'));
+          setTimeout(() => navigate(PATHS.login, { replace: true }), REDIRECT_DELAY_MS.afterReset);
+        } catch {
+          setBusy(false);
+        }
+      })}
+    >
+      <Field
+        id="reset-password"
+        label={t('auth.newPassword')}
+        hint={<PasswordRules value={form.watch('password')} />}
+      >
+        <PasswordInput autoComplete="new-password" {...form.register('password')} />
+      </Field>
+      <Field
+        id="reset-confirm"
+        label={t('auth.confirmPassword')}
+        error={errors.confirm?.message && t(`msg:${errors.confirm.message}`)}
+      >
+        <PasswordInput autoComplete="new-password" {...form.register('confirm')} />
+      </Field>
+      <button type="submit" className="button button-primary button-block" disabled={!valid || busy}>
+        {busy ? t('common.loading') : t('auth.resetSubmit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,176 @@
+import { BindExchangeUidRequestSchema, type ExchangeDictionaryEntry, PATHS } from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, CircleX } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { ApiError } from '../../shared/api/api-client';
+import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { myInfoQuery } from '../cashback/api/get-my-info';
+import { SignupDialog } from '../exchanges/components/signup-dialog';
+import { bindExchangeUid } from './api/bind-exchange-uid';
+import { verifyExchangeUid } from './api/verify-exchange-uid';
+import { UidNotEligible } from './components/uid-not-eligible';
+
+type BindForm = z.input<typeof BindExchangeUidRequestSchema>;
+type BindValues = z.output<typeof BindExchangeUidRequestSchema>;
+type Outcome =
+  | { kind: 'success'; uid: string }
+  | { kind: 'failure'; message: string }
+  | { kind: 'notEligible'; uid: string }
+  | null;
+
+/** Bind an exchange UID: exchange, UID, Polygon receiving address; success and failure dialogs. */
+export default function UidLinkingPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const client = useQueryClient();
+  const exchanges = useExchangeList();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [signup, setSignup] = useState<ExchangeDictionaryEntry | null>(null);
+  const form = useForm<BindForm, unknown, BindValues>({
+    resolver: zodResolver(BindExchangeUidRequestSchema),
+    mode: 'onTouched',
+    defaultValues: { platId: params.get('platId') ?? '', uid: params.get('uid') ?? '', address: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const chosen = exchanges.data?.find((entry) => String(entry.id) === String(form.watch('platId')));
+  const message = (key: string | undefined) => (key ? t(`msg:${key}`) : undefined);
+
+  const onSubmit = async (values: BindValues) => {
+    try {
+      // Ask first, so a UID that was not referred gets the explanation page, not just a refusal.
+      const eligibility = await verifyExchangeUid(values.uid, values.platId);
+      if (eligibility === 'notReferred') return setOutcome({ kind: 'notEligible', uid: values.uid });
+      if (eligibility === 'boundToOther')
+        return setOutcome({ kind: 'failure', message: t('msg:uidAlreadyBound') });
+      await bindExchangeUid(values);
+      await client.invalidateQueries({ queryKey: myInfoQuery.queryKey });
+      setOutcome({ kind: 'success', uid: values.uid });
+      form.reset({ platId: values.platId, uid: '', address: '' });
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'session') return;
+      setOutcome({
+        kind: 'failure',
+        message: error instanceof ApiError ? error.message : t('msg:bindingFailed'),
+      });
+    }
+  };
+
+  if (outcome?.kind === 'notEligible') {
+    const name = chosen?.name ?? '';
+    return (
+      <Page title={t('binding.notEligible.pageTitle')}>
+        <UidNotEligible
+          uid={outcome.uid}
+          exchangeName={name}
+          onSignUp={chosen ? () => setSignup(chosen) : undefined}
+        />
+        <button type="button" className="button button-ghost back-button" onClick={() => setOutcome(null)}>
+          {t('binding.tryAnother')}
+        </button>
+        <SignupDialog exchange={signup} onClose={() => setSignup(null)} />
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={t('pages.uidLinking.title')} intro={t('pages.uidLinking.intro')}>
+      {exchanges.isPending ? (
+        <Skeleton lines={4} />
+      ) : (
+        <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+          <Field id="bind-exchange" label={t('binding.exchange')} error={message(errors.platId?.message)}>
+            <select {...form.register('platId')}>
+              <option value="">{t('binding.chooseExchange')}</option>
+              {exchanges.data?.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            id="bind-uid"
+            label={t('binding.uid')}
+            error={message(errors.uid?.message)}
+            hint={<span className="muted">{t('binding.uidHint')}</span>}
+          >
+            <input
+              type="text"
+              inputMode="text"
+              autoComplete="off"
+              spellCheck={false}
+              {...form.register('uid')}
+            />
+          </Field>
+          <Field
+            id="bind-address"
+            label={t('binding.address')}
+            error={message(errors.address?.message)}
+            hint={<span className="muted">{t('binding.addressHint')}</span>}
+          >
+            <input
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              className="mono"
+              {...form.register('address')}
+            />
+          </Field>
+          <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
+            {isSubmitting ? t('common.loading') : t('binding.submit')}
+          </button>
+          {chosen ? (
+            <p className="form-footer">
+              {t('binding.noAccountYet', { exchange: chosen.name })}{' '}
+              <button type="button" className="link-button" onClick={() => setSignup(chosen)}>
+                {t('binding.signUpWithLink', { exchange: chosen.name })}
+              </button>
+            </p>
+          ) : null}
+        </form>
+      )}
+      <ResponsiveDialog
+        open={outcome?.kind === 'success' || outcome?.kind === 'failure'}
+        onOpenChange={(open) => (open ? undefined : setOutcome(null))}
+        title={outcome?.kind === 'success' ? t('msg:bindingSuccessful') : t('msg:bindingFailed')}
+      >
+        {outcome?.kind === 'success' ? (
+          <div className="result-dialog">
+            <CircleCheck size={40} aria-hidden="true" className="success" />
+            <p>{t('binding.successBody', { uid: outcome.uid })}</p>
+            <div className="dialog-actions">
+              <button type="button" className="button button-ghost" onClick={() => setOutcome(null)}>
+                {t('binding.bindAnother')}
+              </button>
+              <Link to={PATHS.home} className="button button-primary">
+                {t('binding.seeBalance')}
+              </Link>
+            </div>
+          </div>
+        ) : outcome?.kind === 'failure' ? (
+          <div className="result-dialog">
+            <CircleX size={40} aria-hidden="true" className="danger" />
+            <p role="alert">{outcome.message}</p>
+            <button
+              type="button"
+              className="button button-primary button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('common.close')}
+            </button>
+          </div>
+        ) : null}
+      </ResponsiveDialog>
+      <SignupDialog exchange={signup} onClose={() => setSignup(null)} />
+    </Page>
+  );
+}

@@ -1,0 +1,86 @@
+import { screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { envelope, renderAt } from '../../test/helpers';
+import UidSearchPage from './uid-search-page';
+
+const t = (key: string) => i18next.t(key);
+
+const DICTIONARY = {
+  exchangeList: [
+    {
+      id: 3,
+      name: 'Bybit',
+      Abbreviation: 'BYB',
+      logo: '/logos/byb.svg',
+      signupUrl: 'https://www.bybit.com/invite?ref=ELEXCB',
+      referralCode: 'ELEXCB',
+      score: 9.3,
+      cashRate: '40.00',
+      speedUpCashRate: '55.00',
+      limitPrice: '0.0200',
+      marketPrice: '0.0550',
+      newUserDiscountPercent: 20,
+      newUserDiscountDays: 90,
+      mark: [],
+      isRecommended: true,
+      isRacing: true,
+      feesCheckedOn: '2026-10-16',
+    },
+  ],
+  score: [{ id: 3, score: 9.3 }],
+};
+
+function stubServer(verify: () => Response) {
+  const fetchMock = vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) => {
+    if (String(url) === '/elex/user/config/res.json') return envelope(DICTIONARY);
+    if (String(url) === '/elex/user/verifyExchangeUid') return verify();
+    return envelope(null, 1004, 'Not found', 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+beforeEach(() => {
+  clearExchangeDictionary();
+});
+
+describe('/exchangeNo (UID search result)', () => {
+  it('echoes the search and, while the server has no eligibility call, gives guidance without claiming a result', async () => {
+    const fetchMock = stubServer(() => envelope(null, 1004, 'Not found', 404));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+    expect(screen.getByText('40512345')).toBeInTheDocument();
+    expect(await screen.findByText(t('uidSearch.unanswered'))).toBeInTheDocument();
+    expect(await screen.findByText('Bybit')).toBeInTheDocument();
+    expect(screen.queryByText(t('uidSearch.eligible'))).not.toBeInTheDocument();
+    expect(screen.queryByText(i18next.t('msg:uidNotReferred'))).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: t('uidSearch.ruleTitle') })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Bybit sign-up page/ })).toHaveAttribute('target', '_blank');
+    // The call was silent: no toast for a call the server does not offer yet.
+    expect(screen.queryByText('Not found')).not.toBeInTheDocument();
+    const [, init] =
+      fetchMock.mock.calls.find(([url]) => String(url) === '/elex/user/verifyExchangeUid') ?? [];
+    expect(JSON.parse(String((init as RequestInit | undefined)?.body))).toEqual({
+      uid: '40512345',
+      platId: 3,
+    });
+  });
+
+  it.each([
+    ['notReferred', () => i18next.t('msg:uidNotReferred')],
+    ['boundToOther', () => i18next.t('msg:uidAlreadyBound')],
+    ['eligible', () => t('uidSearch.eligible')],
+    ['boundToYou', () => t('uidSearch.boundToYou')],
+  ])('shows the server’s answer %s', async (eligibility, text) => {
+    stubServer(() => envelope({ platId: 3, uid: '40512345', eligibility }));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+    expect(await screen.findByText(text())).toBeInTheDocument();
+  });
+
+  it('says the search is not valid when uid or platId is missing or malformed', () => {
+    stubServer(() => envelope({ platId: 3, uid: 'x', eligibility: 'eligible' }));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=a%20b&platId=x');
+    expect(screen.getByRole('alert')).toHaveTextContent(t('uidSearch.invalid'));
+  });
+});

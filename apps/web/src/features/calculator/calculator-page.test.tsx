@@ -1,0 +1,164 @@
+import type { CashbackEstimateResponse, ExchangeDictionary } from '@elex/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { envelope, renderAt } from '../../test/helpers';
+import CalculatorPage from './calculator-page';
+
+// recharts needs layout measurements jsdom does not make; the chart has its own e2e check.
+vi.mock('./components/comparison-chart', () => ({ default: () => null }));
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+const entry = (id: number, name: string, limitPrice: string, marketPrice: string, cashRate: string) => ({
+  id,
+  name,
+  Abbreviation: name.slice(0, 2).toUpperCase(),
+  logo: `/logos/${name.slice(0, 2).toLowerCase()}.svg`,
+  signupUrl: `https://${name.toLowerCase()}.example/join`,
+  referralCode: 'ELEXCB',
+  score: 9,
+  cashRate,
+  speedUpCashRate: cashRate,
+  limitPrice,
+  marketPrice,
+  newUserDiscountPercent: 20,
+  newUserDiscountDays: 90,
+  mark: [],
+  isRecommended: false,
+  isRacing: false,
+  feesCheckedOn: null,
+});
+
+const DICTIONARY: ExchangeDictionary = {
+  exchangeList: [
+    entry(1, 'Binance', '0.0200', '0.0500', '30.00'),
+    entry(3, 'Bybit', '0.0200', '0.0550', '40.00'),
+  ],
+  score: [
+    { id: 1, score: 9 },
+    { id: 3, score: 9 },
+  ],
+};
+
+const ESTIMATE: CashbackEstimateResponse = {
+  platId: 3,
+  monthly: '630.000000',
+  sixMonths: '3780.000000',
+  comparisons: [
+    { platId: 3, platname: 'Bybit', monthly: '630.000000' },
+    { platId: 1, platname: 'Binance', monthly: '441.000000' },
+  ],
+};
+
+function stubServer(estimate: () => Promise<Response> = async () => envelope(ESTIMATE)) {
+  const fetchMock = vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) => {
+    if (String(url) === '/elex/user/config/res.json') return envelope(DICTIONARY);
+    if (String(url) === '/elex/exchange/estimate') return estimate();
+    return envelope(null, 1004, 'Not found', 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const next = () => screen.getByRole('button', { name: t('calculator.next') });
+
+beforeEach(() => {
+  clearExchangeDictionary();
+});
+
+describe('the calculator (spec section 2)', () => {
+  it('walks the four steps, shows a loading state, then the result with the summary and the formula', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = stubServer(() => new Promise((resolve) => (answer = resolve)));
+    const user = userEvent.setup();
+    renderAt(<CalculatorPage />, '/calculator');
+
+    expect(screen.getByText(/55,994/)).toBeInTheDocument();
+    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+    await user.click(next());
+
+    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+    await user.clear(leverage);
+    await user.type(leverage, '20');
+    await user.click(next());
+
+    await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
+    await user.click(next());
+
+    await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
+    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent(t('calculator.loading'));
+    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/elex/exchange/estimate') ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({
+      platId: 3,
+      leverage: 20,
+      seed: '2,000',
+      frequency: 'twoToFive',
+    });
+    answer(envelope(ESTIMATE));
+
+    const result = await screen.findByRole('region', {
+      name: t('calculator.resultTitle', { name: 'Bybit' }),
+    });
+    expect(within(result).getAllByText('630.00 USDT').length).toBeGreaterThan(0);
+    expect(within(result).getByText('3,780.00 USDT')).toBeInTheDocument();
+    expect(
+      within(result).getByText(
+        '3.5 trades a day × 30 days × 2,000.00 USDT seed × 20x leverage × 0.0375% average fee × 40% cashback = 630.00 USDT.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(result).getByText(t('calculator.frequencies.twoToFive'))).toBeInTheDocument();
+    expect(
+      within(result).getByRole('link', { name: t('calculator.signupAt', { name: 'Bybit' }) }),
+    ).toHaveAttribute('href', '/exchangeDetail?id=3');
+    await waitFor(() => expect(screen.getByRole('heading', { name: /Bybit/, level: 2 })).toHaveFocus());
+  });
+
+  it('will not leave a step whose answer breaks the shared rule, and says why', async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderAt(<CalculatorPage />, '/calculator');
+    await screen.findByRole('radio', { name: 'Binance' });
+
+    await user.click(next());
+    expect(screen.getByRole('alert')).toHaveTextContent(t('msg:exchangeRequired'));
+
+    await user.click(screen.getByRole('radio', { name: 'Binance' }));
+    await user.click(next());
+    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+    for (const wrong of ['0', '126', '2.5']) {
+      await user.clear(leverage);
+      await user.type(leverage, wrong);
+      await user.click(next());
+      expect(screen.getByRole('alert')).toHaveTextContent(t('msg:leverageRange'));
+    }
+    await user.clear(leverage);
+    await user.type(leverage, '125');
+    await user.click(next());
+
+    const seed = screen.getByRole('textbox', { name: t('calculator.seedLabel') });
+    await user.type(seed, '0.5');
+    await user.click(next());
+    expect(screen.getByRole('alert')).toHaveTextContent(t('msg:seedInvalid'));
+
+    await user.clear(seed);
+    await user.type(seed, '100');
+    await user.click(next());
+    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+    expect(screen.getByRole('alert')).toHaveTextContent(t('msg:frequencyRequired'));
+  });
+
+  it('goes back a step keeping the answers', async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderAt(<CalculatorPage />, '/calculator');
+    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+    await user.click(next());
+    await user.click(screen.getByRole('button', { name: t('calculator.back') }));
+    expect(screen.getByRole('radio', { name: 'Bybit' })).toBeChecked();
+  });
+});

@@ -1,0 +1,63 @@
+import type { RebateRecord } from '@elex/contract';
+import { useTranslation } from 'react-i18next';
+import { formatUsdt } from '../../../shared/exchanges/format';
+import { currentLocale } from '../../../shared/i18n/i18n';
+
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(currentLocale(), { timeZone: 'UTC', dateStyle: 'medium' });
+
+/** Cashback records: exchange, UID, period, fee, amount and status (spec section 3). */
+export function RebateTable({
+  records,
+  exchangeName,
+}: {
+  records: RebateRecord[];
+  exchangeName(platId: number): string;
+}) {
+  const { t } = useTranslation();
+  if (records.length === 0) return <p className="card muted">{t('cashback.noRecords')}</p>;
+  return (
+    <div className="table-scroll">
+      <table className="data-table">
+        <caption className="visually-hidden">{t('pages.records.title')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('cashback.exchange')}</th>
+            <th scope="col">{t('cashback.uid')}</th>
+            <th scope="col">{t('cashback.period')}</th>
+            <th scope="col" className="numeric">
+              {t('cashback.fee')}
+            </th>
+            <th scope="col" className="numeric">
+              {t('cashback.amount')}
+            </th>
+            <th scope="col">{t('cashback.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={record.id}>
+              <td>{exchangeName(record.platId)}</td>
+              <td className="mono">{record.uid}</td>
+              <td>
+                {day(record.periodStart)} – {day(record.periodEnd)}
+              </td>
+              <td className="numeric">{formatUsdt(record.fee)}</td>
+              <td className="numeric strong">{formatUsdt(record.amount)}</td>
+              <td>
+                <span className={`status status-${record.status}`}>
+                  {t(`cashback.statuses.${record.status}`)}
+                </span>
+                {record.failureReason ? (
+                  <span className="status-reason">
+                    {t(`msg:${record.failureReason}`, { defaultValue: record.failureReason })}
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { CASHBACK, PATHS } from '@elex/contract';
+import { Clock } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { formatUsdt } from '../../shared/exchanges/format';
+import { currentLocale } from '../../shared/i18n/i18n';
+import { Page } from '../../shared/ui/page';
+import { Pager } from '../../shared/ui/pager';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { useBindingDetail } from './api/get-binding-detail';
+import { useRebateRecords } from './api/get-rebate-records';
+import { RebateTable } from './components/rebate-table';
+import { useExchangeName } from './hooks';
+
+const DailyChart = lazy(() => import('./components/daily-chart'));
+const PAGE_SIZE = 10;
+
+/** /exchangeLinkDetail?platId=&UID=: one bound UID's balance, totals, daily chart and records. */
+export default function ExchangeLinkDetailPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const platId = Number(params.get('platId'));
+  const uid = params.get('UID') ?? params.get('uid') ?? '';
+  const exchangeName = useExchangeName();
+  const detail = useBindingDetail(platId, uid);
+  const [page, setPage] = useState(1);
+  const records = useRebateRecords({ platId, uid, page, pageSize: PAGE_SIZE });
+
+  return (
+    <Page
+      title={t('pages.exchangeLinkDetail.title')}
+      intro={t('cashback.bindingIntro', { exchange: exchangeName(platId), uid })}
+      wide
+    >
+      {detail.isPending ? (
+        <Skeleton lines={5} />
+      ) : detail.data ? (
+        <>
+          <dl className="stat-grid">
+            <div className="card stat">
+              <dt>{t('cashback.balance')}</dt>
+              <dd>
+                {formatUsdt(detail.data.balance)} <span className="unit">{t('cashback.usdt')}</span>
+              </dd>
+            </div>
+            <div className="card stat">
+              <dt>{t('cashback.totalRebate')}</dt>
+              <dd>
+                {formatUsdt(detail.data.totalRebate)} <span className="unit">{t('cashback.usdt')}</span>
+              </dd>
+            </div>
+            <div className="card stat">
+              <dt>{t('cashback.pending')}</dt>
+              <dd>
+                {formatUsdt(detail.data.pendingRebate)} <span className="unit">{t('cashback.usdt')}</span>
+              </dd>
+            </div>
+          </dl>
+          <p className="card notice data-delay">
+            <Clock size={18} aria-hidden="true" />
+            <span>
+              {t('cashback.dataDelay', { hours: CASHBACK.dataSegmentHours })}{' '}
+              {detail.data.lastDataAt
+                ? t('cashback.lastData', {
+                    time: new Date(detail.data.lastDataAt).toLocaleString(currentLocale(), {
+                      dateStyle: 'medium',
+                      timeStyle: 'short',
+                    }),
+                  })
+                : t('cashback.noDataYet')}
+            </span>
+          </p>
+          <section className="card" aria-labelledby="daily-title">
+            <h2 id="daily-title">{t('cashback.dailyTitle')}</h2>
+            {detail.data.daily.length > 0 ? (
+              <Suspense fallback={<Skeleton lines={3} />}>
+                <DailyChart daily={detail.data.daily} />
+              </Suspense>
+            ) : (
+              <p className="muted">{t('cashback.noRecords')}</p>
+            )}
+          </section>
+          <div className="actions-row">
+            <Link to={PATHS.withdrawal} className="button button-primary">
+              {t('cashback.withdraw')}
+            </Link>
+          </div>
+        </>
+      ) : null}
+      <section aria-labelledby="records-title" className="records-section">
+        <h2 id="records-title">{t('pages.records.title')}</h2>
+        {records.data ? (
+          <>
+            <RebateTable records={records.data.records} exchangeName={exchangeName} />
+            <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
+          </>
+        ) : (
+          <Skeleton lines={3} />
+        )}
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,125 @@
+import { REBATE_STATUSES, type RebateQuery, type RebateStatus } from '@elex/contract';
+import { Download } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadCsv, toCsv } from '../../shared/download-csv';
+import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { Page } from '../../shared/ui/page';
+import { Pager } from '../../shared/ui/pager';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { toast } from '../../shared/ui/toast';
+import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
+import { RebateTable } from './components/rebate-table';
+import { useExchangeName } from './hooks';
+
+const PAGE_SIZE = 20;
+const EXPORT_LIMIT_PAGES = 50;
+
+/** /mypage/records: every cashback record, filtered by exchange and status, with a CSV export. */
+export default function RecordsPage() {
+  const { t } = useTranslation();
+  const exchanges = useExchangeList();
+  const exchangeName = useExchangeName();
+  const [platId, setPlatId] = useState<number | undefined>();
+  const [status, setStatus] = useState<RebateStatus | undefined>();
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  const filter: RebateQuery = { platId, status, page, pageSize: PAGE_SIZE };
+  const records = useRebateRecords(filter);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const rows: string[][] = [];
+      for (let next = 1; next <= EXPORT_LIMIT_PAGES; next += 1) {
+        const result = await fetchRebatePage({ platId, status, page: next, pageSize: 100 });
+        for (const record of result.records) {
+          rows.push([
+            exchangeName(record.platId),
+            record.uid,
+            record.periodStart,
+            record.periodEnd,
+            record.tradingVolume,
+            record.fee,
+            record.amount,
+            record.status,
+          ]);
+        }
+        if (next * 100 >= result.total) break;
+      }
+      const header = [
+        'exchange',
+        'uid',
+        'period_start',
+        'period_end',
+        'trading_volume',
+        'fee',
+        'cashback',
+        'status',
+      ];
+      downloadCsv('cashback-records.csv', toCsv(header, rows));
+    } catch {
+      toast.error(t('msg:error'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Page title={t('pages.records.title')} intro={t('pages.records.intro')} wide>
+      <div className="filter-bar">
+        <label className="inline-field">
+          <span>{t('cashback.exchange')}</span>
+          <select
+            value={platId ?? ''}
+            onChange={(event) => {
+              setPlatId(event.target.value ? Number(event.target.value) : undefined);
+              setPage(1);
+            }}
+          >
+            <option value="">{t('cashback.allExchanges')}</option>
+            {exchanges.data?.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('cashback.status')}</span>
+          <select
+            value={status ?? ''}
+            onChange={(event) => {
+              setStatus((event.target.value || undefined) as RebateStatus | undefined);
+              setPage(1);
+            }}
+          >
+            <option value="">{t('cashback.allStatuses')}</option>
+            {REBATE_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {t(`cashback.statuses.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={exportCsv}
+          disabled={exporting || !records.data?.total}
+        >
+          <Download size={16} aria-hidden="true" />
+          {t('cashback.exportCsv')}
+        </button>
+      </div>
+      {records.data ? (
+        <>
+          <RebateTable records={records.data.records} exchangeName={exchangeName} />
+          <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
+        </>
+      ) : (
+        <Skeleton lines={4} />
+      )}
+    </Page>
+  );
+}

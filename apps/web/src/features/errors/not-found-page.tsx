@@ -1,0 +1,18 @@
+import { PATHS } from '@elex/contract';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Page } from '../../shared/ui/page';
+
+export default function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('notFound.title')} intro={t('notFound.body')}>
+      <p className="big-code" aria-hidden="true">
+        404
+      </p>
+      <Link to={PATHS.home} className="button button-primary">
+        {t('notFound.backHome')}
+      </Link>
+    </Page>
+  );
+}

@@ -1,0 +1,18 @@
+import { ExchangeDetailResponseSchema } from '@elex/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/**
+ * `POST /elex/exchange/detail` with `{ platId }`. Silent: the page says "not found" or "could not
+ * load" in place, where the visitor is looking, instead of a toast.
+ */
+export const exchangeDetailQuery = (platId: number) =>
+  queryOptions({
+    queryKey: ['exchange', 'detail', platId],
+    queryFn: () =>
+      apiCall('/elex/exchange/detail', { platId }, { schema: ExchangeDetailResponseSchema, silent: true }),
+  });
+
+export function useExchangeDetail(platId: number | null) {
+  return useQuery({ ...exchangeDetailQuery(platId ?? 0), enabled: platId !== null });
+}

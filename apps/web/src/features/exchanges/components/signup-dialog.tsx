@@ -1,0 +1,93 @@
+import { Copy, ExternalLink, Link2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
+import { uidLinkingHref } from '../../../shared/exchanges/paths';
+import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
+import { toast } from '../../../shared/ui/toast';
+
+export interface SignupExchange {
+  id: number;
+  name: string;
+  logo: string;
+  signupUrl: string;
+  referralCode: string;
+  newUserDiscountPercent: number;
+  newUserDiscountDays: number;
+}
+
+/**
+ * The exchange sign-up dialog: 1 sign up with our link (the exchange opens in a new window) and get
+ * the new-user discount, 2 bind the UID (spec section 2; /uidlinking asks a visitor to log in first).
+ */
+export function SignupDialog({ exchange, onClose }: { exchange: SignupExchange | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const copyCode = async () => {
+    if (!exchange) return;
+    try {
+      await navigator.clipboard.writeText(exchange.referralCode);
+      toast.success(t('msg:copiedSuccessfully'));
+    } catch {
+      toast.error(t('msg:copyFailed'));
+    }
+  };
+  return (
+    <ResponsiveDialog
+      open={exchange !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={exchange ? t('exchanges.signup.title', { name: exchange.name }) : ''}
+      maxWidthPx={460}
+    >
+      {exchange ? (
+        <div className="signup-dialog">
+          <div className="signup-exchange">
+            <ExchangeLogo logo={exchange.logo} name={exchange.name} size={40} decorative />
+            <p className="signup-discount">
+              {t('exchanges.signup.discount', {
+                percent: exchange.newUserDiscountPercent,
+                days: exchange.newUserDiscountDays,
+              })}
+            </p>
+          </div>
+          <ol className="signup-steps">
+            <li>
+              <h3>{t('exchanges.signup.step1Title')}</h3>
+              <p className="muted">{t('exchanges.signup.step1Body', { name: exchange.name })}</p>
+              <a
+                className="button button-primary button-block"
+                href={exchange.signupUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                {t('exchanges.signup.open', { name: exchange.name })}
+                <ExternalLink size={16} aria-hidden="true" />
+                <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
+              </a>
+              <p className="referral-code">
+                <span className="muted">{t('exchanges.signup.code')}</span>{' '}
+                <strong className="mono">{exchange.referralCode}</strong>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('exchanges.signup.copyCode')}
+                  onClick={() => void copyCode()}
+                >
+                  <Copy size={16} aria-hidden="true" />
+                </button>
+              </p>
+            </li>
+            <li>
+              <h3>{t('exchanges.signup.step2Title')}</h3>
+              <p className="muted">{t('exchanges.signup.step2Body')}</p>
+              <Link to={uidLinkingHref(exchange.id)} className="button button-ghost button-block">
+                <Link2 size={16} aria-hidden="true" />
+                {t('exchanges.signup.bind')}
+              </Link>
+            </li>
+          </ol>
+          <p className="muted small-print">{t('exchanges.signup.existing')}</p>
+        </div>
+      ) : null}
+    </ResponsiveDialog>
+  );
+}

@@ -1,0 +1,114 @@
+import { HOME, PATHS } from '@elex/contract';
+import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
+import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
+import { Page } from '../../shared/ui/page';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { useExchangeIndex } from './api/get-exchange-index';
+import { ActivitySlider } from './components/activity-slider';
+import { HallOfFame } from './components/hall-of-fame';
+import { PartnerLogos } from './components/partner-logos';
+import { RankingTable } from './components/ranking-table';
+import { UidSearchForm } from './components/uid-search-form';
+
+const STEPS = [
+  { key: 'step1', Icon: BadgePercent },
+  { key: 'step2', Icon: Link2 },
+  { key: 'step3', Icon: Wallet },
+] as const;
+
+/**
+ * The home page as a visitor sees it (spec section 2); a member's balances (`memberSummary`) come
+ * first, above the search and the rankings.
+ */
+export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
+  const { t } = useTranslation();
+  const isLoggedIn = useIsLoggedIn();
+  const index = useExchangeIndex();
+  const dictionary = useExchangeList();
+  const byId = useMemo(
+    () => new Map((index.data?.allExchange ?? []).map((row) => [row.platId, row])),
+    [index.data],
+  );
+
+  return (
+    <Page title={t('home.title')} intro={t('home.heroLead')} wide>
+      {memberSummary}
+      <UidSearchForm exchanges={dictionary.data ?? []} />
+
+      <section className="hero-banner" aria-labelledby="average-rebate">
+        <p id="average-rebate" className="hero-figure">
+          {t('home.averageRebate', { amount: HOME.averageMonthlyRebateUsd })}
+        </p>
+        <div className="hero-actions">
+          <Link to={isLoggedIn ? PATHS.uidLinking : PATHS.register} className="button button-primary">
+            {t('home.ctaRegister')}
+          </Link>
+          <Link to={PATHS.calculator} className="button button-ghost">
+            {t('home.ctaCalculator')}
+          </Link>
+        </div>
+      </section>
+
+      {index.isPending ? (
+        <div className="home-skeleton">
+          <Skeleton lines={8} />
+        </div>
+      ) : index.isError ? (
+        <div className="card load-error" role="alert">
+          <p>{t('homePublic.loadFailed')}</p>
+          <button type="button" className="button button-ghost" onClick={() => void index.refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className="activity-sliders">
+            <ActivitySlider
+              title={t('homePublic.hotActivities')}
+              activities={index.data.hotActivity}
+              exchanges={byId}
+              tone="hot"
+            />
+            <ActivitySlider
+              title={t('homePublic.generalActivities')}
+              activities={index.data.generalActivity}
+              exchanges={byId}
+              tone="general"
+            />
+          </div>
+          <RankingTable exchanges={index.data.allExchange} />
+          <HallOfFame fames={index.data.fames} exchanges={byId} />
+          <PartnerLogos exchanges={index.data.allExchange} />
+        </>
+      )}
+
+      <section className="steps" aria-labelledby="steps-title">
+        <h2 id="steps-title">{t('home.stepsTitle')}</h2>
+        <ol className="step-list">
+          {STEPS.map(({ key, Icon }) => (
+            <li key={key} className="card step">
+              <Icon size={26} aria-hidden="true" className="accent" />
+              <h3>{t(`home.${key}Title`)}</h3>
+              <p>{t(`home.${key}Body`)}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="calculator-banner card" aria-labelledby="calculator-banner-title">
+        <div>
+          <h2 id="calculator-banner-title">{t('home.calculatorBannerTitle')}</h2>
+          <p>{t('home.calculatorBannerBody')}</p>
+        </div>
+        <Link to={PATHS.calculator} className="button button-primary">
+          {t('home.calculatorBannerCta')}
+          <ArrowRight size={18} aria-hidden="true" />
+        </Link>
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,85 @@
+import { loginPasswordSchema, newPasswordSchema } from '@elex/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { currentLocale } from '../../shared/i18n/i18n';
+import { Field } from '../../shared/ui/field';
+import { Page } from '../../shared/ui/page';
+import { toast } from '../../shared/ui/toast';
+import { PasswordInput } from '../auth/components/password-input';
+import { PasswordRules } from '../auth/components/password-rules';
+import { updatePassword } from './api/account';
+import { profileQuery } from './api/get-profile';
+
+const ChangePasswordSchema = z
+  .object({ oldPassword: loginPasswordSchema, password: newPasswordSchema, confirm: z.string() })
+  .refine((value) => value.password === value.confirm, { error: 'passwordsDoNotMatch', path: ['confirm'] });
+type ChangePasswordForm = z.input<typeof ChangePasswordSchema>;
+
+export default function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [lockedUntil, setLockedUntil] = useState<string | null>(null);
+  const form = useForm<ChangePasswordForm, unknown, z.output<typeof ChangePasswordSchema>>({
+    resolver: zodResolver(ChangePasswordSchema),
+    mode: 'onTouched',
+    defaultValues: { oldPassword: '', password: '', confirm: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const valid = ChangePasswordSchema.safeParse(form.watch()).success;
+  const message = (key: string | undefined) => (key ? t(`msg:${key}`) : undefined);
+
+  return (
+    <Page title={t('pages.changePassword.title')} intro={t('pages.changePassword.intro')}>
+      {lockedUntil ? (
+        <p className="card notice" role="status">
+          {t('mypage.withdrawalLockedUntil', {
+            time: new Date(lockedUntil).toLocaleString(currentLocale(), {
+              dateStyle: 'medium',
+              timeStyle: 'short',
+            }),
+          })}
+        </p>
+      ) : null}
+      <form
+        className="card form"
+        noValidate
+        onSubmit={form.handleSubmit(async ({ oldPassword, password }) => {
+          try {
+            const result = await updatePassword({ oldPasswd: oldPassword, passwd: password });
+            toast.success(t('msg:passwordChanged'));
+            setLockedUntil(result.withdrawalLockedUntil);
+            form.reset();
+            await client.invalidateQueries({ queryKey: profileQuery.queryKey });
+          } catch {
+            // The API client showed the reason.
+          }
+        })}
+      >
+        <Field id="change-old" label={t('mypage.oldPassword')} error={message(errors.oldPassword?.message)}>
+          <PasswordInput autoComplete="current-password" {...form.register('oldPassword')} />
+        </Field>
+        <Field
+          id="change-new"
+          label={t('auth.newPassword')}
+          hint={<PasswordRules value={form.watch('password')} />}
+        >
+          <PasswordInput autoComplete="new-password" {...form.register('password')} />
+        </Field>
+        <Field id="change-confirm" label={t('auth.confirmPassword')} error={message(errors.confirm?.message)}>
+          <PasswordInput autoComplete="new-password" {...form.register('confirm')} />
+        </Field>
+        <button
+          type="submit"
+          className="button button-primary button-block"
+          disabled={!valid || isSubmitting}
+        >
+          {t('mypage.changeSubmit')}
+        </button>
+      </form>
+    </Page>
+  );
+}

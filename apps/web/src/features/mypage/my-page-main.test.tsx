@@ -1,0 +1,52 @@
+import type { InviteLink, Profile } from '@elex/contract';
+import { screen, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { logIn, renderAt } from '../../test/helpers';
+import { envelope, stubApi } from '../points/test-api';
+import MyPageMain from './my-page-main';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+const PROFILE: Profile = {
+  email: 'member@example.com',
+  userCode: 'EXABC234',
+  inviteCode: 'K7Q2M9XA',
+  points: 1234,
+  xmeEnergy: 1000,
+  withdrawalLockedUntil: null,
+  createdAt: '2026-03-01T10:00:00.000Z',
+};
+const LINK: InviteLink = {
+  inviteCode: 'K7Q2M9XA',
+  link: 'https://elex.example/register?inviteCode=K7Q2M9XA',
+  rewards: { friendSignupPoints: 50, inviterPointsPerFriend: 100, bonusPercent: 10 },
+};
+
+describe('/mypage', () => {
+  it('shows the user code, points, the invite link to copy and every entry of the spec', async () => {
+    logIn();
+    stubApi({ '/elex/user/profile': envelope(PROFILE), '/elex/user/getInviteLink': envelope(LINK) });
+    renderAt(<MyPageMain />, '/mypage');
+    expect(await screen.findByText('EXABC234')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '1,234' })).toHaveAttribute('href', '/mypage/point');
+
+    const invite = await screen.findByRole('region', { name: t('invite.myPageTitle') });
+    expect(within(invite).getByLabelText(t('invite.linkLabel'))).toHaveValue(LINK.link);
+    expect(
+      within(invite).getByText(t('invite.myPageBody', { points: 100, percent: 10 })),
+    ).toBeInTheDocument();
+
+    for (const key of ['point', 'makeFriend', 'records', 'rewardHistory', 'changePassword', 'settings']) {
+      expect(screen.getByRole('link', { name: t(`pages.${key}.title`) })).toBeInTheDocument();
+    }
+    for (const name of [
+      t('footer.terms'),
+      t('footer.privacy'),
+      t('mypage.logout'),
+      t('mypage.deleteAccount'),
+    ]) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+  });
+});

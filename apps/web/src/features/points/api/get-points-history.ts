@@ -1,0 +1,15 @@
+import { PointsHistorySchema } from '@elex/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/activity/pointsHistory`: the member's points entries, newest first, with the balances. */
+export const pointsHistoryQuery = (page: number, pageSize: number) =>
+  queryOptions({
+    queryKey: ['points', 'history', page, pageSize],
+    queryFn: () =>
+      apiCall('/elex/activity/pointsHistory', { page, pageSize }, { schema: PointsHistorySchema }),
+    placeholderData: keepPreviousData,
+  });
+
+export const usePointsHistory = (page: number, pageSize: number) =>
+  useQuery(pointsHistoryQuery(page, pageSize));

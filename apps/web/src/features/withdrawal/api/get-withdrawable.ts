@@ -1,0 +1,11 @@
+import { WithdrawableSchema } from '@elex/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/user/withdrawable`: per bound UID its cashback, withdrawable amount and shortfall; the lock. */
+export const withdrawableQuery = queryOptions({
+  queryKey: ['me', 'withdrawable'],
+  queryFn: () => apiCall('/elex/user/withdrawable', {}, { schema: WithdrawableSchema }),
+});
+
+export const useWithdrawable = () => useQuery(withdrawableQuery);

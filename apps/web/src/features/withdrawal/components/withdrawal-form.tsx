@@ -1,0 +1,187 @@
+import { polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../../shared/ui/field';
+import { checkAmount, displayUsdt, shortfallOf } from '../amount-rules';
+
+export interface WithdrawalValues {
+  platId: number;
+  uid: string;
+  address: string;
+  amount: string;
+}
+
+interface FormValues {
+  binding: string;
+  address: string;
+  amount: string;
+}
+
+type Binding = Withdrawable['bindings'][number];
+const keyOf = (binding: Pick<Binding, 'platId' | 'uid'>) => `${binding.platId}:${binding.uid}`;
+
+/**
+ * Choose a bound UID, the receiving address (the binding's, or another the member types) and the
+ * amount, with a max button; below, what this UID can withdraw and how much is still needed.
+ */
+export function WithdrawalForm({
+  withdrawable,
+  exchangeName,
+  isLocked,
+  onSubmit,
+}: {
+  withdrawable: Withdrawable;
+  exchangeName(platId: number): string;
+  isLocked: boolean;
+  onSubmit(values: WithdrawalValues): Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const first = withdrawable.bindings[0];
+  const form = useForm<FormValues>({
+    mode: 'onTouched',
+    defaultValues: { binding: first ? keyOf(first) : '', address: first?.address ?? '', amount: '' },
+  });
+  const { errors, isSubmitting, touchedFields } = form.formState;
+  const chosenKey = form.watch('binding');
+  const chosen = withdrawable.bindings.find((binding) => keyOf(binding) === chosenKey) ?? first;
+  const shortfall = chosen ? shortfallOf(chosen.withdrawable) : WITHDRAWAL.minimumMicroUsdt;
+  const canWithdraw = !isLocked && shortfall === 0n;
+
+  // Another UID: its bound address, and the amount checked against its balance. Only on the member's
+  // choice, so a refreshed balance never overwrites an address the member typed.
+  const chooseBinding = (key: string) => {
+    const binding = withdrawable.bindings.find((entry) => keyOf(entry) === key);
+    if (binding)
+      form.setValue('address', binding.address, { shouldValidate: Boolean(touchedFields.address) });
+    if (touchedFields.amount) void form.trigger('amount');
+  };
+
+  const validateAmount = (value: string) => {
+    // The binding chosen now (the select's change may not have rendered yet).
+    const current = withdrawable.bindings.find((entry) => keyOf(entry) === form.getValues('binding'));
+    const problem = checkAmount(value, current?.withdrawable ?? '0');
+    return problem ? t(`msg:${problem.key}`, 'values' in problem ? problem.values : {}) : true;
+  };
+  const validateAddress = (value: string) => {
+    const parsed = polygonAddressSchema.safeParse(value);
+    return parsed.success || t(`msg:${parsed.error.issues[0]?.message ?? 'walletAddressInvalid'}`);
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    const binding = withdrawable.bindings.find((entry) => keyOf(entry) === values.binding);
+    if (!binding) return;
+    await onSubmit({
+      platId: binding.platId,
+      uid: binding.uid,
+      address: values.address.trim(),
+      amount: values.amount.trim(),
+    });
+  });
+
+  return (
+    <form className="card form withdrawal-form" noValidate onSubmit={submit}>
+      <fieldset disabled={isLocked} className="plain-fieldset">
+        <legend className="visually-hidden">{t('withdrawal.formTitle')}</legend>
+        <Field id="withdrawal-binding" label={t('withdrawal.uid')}>
+          <select {...form.register('binding', { onChange: (event) => chooseBinding(event.target.value) })}>
+            {withdrawable.bindings.map((binding) => (
+              <option key={keyOf(binding)} value={keyOf(binding)}>
+                {t('withdrawal.uidOption', { exchange: exchangeName(binding.platId), uid: binding.uid })}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {chosen ? (
+          <dl className="withdrawal-summary">
+            <div>
+              <dt>{t('withdrawal.cashback')}</dt>
+              <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(chosen.cashback) })}</dd>
+            </div>
+            <div>
+              <dt>{t('withdrawal.rewards')}</dt>
+              <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(withdrawable.rewards) })}</dd>
+            </div>
+            <div>
+              <dt>{t('withdrawal.withdrawable')}</dt>
+              <dd className="strong">
+                {t('withdrawal.usdtValue', { amount: displayUsdt(chosen.withdrawable) })}
+              </dd>
+            </div>
+          </dl>
+        ) : null}
+        <Field
+          id="withdrawal-address"
+          label={t('withdrawal.address')}
+          error={errors.address?.message}
+          hint={<span className="muted">{t('withdrawal.addressHint')}</span>}
+        >
+          <input
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
+            {...form.register('address', { validate: validateAddress })}
+          />
+        </Field>
+        <div className="field">
+          <label htmlFor="withdrawal-amount">{t('withdrawal.amount')}</label>
+          <div className="input-with-button">
+            <input
+              id="withdrawal-amount"
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              aria-invalid={errors.amount ? true : undefined}
+              aria-describedby={
+                errors.amount ? 'withdrawal-amount-error withdrawal-amount-hint' : 'withdrawal-amount-hint'
+              }
+              {...form.register('amount', { validate: validateAmount })}
+            />
+            <button
+              type="button"
+              className="button button-ghost"
+              disabled={!chosen || !canWithdraw}
+              aria-label={t('withdrawal.maxLabel', {
+                amount: chosen ? displayUsdt(chosen.withdrawable) : '0.00',
+              })}
+              onClick={() =>
+                chosen &&
+                form.setValue('amount', displayUsdt(chosen.withdrawable), {
+                  shouldValidate: true,
+                  shouldTouch: true,
+                  shouldDirty: true,
+                })
+              }
+            >
+              {t('withdrawal.max')}
+            </button>
+          </div>
+          <div id="withdrawal-amount-hint" className="field-hint">
+            <span className="muted">{t('withdrawal.amountHint', { minimum: WITHDRAWAL.minimumUsdt })}</span>
+          </div>
+          {errors.amount ? (
+            <p id="withdrawal-amount-error" className="field-error">
+              {errors.amount.message}
+            </p>
+          ) : null}
+        </div>
+        <p className={shortfall > 0n ? 'shortfall' : 'shortfall reached'} role="status">
+          {shortfall > 0n
+            ? t('withdrawal.shortfall', {
+                shortfall: displayUsdt(shortfall),
+                minimum: WITHDRAWAL.minimumUsdt,
+              })
+            : t('withdrawal.reached', { minimum: WITHDRAWAL.minimumUsdt })}
+        </p>
+        <button
+          type="submit"
+          className="button button-primary button-block"
+          disabled={!canWithdraw || isSubmitting}
+        >
+          {isSubmitting ? t('common.loading') : t('withdrawal.submit')}
+        </button>
+        <p className="muted form-note">{t('withdrawal.codeNote', { hours: WITHDRAWAL.reviewHours })}</p>
+      </fieldset>
+    </form>
+  );
+}

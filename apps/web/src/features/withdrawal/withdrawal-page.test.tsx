@@ -1,0 +1,308 @@
+import type { Withdrawable, Withdrawal } from '@elex/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { envelope, logIn, renderAt } from '../../test/helpers';
+import WithdrawalPage from './withdrawal-page';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+
+const DICTIONARY = {
+  exchangeList: [
+    { id: 4, name: 'Bitget', Abbreviation: 'BG', logo: '/logos/bg.svg' },
+    { id: 1, name: 'Binance', Abbreviation: 'BN', logo: '/logos/bn.svg' },
+  ],
+  score: [],
+};
+
+function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
+  return {
+    minimum: '50.000000',
+    lockedUntil: null,
+    rewards: '12.500000',
+    bindings: [
+      {
+        platId: 4,
+        uid: '40512345',
+        address: ADDRESS,
+        cashback: '100.250000',
+        withdrawable: '112.750000',
+        shortfall: '0.000000',
+      },
+      {
+        platId: 1,
+        uid: '777001',
+        address: OTHER,
+        cashback: '20.000000',
+        withdrawable: '32.500000',
+        shortfall: '17.500000',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+const PENDING: Withdrawal = {
+  id: '31',
+  platId: 4,
+  uid: '40512345',
+  amount: '60.000000',
+  address: ADDRESS,
+  status: 'pending',
+  createdAt: '2026-01-15T12:00:00.000Z',
+  decidedAt: null,
+  txHash: null,
+  failureReason: null,
+};
+const PAID: Withdrawal = {
+  ...PENDING,
+  id: '30',
+  status: 'completed',
+  decidedAt: '2026-01-14T12:00:00.000Z',
+  txHash: `0x${'ab'.repeat(32)}`,
+};
+const FAILED: Withdrawal = {
+  ...PENDING,
+  id: '29',
+  status: 'failed',
+  decidedAt: '2026-01-13T12:00:00.000Z',
+  failureReason: 'Address on another chain',
+};
+
+interface Server {
+  withdrawable?: Withdrawable;
+  records?: Withdrawal[];
+  apply?: (body: Record<string, unknown>) => Response;
+}
+
+function stubServer(server: Server = {}) {
+  const calls: Array<{ url: string; body: Record<string, unknown> }> = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+    calls.push({ url, body });
+    switch (url) {
+      case '/elex/user/config/res.json':
+        return envelope(DICTIONARY);
+      case '/elex/user/withdrawable':
+        return envelope(server.withdrawable ?? withdrawable());
+      case '/elex/user/profile':
+        return envelope({
+          email: 'member@example.com',
+          userCode: 'EXABC234',
+          inviteCode: 'ABCDEFGH',
+          points: 0,
+          xmeEnergy: 0,
+          withdrawalLockedUntil: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        });
+      case '/elex/exchange/depositRecord': {
+        const records = server.records ?? [];
+        return envelope({ records, total: records.length, page: 1, pageSize: 10 });
+      }
+      case '/elex/user/verifyCode':
+        return envelope({ resendAfterSeconds: 60 }, 0, 'Verification code sent');
+      case '/elex/user/depositVerifyEmail':
+        return body.authCode === '123456'
+          ? envelope(null)
+          : envelope(null, 1002, 'Invalid verification code');
+      case '/elex/user/applyDeposit':
+        return server.apply
+          ? server.apply(body)
+          : envelope(
+              { ...PENDING, id: '32', amount: `${body.amount}`, address: body.address },
+              0,
+              'Withdrawal successful',
+            );
+      case '/elex/user/cancelDeposit':
+        return envelope({ ...PENDING, status: 'cancelled' }, 0, 'Withdrawal cancelled');
+      default:
+        return envelope(null, 1004, 'Not found', 404);
+    }
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+beforeEach(() => {
+  clearExchangeDictionary();
+  logIn();
+});
+
+const amountBox = () => screen.getByLabelText(t('withdrawal.amount'));
+
+describe('/withdrawal: the amount rules', () => {
+  it('shows what the chosen UID can withdraw and fills it all with the max button', async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    expect(await screen.findByLabelText(t('withdrawal.uid'))).toHaveDisplayValue('Bitget · UID 40512345');
+    expect(screen.getByText('112.75 USDT')).toBeInTheDocument();
+    expect(screen.getByText('100.25 USDT')).toBeInTheDocument();
+    expect(screen.getByLabelText(t('withdrawal.address'))).toHaveValue(ADDRESS);
+    expect(screen.getByText(t('withdrawal.reached', { minimum: '50.00' }))).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '112.75' }) }));
+    expect(amountBox()).toHaveValue('112.75');
+    expect(screen.queryByText(/more than this UID can withdraw/)).not.toBeInTheDocument();
+  });
+
+  it('says how much is still needed below the minimum and will not withdraw', async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const select = await screen.findByLabelText(t('withdrawal.uid'));
+    await user.selectOptions(select, '1:777001');
+    // The binding's own address comes with it.
+    expect(screen.getByLabelText(t('withdrawal.address'))).toHaveValue(OTHER);
+    expect(
+      screen.getByText(t('withdrawal.shortfall', { shortfall: '17.50', minimum: '50.00' })),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t('withdrawal.submit') })).toBeDisabled();
+    expect(
+      screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '32.50' }) }),
+    ).toBeDisabled();
+  });
+
+  it('refuses an amount under 50 USDT with the shortfall, and more than the balance with what is available', async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '49.995');
+    await user.tab();
+    expect(
+      await screen.findByText(
+        i18next.t('msg:withdrawalBelowMinimum', { minimum: '50.00', shortfall: '0.005' }),
+      ),
+    ).toBeInTheDocument();
+    expect(amountBox()).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(amountBox());
+    await user.type(amountBox(), '112.750001');
+    expect(
+      await screen.findByText(i18next.t('msg:withdrawalOverBalance', { available: '112.75' })),
+    ).toBeInTheDocument();
+    // The other UID has less: the same amount is checked against it at once.
+    await user.clear(amountBox());
+    await user.type(amountBox(), '60');
+    expect(screen.queryByText(/more than this UID can withdraw/)).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText(t('withdrawal.uid')), '1:777001');
+    expect(
+      await screen.findByText(i18next.t('msg:withdrawalOverBalance', { available: '32.50' })),
+    ).toBeInTheDocument();
+    await user.clear(amountBox());
+    await user.type(amountBox(), '12.1234567');
+    expect(await screen.findByText(i18next.t('msg:amountInvalid'))).toBeInTheDocument();
+  });
+});
+
+describe('/withdrawal: requesting', () => {
+  it('confirms with the e-mailed code, sends one request id and shows the success', async () => {
+    const calls = stubServer();
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.clear(screen.getByLabelText(t('withdrawal.address')));
+    await user.type(screen.getByLabelText(t('withdrawal.address')), OTHER.toLowerCase());
+    await user.type(amountBox(), '60');
+    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    expect(calls.find((call) => call.url === '/elex/user/verifyCode')?.body).toEqual({ module: 3 });
+    expect(
+      within(dialog).getByText(t('auth.codeSentTo', { email: 'member@example.com' })),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+    await user.keyboard('123456');
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+
+    const result = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalSuccessful') });
+    expect(result).toHaveTextContent('60.00 USDT');
+    const apply = calls.find((call) => call.url === '/elex/user/applyDeposit')?.body;
+    expect(apply).toMatchObject({
+      platId: 4,
+      uid: '40512345',
+      address: OTHER.toLowerCase(),
+      amount: '60',
+      authCode: '123456',
+    });
+    expect(apply?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('shows "Withdrawal failed" with the server’s reason', async () => {
+    stubServer({
+      apply: () => envelope(null, 1002, 'The amount is more than this UID can withdraw (10.00 USDT)'),
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '50');
+    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+    await user.keyboard('123456');
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    const result = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
+    expect(within(result).getByRole('alert')).toHaveTextContent(
+      'The amount is more than this UID can withdraw (10.00 USDT)',
+    );
+  });
+
+  it('is paused after a password change, saying until when', async () => {
+    stubServer({ withdrawable: withdrawable({ lockedUntil: '2026-01-18T12:00:00.000Z' }) });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const notice = await screen.findByText(/^Withdrawals are paused until .*2026/);
+    expect(notice.closest('[role="status"]')).not.toBeNull();
+    expect(screen.getByRole('button', { name: t('withdrawal.submit') })).toBeDisabled();
+  });
+
+  it('sends a member without a bound UID to bind one', async () => {
+    stubServer({ withdrawable: withdrawable({ bindings: [] }) });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    expect(await screen.findByRole('link', { name: t('withdrawal.bindLink') })).toHaveAttribute(
+      'href',
+      '/uidlinking',
+    );
+  });
+});
+
+describe('/withdrawal: the list', () => {
+  it('shows each withdrawal’s status, the paid transaction on Polygonscan and the reason of a failure', async () => {
+    stubServer({ records: [PENDING, PAID, FAILED] });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(4);
+    expect(within(rows[1] as HTMLElement).getByText(t('withdrawal.statuses.pending'))).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).getByText('Bitget')).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).getByText('60.00')).toBeInTheDocument();
+    const link = within(rows[2] as HTMLElement).getByRole('link', {
+      name: new RegExp(t('withdrawal.viewTx')),
+    });
+    expect(link).toHaveAttribute('href', `https://polygonscan.com/tx/0x${'ab'.repeat(32)}`);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(within(rows[3] as HTMLElement).getByText('Reason: Address on another chain')).toBeInTheDocument();
+    // Only the withdrawal under review can be cancelled.
+    expect(within(table).getAllByRole('button', { name: /Cancel the withdrawal of/ })).toHaveLength(1);
+  });
+
+  it('cancels a withdrawal under review after asking', async () => {
+    const calls = stubServer({ records: [PENDING] });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await user.click(
+      await screen.findByRole('button', { name: t('withdrawal.cancelLabel', { amount: '60.00' }) }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('withdrawal.cancelTitle') });
+    expect(dialog).toHaveTextContent(t('withdrawal.cancelBody', { amount: '60.00' }));
+    await user.click(within(dialog).getByRole('button', { name: t('withdrawal.cancelConfirm') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.url === '/elex/user/cancelDeposit')?.body).toEqual({ id: '31' }),
+    );
+    expect(await screen.findByText(i18next.t('msg:withdrawalCancelled'))).toBeInTheDocument();
+  });
+});

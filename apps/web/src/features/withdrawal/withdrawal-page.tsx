@@ -1,0 +1,241 @@
+import { CodeModule, PATHS, State, WITHDRAWAL, type Withdrawal } from '@elex/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, CircleX, Lock } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError } from '../../shared/api/api-client';
+import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { currentLocale } from '../../shared/i18n/i18n';
+import { Page } from '../../shared/ui/page';
+import { Pager } from '../../shared/ui/pager';
+import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+import { Skeleton } from '../../shared/ui/skeleton';
+import { toast } from '../../shared/ui/toast';
+import { sendCode } from '../auth/api/send-code';
+import { CodeDialog } from '../auth/components/code-dialog';
+import { useProfile } from '../mypage/api/get-profile';
+import { displayUsdt } from './amount-rules';
+import { applyDeposit } from './api/apply-deposit';
+import { cancelDeposit } from './api/cancel-deposit';
+import { useWithdrawable } from './api/get-withdrawable';
+import { useWithdrawals } from './api/get-withdrawals';
+import { verifyDepositCode } from './api/verify-deposit-code';
+import { WithdrawalForm, type WithdrawalValues } from './components/withdrawal-form';
+import { WithdrawalTable } from './components/withdrawal-table';
+
+const PAGE_SIZE = 10;
+
+/**
+ * One id per withdrawal the member means to make: a retried click (or a retry after a lost answer)
+ * sends the same id and the server answers the same withdrawal. crypto.randomUUID needs a secure
+ * context; getRandomValues does not.
+ */
+function newRequestId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+type Outcome = { kind: 'success'; withdrawal: Withdrawal } | { kind: 'failure'; message: string } | null;
+
+/**
+ * /withdrawal (spec: withdraw; issue 6): choose a bound UID, the Polygon address and the amount (at
+ * least 50 USDT of the UID's cashback plus event rewards), confirm with an e-mailed code; the list of
+ * the member's withdrawals with their status, the payout transaction and a cancel while under review.
+ */
+export default function WithdrawalPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const withdrawable = useWithdrawable();
+  const profile = useProfile();
+  const exchanges = useExchangeList();
+  const exchangeName = (platId: number) =>
+    exchanges.data?.find((entry) => entry.id === platId)?.name ?? `#${platId}`;
+  const [page, setPage] = useState(1);
+  const records = useWithdrawals({ page, pageSize: PAGE_SIZE });
+  const [requestId, setRequestId] = useState(newRequestId);
+  const [awaitingCode, setAwaitingCode] = useState<WithdrawalValues | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [formKey, setFormKey] = useState(0);
+  const [cancelling, setCancelling] = useState<Withdrawal | null>(null);
+  const [isCancelBusy, setCancelBusy] = useState(false);
+
+  const refresh = () => client.invalidateQueries({ queryKey: ['me'] });
+
+  const requestCode = async () => {
+    await sendCode(CodeModule.OwnAddress);
+  };
+
+  const startWithdrawal = async (values: WithdrawalValues) => {
+    try {
+      await requestCode();
+    } catch (error) {
+      // Asked again within 60 s: the code already mailed still works, so the dialog opens anyway.
+      if (!(error instanceof ApiError && error.state === State.TooManyRequests)) return;
+    }
+    setAwaitingCode(values);
+  };
+
+  const confirmWithdrawal = async (code: string) => {
+    if (!awaitingCode) return;
+    // A wrong code throws here: the API client says so and the dialog stays open for another try.
+    await verifyDepositCode(code);
+    try {
+      const withdrawal = await applyDeposit({ requestId, ...awaitingCode, authCode: code });
+      setRequestId(newRequestId());
+      setOutcome({ kind: 'success', withdrawal });
+      setFormKey((key) => key + 1);
+      setPage(1);
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'session') return;
+      // Refused: the next try is a new request. No answer: the retry must be the same request.
+      if (error instanceof ApiError && error.kind === 'refused') setRequestId(newRequestId());
+      setOutcome({ kind: 'failure', message: error instanceof ApiError ? error.message : t('msg:error') });
+    } finally {
+      setAwaitingCode(null);
+      void refresh();
+    }
+  };
+
+  const confirmCancel = async () => {
+    if (!cancelling) return;
+    setCancelBusy(true);
+    try {
+      await cancelDeposit(cancelling.id);
+      toast.success(t('msg:withdrawalCancelled'));
+      setCancelling(null);
+    } catch {
+      // The API client showed why (e.g. already decided); the list below is refreshed.
+      setCancelling(null);
+    } finally {
+      setCancelBusy(false);
+      void refresh();
+    }
+  };
+
+  const lockedUntil = withdrawable.data?.lockedUntil ?? null;
+  const lockTime = lockedUntil
+    ? new Date(lockedUntil).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' })
+    : '';
+
+  return (
+    <Page title={t('pages.withdrawal.title')} intro={t('pages.withdrawal.intro')} wide>
+      {lockedUntil ? (
+        <p className="card notice lock-notice" role="status">
+          <Lock size={18} aria-hidden="true" />
+          <span>{t('msg:withdrawalLocked', { time: lockTime })}</span>
+        </p>
+      ) : null}
+      {withdrawable.isPending ? (
+        <Skeleton lines={5} />
+      ) : withdrawable.data && withdrawable.data.bindings.length > 0 ? (
+        <WithdrawalForm
+          key={formKey}
+          withdrawable={withdrawable.data}
+          exchangeName={exchangeName}
+          isLocked={lockedUntil !== null}
+          onSubmit={startWithdrawal}
+        />
+      ) : withdrawable.data ? (
+        <div className="card no-binding">
+          <p>{t('withdrawal.noBinding', { minimum: WITHDRAWAL.minimumUsdt })}</p>
+          <Link to={PATHS.uidLinking} className="button button-primary">
+            {t('withdrawal.bindLink')}
+          </Link>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="withdrawals-title" className="records-section">
+        <h2 id="withdrawals-title">{t('withdrawal.historyTitle')}</h2>
+        {records.data ? (
+          <>
+            <WithdrawalTable
+              records={records.data.records}
+              exchangeName={exchangeName}
+              onCancel={setCancelling}
+            />
+            <Pager
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={records.data.total}
+              onPage={setPage}
+              label={t('withdrawal.paging')}
+            />
+          </>
+        ) : (
+          <Skeleton lines={3} />
+        )}
+      </section>
+
+      <CodeDialog
+        open={awaitingCode !== null}
+        onOpenChange={(open) => (open ? undefined : setAwaitingCode(null))}
+        email={profile.data?.email ?? ''}
+        onConfirm={confirmWithdrawal}
+        onResend={requestCode}
+      />
+
+      <ResponsiveDialog
+        open={outcome !== null}
+        onOpenChange={(open) => (open ? undefined : setOutcome(null))}
+        title={outcome?.kind === 'success' ? t('msg:withdrawalSuccessful') : t('msg:withdrawalFailed')}
+      >
+        {outcome?.kind === 'success' ? (
+          <div className="result-dialog">
+            <CircleCheck size={40} aria-hidden="true" className="success" />
+            <p className="break-anywhere">
+              {t('withdrawal.successBody', {
+                amount: displayUsdt(outcome.withdrawal.amount),
+                address: outcome.withdrawal.address,
+                hours: WITHDRAWAL.reviewHours,
+              })}
+            </p>
+            <button
+              type="button"
+              className="button button-primary button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('common.close')}
+            </button>
+          </div>
+        ) : outcome?.kind === 'failure' ? (
+          <div className="result-dialog">
+            <CircleX size={40} aria-hidden="true" className="danger" />
+            <p role="alert">{outcome.message}</p>
+            <button
+              type="button"
+              className="button button-primary button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('common.close')}
+            </button>
+          </div>
+        ) : null}
+      </ResponsiveDialog>
+
+      <ResponsiveDialog
+        open={cancelling !== null}
+        onOpenChange={(open) => (open ? undefined : setCancelling(null))}
+        title={t('withdrawal.cancelTitle')}
+      >
+        <p>{t('withdrawal.cancelBody', { amount: cancelling ? displayUsdt(cancelling.amount) : '' })}</p>
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" onClick={() => setCancelling(null)}>
+            {t('withdrawal.keep')}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={isCancelBusy}
+            onClick={confirmCancel}
+          >
+            {t('withdrawal.cancelConfirm')}
+          </button>
+        </div>
+      </ResponsiveDialog>
+    </Page>
+  );
+}

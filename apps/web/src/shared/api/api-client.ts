@@ -1,0 +1,174 @@
+import { type Envelope, REDIRECT_DELAY_MS, State } from '@elex/contract';
+import i18next from 'i18next';
+import type { z } from 'zod';
+import { currentLocale } from '../i18n/i18n';
+import { storage } from '../storage';
+import { toast } from '../ui/toast';
+
+/** Why a call failed: the server refused it (with its state), or HTTP or the network did. */
+export class ApiError extends Error {
+  constructor(
+    readonly kind: 'refused' | 'session' | 'http' | 'network' | 'shape',
+    message: string,
+    readonly state?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface CallOptions<T> {
+  /** Checks the answer's content against the contract. */
+  schema?: z.ZodType<T>;
+  /** For background calls whose failure the user need not see (analytics, the red dot). */
+  silent?: boolean;
+  method?: 'POST' | 'GET';
+  signal?: AbortSignal;
+}
+
+type Navigate = (to: string) => void;
+let navigate: Navigate = (to) => window.location.assign(to);
+
+/** The router registers itself so a session expiry navigates without a full reload. */
+export function setApiNavigator(next: Navigate) {
+  navigate = next;
+}
+
+const msg = (key: string) => i18next.t(`msg:${key}`);
+
+function fail(error: ApiError, silent: boolean | undefined): never {
+  if (!silent) toast.error(error.message);
+  throw error;
+}
+
+/**
+ * The one way the web calls the server: adds `token` and `lang`, unwraps the envelope, shows the
+ * server's message on a non-zero state, and handles session expiry, HTTP 500 and no response the way
+ * spec section 8 says.
+ */
+export async function apiCall<T = unknown>(
+  path: string,
+  body: unknown = {},
+  options: CallOptions<T> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { lang: currentLocale(), accept: 'application/json' };
+  const token = storage.getToken();
+  if (token) headers.token = token;
+  const method = options.method ?? 'POST';
+  if (method === 'POST') headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      signal: options.signal,
+      keepalive: options.silent === true,
+    });
+  } catch (cause) {
+    if ((cause as Error).name === 'AbortError') throw cause;
+    return fail(new ApiError('network', msg('networkAnomaly')), options.silent);
+  }
+
+  if (response.status >= 500) return fail(new ApiError('http', msg('error')), options.silent);
+
+  let envelope: Envelope<unknown> | undefined;
+  try {
+    envelope = (await response.json()) as Envelope<unknown>;
+  } catch {
+    envelope = undefined;
+  }
+  if (!envelope || typeof envelope.state !== 'number') {
+    return fail(new ApiError('http', msg('error')), options.silent);
+  }
+
+  if (envelope.state === State.SessionExpired) {
+    expireSession();
+    throw new ApiError('session', msg('sessionExpired'), envelope.state);
+  }
+  if (envelope.state !== State.Success || !response.ok) {
+    return fail(new ApiError('refused', envelope.message || msg('error'), envelope.state), options.silent);
+  }
+  if (!options.schema) return envelope.content as T;
+  const parsed = options.schema.safeParse(envelope.content);
+  if (!parsed.success) return fail(new ApiError('shape', msg('error')), options.silent);
+  return parsed.data;
+}
+
+let expiring = false;
+
+/** spec: toast, drop the token, go to /login after 1.5 s (once, however many calls fail together). */
+function expireSession() {
+  storage.setToken(null);
+  if (expiring) return;
+  expiring = true;
+  toast.error(msg('sessionExpired'));
+  setTimeout(() => {
+    expiring = false;
+    navigate('/login');
+  }, REDIRECT_DELAY_MS.afterSessionExpired);
+}
+
+export interface UploadOptions<T> extends Pick<CallOptions<T>, 'schema' | 'signal'> {
+  /** Bytes of the request body sent so far and in all (an upload's progress bar). */
+  onUploadProgress?(sent: number, total: number): void;
+}
+
+/**
+ * apiCall for a large body whose upload progress a page shows (the operator console's CSV imports):
+ * XMLHttpRequest, because fetch reports no upload progress. Same headers, envelope, toasts and
+ * session expiry as apiCall.
+ */
+export function apiUpload<T = unknown>(
+  path: string,
+  body: unknown,
+  options: UploadOptions<T> = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('content-type', 'application/json');
+    request.setRequestHeader('accept', 'application/json');
+    request.setRequestHeader('lang', currentLocale());
+    const token = storage.getToken();
+    if (token) request.setRequestHeader('token', token);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) options.onUploadProgress?.(event.loaded, event.total);
+    };
+    const settle = (work: () => T) => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.onerror = () => settle(() => fail(new ApiError('network', msg('networkAnomaly')), false));
+    request.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    request.onload = () =>
+      settle(() => {
+        if (request.status >= 500) return fail(new ApiError('http', msg('error')), false);
+        let envelope: Envelope<unknown> | undefined;
+        try {
+          envelope = JSON.parse(request.responseText) as Envelope<unknown>;
+        } catch {
+          envelope = undefined;
+        }
+        if (!envelope || typeof envelope.state !== 'number')
+          return fail(new ApiError('http', msg('error')), false);
+        if (envelope.state === State.SessionExpired) {
+          expireSession();
+          throw new ApiError('session', msg('sessionExpired'), envelope.state);
+        }
+        if (envelope.state !== State.Success || request.status >= 400) {
+          return fail(new ApiError('refused', envelope.message || msg('error'), envelope.state), false);
+        }
+        if (!options.schema) return envelope.content as T;
+        const parsed = options.schema.safeParse(envelope.content);
+        if (!parsed.success) return fail(new ApiError('shape', msg('error')), false);
+        return parsed.data;
+      });
+    options.signal?.addEventListener('abort', () => request.abort());
+    request.send(JSON.stringify(body ?? {}));
+  });
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { toCsv } from './download-csv';
+
+describe('CSV export', () => {
+  it('quotes commas, quotes and line breaks', () => {
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          ['line\nbreak', 'plain'],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",plain');
+  });
+
+  it('neutralises cells a spreadsheet would run as a formula, but keeps negative numbers', () => {
+    expect(toCsv(['v'], [['=HYPERLINK("x")'], ['@SUM(A1)'], ['+1+2'], ['-12.5']])).toBe(
+      'v\r\n"\'=HYPERLINK(""x"")"\r\n\'@SUM(A1)\r\n\'+1+2\r\n-12.5',
+    );
+  });
+});

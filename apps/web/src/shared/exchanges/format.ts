@@ -1,0 +1,37 @@
+import { currentLocale } from '../i18n/i18n';
+
+/**
+ * Number formats for the catalog's decimal strings. Intl formats the string itself (never a float
+ * made from it), truncating instead of rounding up: a cashback figure is never shown larger than it is.
+ */
+type Decimal = `${number}` | string;
+
+function format(value: Decimal, options: Intl.NumberFormatOptions): string {
+  // Intl.NumberFormat reads a decimal string exactly (ES2023 Intl.NumberFormat v3).
+  return new Intl.NumberFormat(currentLocale(), options).format(value as Intl.StringNumericLiteral);
+}
+
+/** "0.0200" -> "0.02%"; "40.00" -> "40%". */
+export function formatPercent(value: Decimal): string {
+  return `${format(value, { maximumFractionDigits: 4, roundingMode: 'trunc' })}%`;
+}
+
+/** "1234.567800" -> "1,234.56" (two decimals, truncated). */
+export function formatUsdt(value: Decimal): string {
+  return format(value, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: 'trunc' });
+}
+
+/** "15000000" -> "15,000,000". */
+export function formatInteger(value: Decimal): string {
+  return format(value, { maximumFractionDigits: 0, roundingMode: 'trunc' });
+}
+
+/** 9.6 -> "9.6" (a rating, one decimal). */
+export function formatScore(value: number): string {
+  return format(String(value), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/** "1.5" -> "1.5", "12.0" -> "12" (up to `digits` decimals, truncated). */
+export function formatDecimal(value: Decimal, digits = 2): string {
+  return format(value, { maximumFractionDigits: digits, roundingMode: 'trunc' });
+}

@@ -1,0 +1,29 @@
+import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Every page: one h1, the document title in the current language, and a content column. */
+export function Page({
+  title,
+  intro,
+  children,
+  wide,
+}: {
+  title: string;
+  intro?: string;
+  children?: ReactNode;
+  wide?: boolean;
+}) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${title} · ${t('brand.name')}`;
+  }, [title, t]);
+  return (
+    <div className={wide ? 'page page-wide' : 'page'}>
+      <header className="page-header">
+        <h1>{title}</h1>
+        {intro ? <p className="page-intro">{intro}</p> : null}
+      </header>
+      {children}
+    </div>
+  );
+}

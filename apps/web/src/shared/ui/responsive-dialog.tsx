@@ -1,0 +1,90 @@
+import { LAYOUT } from '@elex/contract';
+import * as Dialog from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+import { type ReactNode, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Drawer } from 'vaul';
+import { useIsWide } from '../hooks/use-is-wide';
+
+export interface ResponsiveDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  /** Desktop width; spec: modals 80% wide up to 400 px, the language dialog 30%. */
+  width?: string;
+  maxWidthPx?: number;
+}
+
+/**
+ * A dialog on desktop and a bottom drawer on mobile (spec: code and language dialogs). Both libraries
+ * keep focus inside while open; they return focus only to their own trigger element, and our dialogs
+ * open from buttons and flows elsewhere, so the opener is remembered here and focused again on close.
+ */
+export function ResponsiveDialog(props: ResponsiveDialogProps) {
+  const isWide = useIsWide();
+  const { t } = useTranslation();
+  const { open, onOpenChange, title, description, children } = props;
+  const opener = useRef<HTMLElement | null>(null);
+  const rememberOpener = () => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  };
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    opener.current?.focus();
+  };
+
+  if (!isWide) {
+    return (
+      <Drawer.Root open={open} onOpenChange={onOpenChange} autoFocus>
+        <Drawer.Portal>
+          <Drawer.Overlay className="overlay" />
+          <Drawer.Content
+            className="drawer"
+            style={{ minHeight: LAYOUT.drawerSize }}
+            aria-describedby={undefined}
+            onOpenAutoFocus={rememberOpener}
+            onCloseAutoFocus={returnFocus}
+          >
+            <div className="drawer-handle" aria-hidden="true" />
+            <Drawer.Title className="dialog-title">{title}</Drawer.Title>
+            {description ? (
+              <Drawer.Description className="dialog-description">{description}</Drawer.Description>
+            ) : null}
+            {children}
+          </Drawer.Content>
+        </Drawer.Portal>
+      </Drawer.Root>
+    );
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content
+          className="dialog"
+          style={{
+            width: props.width ?? LAYOUT.modalWidth,
+            maxWidth: props.maxWidthPx ?? LAYOUT.modalMaxWidthPx,
+          }}
+          aria-describedby={undefined}
+          onOpenAutoFocus={rememberOpener}
+          onCloseAutoFocus={returnFocus}
+        >
+          <div className="dialog-header">
+            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label={t('common.close')}>
+              <X size={18} aria-hidden="true" />
+            </Dialog.Close>
+          </div>
+          {description ? (
+            <Dialog.Description className="dialog-description">{description}</Dialog.Description>
+          ) : null}
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,55 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
+import { initI18n } from '../shared/i18n/i18n';
+
+// Every test starts in English, as a first-time visitor (spec: default en, logged in = stored token).
+await initI18n('en');
+
+// jsdom lacks matchMedia; the toaster and the drawer ask it for motion and colour preferences.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+// jsdom does not implement scrolling; the shell scrolls to the top on each route change (spec section 2).
+window.scrollTo = (() => {}) as typeof window.scrollTo;
+
+const JSDOM_DEFAULT_WIDTH = 1024;
+
+// House style (after epic-stack): a test that makes React or a library log an error fails, so act()
+// warnings, missing keys and failed prop types cannot pile up unnoticed. A test that expects an error
+// log clears the spy itself (`vi.mocked(console.error).mockClear()`).
+let consoleError: MockInstance<typeof console.error>;
+
+beforeEach(async () => {
+  consoleError = vi.spyOn(console, 'error');
+  window.localStorage.clear();
+  if (i18next.language !== 'en') await i18next.changeLanguage('en');
+  document.documentElement.lang = 'en';
+  Object.defineProperty(window, 'innerWidth', {
+    configurable: true,
+    writable: true,
+    value: JSDOM_DEFAULT_WIDTH,
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  const logged = consoleError.mock.calls.map((args) => args.map(String).join(' '));
+  window.localStorage.clear();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  if (logged.length > 0) throw new Error(`console.error was called during the test:\n${logged.join('\n')}`);
+});

@@ -1,0 +1,16 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    // The manifest lets the bench find the home route's lazy chunk.
+    manifest: true,
+    target: 'es2022',
+    sourcemap: false,
+  },
+  server: {
+    port: 5173,
+    proxy: { '/elex': 'http://localhost:3000', '/healthz': 'http://localhost:3000' },
+  },
+});

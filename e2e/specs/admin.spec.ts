@@ -1,0 +1,314 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import type { Page } from 'playwright-core';
+import { expectNoSeriousA11yViolations } from '../support/a11y.js';
+import { message, readMessages } from '../support/app.js';
+import type { Viewport } from '../support/browser.js';
+import { test } from '../support/fixtures.js';
+import { type RunningServer, runOps, startServer } from '../support/server.js';
+import { type CapturedMail, mailsTo, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.js';
+import {
+  bindUid,
+  post,
+  requestWithdrawal,
+  seedWithdrawingMembers,
+  type WithdrawingMember,
+} from '../support/withdrawals.js';
+
+/**
+ * The operator console (issue 6) on a server of its own: the operator is a member granted the role
+ * with `npm run ops -- admin:grant` on the data directory before the server starts (as an operator
+ * would), and the member's balance comes from the CSV commands. The operator pays a withdrawal with
+ * its transaction hash, the member sees it completed and receives the result mail; a refusal with a
+ * reason; a member refused (the one whose withdrawal was refused: being refused changes nothing); the catalog edited and shown on the home page; CSV uploads; axe on every
+ * console page at both widths.
+ */
+const en = readMessages('en');
+const ko = readMessages('ko');
+const appSecret = randomBytes(24).toString('hex');
+let root: string;
+let dataDir: string;
+let smtp: SmtpCapture;
+let server: RunningServer | undefined;
+let member: WithdrawingMember;
+let operator: WithdrawingMember;
+let bystander: WithdrawingMember;
+let withdrawalIds: [string, string];
+
+before(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-admin-'));
+  dataDir = path.join(root, 'data');
+  smtp = await startSmtpCapture();
+  [member, operator, bystander] = (await seedWithdrawingMembers({
+    dataDir,
+    appSecret,
+    smtp,
+    count: 3,
+    cashback: '150',
+  })) as [WithdrawingMember, WithdrawingMember, WithdrawingMember];
+  // The role is given on the command line while the server is stopped.
+  const granted = await runOps(['admin:grant', operator.email], { dataDir, appSecret });
+  assert.match(granted, /is now an operator/);
+  server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
+  await bindUid(server.url, member);
+  await bindUid(server.url, bystander);
+  withdrawalIds = [
+    await requestWithdrawal(server.url, member, '100', smtp.dir),
+    await requestWithdrawal(server.url, bystander, '50', smtp.dir),
+  ];
+});
+after(async () => {
+  await server?.stop();
+  await smtp?.stop();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const base = () => (server as RunningServer).url;
+const TX_HASH = `0x${'5a'.repeat(32)}`;
+
+async function openAs(page: Page, who: WithdrawingMember, route: string) {
+  await page.goto(`${base()}/`);
+  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
+  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+async function mailTo(address: string, matches: (mail: CapturedMail) => boolean): Promise<CapturedMail> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    const found = mailsTo(address, smtp.dir).find(matches);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no matching mail reached ${address}`);
+}
+
+test(
+  'desktop: the operator pays a withdrawal with its hash; the member sees it completed and gets the mail',
+  async ({ newPage }) => {
+    const page = await newPage({ viewport: 'desktop' });
+    await openAs(page, operator, '/admin/withdrawals');
+    await page.getByRole('heading', { level: 1, name: 'Withdrawal queue' }).waitFor();
+    // Oldest first, each with the member and the balance history beside it.
+    const items = page.getByRole('article');
+    await items.first().waitFor();
+    assert.equal(await items.count(), 2);
+    const first = page.getByRole('article', { name: `#${withdrawalIds[0]} · 100.00 USDT` });
+    assert.match(await items.first().innerText(), new RegExp(`#${withdrawalIds[0]}`));
+    await first.getByRole('link', { name: member.email }).waitFor();
+    await first.getByRole('region', { name: `Balance history of withdrawal ${withdrawalIds[0]}` }).waitFor();
+    await first
+      .getByRole('cell', { name: /Withdrawal on hold/ })
+      .first()
+      .waitFor();
+    await expectNoSeriousA11yViolations(page, '/admin/withdrawals');
+
+    await first.getByRole('button', { name: 'Approve', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Approve the withdrawal' });
+    await dialog.getByText(`100.00 USDT to`, { exact: false }).waitFor();
+    const hash = dialog.getByLabel('Payout transaction hash');
+    await hash.fill('0x123');
+    await dialog.getByRole('button', { name: 'Approve: mark completed' }).click();
+    await dialog.getByText(message(en, 'admin.withdrawals.txHashHint')).waitFor();
+    await dialog.getByText('Enter a transaction hash: 0x followed by 64 hexadecimal characters').waitFor();
+    await hash.fill(TX_HASH);
+    await dialog.getByRole('button', { name: 'Approve: mark completed' }).click();
+    await page.getByText('Withdrawal approved: completed with the transaction hash').first().waitFor();
+    await first.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('article').count(), 1);
+
+    // The completed list has it, with the hash.
+    await page.getByLabel('Status').selectOption('completed');
+    const done = page.getByRole('article', { name: `#${withdrawalIds[0]} · 100.00 USDT` });
+    await done.getByRole('link', { name: TX_HASH }).waitFor();
+
+    // The member sees it completed with the payout transaction.
+    const memberPage = await newPage({ viewport: 'desktop' });
+    await openAs(memberPage, member, '/withdrawal');
+    const list = memberPage.getByRole('region', { name: 'Your withdrawals' });
+    const row = list.getByRole('row').filter({ hasText: 'Completed' });
+    await row.waitFor();
+    const link = row.getByRole('link');
+    assert.equal(await link.getAttribute('href'), `https://polygonscan.com/tx/${TX_HASH}`);
+
+    // And the result mail arrives, with the hash.
+    const mail = await mailTo(member.email, (candidate) => candidate.text.includes(TX_HASH));
+    assert.match(mail.subject, /100\.00/);
+
+    // The audit log has the decision, by this operator.
+    await page.goto(`${base()}/admin/audit`, { waitUntil: 'networkidle' });
+    const entry = page.getByRole('listitem').filter({ hasText: 'Withdrawal approved' });
+    await entry.first().waitFor();
+    assert.match(
+      await entry.first().innerText(),
+      new RegExp(`withdrawal:${withdrawalIds[0]}[\\s\\S]*${operator.email}`),
+    );
+  },
+  { timeout: 180_000 },
+);
+
+test('mobile, Korean: a refusal needs a reason, and the funds return to the member', async ({ newPage }) => {
+  const page = await newPage({ viewport: 'mobile', localStorage: { locale: 'ko' } });
+  await openAs(page, operator, '/admin/withdrawals');
+  const item = page.getByRole('article', { name: `#${withdrawalIds[1]} · 50.00 USDT` });
+  await item.waitFor();
+  await item.getByRole('button', { name: message(ko, 'admin.withdrawals.reject'), exact: true }).click();
+  const drawer = page.getByRole('dialog', { name: message(ko, 'admin.withdrawals.rejectTitle') });
+  const submit = drawer.getByRole('button', { name: message(ko, 'admin.withdrawals.rejectSubmit') });
+  await submit.click();
+  await drawer.getByText('사유를 입력해 주세요').waitFor();
+  await drawer.getByLabel(message(ko, 'admin.withdrawals.reason')).fill('주소가 확인되지 않았습니다');
+  await submit.click();
+  await page.getByText('출금 거절: 자금이 반환되었습니다').first().waitFor();
+  await item.waitFor({ state: 'detached' });
+  await page.getByText(message(ko, 'admin.withdrawals.empty')).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  // The 50 held came back to the UID.
+  const withdrawable = await post(base(), '/elex/user/withdrawable', {}, bystander.token);
+  const bindings = withdrawable.content?.bindings as Array<{ cashback: string }>;
+  assert.equal(bindings[0]?.cashback, '150.000000');
+  await mailTo(bystander.email, (mail) => mail.text.includes('주소가 확인되지 않았습니다'));
+});
+
+test('a member opening the console sees the forbidden page; a visitor goes to log in', async ({
+  newPage,
+}) => {
+  const page = await newPage({ viewport: 'desktop' });
+  await openAs(page, bystander, '/admin');
+  await page.getByRole('heading', { level: 1, name: 'Operators only' }).waitFor();
+  assert.equal(await page.getByRole('navigation', { name: 'Operator console' }).count(), 0);
+  await expectNoSeriousA11yViolations(page, '/admin as a member');
+  // The menu never offers it.
+  assert.equal(await page.getByRole('link', { name: /console/i }).count(), 0);
+
+  const visitor = await newPage({ viewport: 'desktop' });
+  await visitor.goto(`${base()}/admin/catalog`, { waitUntil: 'networkidle' });
+  await visitor.waitForURL((url) => url.pathname === '/login');
+  assert.equal(new URL(visitor.url()).searchParams.get('redirect'), '/admin/catalog');
+});
+
+test('desktop: a catalog edit shows on the home page at once; a logo with a script is refused', async ({
+  newPage,
+}) => {
+  const page = await newPage({ viewport: 'desktop' });
+  await openAs(page, operator, '/admin/catalog');
+  await page.getByRole('link', { name: 'Bitget', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Bitget' }).waitFor();
+  const cashRate = page.getByLabel('Cash rate (%)', { exact: true });
+  await cashRate.fill('55.55');
+  await page.getByRole('button', { name: 'Save the fields' }).click();
+  await page.getByText('Saved successfully').first().waitFor();
+
+  const unsafe = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+  const upload = page.getByLabel('Upload a logo');
+  await upload.setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(unsafe) });
+  await page
+    .getByText('This SVG contains scripts, links or external content and was refused')
+    .first()
+    .waitFor();
+  const clean =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#00c2c2"/></svg>';
+  await upload.setInputFiles({ name: 'bitget.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(clean) });
+  await page
+    .getByText(/Logo saved \(bitget\.svg/)
+    .first()
+    .waitFor();
+  const logo = page.getByRole('img', { name: 'Current logo' });
+  await page.waitForFunction(() =>
+    (document.querySelector('img.admin-logo-preview') as HTMLImageElement | null)?.src.includes('/media/'),
+  );
+  const src = (await logo.getAttribute('src')) ?? '';
+  const served = await fetch(`${base()}${src}`);
+  assert.equal(served.headers.get('content-type'), 'image/svg+xml');
+  assert.match(served.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+
+  // A visitor's home page shows the new rate and logo without a restart.
+  const home = await newPage({ viewport: 'desktop' });
+  await home.goto(`${base()}/`, { waitUntil: 'networkidle' });
+  const rankingRow = home.getByRole('row').filter({ hasText: 'Bitget' }).first();
+  await rankingRow.waitFor();
+  assert.match(await rankingRow.innerText(), /55\.55%/);
+  assert.equal(await rankingRow.locator(`img[src="${src}"]`).count(), 1);
+});
+
+test('desktop: a CSV upload lists every bad line and imports nothing; a good file imports', async ({
+  newPage,
+}) => {
+  const page = await newPage({ viewport: 'desktop' });
+  await openAs(page, operator, '/admin/imports');
+  await page.getByLabel('Report').selectOption('referrals');
+  await page.getByLabel('Exchange', { exact: true }).first().selectOption({ label: 'Bitget' });
+  const uid = `E2E${Date.now().toString().slice(-8)}`;
+  const file = page.getByLabel('File', { exact: true });
+  await file.setInputFiles({
+    name: 'roster-bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`uid,registered_at\n${uid},2026-01-02T00:00:00Z\nx,2026-01-02\n${uid}9,someday\n`),
+  });
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'nothing was imported' });
+  await refused.waitFor();
+  assert.match(await refused.innerText(), /2 bad line\(s\)/);
+  const problems = refused.getByRole('region', { name: 'Problems by line' });
+  assert.deepEqual(
+    (await problems.getByRole('row').allInnerTexts()).slice(1).map((text) => text.split(/\s+/)[0]),
+    ['3', '4'],
+  );
+
+  await file.setInputFiles({
+    name: 'roster-good.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`uid,registered_at\n${uid},2026-01-02T00:00:00Z\n`),
+  });
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  await page.getByRole('status').filter({ hasText: 'roster-good.csv imported' }).waitFor();
+  const runs = page.getByRole('region', { name: 'Uploads' });
+  await runs.getByText('roster-good.csv').waitFor();
+  await runs.getByText('roster-bad.csv').waitFor();
+  await expectNoSeriousA11yViolations(page, '/admin/imports with a result');
+});
+
+const CONSOLE_PAGES = [
+  ['/admin', 'Dashboard'],
+  ['/admin/withdrawals', 'Withdrawal queue'],
+  ['/admin/members?q=example.com', 'Members'],
+  ['/admin/catalog', 'Exchange catalog'],
+  ['/admin/catalog/4', 'Bitget'],
+  ['/admin/imports', 'Imports and syncs'],
+  ['/admin/tasks', 'Points tasks'],
+  ['/admin/audit', 'Audit log'],
+] as const;
+
+for (const viewport of ['desktop', 'mobile'] as Viewport[]) {
+  test(
+    `axe: every console page has no serious violation (${viewport})`,
+    async ({ newPage }) => {
+      const page = await newPage({ viewport });
+      await openAs(page, operator, '/admin');
+      for (const [route, heading] of CONSOLE_PAGES) {
+        await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await expectNoSeriousA11yViolations(page, `${route} (${viewport})`);
+        if (viewport === 'mobile') {
+          assert.equal(
+            await page.evaluate(() => document.documentElement.scrollWidth),
+            390,
+            `${route} fits the phone`,
+          );
+        }
+      }
+      // A member's detail page, reached from the search.
+      await page.goto(`${base()}/admin/members?q=${encodeURIComponent(member.email)}`, {
+        waitUntil: 'networkidle',
+      });
+      await page.getByRole('link', { name: member.email }).first().click();
+      await page.getByRole('heading', { level: 1, name: member.email }).waitFor();
+      await page.getByRole('region', { name: 'Ledger history' }).waitFor();
+      await expectNoSeriousA11yViolations(page, `member detail (${viewport})`);
+    },
+    { timeout: 120_000 },
+  );
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { exchangeUidSchema } from './exchanges.js';
+import type { MessageKey } from './messages.js';
+import { polygonAddressSchema } from './rules.js';
+
+/**
+ * The cashback engine's calls (issue 5): UID binding, the member's balances and records.
+ * USDT amounts travel as decimal strings with 6 decimals ("12.500000"); the server keeps them as
+ * integer micro-USDT. Times are ISO 8601 strings in UTC.
+ */
+
+const fail = (key: MessageKey) => ({ error: key });
+const usdt = z.string();
+const isoTime = z.string();
+
+const platIdSchema = z.coerce
+  .number(fail('requiredInformation'))
+  .int(fail('requiredInformation'))
+  .positive(fail('requiredInformation'));
+/** A UID to bind: required first ('Please enter the required information'), then the catalog's UID rule. */
+const requiredUidSchema = z
+  .string(fail('requiredInformation'))
+  .trim()
+  .min(1, fail('requiredInformation'))
+  .pipe(exchangeUidSchema);
+
+// ---------------------------------------------------------------------------------------------------
+// Binding
+
+/**
+ * Whether a UID can be bound: `eligible` (referred with our code, not bound), `boundToYou`,
+ * `boundToOther` ('This account is already bound!'), `notReferred` ('Only accounts created with the
+ * product's referral code can be bound').
+ */
+export const UID_ELIGIBILITY = ['eligible', 'boundToYou', 'boundToOther', 'notReferred'] as const;
+export type UidEligibility = (typeof UID_ELIGIBILITY)[number];
+
+// /elex/user/verifyExchangeUid {platId, uid}: public (the /exchangeNo search), rate-limited.
+export const VerifyExchangeUidRequestSchema = z.object({ platId: platIdSchema, uid: requiredUidSchema });
+export const VerifyExchangeUidResponseSchema = z.object({
+  platId: z.number().int(),
+  uid: z.string(),
+  eligibility: z.enum(UID_ELIGIBILITY),
+});
+export type VerifyExchangeUidResponse = z.infer<typeof VerifyExchangeUidResponseSchema>;
+
+// /elex/user/bindExchangeUid {platId, uid, address}: member; success message 'Binding successful'.
+export const BindExchangeUidRequestSchema = z.object({
+  platId: platIdSchema,
+  uid: requiredUidSchema,
+  /** The Polygon address that receives this UID's withdrawals (EIP-55 checked). */
+  address: polygonAddressSchema,
+});
+export type BindExchangeUidRequest = z.input<typeof BindExchangeUidRequestSchema>;
+
+export const ExchangeBindSchema = z.object({
+  platId: z.number().int(),
+  uid: z.string(),
+  /** Cashback plus event rewards still withdrawable for this UID. */
+  balance: usdt,
+  /** The receiving address, checksummed. */
+  address: z.string(),
+  boundAt: isoTime,
+});
+export type ExchangeBind = z.infer<typeof ExchangeBindSchema>;
+
+// /elex/user/bindXmeUid {xmeUid}: links the member's XME account (for the binding task).
+export const BindXmeUidRequestSchema = z.object({
+  xmeUid: z
+    .string(fail('requiredInformation'))
+    .trim()
+    .min(1, fail('requiredInformation'))
+    .regex(/^[A-Za-z0-9_-]{4,32}$/, fail('invalidValue')),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Member views
+
+// /elex/user/myInfo {}: spec section 3.
+export const MyInfoSchema = z.object({
+  exchangeBinds: z.array(ExchangeBindSchema),
+  /** Event rewards credited to the member (invite bonuses ...), all time. */
+  totalReward: usdt,
+  /** Cashback credited to the member's bound UIDs, all time. */
+  totalRebate: usdt,
+});
+export type MyInfo = z.infer<typeof MyInfoSchema>;
+
+export const REBATE_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type RebateStatus = (typeof REBATE_STATUSES)[number];
+
+export const RebateRecordSchema = z.object({
+  id: z.string(),
+  platId: z.number().int(),
+  uid: z.string(),
+  periodStart: isoTime,
+  periodEnd: isoTime,
+  tradingVolume: usdt,
+  fee: usdt,
+  /** The cashback of this record (fee x cash rate, capped by the commission received). */
+  amount: usdt,
+  status: z.enum(REBATE_STATUSES),
+  /** Why a record failed, a message key the web translates. */
+  failureReason: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type RebateRecord = z.infer<typeof RebateRecordSchema>;
+
+const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
+const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
+const dayFilter = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, fail('invalidValue'))
+  .optional();
+
+// /elex/user/seeRebateData: the member's records, paged and filterable.
+export const RebateQuerySchema = z.object({
+  platId: platIdSchema.optional(),
+  uid: exchangeUidSchema.optional(),
+  status: z.enum(REBATE_STATUSES).optional(),
+  /** Inclusive UTC days on the period's end, YYYY-MM-DD. */
+  from: dayFilter,
+  to: dayFilter,
+  page: pageSchema,
+  pageSize: pageSizeSchema,
+});
+export type RebateQuery = z.input<typeof RebateQuerySchema>;
+export const RebatePageSchema = z.object({
+  records: z.array(RebateRecordSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type RebatePage = z.infer<typeof RebatePageSchema>;
+
+// /elex/user/seeRebateByExchangeId {platId, uid}: one bound UID's detail page.
+export const BindingDetailRequestSchema = z.object({ platId: platIdSchema, uid: requiredUidSchema });
+export const BindingDetailSchema = z.object({
+  platId: z.number().int(),
+  uid: z.string(),
+  address: z.string(),
+  boundAt: isoTime,
+  balance: usdt,
+  totalRebate: usdt,
+  pendingRebate: usdt,
+  /** Cashback credited per UTC day, last 90 days, oldest first; days without cashback are absent. */
+  daily: z.array(z.object({ day: z.string(), amount: usdt })),
+  /** When the exchange's data last arrived for this UID, or null. */
+  lastDataAt: isoTime.nullable(),
+});
+export type BindingDetail = z.infer<typeof BindingDetailSchema>;
+
+// /elex/exchange/expireRebate {platId?}: amounts still pending settlement, per bound UID.
+export const PendingRebateRequestSchema = z.object({ platId: platIdSchema.optional() });
+export const PendingRebateSchema = z.object({
+  /** Every live binding (of the exchange asked for), with the estimate of its pending records. */
+  pending: z.array(z.object({ platId: z.number().int(), uid: z.string(), amount: usdt })),
+  total: usdt,
+});
+export type PendingRebates = z.infer<typeof PendingRebateSchema>;
+
+// /elex/user/seeRewardData {page, pageSize}: event rewards (invite bonuses ...), newest first.
+export const RewardQuerySchema = z.object({ page: pageSchema, pageSize: pageSizeSchema });
+export const RewardRecordSchema = z.object({
+  id: z.string(),
+  /** What the reward is for, a key the web translates (e.g. 'inviteBonus'). */
+  kind: z.string(),
+  amount: usdt,
+  /** The friend's masked e-mail for an invite bonus, else null. */
+  source: z.string().nullable(),
+  createdAt: isoTime,
+});
+export const RewardPageSchema = z.object({
+  records: z.array(RewardRecordSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type RewardRecord = z.infer<typeof RewardRecordSchema>;
+export type RewardPage = z.infer<typeof RewardPageSchema>;

@@ -1,0 +1,95 @@
+/**
+ * Business constants of spec section 9 (and the account rules of the accounts issue).
+ * Both apps import these; nothing restates them.
+ */
+
+export const MICRO_USDT_PER_USDT = 1_000_000n;
+
+export const VERIFICATION_CODE = {
+  length: 6,
+  /** spec: resend countdown 60 s */
+  resendSeconds: 60,
+  validMinutes: 10,
+  maxWrongAttempts: 5,
+  maxPerEmailPerHour: 10,
+  maxPerIpPerHour: 30,
+} as const;
+
+export const PASSWORD = {
+  loginMinLength: 6,
+  minLength: 8,
+  maxLength: 16,
+  /** spec: at least one special character from ! @ # $ % ^ & * ( ) */
+  specialCharacters: '!@#$%^&*()',
+} as const;
+
+export const REDIRECT_DELAY_MS = {
+  afterLogin: 1000,
+  afterRegister: 1000,
+  afterReset: 600,
+  afterSessionExpired: 1500,
+} as const;
+
+export const WITHDRAWAL = {
+  /** spec: minimum withdrawal and withdrawable threshold, 50 USDT per UID */
+  minimumMicroUsdt: 50n * MICRO_USDT_PER_USDT,
+  minimumUsdt: '50.00',
+  reviewHours: 48,
+  /** spec: withdrawal restricted 72 hours after a password change or reset */
+  lockAfterPasswordChangeHours: 72,
+} as const;
+
+export const LEVERAGE = { min: 1, max: 125 } as const;
+
+/** spec: five trade frequency options, in the calculator's order. */
+export const TRADE_FREQUENCIES = ['onceOrLess', 'oneToTwo', 'twoToFive', 'fiveToTen', 'moreThanTen'] as const;
+export type TradeFrequency = (typeof TRADE_FREQUENCIES)[number];
+
+export const CALCULATOR = {
+  resultDays: 30,
+  longTermMonths: 6,
+  analysedUsers: 55_994,
+} as const;
+
+export const CASHBACK = {
+  speedUpWeeks: 3,
+  rankingWindowDays: 30,
+  newUserDiscountPercent: 20,
+  newUserDiscountDays: 90,
+  dataSegmentHours: 6,
+  accruableYears: 5,
+  recordsKeptYears: 5,
+} as const;
+
+/** spec: exclusive sign-up with an encr code */
+export const EXCLUSIVE_SIGNUP = { xmeEnergy: 1000, points: 100 } as const;
+
+export const TERMS = {
+  minimumAge: 16,
+  objectionDays: 14,
+  replyDays: 14,
+  changeNoticeDays: 7,
+  materialChangeNoticeDays: 30,
+} as const;
+
+export const HOME = {
+  famesPerSlide: 3,
+  mobileFames: 3,
+  partnerLogos: 10,
+  sliderSpeedMs: 500,
+  averageMonthlyRebateUsd: 365,
+} as const;
+
+export const LAYOUT = {
+  /** spec: wide layout when width exceeds 980 px */
+  wideMinWidthPx: 981,
+  resizeDebounceMs: 200,
+  languageDialogWidth: '30%',
+  drawerSize: '50%',
+  modalWidth: '80%',
+  modalMaxWidthPx: 400,
+  chunkTimeoutMs: 120_000,
+} as const;
+
+/** spec: analytics carry a channel query value, a default when absent */
+export const DEFAULT_CHANNEL = 'direct';

@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import { TRADE_FREQUENCIES } from './constants.js';
+import {
+  CashbackEstimateRequestSchema,
+  compareDecimals,
+  ExchangeDetailRequestSchema,
+  estimateCashback,
+  estimateCashbackMicro,
+  exchangeUidSchema,
+  fromScaled,
+  HOME_TABS,
+  maskUid,
+  rankExchanges,
+  seedUsdtSchema,
+  toScaled,
+} from './index.js';
+
+describe('exact decimals', () => {
+  it.each([
+    ['12.5', 6, 12_500_000n],
+    ['0.0200', 4, 200n],
+    ['0.055', 4, 550n],
+    ['40', 2, 4000n],
+    ['0', 6, 0n],
+    ['100000000', 6, 100_000_000_000_000n],
+  ])('reads %s at scale %i as %s', (text, scale, expected) => {
+    expect(toScaled(text, scale)).toBe(expected);
+  });
+
+  it('refuses text that is not a plain decimal, or that would lose digits', () => {
+    for (const text of ['', '-1', '1e3', '1.2.3', 'abc', ' .5']) expect(() => toScaled(text, 6)).toThrow();
+    expect(() => toScaled('0.1234567', 6)).toThrow();
+    expect(toScaled('0.1234560', 6)).toBe(123_456n);
+  });
+
+  it.each([
+    [12_500_000n, 6, '12.500000'],
+    [5n, 6, '0.000005'],
+    [200n, 4, '0.0200'],
+    [0n, 2, '0.00'],
+    [-1_500_000n, 6, '-1.500000'],
+    [7n, 0, '7'],
+  ])('writes %s at scale %i as %s', (value, scale, expected) => {
+    expect(fromScaled(value, scale)).toBe(expected);
+  });
+
+  it('compares decimals of different lengths exactly', () => {
+    expect(compareDecimals('0.055', '0.0500')).toBe(1);
+    expect(compareDecimals('0.05', '0.0500')).toBe(0);
+    expect(compareDecimals('9.99', '10')).toBe(-1);
+    // 0.1 + 0.2 style float traps do not exist here
+    expect(compareDecimals('0.3', '0.30000000000000004')).toBe(-1);
+  });
+});
+
+describe('rankExchanges (spec section 4: the six home tabs)', () => {
+  const row = (
+    platId: number,
+    score: number,
+    cashRate: string,
+    limitPrice: string,
+    marketPrice: string,
+    flags: { isRecommended?: boolean; isRacing?: boolean } = {},
+  ) => ({
+    platId,
+    score,
+    cashRate,
+    limitPrice,
+    marketPrice,
+    isRecommended: flags.isRecommended ?? false,
+    isRacing: flags.isRacing ?? false,
+  });
+  // Catalog order: 1, 2, 3, 4.
+  const rows = [
+    row(1, 8.5, '30.00', '0.0200', '0.0500', { isRacing: true }),
+    row(2, 9.6, '45.00', '0.0000', '0.0400', { isRecommended: true }),
+    row(3, 9.1, '60.00', '0.0200', '0.0600', { isRecommended: true, isRacing: true }),
+    row(4, 9.6, '5.50', '0.0180', '0.0550'),
+  ];
+  const ids = (tab: (typeof HOME_TABS)[number]) => rankExchanges(rows, tab).map((r) => r.platId);
+
+  it('has the six tabs in the spec order', () => {
+    expect(HOME_TABS).toEqual([
+      'overall',
+      'recommend',
+      'racing',
+      'mostCashback',
+      'limitPrice',
+      'marketPrice',
+    ]);
+  });
+
+  it('overall: score descending, ties in catalog order', () => {
+    expect(ids('overall')).toEqual([2, 4, 3, 1]);
+  });
+
+  it('recommend: only recommended exchanges, score descending', () => {
+    expect(ids('recommend')).toEqual([2, 3]);
+  });
+
+  it('racing: only racing exchanges, in catalog order (no sort)', () => {
+    expect(ids('racing')).toEqual([1, 3]);
+  });
+
+  it('most cashback: cash rate descending, compared as numbers not text', () => {
+    // As text '5.50' > '45.00'; as numbers it is last.
+    expect(ids('mostCashback')).toEqual([3, 2, 1, 4]);
+  });
+
+  it('limit: limitPrice descending, ties in catalog order', () => {
+    expect(ids('limitPrice')).toEqual([1, 3, 4, 2]);
+  });
+
+  it('market: marketPrice descending', () => {
+    expect(ids('marketPrice')).toEqual([3, 4, 1, 2]);
+  });
+
+  it('never reorders the list it was given', () => {
+    rankExchanges(rows, 'overall');
+    expect(rows.map((r) => r.platId)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('UIDs', () => {
+  it.each([
+    ['1234567889', '12****89'],
+    ['12345', '12****45'],
+    ['1234', '1****'],
+  ])('masks %s as %s', (uid, masked) => {
+    expect(maskUid(uid)).toBe(masked);
+  });
+
+  it('accepts exchange UIDs and refuses anything else with the uidInvalid key', () => {
+    expect(exchangeUidSchema.parse(' 40512345 ')).toBe('40512345');
+    for (const bad of ['123', 'a b c d', '12345678901234567890123456789012345', '<script>']) {
+      const result = exchangeUidSchema.safeParse(bad);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe('uidInvalid');
+    }
+  });
+});
+
+describe('the detail request', () => {
+  it('accepts a positive integer as a number or text', () => {
+    expect(ExchangeDetailRequestSchema.parse({ platId: 3 })).toEqual({ platId: 3 });
+    expect(ExchangeDetailRequestSchema.parse({ platId: '3' })).toEqual({ platId: 3 });
+  });
+
+  it.each([0, -1, 1.5, 'abc', '', null, true, [1], 2 ** 40])('refuses %s', (platId) => {
+    expect(ExchangeDetailRequestSchema.safeParse({ platId }).success).toBe(false);
+  });
+});
+
+describe('the cashback estimate (docs/calculator.md)', () => {
+  const base = { seed: '1000', leverage: 10, limitPrice: '0.0200', marketPrice: '0.0500', cashRate: '40.00' };
+
+  it('follows the formula: trades × 30 days × seed × leverage × mean fee × cash rate', () => {
+    // 1 trade a day of 10,000 USDT at a 0.035 % mean fee pays 3.5 USDT; 40 % back is 1.4; × 30 days = 42.
+    expect(estimateCashback({ ...base, frequency: 'onceOrLess' })).toEqual({
+      monthlyMicro: 42_000_000n,
+      sixMonthsMicro: 252_000_000n,
+      monthly: '42.000000',
+      sixMonths: '252.000000',
+    });
+  });
+
+  it('counts each frequency as the middle of its range', () => {
+    const monthly = TRADE_FREQUENCIES.map((frequency) => estimateCashback({ ...base, frequency }).monthly);
+    expect(monthly).toEqual(['42.000000', '63.000000', '147.000000', '315.000000', '504.000000']);
+  });
+
+  it('rounds down to the micro-USDT and never goes through a float', () => {
+    // 0.1 USDT seed, leverage 1, once a day, 0.0001 % fees, 0.01 % back: 3e-12 USDT a month, rounds to 0.
+    expect(
+      estimateCashbackMicro({
+        frequency: 'onceOrLess',
+        seed: '0.1',
+        leverage: 1,
+        limitPrice: '0.0001',
+        marketPrice: '0.0001',
+        cashRate: '0.01',
+      }),
+    ).toBe(0n);
+    // The largest inputs stay exact: 100,000,000 USDT × 125 × 12 trades × 30 days.
+    const largest = estimateCashback({
+      frequency: 'moreThanTen',
+      seed: '100000000',
+      leverage: 125,
+      limitPrice: '0.0200',
+      marketPrice: '0.0600',
+      cashRate: '70.00',
+    });
+    // 4.5e12 USDT traded × 0.04 % mean fee × 70 % = 1.26e9 USDT.
+    expect(largest.monthly).toBe('1260000000.000000');
+  });
+
+  it('is zero when the fees or the cash rate are zero', () => {
+    expect(estimateCashback({ ...base, frequency: 'fiveToTen', cashRate: '0' }).monthly).toBe('0.000000');
+    expect(
+      estimateCashback({ ...base, frequency: 'fiveToTen', limitPrice: '0', marketPrice: '0' }).monthly,
+    ).toBe('0.000000');
+  });
+});
+
+describe('the calculator answers', () => {
+  it('reads the seed with separators and up to 6 decimals', () => {
+    expect(seedUsdtSchema.parse('1,000.5')).toBe('1000.5');
+    expect(seedUsdtSchema.parse(2500)).toBe('2500');
+    expect(seedUsdtSchema.parse('100000000')).toBe('100000000');
+  });
+
+  it.each(['0', '0.5', '100000000.01', '-5', 'ten', '1.1234567', ''])('refuses the seed %s', (seed) => {
+    const result = seedUsdtSchema.safeParse(seed);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('seedInvalid');
+  });
+
+  it('validates leverage with the shared rule and message', () => {
+    const answer = { platId: 1, seed: '1000', frequency: 'oneToTwo' };
+    expect(CashbackEstimateRequestSchema.safeParse({ ...answer, leverage: 125 }).success).toBe(true);
+    for (const leverage of [0, 126, 2.5, 'x']) {
+      const result = CashbackEstimateRequestSchema.safeParse({ ...answer, leverage });
+      expect(result.error?.issues[0]?.message).toBe('leverageRange');
+    }
+  });
+
+  it('names a missing frequency and a missing exchange', () => {
+    const missingFrequency = CashbackEstimateRequestSchema.safeParse({ platId: 1, leverage: 5, seed: '10' });
+    expect(missingFrequency.error?.issues[0]?.message).toBe('frequencyRequired');
+    const missingExchange = CashbackEstimateRequestSchema.safeParse({
+      leverage: 5,
+      seed: '10',
+      frequency: 'oneToTwo',
+    });
+    expect(missingExchange.error?.issues[0]?.message).toBe('exchangeRequired');
+  });
+});

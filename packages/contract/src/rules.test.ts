@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { MessageKey } from './messages.js';
+import {
+  emailSchema,
+  isCompleteCode,
+  leverageSchema,
+  loginPasswordSchema,
+  newPasswordSchema,
+  passwordRuleChecks,
+  polygonAddressSchema,
+  strictEmailSchema,
+  verificationCodeSchema,
+} from './rules.js';
+
+/** The message key of the first failure, or undefined when the value passes. */
+function failureOf(schema: z.ZodType, value: unknown): MessageKey | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : (result.error.issues[0]?.message as MessageKey);
+}
+
+function parsed(schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Error(`expected ${String(value)} to pass, got ${result.error.message}`);
+  return result.data;
+}
+
+describe('login and register e-mail (simple pattern)', () => {
+  it('accepts an ordinary address', () => {
+    expect(parsed(emailSchema, 'trader@example.com')).toBe('trader@example.com');
+  });
+
+  it('trims spaces around and inside the address', () => {
+    expect(parsed(emailSchema, '  trader@example.com ')).toBe('trader@example.com');
+    expect(parsed(emailSchema, 'tra der@exam ple.com')).toBe('trader@example.com');
+  });
+
+  it('asks for an address when it is empty, blank or missing', () => {
+    expect(failureOf(emailSchema, '')).toBe('emailRequired');
+    expect(failureOf(emailSchema, '   ')).toBe('emailRequired');
+    expect(failureOf(emailSchema, undefined)).toBe('emailRequired');
+  });
+
+  it.each(['trader', 'trader@', '@example.com', 'trader@example', 'a@b@c.com'])(
+    'refuses %s with the correct-address message',
+    (value) => {
+      expect(failureOf(emailSchema, value)).toBe('emailInvalid');
+    },
+  );
+});
+
+describe('reset e-mail (strict pattern)', () => {
+  it('accepts an ordinary address and trims spaces', () => {
+    expect(parsed(strictEmailSchema, ' first.last+tag@mail.example.co ')).toBe(
+      'first.last+tag@mail.example.co',
+    );
+  });
+
+  it('asks for an address when it is empty', () => {
+    expect(failureOf(strictEmailSchema, '')).toBe('emailRequired');
+  });
+
+  it.each(['a@b.c', 'trader@exa_mple.com', 'trader@example.c0m', 'tr(ader@example.com', 'trader@example'])(
+    'refuses %s, which only the simple pattern would take, with the stricter message',
+    (value) => {
+      expect(failureOf(strictEmailSchema, value)).toBe('emailInvalidStrict');
+    },
+  );
+
+  it('is stricter than the login pattern', () => {
+    expect(failureOf(emailSchema, 'a@b.c')).toBeUndefined();
+    expect(failureOf(strictEmailSchema, 'a@b.c')).toBe('emailInvalidStrict');
+  });
+});
+
+describe('login password', () => {
+  it('accepts 6 characters or more', () => {
+    expect(failureOf(loginPasswordSchema, '123456')).toBeUndefined();
+    expect(failureOf(loginPasswordSchema, 'a much longer password')).toBeUndefined();
+  });
+
+  it('refuses fewer than 6 characters', () => {
+    expect(failureOf(loginPasswordSchema, '12345')).toBe('passwordTooShort');
+  });
+
+  it('asks for a password when it is empty or missing', () => {
+    expect(failureOf(loginPasswordSchema, '')).toBe('passwordRequired');
+    expect(failureOf(loginPasswordSchema, undefined)).toBe('passwordRequired');
+  });
+});
+
+describe('register and reset password', () => {
+  it.each(['abcdef1!', 'Abcdefghijklm1(', 'abcdefghijklm1)x'])('accepts %s', (value) => {
+    expect(failureOf(newPasswordSchema, value)).toBeUndefined();
+  });
+
+  it('refuses 7 and 17 characters with the length message', () => {
+    expect(failureOf(newPasswordSchema, 'abcde1!')).toBe('passwordLength');
+    expect(failureOf(newPasswordSchema, 'abcdefghijklmn1!x')).toBe('passwordLength');
+  });
+
+  it('refuses a password without a digit', () => {
+    expect(failureOf(newPasswordSchema, 'abcdefg!')).toBe('passwordComposition');
+  });
+
+  it('refuses a password without a special character', () => {
+    expect(failureOf(newPasswordSchema, 'abcdefg1')).toBe('passwordComposition');
+  });
+
+  it.each([...'!@#$%^&*()'])('counts %s as a special character', (special) => {
+    expect(failureOf(newPasswordSchema, `abcdef1${special}`)).toBeUndefined();
+  });
+
+  it.each(['-', '_', '.', '?', '~', ' ', '[', ']', '\\'])(
+    'does not count %j as a special character',
+    (other) => {
+      expect(failureOf(newPasswordSchema, `abcdef1${other}`)).toBe('passwordComposition');
+    },
+  );
+
+  it('shows the same live checks the schema applies', () => {
+    expect(passwordRuleChecks.length('abcdef1!')).toBe(true);
+    expect(passwordRuleChecks.length('abcde1!')).toBe(false);
+    expect(passwordRuleChecks.length('abcdefghijklmn1!x')).toBe(false);
+    expect(passwordRuleChecks.composition('abcdef1!')).toBe(true);
+    expect(passwordRuleChecks.composition('abcdefg1')).toBe(false);
+    expect(passwordRuleChecks.composition('abcdefg!')).toBe(false);
+    expect(passwordRuleChecks.composition('abcdef1-')).toBe(false);
+  });
+});
+
+describe('6-digit verification code', () => {
+  it('accepts six digits as a string', () => {
+    expect(parsed(verificationCodeSchema, '004321')).toBe('004321');
+  });
+
+  it('pads a code sent as a number back to six digits', () => {
+    expect(parsed(verificationCodeSchema, 12345)).toBe('012345');
+    expect(parsed(verificationCodeSchema, 123456)).toBe('123456');
+    expect(parsed(verificationCodeSchema, 7)).toBe('000007');
+  });
+
+  it.each([
+    ['five digits', '12345'],
+    ['seven digits', '1234567'],
+    ['a letter', '12a456'],
+    ['letters only', 'abcdef'],
+    ['empty', ''],
+    ['a number of seven digits', 1234567],
+    ['a negative number', -12345],
+    ['a fraction', 1234.5],
+    ['nothing', undefined],
+  ])('refuses %s with the code error', (_label, value) => {
+    expect(failureOf(verificationCodeSchema, value)).toBe('codeIncomplete');
+  });
+
+  it('allows confirm only when all six boxes hold one digit', () => {
+    expect(isCompleteCode(['1', '2', '3', '4', '5', '6'])).toBe(true);
+    expect(isCompleteCode(['1', '2', '3', '4', '5', ''])).toBe(false);
+    expect(isCompleteCode(['1', '2', '3', '4', '5'])).toBe(false);
+    expect(isCompleteCode(['1', '2', '3', '4', '5', 'a'])).toBe(false);
+    expect(isCompleteCode(['1', '2', '3', '4', '5', '67'])).toBe(false);
+  });
+});
+
+describe('calculator leverage', () => {
+  it.each([1, 20, 125])('accepts %i', (value) => {
+    expect(parsed(leverageSchema, value)).toBe(value);
+  });
+
+  it('accepts a leverage typed into a text field', () => {
+    expect(parsed(leverageSchema, '50')).toBe(50);
+  });
+
+  it.each([0, 126, 1.5, -1, 'abc', ''])('refuses %j with the range message', (value) => {
+    expect(failureOf(leverageSchema, value)).toBe('leverageRange');
+  });
+});
+
+describe('Polygon wallet address', () => {
+  // EIP-55 test vectors from the EIP itself.
+  const checksummed = [
+    '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+    '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+  ];
+
+  it.each(checksummed)('accepts the correctly checksummed %s', (address) => {
+    expect(parsed(polygonAddressSchema, address)).toBe(address);
+  });
+
+  it.each(checksummed)('refuses %s with one letter’s case flipped', (address) => {
+    const index = [...address].findIndex((char, i) => i > 1 && /[a-f]/i.test(char));
+    const char = address.charAt(index);
+    const flipped = char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase();
+    const tampered = address.slice(0, index) + flipped + address.slice(index + 1);
+    expect(tampered).not.toBe(address);
+    expect(failureOf(polygonAddressSchema, tampered)).toBe('walletAddressInvalid');
+  });
+
+  it('accepts an all-lowercase address, which carries no checksum', () => {
+    const lower = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+    expect(parsed(polygonAddressSchema, lower)).toBe(lower);
+  });
+
+  it('trims spaces pasted around the address', () => {
+    expect(parsed(polygonAddressSchema, `  ${checksummed[0]} `)).toBe(checksummed[0]);
+  });
+
+  it.each([
+    ['one character short', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae'],
+    ['one character long', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaedd'],
+    ['no 0x prefix', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'],
+    ['a non-hex character', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg'],
+    ['an exchange UID', '123456789'],
+  ])('refuses an address with %s', (_label, value) => {
+    expect(failureOf(polygonAddressSchema, value)).toBe('walletAddressInvalid');
+  });
+
+  it('asks for the required information when the address is empty, blank or missing', () => {
+    expect(failureOf(polygonAddressSchema, '')).toBe('requiredInformation');
+    expect(failureOf(polygonAddressSchema, '   ')).toBe('requiredInformation');
+    expect(failureOf(polygonAddressSchema, undefined)).toBe('requiredInformation');
+  });
+});
+
+describe('e-mail normalisation', () => {
+  it('compares addresses case-insensitively by lower-casing them', () => {
+    expect(emailSchema.parse(' Trader@Example.COM ')).toBe('trader@example.com');
+  });
+});

@@ -1,0 +1,101 @@
+import { isAddress } from 'viem';
+import { z } from 'zod';
+import { LEVERAGE, PASSWORD, VERIFICATION_CODE } from './constants.js';
+import type { MessageKey } from './messages.js';
+
+/**
+ * Validation rules of spec section 5. Each failure carries a message key of `messages.ts`, so the
+ * server answers and the web shows the spec's wording in the user's language.
+ */
+const fail = (key: MessageKey) => ({ error: key });
+
+/** spec: the simple pattern that login and register check before enabling submit. */
+export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** spec: reset uses a stricter pattern. */
+export const STRICT_EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+/** spec: spaces in the e-mail are trimmed (register strips them anywhere); e-mails compare case-insensitively. */
+export function normalizeEmail(raw: string): string {
+  return raw.replace(/\s+/g, '').toLowerCase();
+}
+
+export const emailSchema = z
+  .string(fail('emailRequired'))
+  .transform(normalizeEmail)
+  .pipe(
+    z
+      .string()
+      .min(1, fail('emailRequired'))
+      .max(254, fail('emailInvalid'))
+      .regex(SIMPLE_EMAIL_PATTERN, fail('emailInvalid')),
+  );
+
+export const strictEmailSchema = z
+  .string(fail('emailRequired'))
+  .transform(normalizeEmail)
+  .pipe(
+    z
+      .string()
+      .min(1, fail('emailRequired'))
+      .max(254, fail('emailInvalidStrict'))
+      .regex(STRICT_EMAIL_PATTERN, fail('emailInvalidStrict')),
+  );
+
+export const loginPasswordSchema = z
+  .string(fail('passwordRequired'))
+  .min(1, fail('passwordRequired'))
+  .min(PASSWORD.loginMinLength, fail('passwordTooShort'))
+  .max(128, fail('invalidValue'));
+
+const specials = new RegExp(`[${PASSWORD.specialCharacters.replace(/[\]\\^-]/g, '\\$&')}]`);
+
+/** Register and reset: 8 to 16 characters with a digit and a special character. */
+export const newPasswordSchema = z
+  .string(fail('passwordRequired'))
+  .min(PASSWORD.minLength, fail('passwordLength'))
+  .max(PASSWORD.maxLength, fail('passwordLength'))
+  .regex(/\d/, fail('passwordComposition'))
+  .regex(specials, fail('passwordComposition'));
+
+/** The two live rules the register form shows as the user types. */
+export const passwordRuleChecks = {
+  length: (value: string) => value.length >= PASSWORD.minLength && value.length <= PASSWORD.maxLength,
+  composition: (value: string) => /\d/.test(value) && specials.test(value),
+} as const;
+
+const codePattern = new RegExp(`^\\d{${VERIFICATION_CODE.length}}$`);
+
+/**
+ * A 6-digit code. The spec sends it as a number on verify and reset, which drops leading zeros,
+ * so a number is padded back to 6 digits.
+ */
+export const verificationCodeSchema = z
+  .union(
+    [z.string(), z.number().int(fail('codeIncomplete')).nonnegative(fail('codeIncomplete'))],
+    fail('codeIncomplete'),
+  )
+  .transform((value) =>
+    typeof value === 'number' ? String(value).padStart(VERIFICATION_CODE.length, '0') : value.trim(),
+  )
+  .pipe(z.string().regex(codePattern, fail('codeIncomplete')));
+
+export const leverageSchema = z.coerce
+  .number(fail('leverageRange'))
+  .int(fail('leverageRange'))
+  .min(LEVERAGE.min, fail('leverageRange'))
+  .max(LEVERAGE.max, fail('leverageRange'));
+
+/**
+ * A Polygon receiving address. EIP-55: an all-lowercase address carries no checksum and is accepted;
+ * a mixed-case one must match its checksum (viem checks it).
+ */
+export const polygonAddressSchema = z
+  .string(fail('requiredInformation'))
+  .trim()
+  .min(1, fail('requiredInformation'))
+  .refine((value) => isAddress(value, { strict: true }), fail('walletAddressInvalid'));
+
+/** spec: a code dialog checks all six boxes are filled before confirming. */
+export function isCompleteCode(digits: readonly string[]): boolean {
+  return digits.length === VERIFICATION_CODE.length && digits.every((digit) => /^\d$/.test(digit));
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { WITHDRAWAL } from './constants.js';
+import type { MessageKey } from './messages.js';
+import { polygonAddressSchema, verificationCodeSchema } from './rules.js';
+
+/**
+ * Withdrawals (issue 6): a member asks to send a bound UID's cashback plus event rewards to a Polygon
+ * address; an operator pays it (entering the payout transaction hash) or rejects it. Amounts are USDT
+ * decimal strings with up to 6 decimals on the way in and exactly 6 on the way out.
+ */
+
+const fail = (key: MessageKey) => ({ error: key });
+
+export const WITHDRAWAL_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/** A USDT amount typed by a person: up to 6 decimals, positive. */
+export const usdtAmountSchema = z
+  .string(fail('requiredInformation'))
+  .trim()
+  .min(1, fail('requiredInformation'))
+  .regex(/^\d{1,12}(\.\d{1,6})?$/, fail('amountInvalid'));
+
+/** A Polygon transaction hash: 0x and 64 hex digits. */
+export const txHashSchema = z
+  .string(fail('requiredInformation'))
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{64}$/, fail('txHashInvalid'));
+
+/** Where a member can see a payout on the Polygon chain. */
+export const POLYGON_EXPLORER_TX_URL = 'https://polygonscan.com/tx/';
+
+// /elex/user/withdrawable {}: what each bound UID can withdraw now, and the lock after a password change.
+export const WithdrawableSchema = z.object({
+  minimum: z.string(),
+  /** ISO time until which withdrawals are refused (72 h after a password change or reset), or null. */
+  lockedUntil: z.string().nullable(),
+  /** The member's event rewards, usable with any one UID's cashback. */
+  rewards: z.string(),
+  bindings: z.array(
+    z.object({
+      platId: z.number().int(),
+      uid: z.string(),
+      address: z.string(),
+      cashback: z.string(),
+      /** cashback + rewards */
+      withdrawable: z.string(),
+      /** How much is still needed to reach the minimum ("0.000000" when reached). */
+      shortfall: z.string(),
+    }),
+  ),
+});
+export type Withdrawable = z.infer<typeof WithdrawableSchema>;
+
+// /elex/user/depositVerifyEmail {authCode}: checks the withdrawal code (module 3) without using it up,
+// so the form can say 'Invalid verification code' before the request is sent.
+export const DepositVerifyEmailRequestSchema = z.object({ authCode: verificationCodeSchema });
+
+// /elex/user/applyDeposit: creates the withdrawal. `requestId` (a UUID the page makes once per form)
+// makes a retried click create one withdrawal.
+export const ApplyDepositRequestSchema = z.object({
+  requestId: z.uuid(fail('invalidValue')),
+  platId: z.coerce.number(fail('requiredInformation')).int().positive(fail('requiredInformation')),
+  uid: z.string(fail('requiredInformation')).trim().min(1, fail('requiredInformation')),
+  address: polygonAddressSchema,
+  amount: usdtAmountSchema,
+  authCode: verificationCodeSchema,
+});
+export type ApplyDepositRequest = z.input<typeof ApplyDepositRequestSchema>;
+
+export const WithdrawalSchema = z.object({
+  id: z.string(),
+  platId: z.number().int(),
+  uid: z.string(),
+  amount: z.string(),
+  address: z.string(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+  /** The payout transaction once completed. */
+  txHash: z.string().nullable(),
+  /** Why it failed (the operator's reason), or null. */
+  failureReason: z.string().nullable(),
+});
+export type Withdrawal = z.infer<typeof WithdrawalSchema>;
+
+// /elex/exchange/depositRecord {page, pageSize, status?}: the member's withdrawals, newest first.
+export const DepositRecordRequestSchema = z.object({
+  status: z.enum(WITHDRAWAL_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const DepositRecordPageSchema = z.object({
+  records: z.array(WithdrawalSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type DepositRecordPage = z.infer<typeof DepositRecordPageSchema>;
+export type DepositRecordRequest = z.input<typeof DepositRecordRequestSchema>;
+
+// /elex/user/cancelDeposit {id}: a member cancels a withdrawal still under review; the funds return.
+export const CancelDepositRequestSchema = z.object({
+  id: z.string().trim().min(1, fail('requiredInformation')),
+});
+
+/** spec: minimum 50.00 USDT per UID. */
+export const WITHDRAWAL_MINIMUM = WITHDRAWAL.minimumUsdt;
