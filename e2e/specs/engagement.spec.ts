@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, openRoute, readMessages, waitForPath } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { MEMBER_PASSWORD as PASSWORD, registerOverApi, uniqueEmail } from '../support/members.js';
 import { waitForCode } from '../support/smtp-capture.js';
 
 /**
@@ -13,27 +14,6 @@ import { waitForCode } from '../support/smtp-capture.js';
  */
 const en = readMessages('en');
 const zh = readMessages('zh');
-const uniqueEmail = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
-const PASSWORD = 'engage-pass1!';
-
-async function registerOverApi(baseUrl: string, email: string): Promise<string> {
-  const post = async (path: string, body: object) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as { state: number; message: string; content: { token?: string } | null };
-  };
-  const sentAt = Date.now();
-  const sent = await post('/elex/user/verifyCode', { module: 1, email });
-  assert.equal(sent.state, 0, sent.message);
-  const authcode = await waitForCode(email, sentAt);
-  const registered = await post('/elex/user/register', { email, passwd: PASSWORD, authcode });
-  assert.equal(registered.state, 0, registered.message);
-  return String(registered.content?.token);
-}
-
 async function expectToast(page: Page, text: string) {
   await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible' });
 }

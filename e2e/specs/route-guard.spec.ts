@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { currentUrl, waitForPath } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { registerOverApi, uniqueEmail } from '../support/members.js';
 
 test('a visitor opening a member page is sent to /login with the full path as redirect', async ({
   newPage,
@@ -12,16 +13,11 @@ test('a visitor opening a member page is sent to /login with the full path as re
   assert.equal(url.searchParams.get('redirect'), target);
 });
 
-test('a logged-in user opening /login is sent on to the redirect target', async ({ newPage }) => {
-  const page = await newPage();
-  // The client decides "logged in" from the stored token alone (spec section 4); this token is not a
-  // session, so the one member call the top bar makes (check-in status) is answered here instead of
-  // by the server, which would rightly answer -5000 and log the page out.
-  await page.route('**/elex/user/isSignTody', (route) =>
-    route.fulfill({ json: { state: 0, message: 'ok', content: { isSignToday: true } } }),
-  );
-  await page.goto('/');
-  await page.evaluate(() => window.localStorage.setItem('token', 'e2e-member-token'));
+test('a logged-in user opening /login is sent on to the redirect target', async ({ baseUrl, newPage }) => {
+  // A real session (registered through the SMTP capture), stored before the app boots: the guard
+  // decides from the stored token, and the top bar's member calls then succeed instead of logging out.
+  const token = await registerOverApi(baseUrl, uniqueEmail('guard'));
+  const page = await newPage({ localStorage: { token } });
   await page.goto('/login?redirect=/calculator');
   await waitForPath(page, '/calculator');
   assert.equal(currentUrl(page).search, '');
