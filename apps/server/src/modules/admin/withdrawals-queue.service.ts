@@ -48,6 +48,10 @@ export async function withdrawalQueue(
   };
 }
 
+/**
+ * One operator decision and its audit entry, committed together. The console's calls and the
+ * `withdrawals:approve` / `withdrawals:reject` commands (actor `cli:<os user>`) both come through here.
+ */
 async function decideAudited(
   deps: AppDeps,
   context: ActionContext,
@@ -69,19 +73,29 @@ async function decideAudited(
   });
 }
 
-/** /elex/admin/approveWithdrawal: paid on chain with this transaction hash -> completed. */
-export async function approve(deps: AppDeps, context: ActionContext, input: { id: string; txHash: string }) {
-  const after = await decideAudited(deps, context, 'withdrawal.approve', (within) =>
+/** Paid on chain with this transaction hash -> completed; audited. */
+export function approveAudited(deps: AppDeps, context: ActionContext, input: { id: string; txHash: string }) {
+  return decideAudited(deps, context, 'withdrawal.approve', (within) =>
     approveWithdrawal(within, { id: input.id, txHash: input.txHash, operatorId: context.actor.userId }),
   );
+}
+
+/** -> failed with the reason; the hold returns to where it came from; audited. */
+export function rejectAudited(deps: AppDeps, context: ActionContext, input: { id: string; reason: string }) {
+  return decideAudited(deps, context, 'withdrawal.reject', (within) =>
+    rejectWithdrawal(within, { id: input.id, reason: input.reason, operatorId: context.actor.userId }),
+  );
+}
+
+/** /elex/admin/approveWithdrawal */
+export async function approve(deps: AppDeps, context: ActionContext, input: { id: string; txHash: string }) {
+  const after = await approveAudited(deps, context, input);
   return { id: after.id, status: after.status, txHash: after.txHash, decidedAt: after.decidedAt };
 }
 
-/** /elex/admin/rejectWithdrawal: -> failed with the reason; the hold returns to where it came from. */
+/** /elex/admin/rejectWithdrawal */
 export async function reject(deps: AppDeps, context: ActionContext, input: { id: string; reason: string }) {
-  const after = await decideAudited(deps, context, 'withdrawal.reject', (within) =>
-    rejectWithdrawal(within, { id: input.id, reason: input.reason, operatorId: context.actor.userId }),
-  );
+  const after = await rejectAudited(deps, context, input);
   return {
     id: after.id,
     status: after.status,

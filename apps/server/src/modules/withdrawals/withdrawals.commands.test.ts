@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../admin/audit.service.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import {
   applyDeposit as applyDepositCall,
@@ -39,7 +40,7 @@ async function run(name: string, ...args: string[]) {
 const HASH = `0x${'5e'.repeat(32)}`;
 
 describe('withdrawal commands', () => {
-  it('list, pay and reject from the command line, recorded as decided there', async () => {
+  it('list, pay and reject from the command line, recorded as decided there and audited', async () => {
     expect(await run('withdrawals:list')).toMatchObject({ code: 0, out: 'No pending withdrawals.' });
 
     const member = await fundedMember(ctx, { cashback: '150', rewards: '10' });
@@ -95,6 +96,25 @@ describe('withdrawal commands', () => {
       err: expect.stringContaining('unknown option'),
     });
     expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
+
+    // Each decision is in the audit log under the operating-system user; refusals wrote nothing.
+    const audit = await listAudit(ctx.db, { page: 1, pageSize: 10 });
+    const decisions = audit.rows.filter((row) => row.action.startsWith('withdrawal.'));
+    expect(decisions.map((row) => [row.action, row.target])).toEqual(
+      expect.arrayContaining([
+        ['withdrawal.approve', `withdrawal:${firstId}`],
+        ['withdrawal.reject', `withdrawal:${secondId}`],
+      ]),
+    );
+    expect(decisions).toHaveLength(2);
+    for (const row of decisions) {
+      expect(row.actor).toMatch(/^cli:/);
+      expect(row.before).toMatchObject({ status: 'pending' });
+    }
+    expect(decisions.find((row) => row.action === 'withdrawal.approve')?.after).toMatchObject({
+      status: 'completed',
+      txHash: HASH,
+    });
   });
 });
 

@@ -2,19 +2,17 @@ import { translate, WITHDRAWAL_STATUSES, type WithdrawalStatus } from '@elex/con
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
+import { cliActor } from '../admin/audit.service.js';
+import { approveAudited, rejectAudited } from '../admin/withdrawals-queue.service.js';
 import { loadPartners } from '../cashback/partners.js';
-import {
-  approveWithdrawal,
-  type DecisionResult,
-  listWithdrawalQueue,
-  rejectWithdrawal,
-} from './withdrawals.service.js';
+import { listWithdrawalQueue, type WithdrawalSnapshot } from './withdrawals.service.js';
 
 /**
  * The withdrawal operator commands (docs/withdrawals.md, "Operator commands"): the queue, pay, reject.
  * Plain functions of the app's dependencies, their arguments and where to write, answering the exit
  * code (0 done, 1 refused, 2 usage): tests call them directly; cli.ts registers them. A decision made
- * here is recorded as `decided_via = 'cli'` with no operator id.
+ * here is recorded as `decided_via = 'cli'` with no operator id, and written to the audit log as
+ * `cli:<os user>` in the decision's transaction, like a decision in the console.
  */
 export interface WithdrawalCommandIo {
   out(line: string): void;
@@ -60,9 +58,9 @@ function refusal(error: unknown): string | undefined {
   return undefined;
 }
 
-async function runDecision(io: WithdrawalCommandIo, decide: () => Promise<DecisionResult>, verb: string) {
+async function runDecision(io: WithdrawalCommandIo, decide: () => Promise<WithdrawalSnapshot>, verb: string) {
   try {
-    const { after } = await decide();
+    const after = await decide();
     io.out(
       `Withdrawal ${after.id} ${verb}: ${after.amount} USDT to ${after.address} ` +
         `(member ${after.userId}, ${after.platId}:${after.uid}); the member is mailed.`,
@@ -75,6 +73,9 @@ async function runDecision(io: WithdrawalCommandIo, decide: () => Promise<Decisi
     return 1;
   }
 }
+
+/** Decisions made here are audited under the operating-system user who ran the command. */
+const cliContext = () => ({ actor: cliActor(), requestId: null });
 
 const STATUS_FILTERS = [...WITHDRAWAL_STATUSES, 'all'] as const;
 
@@ -151,7 +152,7 @@ export const withdrawalsApprove: WithdrawalCommand = {
       io.err(`Usage: npm run ops -- ${this.usage}`);
       return 2;
     }
-    return runDecision(io, () => approveWithdrawal(deps, { id, txHash, operatorId: null }), 'paid');
+    return runDecision(io, () => approveAudited(deps, cliContext(), { id, txHash }), 'paid');
   },
 };
 
@@ -167,7 +168,7 @@ export const withdrawalsReject: WithdrawalCommand = {
       io.err(`Usage: npm run ops -- ${this.usage}`);
       return 2;
     }
-    return runDecision(io, () => rejectWithdrawal(deps, { id, reason, operatorId: null }), 'rejected');
+    return runDecision(io, () => rejectAudited(deps, cliContext(), { id, reason }), 'rejected');
   },
 };
 
