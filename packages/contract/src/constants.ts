@@ -93,3 +93,12 @@ export const LAYOUT = {
 
 /** spec: analytics carry a channel query value, a default when absent */
 export const DEFAULT_CHANNEL = 'direct';
+
+/**
+ * The referral code the seed writes into every partner's sign-up link until operators enter the real
+ * affiliate codes (docs/exchanges.md, launch checklist); the console lists the partners still using it.
+ */
+export const PLACEHOLDER_REFERRAL_CODE = 'ELEXCB';
+
+/** A partner's fee figures older than this are due for a new check against the exchange's fee page. */
+export const FEE_CHECK_MAX_AGE_DAYS = 90;

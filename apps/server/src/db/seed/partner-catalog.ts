@@ -1,4 +1,4 @@
-import type { Locale, VipRule } from '@elex/contract';
+import { type Locale, PLACEHOLDER_REFERRAL_CODE, type VipRule } from '@elex/contract';
 
 /**
  * The 10 partner exchanges seeded on first start. Sources and dates of every fee figure are in
@@ -45,14 +45,15 @@ export interface SeedExchange {
   activities: SeedActivity[];
 }
 
-/** Placeholder referral code: operators replace it with each exchange's real affiliate code. */
-const REFERRAL_CODE = 'ELEXCB';
+/** Operators replace it with each exchange's real affiliate code (the console lists who still has it). */
+const REFERRAL_CODE = PLACEHOLDER_REFERRAL_CODE;
 
 /**
- * The days a public fee index last checked these exchanges' base futures fees against their fee pages
- * (docs/exchanges.md). Exchanges not in it carry null: their figures are not checked yet.
+ * When the base futures fees were last checked against a published source (docs/exchanges.md): by a
+ * public fee index (`binance`, `indexed`) or by us against the exchange's own pages (`ours`). An
+ * exchange whose figures are not all confirmed carries null.
  */
-const CHECKED_ON = { binance: '2026-10-12', indexed: '2026-10-16' } as const;
+const CHECKED_ON = { binance: '2026-10-12', indexed: '2026-10-16', ours: '2026-11-22' } as const;
 
 export const PARTNER_CATALOG: readonly SeedExchange[] = [
   {
@@ -64,39 +65,10 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     speedUpCashRate: '40.00',
     maker: '0.0200',
     taker: '0.0500',
-    // Binance: a level needs the 30-day futures volume AND the BNB balance.
+    // Binance: a level needs the 30-day futures volume AND the BNB balance. Only the regular level:
+    // the current thresholds of the higher levels were not found in a source (docs/exchanges.md).
     vipRule: 'both',
-    vipTiers: [
-      { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' },
-      {
-        level: 'VIP 1',
-        volume30d: 15_000_000,
-        asset: { amount: 25, symbol: 'BNB' },
-        maker: '0.0160',
-        taker: '0.0400',
-      },
-      {
-        level: 'VIP 2',
-        volume30d: 50_000_000,
-        asset: { amount: 100, symbol: 'BNB' },
-        maker: '0.0140',
-        taker: '0.0350',
-      },
-      {
-        level: 'VIP 3',
-        volume30d: 100_000_000,
-        asset: { amount: 250, symbol: 'BNB' },
-        maker: '0.0120',
-        taker: '0.0320',
-      },
-      {
-        level: 'VIP 4',
-        volume30d: 600_000_000,
-        asset: { amount: 500, symbol: 'BNB' },
-        maker: '0.0100',
-        taker: '0.0300',
-      },
-    ],
+    vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['popular', 'highLiquidity'],
     signupUrl: `https://accounts.binance.com/register?ref=${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
@@ -125,30 +97,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     maker: '0.0200',
     taker: '0.0500',
     vipRule: 'either',
-    vipTiers: [
-      { level: 'Lv1', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' },
-      {
-        level: 'Lv2',
-        volume30d: null,
-        asset: { amount: 100_000, symbol: 'USDT' },
-        maker: '0.0180',
-        taker: '0.0450',
-      },
-      {
-        level: 'VIP 1',
-        volume30d: 10_000_000,
-        asset: { amount: 500_000, symbol: 'USDT' },
-        maker: '0.0150',
-        taker: '0.0350',
-      },
-      {
-        level: 'VIP 2',
-        volume30d: 20_000_000,
-        asset: { amount: 1_000_000, symbol: 'USDT' },
-        maker: '0.0120',
-        taker: '0.0300',
-      },
-    ],
+    vipTiers: [{ level: 'Lv1', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['popular', 'highCashback'],
     signupUrl: `https://www.okx.com/join/${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
@@ -186,37 +135,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     maker: '0.0200',
     taker: '0.0550',
     vipRule: 'either',
-    vipTiers: [
-      { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0550' },
-      {
-        level: 'VIP 1',
-        volume30d: 10_000_000,
-        asset: { amount: 100_000, symbol: 'USDT' },
-        maker: '0.0180',
-        taker: '0.0400',
-      },
-      {
-        level: 'VIP 2',
-        volume30d: 25_000_000,
-        asset: { amount: 250_000, symbol: 'USDT' },
-        maker: '0.0160',
-        taker: '0.0375',
-      },
-      {
-        level: 'VIP 3',
-        volume30d: 50_000_000,
-        asset: { amount: 500_000, symbol: 'USDT' },
-        maker: '0.0140',
-        taker: '0.0350',
-      },
-      {
-        level: 'VIP 4',
-        volume30d: 100_000_000,
-        asset: { amount: 1_000_000, symbol: 'USDT' },
-        maker: '0.0120',
-        taker: '0.0320',
-      },
-    ],
+    vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0550' }],
     tags: ['highCashback', 'newUserBonus'],
     signupUrl: `https://www.bybit.com/invite?ref=${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
@@ -244,29 +163,37 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     speedUpCashRate: '60.00',
     maker: '0.0200',
     taker: '0.0600',
+    // Bitget: a level needs the 30-day futures volume OR the asset balance (announcement of 2024-06-06).
     vipRule: 'either',
     vipTiers: [
       { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' },
       {
         level: 'VIP 1',
         volume30d: 5_000_000,
-        asset: { amount: 50_000, symbol: 'USDT' },
-        maker: '0.0180',
-        taker: '0.0500',
+        asset: { amount: 30_000, symbol: 'USDT' },
+        maker: '0.0190',
+        taker: '0.0600',
       },
       {
         level: 'VIP 2',
-        volume30d: 20_000_000,
-        asset: { amount: 200_000, symbol: 'USDT' },
+        volume30d: 10_000_000,
+        asset: { amount: 50_000, symbol: 'USDT' },
         maker: '0.0160',
-        taker: '0.0450',
+        taker: '0.0400',
       },
       {
         level: 'VIP 3',
-        volume30d: 50_000_000,
-        asset: { amount: 500_000, symbol: 'USDT' },
+        volume30d: 20_000_000,
+        asset: { amount: 250_000, symbol: 'USDT' },
         maker: '0.0140',
-        taker: '0.0400',
+        taker: '0.0375',
+      },
+      {
+        level: 'VIP 4',
+        volume30d: 50_000_000,
+        asset: { amount: 750_000, symbol: 'USDT' },
+        maker: '0.0120',
+        taker: '0.0350',
       },
     ],
     tags: ['highCashback', 'popular'],
@@ -274,7 +201,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     referralCode: REFERRAL_CODE,
     isRecommended: true,
     isRacing: true,
-    feesCheckedOn: null,
+    feesCheckedOn: CHECKED_ON.ours,
     activities: [
       {
         kind: 'hot',
@@ -297,12 +224,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     maker: '0.0200',
     taker: '0.0500',
     vipRule: 'either',
-    vipTiers: [
-      { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' },
-      { level: 'VIP 1', volume30d: 1_500_000, asset: null, maker: '0.0150', taker: '0.0450' },
-      { level: 'VIP 2', volume30d: 5_000_000, asset: null, maker: '0.0120', taker: '0.0400' },
-      { level: 'VIP 3', volume30d: 10_000_000, asset: null, maker: '0.0100', taker: '0.0350' },
-    ],
+    vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['highCashback'],
     signupUrl: `https://www.gate.com/signup?ref=${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
@@ -331,23 +253,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     maker: '0.0200',
     taker: '0.0500',
     vipRule: 'either',
-    vipTiers: [
-      { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' },
-      {
-        level: 'VIP 1',
-        volume30d: 5_000_000,
-        asset: { amount: 50_000, symbol: 'USDT' },
-        maker: '0.0180',
-        taker: '0.0450',
-      },
-      {
-        level: 'VIP 2',
-        volume30d: 20_000_000,
-        asset: { amount: 200_000, symbol: 'USDT' },
-        maker: '0.0160',
-        taker: '0.0400',
-      },
-    ],
+    vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['newUserBonus'],
     signupUrl: `https://bingx.com/invite/${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
@@ -403,19 +309,15 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     cashRate: '60.00',
     speedUpCashRate: '70.00',
     maker: '0.0200',
-    taker: '0.0500',
+    taker: '0.0600',
     vipRule: 'either',
-    vipTiers: [
-      { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' },
-      { level: 'VIP 1', volume30d: 5_000_000, asset: null, maker: '0.0180', taker: '0.0450' },
-      { level: 'VIP 2', volume30d: 20_000_000, asset: null, maker: '0.0160', taker: '0.0400' },
-    ],
+    vipTiers: [{ level: 'Prime 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' }],
     tags: ['highCashback'],
     signupUrl: `https://www.htx.com/invite/en-us/1f?invite_code=${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
-    feesCheckedOn: null,
+    feesCheckedOn: CHECKED_ON.ours,
     activities: [
       {
         kind: 'general',
@@ -437,22 +339,51 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     speedUpCashRate: '55.00',
     maker: '0.0200',
     taker: '0.0600',
+    // KuCoin: a level needs the 30-day futures volume OR the KCS held (requirements of 2024-11-08).
     vipRule: 'either',
     vipTiers: [
       { level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' },
       {
         level: 'VIP 1',
         volume30d: 5_000_000,
-        asset: { amount: 50_000, symbol: 'USDT' },
-        maker: '0.0150',
-        taker: '0.0500',
+        asset: { amount: 1_000, symbol: 'KCS' },
+        maker: '0.0180',
+        taker: '0.0600',
       },
       {
         level: 'VIP 2',
-        volume30d: 10_000_000,
-        asset: { amount: 200_000, symbol: 'USDT' },
+        volume30d: 8_000_000,
+        asset: { amount: 10_000, symbol: 'KCS' },
+        maker: '0.0150',
+        taker: '0.0600',
+      },
+      {
+        level: 'VIP 3',
+        volume30d: 16_000_000,
+        asset: { amount: 20_000, symbol: 'KCS' },
         maker: '0.0100',
-        taker: '0.0450',
+        taker: '0.0600',
+      },
+      {
+        level: 'VIP 4',
+        volume30d: 40_000_000,
+        asset: { amount: 30_000, symbol: 'KCS' },
+        maker: '0.0080',
+        taker: '0.0530',
+      },
+      {
+        level: 'VIP 5',
+        volume30d: 60_000_000,
+        asset: { amount: 40_000, symbol: 'KCS' },
+        maker: '0.0060',
+        taker: '0.0480',
+      },
+      {
+        level: 'VIP 6',
+        volume30d: 120_000_000,
+        asset: { amount: 50_000, symbol: 'KCS' },
+        maker: '0.0040',
+        taker: '0.0430',
       },
     ],
     tags: ['newUserBonus'],
@@ -460,7 +391,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
-    feesCheckedOn: null,
+    feesCheckedOn: CHECKED_ON.ours,
     activities: [
       {
         kind: 'general',
@@ -482,18 +413,38 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     speedUpCashRate: '70.00',
     maker: '0.0200',
     taker: '0.0600',
-    vipRule: 'either',
+    // BitMart: a VIP level needs the 30-day volume AND at least 5 BTC in the futures account.
+    vipRule: 'both',
     vipTiers: [
-      { level: 'LV1', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' },
-      { level: 'LV2', volume30d: 1_000_000, asset: null, maker: '0.0180', taker: '0.0550' },
-      { level: 'LV3', volume30d: 5_000_000, asset: null, maker: '0.0160', taker: '0.0500' },
+      { level: 'General', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' },
+      {
+        level: 'T1',
+        volume30d: 25_000_000,
+        asset: { amount: 5, symbol: 'BTC' },
+        maker: '0.0000',
+        taker: '0.0300',
+      },
+      {
+        level: 'T2',
+        volume30d: 50_000_000,
+        asset: { amount: 5, symbol: 'BTC' },
+        maker: '0.0000',
+        taker: '0.0250',
+      },
+      {
+        level: 'T3',
+        volume30d: 100_000_000,
+        asset: { amount: 5, symbol: 'BTC' },
+        maker: '0.0000',
+        taker: '0.0200',
+      },
     ],
     tags: ['highCashback'],
     signupUrl: `https://www.bitmart.com/register-referral/en?r=${REFERRAL_CODE}`,
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
-    feesCheckedOn: null,
+    feesCheckedOn: CHECKED_ON.ours,
     activities: [
       {
         kind: 'general',

@@ -239,14 +239,28 @@ describe('the partner catalog', () => {
         limitPrice: '0.0200',
         marketPrice: '0.0500',
       });
+      expect(content.activities.map((a) => a.platId)).toEqual(content.activities.map(() => 1));
+    });
+
+    it('answers a VIP table with its volume and asset requirements, in level order', async () => {
+      const content = ExchangeDetailResponseSchema.parse((await detail(ctx, 9)).json().content);
+      expect(content).toMatchObject({ platname: 'KuCoin', vipRule: 'either' });
+      expect(content.vipTiers.map((tier) => tier.level)).toEqual([
+        'VIP 0',
+        'VIP 1',
+        'VIP 2',
+        'VIP 3',
+        'VIP 4',
+        'VIP 5',
+        'VIP 6',
+      ]);
       expect(content.vipTiers[1]).toEqual({
         level: 'VIP 1',
-        volume30d: '15000000',
-        asset: { amount: '25', symbol: 'BNB' },
-        limitPrice: '0.0160',
-        marketPrice: '0.0400',
+        volume30d: '5000000',
+        asset: { amount: '1000', symbol: 'KCS' },
+        limitPrice: '0.0180',
+        marketPrice: '0.0600',
       });
-      expect(content.activities.map((a) => a.platId)).toEqual(content.activities.map(() => 1));
     });
 
     it('ranks the last 30 days largest first, with masked UIDs only', async () => {

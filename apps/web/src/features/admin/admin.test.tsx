@@ -1,4 +1,4 @@
-import type { WithdrawalQueueItem } from '@elex/contract';
+import { type CatalogExchange, PLACEHOLDER_REFERRAL_CODE, type WithdrawalQueueItem } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -123,6 +123,79 @@ describe('the operator console guard', () => {
     );
     expect(screen.getByText(OPERATOR.email)).toBeVisible();
     expect(await screen.findByText(t('admin.withdrawals.empty'))).toBeVisible();
+  });
+});
+
+function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
+  return {
+    platId: 1,
+    name: 'Binance',
+    abbreviation: 'BN',
+    logo: '/logos/bn.svg',
+    position: 1,
+    score: '9.6',
+    cashRate: '30.00',
+    speedUpCashRate: '40.00',
+    limitPrice: '0.0200',
+    marketPrice: '0.0500',
+    vipRule: 'both',
+    marks: [],
+    signupUrl: 'https://accounts.binance.com/register?ref=REAL42',
+    referralCode: 'REAL42',
+    newUserDiscountPercent: 20,
+    newUserDiscountDays: 90,
+    isRecommended: true,
+    isRacing: false,
+    feesCheckedOn: new Date().toISOString().slice(0, 10),
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    vipTiers: [],
+    activities: [],
+    ...overrides,
+  };
+}
+
+describe('the catalog page', () => {
+  it('lists what must be fixed before launch: the placeholder referral code and unchecked fees', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () =>
+        envelope({
+          exchanges: [
+            catalogExchange({}),
+            catalogExchange({
+              platId: 5,
+              name: 'Gate',
+              referralCode: PLACEHOLDER_REFERRAL_CODE,
+              feesCheckedOn: null,
+            }),
+          ],
+        }),
+    });
+    renderRoutes(routes, '/admin/catalog');
+    const checks = await screen.findByRole(
+      'region',
+      { name: t('admin.catalog.checks.title') },
+      { timeout: 5000 },
+    );
+    const lines = within(checks)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(lines).toEqual([
+      t('admin.catalog.checks.placeholderCode', { code: PLACEHOLDER_REFERRAL_CODE, names: 'Gate' }),
+      t('admin.catalog.checks.feesUnchecked', { names: 'Gate' }),
+    ]);
+  });
+
+  it('says nothing more once every partner has its own code and current fees', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope({ exchanges: [catalogExchange({})] }),
+    });
+    renderRoutes(routes, '/admin/catalog');
+    expect(await screen.findByRole('link', { name: 'Binance' }, { timeout: 5000 })).toBeVisible();
+    expect(screen.queryByRole('region', { name: t('admin.catalog.checks.title') })).toBeNull();
   });
 });
 

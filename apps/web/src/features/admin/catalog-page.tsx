@@ -1,3 +1,4 @@
+import { FEE_CHECK_MAX_AGE_DAYS, PLACEHOLDER_REFERRAL_CODE } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
@@ -7,8 +8,41 @@ import { useCatalog } from './api/get-catalog';
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
 import { formatTime } from './format';
+import { type CatalogLaunchChecks, catalogLaunchChecks, hasLaunchChecks } from './launch-checks';
 
-/** /admin/catalog: the partners in catalog order; each opens its editor. */
+/** The partners an operator must still fix before launch, one line per kind of problem. */
+function LaunchChecks({ checks }: { checks: CatalogLaunchChecks }) {
+  const { t, i18n } = useTranslation();
+  if (!hasLaunchChecks(checks)) return null;
+  const names = (list: string[]) =>
+    new Intl.ListFormat(i18n.language, { style: 'long', type: 'conjunction' }).format(list);
+  const lines = [
+    checks.placeholderCode.length > 0
+      ? t('admin.catalog.checks.placeholderCode', {
+          code: PLACEHOLDER_REFERRAL_CODE,
+          names: names(checks.placeholderCode),
+        })
+      : null,
+    checks.feesUnchecked.length > 0
+      ? t('admin.catalog.checks.feesUnchecked', { names: names(checks.feesUnchecked) })
+      : null,
+    checks.feesStale.length > 0
+      ? t('admin.catalog.checks.feesStale', { days: FEE_CHECK_MAX_AGE_DAYS, names: names(checks.feesStale) })
+      : null,
+  ].filter((line): line is string => line !== null);
+  return (
+    <section className="card notice launch-checks" aria-labelledby="launch-checks-title">
+      <h2 id="launch-checks-title">{t('admin.catalog.checks.title')}</h2>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** /admin/catalog: what still needs fixing, then the partners in catalog order; each opens its editor. */
 export default function CatalogPage() {
   const { t } = useTranslation();
   const isWide = useIsWide();
@@ -16,6 +50,9 @@ export default function CatalogPage() {
   return (
     <Page title={t('admin.catalog.title')} intro={t('admin.catalog.intro')} wide>
       {catalog.isError && !catalog.data ? <LoadError onRetry={() => void catalog.refetch()} /> : null}
+      {catalog.data ? (
+        <LaunchChecks checks={catalogLaunchChecks(catalog.data.exchanges, new Date())} />
+      ) : null}
       {!catalog.data ? (
         catalog.isError ? null : (
           <Skeleton lines={6} />
