@@ -54,6 +54,8 @@ export const CALCULATOR = {
 export const CASHBACK = {
   speedUpWeeks: 3,
   rankingWindowDays: 30,
+  /** Rows of an exchange's 30-day cashback ranking on its detail page. */
+  rankingSize: 10,
   newUserDiscountPercent: 20,
   newUserDiscountDays: 90,
   dataSegmentHours: 6,

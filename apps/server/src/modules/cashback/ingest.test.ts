@@ -365,7 +365,7 @@ describe('resolvePlatId', () => {
 });
 
 describe('public statistics from the ledger', () => {
-  it('ranks UIDs by their 30-day cashback and averages it per exchange; the seed fills the others', async () => {
+  it('ranks UIDs by their 30-day cashback and averages it per exchange; others show none', async () => {
     const now = new Date();
     ctx.clock.set(now);
     const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 5 * DAY_MS;
@@ -388,8 +388,10 @@ describe('public statistics from the ledger', () => {
     const total = ranking.reduce((sum, entry) => sum + entry.amountMicro, 0n);
     expect(statistics.personAvgMicro.get(BINANCE)).toBe(total / BigInt(ranking.length));
     expect(statistics.fames[0]).toEqual({ platId: BINANCE, amountMicro: usdt('9000') });
-    // KuCoin (9) has no cashback in the window: the seed's illustrative figure stays.
-    expect(statistics.personAvgMicro.get(9)).toBe(usdt('288.75'));
+    // KuCoin (9) has no cashback in the window: no average, no ranking, nothing invented.
+    expect(statistics.personAvgMicro.get(9)).toBe(0n);
+    expect(statistics.ranking.get(9)).toEqual([]);
+    expect(statistics.fames.every((fame) => fame.platId !== 9)).toBe(true);
 
     invalidateCatalogCache();
     const detail = (

@@ -1,11 +1,5 @@
-import { CASHBACK, DECIMALS, HOME, toScaled } from '@elex/contract';
+import { CASHBACK, HOME } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
-import {
-  SEED_FAMES,
-  SEED_PERSON_AVG_USDT,
-  SEED_RANKING_SIZE,
-  seedRanking,
-} from '../../db/seed/cashback-statistics.js';
 import { cashbackCreditedSince } from '../ledger/ledger.service.js';
 
 export interface CashbackStatistics {
@@ -30,11 +24,12 @@ const byAmountDescending = (a: { amountMicro: bigint }, b: { amountMicro: bigint
  *
  * From the ledger: the cashback credited by rebate journals in the last 30 days (CASHBACK
  * .rankingWindowDays), summed per UID.
- * - ranking: an exchange's UIDs by that sum, largest first (the top SEED_RANKING_SIZE);
+ * - ranking: an exchange's UIDs by that sum, largest first (the top CASHBACK.rankingSize);
  * - personAvg: that sum averaged over the exchange's UIDs that received cashback in the window, floored;
  * - fames: the largest such 30-day sums across all exchanges (one entry per UID), largest first.
- * An exchange with no cashback in the window keeps the seed's illustrative figures
- * (db/seed/cashback-statistics.ts), and so do the fames while the whole ledger has none.
+ * Measured figures only: an exchange with no cashback in the window has an average of 0 and an empty
+ * ranking, and the hall of fame is empty while the whole window is (the pages say "no cashback yet").
+ * Invented figures would tell traders something untrue about money (docs/decisions.md).
  *
  * The catalog cache calls this on each reload, so the figures are at most 30 s old (the cache TTL).
  * The catalog cache passes its clock as `now`; other callers get the system time.
@@ -58,26 +53,15 @@ export async function cashbackStatistics(
   const personAvgMicro = new Map<number, bigint>();
   const ranking = new Map<number, Array<{ uid: string; amountMicro: bigint }>>();
   for (const platId of platIds) {
-    const list = perExchange.get(platId);
-    if (list && list.length > 0) {
-      const total = list.reduce((sum, entry) => sum + entry.amountMicro, 0n);
-      personAvgMicro.set(platId, total / BigInt(list.length));
-      ranking.set(platId, [...list].sort(byAmountDescending).slice(0, SEED_RANKING_SIZE));
-      continue;
-    }
-    const average = SEED_PERSON_AVG_USDT[platId];
-    personAvgMicro.set(platId, average ? toScaled(average, DECIMALS.usdt) : 0n);
-    ranking.set(platId, average ? seedRanking(platId) : []);
+    const list = perExchange.get(platId) ?? [];
+    const total = list.reduce((sum, entry) => sum + entry.amountMicro, 0n);
+    personAvgMicro.set(platId, list.length > 0 ? total / BigInt(list.length) : 0n);
+    ranking.set(platId, [...list].sort(byAmountDescending).slice(0, CASHBACK.rankingSize));
   }
 
-  const fames =
-    credited.length > 0
-      ? credited
-          .map((row) => ({ platId: row.platId, amountMicro: row.amountMicro }))
-          .sort(byAmountDescending)
-          .slice(0, FAMES)
-      : SEED_FAMES.filter((fame) => known.has(fame.platId))
-          .map((fame) => ({ platId: fame.platId, amountMicro: toScaled(fame.amount, DECIMALS.usdt) }))
-          .sort(byAmountDescending);
+  const fames = credited
+    .map((row) => ({ platId: row.platId, amountMicro: row.amountMicro }))
+    .sort(byAmountDescending)
+    .slice(0, FAMES);
   return { fames, personAvgMicro, ranking };
 }

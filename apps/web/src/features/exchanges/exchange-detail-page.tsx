@@ -6,7 +6,13 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../shared/exchanges/exchange-tags';
-import { formatInteger, formatPercent, formatScore, formatUsdt } from '../../shared/exchanges/format';
+import {
+  formatInteger,
+  formatPercent,
+  formatScore,
+  formatUsdt,
+  isZeroAmount,
+} from '../../shared/exchanges/format';
 import { uidLinkingHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -162,7 +168,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
         <section className="card" aria-labelledby="average-title">
           <h2 id="average-title">{t('exchanges.detail.averageTitle')}</h2>
           <p className="detail-average">
-            {t('exchanges.usdtAmount', { amount: formatUsdt(detail.personAvg) })}
+            {isZeroAmount(detail.personAvg)
+              ? t('exchanges.noCashbackYet')
+              : t('exchanges.usdtAmount', { amount: formatUsdt(detail.personAvg) })}
           </p>
           <p className="muted small-print">
             {t('exchanges.detail.averageBody', { days: detail.rankingDays })}

@@ -88,9 +88,9 @@ const EXPECTED: Record<string, string[]> = {
 };
 const TABS = ['overall', 'recommend', 'racing', 'mostCashback', 'limitPrice', 'marketPrice'] as const;
 
-function stubServer() {
+function stubServer(index: ExchangeIndexResponse = INDEX) {
   const fetchMock = vi.fn(async (url: RequestInfo | URL) => {
-    if (String(url) === '/elex/exchange/index') return envelope(INDEX);
+    if (String(url) === '/elex/exchange/index') return envelope(index);
     if (String(url) === '/elex/user/config/res.json') return envelope(DICTIONARY);
     return envelope(null, 1004, 'Not found', 404);
   });
@@ -297,5 +297,19 @@ describe('hall of fame (spec section 9)', () => {
     expect(slides).toHaveLength(2);
     expect(within(slides[0] as HTMLElement).getAllByRole('listitem')).toHaveLength(3);
     expect(within(region).getByText('18,452.37 USDT')).toBeInTheDocument();
+  });
+
+  it('before any cashback is paid: no hall of fame, and averages say so instead of 0 USDT', async () => {
+    stubServer({
+      ...INDEX,
+      fames: [],
+      allExchange: INDEX.allExchange.map((exchange) => ({ ...exchange, personAvg: '0.000000' })),
+    });
+    renderHome();
+    await screen.findByRole('heading', { name: t('homePublic.rankingTitle') });
+    const table = within(screen.getByRole('tabpanel')).getByRole('table');
+    expect(within(table).getAllByText(t('exchanges.noCashbackYet'))).toHaveLength(INDEX.allExchange.length);
+    expect(within(table).queryByText('0.00 USDT')).toBeNull();
+    expect(screen.queryByRole('region', { name: t('homePublic.fameTitle') })).toBeNull();
   });
 });

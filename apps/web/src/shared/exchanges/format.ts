@@ -35,3 +35,8 @@ export function formatScore(value: number): string {
 export function formatDecimal(value: Decimal, digits = 2): string {
   return format(value, { maximumFractionDigits: digits, roundingMode: 'trunc' });
 }
+
+/** "0.000000" -> true: an amount nothing has been paid into yet. */
+export function isZeroAmount(value: Decimal): boolean {
+  return /^0*(\.0*)?$/.test(value);
+}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../../shared/exchanges/exchange-tags';
-import { formatPercent, formatScore, formatUsdt } from '../../../shared/exchanges/format';
+import { formatPercent, formatScore, formatUsdt, isZeroAmount } from '../../../shared/exchanges/format';
 import { exchangeDetailHref } from '../../../shared/exchanges/paths';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
 
@@ -95,7 +95,11 @@ function RankingRows({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab }) 
             <td className="figure-strong">{formatPercent(row.cashRate)}</td>
             <td>{formatPercent(row.limitPrice)}</td>
             <td>{formatPercent(row.marketPrice)}</td>
-            <td>{t('exchanges.usdtAmount', { amount: formatUsdt(row.personAvg) })}</td>
+            <td>
+              {isZeroAmount(row.personAvg)
+                ? t('exchanges.noCashbackYet')
+                : t('exchanges.usdtAmount', { amount: formatUsdt(row.personAvg) })}
+            </td>
             <td className="chevron-cell">
               <ChevronRight size={18} aria-hidden="true" />
             </td>
