@@ -180,7 +180,11 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
 
       <section className="card detail-section" aria-labelledby="vip-title">
         <h2 id="vip-title">{t('exchanges.detail.vipTitle')}</h2>
-        <p className="muted">{t(`exchanges.detail.vipRule.${detail.vipRule}`)}</p>
+        <p className="muted">
+          {detail.vipTiers.length > 1
+            ? t(`exchanges.detail.vipRule.${detail.vipRule}`)
+            : t('exchanges.detail.vipRegularOnly', { name: detail.platname })}
+        </p>
         {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
         <div className="catalog-scroll" role="region" aria-labelledby="vip-title" tabIndex={0}>
           <table className="catalog-table">

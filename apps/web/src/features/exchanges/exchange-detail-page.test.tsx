@@ -1,0 +1,88 @@
+import type { ExchangeDetailResponse } from '@elex/contract';
+import { screen, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, renderRoutes } from '../../test/helpers';
+import ExchangeDetailPage from './exchange-detail-page';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+const REGULAR = { level: 'VIP 0', volume30d: null, asset: null, limitPrice: '0.0200', marketPrice: '0.0600' };
+
+function detail(overrides: Partial<ExchangeDetailResponse> = {}): ExchangeDetailResponse {
+  return {
+    platId: 9,
+    platname: 'KuCoin',
+    abbreviation: 'KC',
+    logo: '/logos/kc.svg',
+    score: 8.5,
+    mark: [],
+    signupUrl: 'https://www.kucoin.com/r/af/REAL42',
+    referralCode: 'REAL42',
+    limitPrice: '0.0200',
+    marketPrice: '0.0600',
+    cashRate: '45.00',
+    speedUpCashRate: '55.00',
+    speedUpWeeks: 3,
+    newUserDiscountPercent: 20,
+    newUserDiscountDays: 90,
+    vipRule: 'either',
+    vipTiers: [
+      REGULAR,
+      {
+        level: 'VIP 1',
+        volume30d: '5000000',
+        asset: { amount: '1000', symbol: 'KCS' },
+        limitPrice: '0.0180',
+        marketPrice: '0.0600',
+      },
+    ],
+    personAvg: '120.500000',
+    rankingDays: 30,
+    ranking: [{ rank: 1, uid: '12****89', amount: '950.000000' }],
+    activities: [],
+    feesCheckedOn: '2026-11-22',
+    ...overrides,
+  };
+}
+
+function openDetail(answer: ExchangeDetailResponse) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => envelope(answer)),
+  );
+  renderRoutes(
+    [{ path: '/exchangeDetail', element: <ExchangeDetailPage /> }],
+    `/exchangeDetail?id=${answer.platId}`,
+  );
+}
+
+describe('exchange detail page', () => {
+  it('shows the VIP table with its rule, requirements and fees', async () => {
+    openDetail(detail());
+    const vip1 = await screen.findByRole('row', { name: /VIP 1/ });
+    expect(screen.getByText(t('exchanges.detail.vipRule.either'))).toBeVisible();
+    expect(within(vip1).getByText(t('exchanges.detail.atLeast', { amount: '5,000,000 USDT' }))).toBeVisible();
+    expect(within(vip1).getByText(t('exchanges.detail.atLeast', { amount: '1,000 KCS' }))).toBeVisible();
+    expect(within(vip1).getByText('0.018%')).toBeVisible();
+  });
+
+  it('says why only the regular level is listed when no VIP level is confirmed', async () => {
+    openDetail(detail({ vipTiers: [REGULAR] }));
+    expect(await screen.findByText(t('exchanges.detail.vipRegularOnly', { name: 'KuCoin' }))).toBeVisible();
+    expect(screen.queryByText(t('exchanges.detail.vipRule.either'))).toBeNull();
+  });
+
+  it('shows the measured average and ranking, or says that nothing was paid yet', async () => {
+    openDetail(detail());
+    expect(await screen.findByText('120.50 USDT')).toBeVisible();
+    expect(screen.getByText('12****89')).toBeVisible();
+  });
+
+  it('says "no cashback yet" instead of an average of 0 and an empty ranking', async () => {
+    openDetail(detail({ personAvg: '0.000000', ranking: [] }));
+    expect(await screen.findByText(t('exchanges.noCashbackYet'))).toBeVisible();
+    expect(screen.getByText(t('exchanges.detail.rankingEmpty'))).toBeVisible();
+    expect(screen.queryByText('0.00 USDT')).toBeNull();
+  });
+});
