@@ -40,7 +40,8 @@ function tagsOf(html: string, tag: string): Record<string, string>[] {
 /**
  * The JavaScript a visitor's browser fetches to render `/`: the scripts and module preloads named in
  * dist/index.html, plus (when Vite wrote a manifest) the home page's lazy chunk and the chunks it
- * imports statically that index.html did not already bring. Each file gzipped on its own (zlib level 6,
+ * imports statically that index.html did not already bring, and the strings of the default language
+ * (a first visit shows English; each language is its own chunk). Each file gzipped on its own (zlib level 6,
  * what a server's on-the-fly compression typically uses).
  */
 export function measureHomeBundle(distDir: string): BundleReport {
@@ -70,6 +71,10 @@ export function measureHomeBundle(distDir: string): BundleReport {
       for (const imported of chunk.imports ?? []) visit(imported, `imported by ${chunk.src ?? key}`);
     };
     if (homeKey) visit(homeKey, `home route chunk (${homeKey})`);
+    const stringsKey = Object.keys(manifest).find((key) =>
+      (manifest[key]?.src ?? key).endsWith('locales/en.json'),
+    );
+    if (stringsKey) visit(stringsKey, 'default language strings (en)');
   }
 
   const files: BundleFile[] = [];

@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
+import { LOCALES } from '@elex/contract';
 import { cleanup } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
-import { initI18n } from '../shared/i18n/i18n';
+import { initI18n, loadLocale } from '../shared/i18n/i18n';
 
 // Every test starts in English, as a first-time visitor (spec: default en, logged in = stored token).
+// The other languages are loaded too, so a test may switch to them with i18next.changeLanguage.
 await initI18n('en');
+await Promise.all(LOCALES.map(loadLocale));
 
 // jsdom lacks matchMedia; the toaster and the drawer ask it for motion and colour preferences.
 if (!window.matchMedia) {

@@ -2,7 +2,7 @@ import { LAYOUT, LOCALE_NAMES, LOCALES, type Locale } from '@elex/contract';
 import { Check, Globe } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { changeLocale, currentLocale } from '../../shared/i18n/i18n';
 import { storage } from '../../shared/storage';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
 
@@ -16,7 +16,7 @@ export function chooseLocale(next: Locale, reload: () => void = () => window.loc
 }
 
 export function LanguageButton({ compact }: { compact?: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const current = currentLocale();
   return (
@@ -47,7 +47,7 @@ export function LanguageButton({ compact }: { compact?: boolean }) {
                 aria-current={locale === current ? 'true' : undefined}
                 onClick={() => {
                   setOpen(false);
-                  if (chooseLocale(locale)) void i18n.changeLanguage(locale);
+                  if (chooseLocale(locale)) void changeLocale(locale);
                 }}
               >
                 <span>{LOCALE_NAMES[locale]}</span>

@@ -1,17 +1,20 @@
 import { DEFAULT_LOCALE, type Locale, MESSAGES, toLocale } from '@elex/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../../locales/en.json';
-import ko from '../../locales/ko.json';
-import zh from '../../locales/zh.json';
+import type en from '../../locales/en.json';
 import { storage } from '../storage';
 
-/** UI strings live in the locale files; shared rule and server messages come from the contract ('msg'). */
-export const resources = {
-  en: { translation: en, msg: MESSAGES.en },
-  zh: { translation: zh, msg: MESSAGES.zh },
-  ko: { translation: ko, msg: MESSAGES.ko },
-} as const;
+type Strings = typeof en;
+
+/**
+ * UI strings live in the locale files, one chunk per language, so a page loads only the language it
+ * shows (bench: home route JavaScript); shared rule and server messages come from the contract ('msg').
+ */
+const loaders: Record<Locale, () => Promise<{ default: Strings }>> = {
+  en: () => import('../../locales/en.json'),
+  zh: () => import('../../locales/zh.json'),
+  ko: () => import('../../locales/ko.json'),
+};
 
 /** spec: default en unless a stored locale exists. */
 export function initialLocale(): Locale {
@@ -22,9 +25,26 @@ export function currentLocale(): Locale {
   return toLocale(i18next.language);
 }
 
+/** Fetches a language's strings once; later calls answer at once. */
+export async function loadLocale(locale: Locale): Promise<void> {
+  if (i18next.hasResourceBundle(locale, 'translation')) return;
+  const { default: strings } = await loaders[locale]();
+  i18next.addResourceBundle(locale, 'translation', strings, true, true);
+  i18next.addResourceBundle(locale, 'msg', MESSAGES[locale], true, true);
+}
+
+/** Loads a language's strings, then shows it. */
+export async function changeLocale(locale: Locale): Promise<void> {
+  await loadLocale(locale);
+  await i18next.changeLanguage(locale);
+  document.documentElement.lang = locale;
+}
+
 export async function initI18n(locale: Locale = initialLocale()) {
+  const { default: strings } = await loaders[locale]();
   await i18next.use(initReactI18next).init({
-    resources,
+    resources: { [locale]: { translation: strings, msg: MESSAGES[locale] } },
+    partialBundledLanguages: true,
     lng: locale,
     fallbackLng: false,
     ns: ['translation', 'msg'],
