@@ -4,7 +4,9 @@ import { openDatabase } from './db/client.js';
 import { dataDirOwner, lockDataDir } from './db/data-dir-lock.js';
 import { systemClock } from './lib/clock.js';
 import { adminCommands } from './modules/admin/admin.commands.js';
+import { importCommands } from './modules/admin/imports.commands.js';
 import { cashbackCommands } from './modules/cashback/cashback.commands.js';
+import { housekeepingCommands } from './modules/housekeeping/housekeeping.commands.js';
 import { syncCommands } from './modules/sync/sync.commands.js';
 import { withdrawalCommands } from './modules/withdrawals/withdrawals.commands.js';
 
@@ -37,21 +39,26 @@ const commands: Record<string, Command> = {
     },
   },
   ...Object.fromEntries(
-    Object.entries({ ...cashbackCommands, ...syncCommands, ...adminCommands, ...withdrawalCommands }).map(
-      ([name, command]): [string, Command] => [
-        name,
-        {
-          summary: command.summary,
-          usage: command.usage,
-          run: (context, args) =>
-            command.run(context.deps, args, {
-              out: context.out,
-              err: context.err,
-              progress: Boolean(process.stderr.isTTY),
-            }),
-        },
-      ],
-    ),
+    Object.entries({
+      ...importCommands,
+      ...cashbackCommands,
+      ...syncCommands,
+      ...adminCommands,
+      ...withdrawalCommands,
+      ...housekeepingCommands,
+    }).map(([name, command]): [string, Command] => [
+      name,
+      {
+        summary: command.summary,
+        usage: command.usage,
+        run: (context, args) =>
+          command.run(context.deps, args, {
+            out: context.out,
+            err: context.err,
+            progress: Boolean(process.stderr.isTTY),
+          }),
+      },
+    ]),
   ),
 };
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type AuditLogRow,
@@ -62,6 +62,22 @@ export async function selectAuditPage(
     .offset((filter.page - 1) * filter.pageSize);
   const [total] = await db.select({ value: count() }).from(auditLog).where(where);
   return { rows, total: total?.value ?? 0 };
+}
+
+/** Who the audit log says acted on each of these targets (the first entry of each). */
+export async function selectAuditActors(
+  db: Executor,
+  targets: readonly string[],
+): Promise<Map<string, string>> {
+  if (targets.length === 0) return new Map();
+  const rows = await db
+    .select({ target: auditLog.target, actor: auditLog.actor })
+    .from(auditLog)
+    .where(inArray(auditLog.target, [...targets]))
+    .orderBy(auditLog.id);
+  const actors = new Map<string, string>();
+  for (const row of rows) if (!actors.has(row.target)) actors.set(row.target, row.actor);
+  return actors;
 }
 
 export async function insertImportRunRow(tx: Executor, run: NewImportRun): Promise<ImportRunRow> {

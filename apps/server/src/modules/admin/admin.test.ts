@@ -5,7 +5,6 @@ import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../auth/test-support.js';
-import { rebatesImport, referralsImport } from '../cashback/cashback.commands.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import { ingestRebates } from '../cashback/ingest.service.js';
 import {
@@ -29,6 +28,7 @@ import {
   ownCode,
 } from '../withdrawals/test-support.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
+import { rebatesImport, referralsImport } from './imports.commands.js';
 import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
 
 let ctx: CashbackTestContext;
@@ -465,19 +465,23 @@ describe('CSV upload', () => {
     });
     expect(err.slice(1)).toEqual([`  line 2, period_start: ${refused.content.problems[0].reason}`]);
 
-    const runs = (await adminCall(ctx, operator, 'importRuns', { pageSize: 3 })).content;
+    // The command's attempt is in the same history, under the operating-system user who ran it.
+    const runs = (await adminCall(ctx, operator, 'importRuns', { pageSize: 4 })).content;
     expect(runs.rows.map((run: { fileName: string; status: string }) => [run.fileName, run.status])).toEqual([
+      [path.basename(overlap.name), 'rejected'],
       ['overlap.csv', 'rejected'],
       ['figures.csv', 'succeeded'],
       ['figures.csv', 'succeeded'],
     ]);
-    expect(runs.rows[2]).toMatchObject({
+    expect(runs.rows[0]).toMatchObject({ operator: expect.stringMatching(/^cli:/), problemCount: 1 });
+    expect(runs.rows[1]).toMatchObject({ operator: operator.email });
+    expect(runs.rows[3]).toMatchObject({
       operator: operator.email,
       inserted: 2,
       kind: 'rebates',
       platId: BITGET,
     });
-    expect((await auditRows(`import:${runs.rows[2].id}`))[0]).toMatchObject({
+    expect((await auditRows(`import:${runs.rows[3].id}`))[0]).toMatchObject({
       action: 'import.rebates',
       actor: operator.email,
       after: { status: 'succeeded', inserted: 2 },

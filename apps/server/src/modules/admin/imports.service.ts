@@ -14,22 +14,24 @@ import {
 import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { rejectionProblems } from '../cashback/cashback.commands.js';
-import { readRebateFile, readReferralFile } from '../cashback/csv-import.js';
+import type { CsvSource } from '../../lib/csv.js';
+import { readRebateFile, readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import type { SettlementResult } from '../cashback/settlement.service.js';
 import { getSyncStatus } from '../sync/sync.service.js';
-import { insertImportRunRow, selectImportRunPage } from './admin.repository.js';
+import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 import { findUserRow } from './reports.repository.js';
 
 /**
- * CSV uploads from the console (issue 6): the same files as `referrals:import` and `rebates:import`,
- * read and checked by the same code (cashback/csv-import.ts) and ingested by the same services. A
- * file with any bad line imports nothing and the answer lists every problem by line. Each upload is
- * recorded in `import_runs` and the audit log, in the import's transaction when it succeeds.
+ * CSV imports (issue 6), from the console's upload and from `referrals:import` / `rebates:import`
+ * alike: one flow (`runCsvImport`) reads and checks the file (cashback/csv-import.ts), ingests it with
+ * the cashback services, and records the run in `import_runs` and the audit log, in the import's
+ * transaction when it succeeds. A file with any bad line imports nothing and the answer lists every
+ * problem by line. So the console's history shows every import, whichever way it came.
  */
 
 /** How many problems a run keeps in the table; the upload's answer lists them all. */
@@ -127,21 +129,48 @@ const emptyOutcome = (status: ImportStatus, rows: number): Outcome => ({
   error: null,
 });
 
-/** /elex/admin/uploadImport */
-export async function importUpload(
+export interface CsvImportInput {
+  kind: ImportKind;
+  platId: number;
+  /** The name the history shows (the upload's name, or the file's base name). */
+  fileName: string;
+  /** The CSV: a path (read as a stream) or the bytes. */
+  source: CsvSource;
+  sizeBytes: number;
+  /** Progress of reading the file, then of writing its rows (the command's progress bars). */
+  onReadProgress?(done: number, total: number): void;
+  onWriteProgress?(done: number, total: number): void;
+  /** Called once the file is read and checked, with its row count, before anything is written. */
+  onParsed?(rows: number): void;
+}
+
+export interface CsvImportOutcome extends ImportResult {
+  /** The settlement the import ran (absent when nothing was imported): its invite bonuses too. */
+  settlement?: SettlementResult;
+}
+
+/** Reads, checks, ingests and records one CSV import; `context` says who ran it. */
+export async function runCsvImport(
   deps: AppDeps,
   context: ActionContext,
-  input: { kind: ImportKind; platId: number; fileName: string; csv: string },
-): Promise<ImportResult> {
+  input: CsvImportInput,
+): Promise<CsvImportOutcome> {
   const startedAt = deps.clock.now();
-  const bytes = Buffer.from(input.csv, 'utf8');
-  if (bytes.length > IMPORT_UPLOAD.maxBytes) throw AppError.refused('importTooLarge');
-  if (!(await loadPartners(deps)).has(input.platId)) throw new AppError(State.NotFound, 'exchangeNotFound');
-  const upload = { ...input, sizeBytes: bytes.length, startedAt };
-
-  // Read and checked by the commands' own code: a file with a bad line imports nothing.
-  const referralFile = input.kind === 'referrals' ? await readReferralFile(bytes, startedAt) : undefined;
-  const rebateFile = input.kind === 'rebates' ? await readRebateFile(bytes, startedAt) : undefined;
+  const upload = {
+    kind: input.kind,
+    platId: input.platId,
+    fileName: input.fileName,
+    sizeBytes: input.sizeBytes,
+    startedAt,
+  };
+  const referralFile =
+    input.kind === 'referrals'
+      ? await readReferralFile(input.source, startedAt, input.onReadProgress)
+      : undefined;
+  const rebateFile =
+    input.kind === 'rebates'
+      ? await readRebateFile(input.source, startedAt, input.onReadProgress)
+      : undefined;
   const parsed = referralFile ?? rebateFile;
   if (!parsed) throw new Error(`unknown import kind ${input.kind}`);
   const rejected = async (problems: ImportProblem[]) => {
@@ -150,39 +179,36 @@ export async function importUpload(
     return toResult(run.id, outcome);
   };
   if (parsed.problems.length > 0) return rejected(parsed.problems);
+  input.onParsed?.(parsed.entries.length);
 
   const source = { kind: 'csv' as const, label: input.fileName };
+  const progress = input.onWriteProgress ? { onProgress: input.onWriteProgress } : undefined;
   try {
     return await deps.db.transaction(async (tx) => {
       const within = { ...deps, db: tx };
-      let outcome: Outcome;
-      if (referralFile) {
-        const result = await ingestReferrals(within, input.platId, referralFile.entries, source);
-        outcome = {
-          ...emptyOutcome('succeeded', parsed.entries.length),
-          inserted: result.inserted,
-          duplicates: result.alreadyKnown,
-          settledCompleted: result.settlement.completed,
-          settledFailed: result.settlement.failed,
-          creditedMicro: result.settlement.creditedMicro,
-        };
-      } else {
-        const result = await ingestRebates(within, input.platId, rebateFile?.entries ?? [], source);
-        outcome = {
-          ...emptyOutcome('succeeded', parsed.entries.length),
-          inserted: result.inserted,
-          duplicates: result.duplicates,
-          settledCompleted: result.settlement.completed,
-          settledFailed: result.settlement.failed,
-          creditedMicro: result.settlement.creditedMicro,
-        };
-      }
+      const result = referralFile
+        ? await ingestReferrals(within, input.platId, referralFile.entries, source, progress).then(
+            (done) => ({
+              inserted: done.inserted,
+              duplicates: done.alreadyKnown,
+              settlement: done.settlement,
+            }),
+          )
+        : await ingestRebates(within, input.platId, rebateFile?.entries ?? [], source, progress);
+      const outcome: Outcome = {
+        ...emptyOutcome('succeeded', parsed.entries.length),
+        inserted: result.inserted,
+        duplicates: result.duplicates,
+        settledCompleted: result.settlement.completed,
+        settledFailed: result.settlement.failed,
+        creditedMicro: result.settlement.creditedMicro,
+      };
       const run = await recordRun(tx, deps, context, upload, outcome);
-      return toResult(run.id, outcome);
+      return { ...toResult(run.id, outcome), settlement: result.settlement };
     });
   } catch (error) {
     if (error instanceof IngestRejectedError) return rejected(rejectionProblems(error, parsed.lines));
-    // Whatever went wrong, the attempt is on record; the caller still hears the generic fault.
+    // Whatever went wrong, the attempt is on record; the caller still hears the fault.
     const outcome = {
       ...emptyOutcome('failed', parsed.entries.length),
       error: String((error as Error).message),
@@ -190,6 +216,25 @@ export async function importUpload(
     await deps.db.transaction((tx) => recordRun(tx, deps, context, upload, outcome)).catch(() => {});
     throw error;
   }
+}
+
+/** /elex/admin/uploadImport: the console's upload, at most IMPORT_UPLOAD.maxBytes. */
+export async function importUpload(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { kind: ImportKind; platId: number; fileName: string; csv: string },
+): Promise<ImportResult> {
+  const bytes = Buffer.from(input.csv, 'utf8');
+  if (bytes.length > IMPORT_UPLOAD.maxBytes) throw AppError.refused('importTooLarge');
+  if (!(await loadPartners(deps)).has(input.platId)) throw new AppError(State.NotFound, 'exchangeNotFound');
+  const { settlement: _settlement, ...result } = await runCsvImport(deps, context, {
+    kind: input.kind,
+    platId: input.platId,
+    fileName: input.fileName,
+    source: bytes,
+    sizeBytes: bytes.length,
+  });
+  return result;
 }
 
 /** /elex/admin/importRuns: newest first, with who uploaded each file. */
@@ -202,6 +247,11 @@ export async function listImportRuns(
   for (const id of new Set(rows.map((row) => row.operatorId).filter((id): id is number => id !== null))) {
     operators.set(id, (await findUserRow(deps.db, id))?.email ?? null);
   }
+  // A command-line import has no operator id: the audit log names who ran it ('cli:<os user>').
+  const commandLine = await selectAuditActors(
+    deps.db,
+    rows.filter((row) => row.operatorId === null).map((row) => `import:${row.id}`),
+  );
   return {
     rows: rows.map(
       (row): ImportRun => ({
@@ -210,7 +260,10 @@ export async function listImportRuns(
         platId: row.platId,
         fileName: row.fileName,
         sizeBytes: row.sizeBytes,
-        operator: row.operatorId === null ? null : (operators.get(row.operatorId) ?? null),
+        operator:
+          row.operatorId === null
+            ? (commandLine.get(`import:${row.id}`) ?? null)
+            : (operators.get(row.operatorId) ?? null),
         status: row.status,
         rows: row.rowCount,
         inserted: row.inserted,

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebatesImport, referralsImport } from '../admin/imports.commands.js';
+import { listImportRuns } from '../admin/imports.service.js';
 import { call, logIn } from '../auth/test-support.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
-import { demoSeed, ledgerCheck, rebatesImport, rebatesSettle, referralsImport } from './cashback.commands.js';
+import { demoSeed, ledgerCheck, rebatesSettle } from './cashback.commands.js';
 import { rowsOf } from './cashback.repository.js';
 import { DEMO } from './demo-seed.js';
 import { BITGET, type CashbackTestContext, createCashbackTestApp, nextUid } from './test-support.js';
@@ -79,6 +81,18 @@ describe('referrals:import and rebates:import', () => {
     const again = await run(rebatesImport, ['BG', figures]);
     expect(again.out).toContain('3 row(s), 0 new, 3 already imported; settled 0');
     expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, a))).toBe(5_000_000n);
+
+    // Each run is in the console's import history, as run from the command line.
+    const history = await listImportRuns(ctx.deps, { page: 1, pageSize: 3 });
+    expect(
+      history.rows.map((row) => [row.kind, row.fileName, row.status, row.rows, row.inserted, row.duplicates]),
+    ).toEqual([
+      ['rebates', path.basename(figures), 'succeeded', 3, 0, 3],
+      ['rebates', path.basename(figures), 'succeeded', 3, 3, 0],
+      ['referrals', path.basename(roster), 'succeeded', 2, 2, 0],
+    ]);
+    for (const row of history.rows) expect(row.operator).toMatch(/^cli:/);
+    expect(again.out).toContain(`Recorded as import #${history.rows[0]?.id}.`);
   });
 
   it('lists every bad line of a figures file with its field and reason, and imports nothing', async () => {

@@ -3,6 +3,7 @@ import type { CommissionEntry, ReferralEntry } from '../../integrations/exchange
 import { type CsvProblem, type CsvSource, readCsv } from '../../lib/csv.js';
 import {
   findOverlaps,
+  type IngestRejectedError,
   MAX_MICRO,
   periodKey,
   uidProblem,
@@ -194,4 +195,13 @@ export async function readRebateFile(
 
 function sortProblems(problems: CsvProblem[]): CsvProblem[] {
   return problems.sort((a, b) => a.line - b.line);
+}
+
+/** Maps an ingest refusal (rows numbered in the batch) back to the file's lines. */
+export function rejectionProblems(error: IngestRejectedError, lines: readonly number[]): CsvProblem[] {
+  return error.problems.map((problem) => ({
+    line: lines[problem.index] ?? 0,
+    field: problem.field,
+    reason: problem.reason,
+  }));
 }

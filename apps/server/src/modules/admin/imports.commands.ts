@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ImportKind, ImportProblem } from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import { type CommandIo, progressBar } from '../../lib/progress-bar.js';
+import { settlementSummary } from '../cashback/cashback.commands.js';
+import { resolvePlatId } from '../cashback/ingest.service.js';
+import { loadPartners } from '../cashback/partners.js';
+import { cliActor } from './audit.service.js';
+import { runCsvImport } from './imports.service.js';
+
+/**
+ * `referrals:import` and `rebates:import` (docs/cashback.md, "Operator commands"): the console's
+ * upload flow (`runCsvImport`) on a file on disk, so a command-line import is checked the same way and
+ * shows in the console's import history and the audit log as `cli:<os user>`. Exit codes: 0 imported,
+ * 1 refused (every bad line on stderr), 2 usage.
+ */
+export interface ImportCommand {
+  summary: string;
+  usage: string;
+  run(deps: AppDeps, args: string[], io: CommandIo): Promise<number>;
+}
+
+function reportBadLines(io: CommandIo, file: string, problems: readonly ImportProblem[]) {
+  const lines = new Set(problems.map((problem) => problem.line)).size;
+  io.err(`${file}: ${lines} bad line(s), ${problems.length} problem(s); nothing was imported.`);
+  for (const problem of problems) io.err(`  line ${problem.line}, ${problem.field}: ${problem.reason}`);
+}
+
+/** What each kind of file is called in the command's lines. */
+const WORDING: Record<ImportKind, { importing: (rows: number, exchange: string) => string; known: string }> =
+  {
+    referrals: {
+      importing: (rows, exchange) => `Importing ${rows} referral(s) into the ${exchange} roster`,
+      known: 'already known',
+    },
+    rebates: {
+      importing: (rows, exchange) => `Importing ${rows} rebate row(s) for ${exchange}`,
+      known: 'already imported',
+    },
+  };
+
+function csvImportCommand(kind: ImportKind, summary: string, usage: string): ImportCommand {
+  return {
+    summary,
+    usage,
+    async run(deps, args, io) {
+      const [exchange, file] = args;
+      if (args.length !== 2 || !exchange || !file) {
+        io.err(`Usage: npm run ops -- ${usage}`);
+        return 2;
+      }
+      const platId = await resolvePlatId(deps, exchange);
+      if (platId === undefined) {
+        io.err(`Unknown exchange "${exchange}": give its platId, name or abbreviation (see the catalog).`);
+        return 1;
+      }
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (!stat?.isFile()) {
+        io.err(`No such file: ${file}`);
+        return 1;
+      }
+      const name = (await loadPartners(deps)).get(platId)?.name ?? String(platId);
+      const reading = progressBar(io, 'Reading', 'bytes');
+      const writing = progressBar(io, 'Importing', 'rows');
+      try {
+        const outcome = await runCsvImport(
+          deps,
+          { actor: cliActor(), requestId: null },
+          {
+            kind,
+            platId,
+            fileName: path.basename(file),
+            source: file,
+            sizeBytes: stat.size,
+            onReadProgress: reading.update,
+            onParsed: (rows) => {
+              reading.stop();
+              io.out(`${WORDING[kind].importing(rows, name)} (platId ${platId}) ...`);
+            },
+            onWriteProgress: writing.update,
+          },
+        );
+        if (outcome.status === 'rejected') {
+          reportBadLines(io, file, outcome.problems);
+          return 1;
+        }
+        io.out(
+          `Imported ${file}: ${outcome.rows} row(s), ${outcome.inserted} new, ` +
+            `${outcome.duplicates} ${WORDING[kind].known}` +
+            (outcome.settlement ? `; ${settlementSummary(outcome.settlement)}.` : '.') +
+            ` Recorded as import #${outcome.runId}.`,
+        );
+        return 0;
+      } finally {
+        reading.stop();
+        writing.stop();
+      }
+    },
+  };
+}
+
+export const referralsImport = csvImportCommand(
+  'referrals',
+  'import an exchange roster CSV (uid,registered_at)',
+  'referrals:import <platId|name> <file.csv>',
+);
+
+export const rebatesImport = csvImportCommand(
+  'rebates',
+  'import per-UID figures CSV (uid,period_start,period_end,trading_volume,fee,commission)',
+  'rebates:import <platId|name> <file.csv>',
+);
+
+/** The registry entries cli.ts adds to its own. */
+export const importCommands: Record<string, ImportCommand> = {
+  'referrals:import': referralsImport,
+  'rebates:import': rebatesImport,
+};
