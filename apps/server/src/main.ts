@@ -5,6 +5,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
 import { createExchangeAdapters } from './integrations/exchanges/registry.js';
 import { startOutboxWorker } from './jobs/outbox-worker.js';
+import { housekeepingTask } from './modules/housekeeping/housekeeping.service.js';
 import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
 import { cashbackIngest } from './modules/sync/sync.wiring.js';
 
@@ -22,19 +23,20 @@ async function main() {
   const seeded = await seedPartnerCatalog(database.db);
   if (seeded > 0) app.log.info({ exchanges: seeded }, 'seeded the partner catalog');
   const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
-  let syncJob: SyncJob | undefined;
+  // The sync's runner also carries the daily housekeeping, so it starts even when no exchange syncs.
+  const ingest = cashbackIngest(app.deps);
+  const syncJob: SyncJob = await startSyncJob(
+    {
+      ...app.deps,
+      ingest,
+      ...(config.sync.enabled ? { settle: () => ingest.settle() } : {}),
+      adapters: config.sync.enabled ? exchangeAdapters : new Map(),
+      log: app.log.child({ job: 'exchange-sync' }),
+      tasks: [housekeepingTask(app.deps, app.log.child({ job: 'housekeeping' }))],
+    },
+    { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
+  );
   if (config.sync.enabled) {
-    const ingest = cashbackIngest(app.deps);
-    syncJob = await startSyncJob(
-      {
-        ...app.deps,
-        ingest,
-        settle: () => ingest.settle(),
-        adapters: exchangeAdapters,
-        log: app.log.child({ job: 'exchange-sync' }),
-      },
-      { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
-    );
     app.log.info(
       {
         exchanges: [...exchangeAdapters.keys()],
@@ -53,7 +55,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      await syncJob?.stop();
+      await syncJob.stop();
       await outboxWorker.stop();
       await app.close();
       await database.close();

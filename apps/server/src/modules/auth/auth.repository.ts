@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   deletedEmails,
@@ -125,6 +125,26 @@ export async function revokeUserSessions(tx: Executor, userId: number, now: Date
     );
 }
 
+/**
+ * Housekeeping: deletes up to `limit` sessions that expired, or were revoked, before `cutoff` (a
+ * moment in the past): a live session never matches. SKIP LOCKED lets instances pruning at once take
+ * different rows, and skips a session being touched right now.
+ */
+export async function deleteSessionsEndedBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const ended = or(lt(sessions.expiresAt, cutoff), lt(sessions.revokedAt, cutoff));
+  const batch = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(ended)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .delete(sessions)
+    .where(and(inArray(sessions.id, batch), ended))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
 // --- verification codes
 
 /**
@@ -220,4 +240,30 @@ export async function findCodeById(db: Executor, id: number): Promise<Verificati
 
 export async function deleteCodesForEmail(tx: Executor, emailHash: string) {
   await tx.delete(verificationCodes).where(eq(verificationCodes.emailHash, emailHash));
+}
+
+/**
+ * Housekeeping: deletes up to `limit` codes that expired (and, when used, were used) before `cutoff`.
+ * Safe while the cutoff lies further back than a code's validity (10 minutes) and the windows counted
+ * from this table (60 s cool-down, hourly caps): every code of an (e-mail, module) older than a
+ * deleted one expired earlier still, so removing the newest cannot make an older code count again.
+ * `created_at < cutoff` is implied by the expiry; it is spelt out so the created_at index serves.
+ */
+export async function deleteCodesExpiredBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const spent = and(
+    lt(verificationCodes.createdAt, cutoff),
+    lt(verificationCodes.expiresAt, cutoff),
+    or(isNull(verificationCodes.consumedAt), lt(verificationCodes.consumedAt, cutoff)),
+  );
+  const batch = db
+    .select({ id: verificationCodes.id })
+    .from(verificationCodes)
+    .where(spent)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .delete(verificationCodes)
+    .where(and(inArray(verificationCodes.id, batch), spent))
+    .returning({ id: verificationCodes.id });
+  return rows.length;
 }

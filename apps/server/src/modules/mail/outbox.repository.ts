@@ -69,3 +69,23 @@ export async function markMailFailed(db: Executor, id: number, error: string, er
     })
     .where(eq(mailOutbox.id, id));
 }
+
+/**
+ * Housekeeping: deletes up to `limit` mails sent before `cutoff` (their payload is already erased).
+ * Pending and failed mails are never touched: the first wait for the worker, the second for an
+ * operator. SKIP LOCKED lets instances pruning at once take different rows.
+ */
+export async function deleteMailsSentBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const old = and(eq(mailOutbox.status, 'sent'), lt(mailOutbox.sentAt, cutoff));
+  const batch = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(old)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .delete(mailOutbox)
+    .where(and(inArray(mailOutbox.id, batch), old))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}

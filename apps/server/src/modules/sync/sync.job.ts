@@ -24,6 +24,10 @@ import {
  *
  * Either way each run claims the exchange's cursor (a lease), so two runs never pull one segment, and
  * once per interval the cashback settlement runs (a job of its own on pg-boss).
+ *
+ * The platform's other periodic work rides on the same runner as `tasks` (housekeeping, daily): on
+ * pg-boss a job per task and period, whichever instance offers it first; in process, on the timer.
+ * main starts the runner even when no exchange is synced, for those tasks.
  */
 export const SYNC_QUEUE = 'exchange-sync';
 
@@ -39,6 +43,16 @@ export interface SyncJobDeps {
    */
   settle?: () => Promise<unknown>;
   log: SyncLog & { error(details: object, message: string): void };
+  /** Periodic work besides the exchanges, each at its own period (at least the interval). */
+  tasks?: readonly PeriodicTask[];
+}
+
+/** Work the runner does every `everyMinutes`; it must be harmless when it runs twice. */
+export interface PeriodicTask {
+  /** Names the task's pg-boss job (its singleton key) and its log lines. */
+  name: string;
+  everyMinutes: number;
+  run(): Promise<unknown>;
 }
 
 export interface SyncJobOptions {
@@ -100,6 +114,12 @@ function startInProcess(deps: SyncJobDeps, options: SyncJobOptions): SyncJob {
   const nextDue = new Map<number, number>();
   const failures = new Map<number, number>();
   let nextSettle = 0;
+  const tasks = deps.tasks ?? [];
+  const taskDue = new Map<string, number>();
+  const taskFailures = new Map<string, number>();
+  for (const task of tasks) {
+    taskDue.set(task.name, options.runAtStart === false ? Date.now() + task.everyMinutes * 60_000 : 0);
+  }
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -129,10 +149,25 @@ function startInProcess(deps: SyncJobDeps, options: SyncJobOptions): SyncJob {
       nextSettle = Date.now() + intervalMs;
       await deps.settle();
     }
+    for (const task of tasks) {
+      if (stopped) return;
+      if ((taskDue.get(task.name) ?? 0) > Date.now()) continue;
+      const periodMs = task.everyMinutes * 60_000;
+      try {
+        await task.run();
+        taskFailures.set(task.name, 0);
+        taskDue.set(task.name, Date.now() + periodMs);
+      } catch (error) {
+        const count = (taskFailures.get(task.name) ?? 0) + 1;
+        taskFailures.set(task.name, count);
+        taskDue.set(task.name, Date.now() + Math.min(periodMs, retryBaseMs * 2 ** (count - 1)));
+        deps.log.error({ err: error, task: task.name }, 'periodic task failed');
+      }
+    }
   };
   const schedule = () => {
     if (stopped) return;
-    const soonest = Math.min(...nextDue.values(), Date.now() + intervalMs);
+    const soonest = Math.min(...nextDue.values(), ...taskDue.values(), Date.now() + intervalMs);
     timer = setTimeout(loop, Math.max(50, soonest - Date.now()));
   };
   const loop = () => {
@@ -155,8 +190,16 @@ function startInProcess(deps: SyncJobDeps, options: SyncJobOptions): SyncJob {
 // ---------------------------------------------------------------------------------------------------
 // PostgreSQL: pg-boss
 
-/** One exchange's sync, or the settlement of every exchange. */
-type SyncJobData = { platId: number } | { settle: true };
+/** One exchange's sync, the settlement of every exchange, or a periodic task. */
+type SyncJobData = { platId: number } | { settle: true } | { task: string };
+
+/**
+ * Completed jobs stay in pg-boss's job table this long before maintenance archives them. Its unique
+ * singleton index only sees that table, so the longest period offered (a daily task) must be shorter:
+ * pg-boss's default (12 h) would let a second daily job in after the first was archived, and refuses
+ * a singleton period longer than it.
+ */
+const ARCHIVE_COMPLETED_AFTER_SECONDS = 2 * 24 * 60 * 60;
 
 /**
  * pg-boss runs its SQL through the app's own pool (node-postgres), so it needs no connection settings
@@ -176,6 +219,7 @@ async function startQueue(deps: SyncJobDeps, options: SyncJobOptions): Promise<S
     schema: 'pgboss',
     // We send jobs ourselves (no cron); maintenance expires and archives jobs.
     schedule: false,
+    archiveCompletedAfterSeconds: ARCHIVE_COMPLETED_AFTER_SECONDS,
   });
   boss.on('error', (error) => deps.log.error({ err: error }, 'pg-boss error'));
   await boss.start();
@@ -196,6 +240,12 @@ async function startQueue(deps: SyncJobDeps, options: SyncJobOptions): Promise<S
       if (!job) return;
       if ('settle' in job.data) {
         await deps.settle?.();
+        return;
+      }
+      if ('task' in job.data) {
+        const { task: name } = job.data;
+        // pg-boss retries a task that throws, with its backoff.
+        await deps.tasks?.find((task) => task.name === name)?.run();
         return;
       }
       const { platId } = job.data;
@@ -223,6 +273,14 @@ async function startQueue(deps: SyncJobDeps, options: SyncJobOptions): Promise<S
         SYNC_QUEUE,
         { settle: true },
         { singletonKey: 'settle', singletonSeconds: intervalSeconds },
+      );
+    }
+    for (const task of deps.tasks ?? []) {
+      // One job per period slot (a UTC day for a daily task), whichever instance offers it first.
+      await boss.send(
+        SYNC_QUEUE,
+        { task: task.name },
+        { singletonKey: `task:${task.name}`, singletonSeconds: task.everyMinutes * 60 },
       );
     }
     boss.notifyWorker(workerId);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type SyncCursorRow, type SyncRunRow, syncCursors, syncRuns } from './sync.tables.js';
 
@@ -120,4 +120,30 @@ export async function selectRunRows(
 
 export async function selectCursorRows(db: Executor): Promise<SyncCursorRow[]> {
   return db.select().from(syncCursors).orderBy(syncCursors.platId);
+}
+
+/**
+ * Housekeeping: deletes up to `limit` runs that finished before `cutoff` having had nothing to do (a
+ * succeeded run with no segment due, or a run skipped because another held the cursor). Runs that
+ * pulled something and failed runs stay, and so does each exchange's newest run, so the history
+ * still says when an exchange was last synced.
+ */
+export async function deleteEmptyRunRowsBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const empty = and(
+    inArray(syncRuns.status, ['succeeded', 'skipped']),
+    eq(syncRuns.segmentsTotal, 0),
+    lt(syncRuns.finishedAt, cutoff),
+    sql`exists (select 1 from ${syncRuns} as newer where newer.plat_id = ${syncRuns.platId} and newer.started_at > ${syncRuns.startedAt})`,
+  );
+  const batch = db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(empty)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .delete(syncRuns)
+    .where(and(inArray(syncRuns.id, batch), empty))
+    .returning({ id: syncRuns.id });
+  return rows.length;
 }

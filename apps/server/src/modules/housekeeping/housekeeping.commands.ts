@@ -1,0 +1,51 @@
+import type { AppDeps } from '../../app.js';
+import { runHousekeeping } from './housekeeping.service.js';
+
+/**
+ * `npm run ops -- housekeeping`: the daily housekeeping, now, printing what it deleted per table.
+ * Exit 0 when it ran (also when there was nothing to delete), 1 when the database refused, 2 on a
+ * wrong call.
+ */
+export interface HousekeepingCommandIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const housekeepingCommands = {
+  housekeeping: {
+    summary: 'delete expired codes, ended sessions, old sent mails and empty sync runs now',
+    usage: 'housekeeping',
+    run: runHousekeepingCommand,
+  },
+};
+
+export async function runHousekeepingCommand(
+  deps: AppDeps,
+  args: string[],
+  io: HousekeepingCommandIo,
+): Promise<number> {
+  if (args.length > 0) {
+    io.err(
+      `housekeeping: takes no arguments\nUsage: npm run ops -- ${housekeepingCommands.housekeeping.usage}`,
+    );
+    return 2;
+  }
+  let result: Awaited<ReturnType<typeof runHousekeeping>>;
+  try {
+    result = await runHousekeeping(deps);
+  } catch (error) {
+    io.err(`housekeeping failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const total = result.tables.reduce((sum, table) => sum + table.deleted, 0);
+  io.out(`Housekeeping at ${result.at.toISOString()}: ${total} rows deleted.`);
+  const width = Math.max(...result.tables.map((table) => table.table.length));
+  const countWidth = Math.max(...result.tables.map((table) => String(table.deleted).length));
+  for (const table of result.tables) {
+    const more = table.complete ? '' : ' (more left: run it again)';
+    io.out(
+      `  ${table.table.padEnd(width)}  ${String(table.deleted).padStart(countWidth)}  ${table.description}${more}`,
+    );
+  }
+  return 0;
+}

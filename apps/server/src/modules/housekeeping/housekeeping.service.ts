@@ -1,0 +1,141 @@
+import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.repository.js';
+import { deleteMailsSentBefore } from '../mail/outbox.repository.js';
+import type { PeriodicTask } from '../sync/sync.job.js';
+import { deleteEmptyRunRowsBefore } from '../sync/sync.repository.js';
+
+/**
+ * Prunes rows the platform no longer needs, so these tables do not grow forever (docs/decisions.md,
+ * "Housekeeping"). Money and history tables (ledger, points, audit log, withdrawals, imports,
+ * analytics, users) are never touched. Every rule looks only at rows that ended well before now, so
+ * nothing still valid or still counted (a live session, a code inside its cool-down or hourly caps,
+ * an unsent or failed mail) can match.
+ */
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Days a row is kept after it stopped mattering. The web needs none of these. */
+export const HOUSEKEEPING_RETENTION_DAYS = {
+  /** After expiry: codes live 10 minutes and the caps count the last hour; a week keeps a recent flood
+   * of requests (per IP hash) visible to an operator. */
+  verificationCodes: 7,
+  /** After expiry or revocation: a session lives 30 days from creation. */
+  sessions: 30,
+  /** After sending (the encrypted payload is erased at send; the row is then only a receipt). */
+  sentMails: 30,
+  /** After finishing, for sync runs that had nothing to do. */
+  emptySyncRuns: 30,
+} as const;
+
+export const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
+
+/**
+ * Each statement deletes at most one batch, so locks stay short and a run beside live traffic is
+ * harmless; a run stops after `maxBatches` per table (a million rows) and the next day goes on.
+ */
+export const HOUSEKEEPING_BATCH = { size: 1000, maxBatches: 1000 } as const;
+
+export interface HousekeepingRule {
+  table: string;
+  /** What goes, for the operator command and the logs. */
+  description: string;
+  retentionDays: number;
+  deleteBatch(db: Executor, cutoff: Date, limit: number): Promise<number>;
+}
+
+export const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
+  {
+    table: 'verification_codes',
+    description: `codes expired (or used) more than ${HOUSEKEEPING_RETENTION_DAYS.verificationCodes} days ago`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.verificationCodes,
+    deleteBatch: deleteCodesExpiredBefore,
+  },
+  {
+    table: 'sessions',
+    description: `sessions expired or revoked more than ${HOUSEKEEPING_RETENTION_DAYS.sessions} days ago`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.sessions,
+    deleteBatch: deleteSessionsEndedBefore,
+  },
+  {
+    table: 'mail_outbox',
+    description: `mails sent more than ${HOUSEKEEPING_RETENTION_DAYS.sentMails} days ago (pending and failed ones stay)`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.sentMails,
+    deleteBatch: deleteMailsSentBefore,
+  },
+  {
+    table: 'sync_runs',
+    description: `sync runs that had nothing to do, finished more than ${HOUSEKEEPING_RETENTION_DAYS.emptySyncRuns} days ago (the newest per exchange stays)`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.emptySyncRuns,
+    deleteBatch: deleteEmptyRunRowsBefore,
+  },
+];
+
+export interface HousekeepingTableResult {
+  table: string;
+  description: string;
+  deleted: number;
+  /** False when the batch bound stopped the table early: the next run goes on. */
+  complete: boolean;
+}
+
+export interface HousekeepingResult {
+  at: Date;
+  tables: HousekeepingTableResult[];
+}
+
+export interface HousekeepingOptions {
+  batchSize?: number;
+  maxBatches?: number;
+}
+
+/**
+ * Runs every rule, batch after batch, each batch its own statement. Safe on several instances at
+ * once (each batch takes its rows with SKIP LOCKED, so two runs split the work) and harmless twice.
+ */
+export async function runHousekeeping(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  options: HousekeepingOptions = {},
+): Promise<HousekeepingResult> {
+  const batchSize = options.batchSize ?? HOUSEKEEPING_BATCH.size;
+  const maxBatches = options.maxBatches ?? HOUSEKEEPING_BATCH.maxBatches;
+  const at = deps.clock.now();
+  const tables: HousekeepingTableResult[] = [];
+  for (const rule of HOUSEKEEPING_RULES) {
+    const cutoff = new Date(at.getTime() - rule.retentionDays * DAY_MS);
+    let deleted = 0;
+    let complete = false;
+    for (let batch = 0; batch < maxBatches; batch += 1) {
+      const count = await rule.deleteBatch(deps.db, cutoff, batchSize);
+      deleted += count;
+      if (count < batchSize) {
+        complete = true;
+        break;
+      }
+    }
+    tables.push({ table: rule.table, description: rule.description, deleted, complete });
+  }
+  return { at, tables };
+}
+
+export interface HousekeepingLog {
+  info(details: object, message: string): void;
+}
+
+/** Housekeeping as the background runner's daily task (sync.job.ts), logging what it deleted. */
+export function housekeepingTask(deps: Pick<AppDeps, 'db' | 'clock'>, log: HousekeepingLog): PeriodicTask {
+  return {
+    name: 'housekeeping',
+    everyMinutes: HOUSEKEEPING_EVERY_MINUTES,
+    async run() {
+      const result = await runHousekeeping(deps);
+      log.info(
+        {
+          deleted: Object.fromEntries(result.tables.map((table) => [table.table, table.deleted])),
+          incomplete: result.tables.filter((table) => !table.complete).map((table) => table.table),
+        },
+        'housekeeping done',
+      );
+      return result;
+    },
+  };
+}
