@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { loginRedirectFor, safeRedirectTarget } from '../shared/navigation/login-redirect';
 import { envelope, logIn, renderRoutes } from '../test/helpers';
-import { loginRedirectFor, safeRedirectTarget } from './guards';
 import { routes } from './router';
 
 /** Opens `url` in the app's real route table and waits for the page heading a user would see. */
@@ -71,6 +71,22 @@ describe('route guards (spec section 2)', () => {
 
   it('lets a visitor open /login', async () => {
     expect((await open('/login?redirect=/calculator', LOGIN())).pathname).toBe('/login');
+  });
+
+  it('on session expiry keeps the page for 1.5 s, then goes to /login with the page as redirect', async () => {
+    logIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope(null, -5000)),
+    );
+    const { router } = renderRoutes(routes, '/mypage/settings?tab=2');
+    expect(await screen.findByText(t('msg:sessionExpired'), {}, { timeout: 5000 })).toBeVisible();
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(router.state.location.pathname).toBe('/mypage/settings');
+
+    expect(await screen.findByRole('heading', { level: 1, name: LOGIN() }, { timeout: 5000 })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/mypage/settings?tab=2');
   });
 
   it('lets a visitor open /register', async () => {

@@ -1,28 +1,16 @@
-import { PATHS } from '@elex/contract';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { isSessionEnding } from '../shared/api/api-client';
 import { useIsLoggedIn } from '../shared/hooks/use-is-logged-in';
+import { loginRedirectFor, safeRedirectTarget } from '../shared/navigation/login-redirect';
 
 /**
- * spec: a member route opened without a token goes to /login with `redirect` set to the full target
- * path; the other query values are kept.
+ * While a session is ending (spec: 'Session expired', then /login after 1.5 s) the page stays; the
+ * API client then sends the member to /login with this page as `redirect`.
  */
-export function loginRedirectFor(pathname: string, search: string): string {
-  const params = new URLSearchParams(search);
-  params.delete('redirect');
-  params.set('redirect', `${pathname}${search}`);
-  return `${PATHS.login}?${params.toString()}`;
-}
-
-/** Only same-site paths are followed, so a crafted link cannot send a user elsewhere. */
-export function safeRedirectTarget(raw: string | null): string {
-  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return PATHS.home;
-  return raw;
-}
-
 export function RequireMember() {
   const isLoggedIn = useIsLoggedIn();
   const { pathname, search } = useLocation();
-  if (!isLoggedIn) return <Navigate to={loginRedirectFor(pathname, search)} replace />;
+  if (!isLoggedIn && !isSessionEnding()) return <Navigate to={loginRedirectFor(pathname, search)} replace />;
   return <Outlet />;
 }
 

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { track } from '../../shared/analytics/track';
 import { setApiNavigator } from '../../shared/api/api-client';
@@ -11,10 +11,22 @@ import { TopBar } from './top-bar';
 /** The layout around every page: desktop top bar or mobile header and tab bar, page, footer. */
 export function AppShell() {
   const isWide = useIsWide();
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const navigate = useNavigate();
+  const here = useRef(location);
 
-  useEffect(() => setApiNavigator((to) => navigate(to)), [navigate]);
+  useEffect(() => {
+    here.current = location;
+  }, [location]);
+  useEffect(
+    () =>
+      setApiNavigator({
+        navigate: (to) => navigate(to),
+        location: () => ({ pathname: here.current.pathname, search: here.current.search }),
+      }),
+    [navigate],
+  );
 
   // spec: scroll to the top on each route change, and one page-view event per route.
   useEffect(() => {

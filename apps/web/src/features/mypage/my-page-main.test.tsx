@@ -1,8 +1,9 @@
 import type { InviteLink, Profile } from '@elex/contract';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { logIn, renderAt } from '../../test/helpers';
+import { logIn, renderRoutes } from '../../test/helpers';
 import { envelope, stubApi } from '../points/test-api';
 import MyPageMain from './my-page-main';
 
@@ -23,11 +24,21 @@ const LINK: InviteLink = {
   rewards: { friendSignupPoints: 50, inviterPointsPerFriend: 100, bonusPercent: 10 },
 };
 
+function renderMyPage() {
+  return renderRoutes(
+    [
+      { path: '/mypage', element: <MyPageMain /> },
+      { path: '/', element: <h1>home page</h1> },
+    ],
+    '/mypage',
+  );
+}
+
 describe('/mypage', () => {
   it('shows the user code, points, the invite link to copy and every entry of the spec', async () => {
     logIn();
     stubApi({ '/elex/user/profile': envelope(PROFILE), '/elex/user/getInviteLink': envelope(LINK) });
-    renderAt(<MyPageMain />, '/mypage');
+    renderMyPage();
     expect(await screen.findByText('EXABC234')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '1,234' })).toHaveAttribute('href', '/mypage/point');
 
@@ -48,5 +59,20 @@ describe('/mypage', () => {
     ]) {
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
     }
+  });
+
+  it('logs out even when the server cannot be reached: token gone, message shown, home page', async () => {
+    logIn();
+    const user = userEvent.setup();
+    stubApi({
+      '/elex/user/profile': envelope(PROFILE),
+      '/elex/user/getInviteLink': envelope(LINK),
+      '/elex/user/logout': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const { router } = renderMyPage();
+    await user.click(await screen.findByRole('button', { name: t('mypage.logout') }));
+    expect(await screen.findByText(t('msg:loggedOut'))).toBeVisible();
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(router.state.location.pathname).toBe('/');
   });
 });

@@ -1,5 +1,4 @@
 import { PATHS } from '@elex/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import {
   Bell,
   ChevronRight,
@@ -38,16 +37,15 @@ const LINKS = [
 export default function MyPageMain() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const profile = useProfile();
   const [document, setDocument] = useState<LegalDocument | null>(null);
   const [deleting, setDeleting] = useState(false);
 
   const onLogout = async () => {
-    await logout();
-    client.clear();
-    toast.success(t('msg:loggedOut'));
+    // Leave the member page first, so the guard does not send the member to /login on the way out.
     navigate(PATHS.home, { replace: true });
+    await logout();
+    toast.success(t('msg:loggedOut'));
   };
 
   return (

@@ -80,7 +80,7 @@ describe('apiCall (spec sections 4 and 8)', () => {
   it('on session expiry toasts, drops the token at once and goes to /login after 1.5 s', async () => {
     vi.useFakeTimers();
     const navigate = vi.fn();
-    setApiNavigator(navigate);
+    setApiNavigator({ navigate, location: () => ({ pathname: '/mypage/records', search: '?platId=4' }) });
     storage.setToken('old-token');
     fetchMock.mockResolvedValueOnce(envelope(null, -5000, 'whatever the server says'));
 
@@ -94,13 +94,16 @@ describe('apiCall (spec sections 4 and 8)', () => {
     vi.advanceTimersByTime(1499);
     expect(navigate).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
-    expect(navigate).toHaveBeenCalledExactlyOnceWith('/login');
+    // The page the member was on comes back after logging in again.
+    const target = new URL(String(navigate.mock.calls[0]?.[0]), 'http://x');
+    expect(target.pathname).toBe('/login');
+    expect(target.searchParams.get('redirect')).toBe('/mypage/records?platId=4');
   });
 
   it('toasts and navigates once when several calls expire together', async () => {
     vi.useFakeTimers();
     const navigate = vi.fn();
-    setApiNavigator(navigate);
+    setApiNavigator({ navigate, location: () => ({ pathname: '/', search: '' }) });
     fetchMock.mockImplementation(async () => envelope(null, -5000));
 
     await Promise.allSettled([apiCall('/elex/a'), apiCall('/elex/b'), apiCall('/elex/c')]);

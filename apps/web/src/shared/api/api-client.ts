@@ -2,6 +2,7 @@ import { type Envelope, REDIRECT_DELAY_MS, State } from '@elex/contract';
 import i18next from 'i18next';
 import type { z } from 'zod';
 import { currentLocale } from '../i18n/i18n';
+import { loginRedirectFor } from '../navigation/login-redirect';
 import { storage } from '../storage';
 import { toast } from '../ui/toast';
 
@@ -26,12 +27,19 @@ export interface CallOptions<T> {
   signal?: AbortSignal;
 }
 
-type Navigate = (to: string) => void;
-let navigate: Navigate = (to) => window.location.assign(to);
+/** How the client moves the app: the router's navigate, and where the app is now. */
+export interface ApiNavigator {
+  navigate(to: string): void;
+  location(): { pathname: string; search: string };
+}
+let navigator: ApiNavigator = {
+  navigate: (to) => window.location.assign(to),
+  location: () => ({ pathname: window.location.pathname, search: window.location.search }),
+};
 
-/** The router registers itself so a session expiry navigates without a full reload. */
-export function setApiNavigator(next: Navigate) {
-  navigate = next;
+/** The app shell registers the router so a session expiry navigates without a full reload. */
+export function setApiNavigator(next: ApiNavigator) {
+  navigator = next;
 }
 
 const msg = (key: string) => i18next.t(`msg:${key}`);
@@ -98,15 +106,25 @@ export async function apiCall<T = unknown>(
 
 let expiring = false;
 
-/** spec: toast, drop the token, go to /login after 1.5 s (once, however many calls fail together). */
+/** True from a session's expiry until the member is sent to /login (the guard lets the page stay). */
+export function isSessionEnding(): boolean {
+  return expiring;
+}
+
+/**
+ * spec: toast, drop the token, go to /login after 1.5 s (once, however many calls fail together),
+ * with the page the member was on as `redirect`, so logging in again returns there.
+ */
 function expireSession() {
-  storage.setToken(null);
-  if (expiring) return;
+  const first = !expiring;
   expiring = true;
+  storage.setToken(null);
+  if (!first) return;
   toast.error(msg('sessionExpired'));
   setTimeout(() => {
     expiring = false;
-    navigate('/login');
+    const { pathname, search } = navigator.location();
+    navigator.navigate(loginRedirectFor(pathname, search));
   }, REDIRECT_DELAY_MS.afterSessionExpired);
 }
 

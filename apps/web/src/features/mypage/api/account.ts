@@ -6,13 +6,13 @@ export function updatePassword(request: UpdatePasswordRequest) {
   return apiCall('/elex/user/updatePass', request, { schema: WithdrawalLockResponseSchema });
 }
 
-/** Logs out on the server; the token is dropped locally whatever the server says. */
+/**
+ * Ends the session on the server, then here whatever the server said (it may be unreachable or the
+ * session already gone): logging out must never fail for the member.
+ */
 export async function logout() {
-  try {
-    await apiCall('/elex/user/logout', {}, { silent: true });
-  } finally {
-    storage.setToken(null);
-  }
+  await apiCall('/elex/user/logout', {}, { silent: true }).catch(() => undefined);
+  storage.setToken(null);
 }
 
 export async function deleteAccount(password: string) {
