@@ -1,6 +1,7 @@
 import { attoToMicro, parseAtto } from './decimal.js';
 import type { HttpOptions } from './http.js';
 import type { CommissionEntry, ExchangeAdapter, ReferralEntry, TimeWindow } from './types.js';
+import { isWithin } from './windows.js';
 
 /** What the sync needs to know about an adapter beyond the engine's interface. */
 export interface ExchangeSyncProfile {
@@ -36,6 +37,11 @@ export interface AdapterOptions extends HttpOptions {
   pageSize?: number;
   /** The clock for "how far back may I ask" checks. */
   nowDate?: () => Date;
+}
+
+/** The page size to ask for: the documented maximum, or a smaller one a test sets (never more). */
+export function pageSizeFor(options: AdapterOptions, max: number): number {
+  return Math.min(options.pageSize ?? max, max);
 }
 
 /** Entries handed to the engine per page of the iterator. */
@@ -106,13 +112,14 @@ export class CommissionSums {
 }
 
 /**
- * For APIs whose roster cannot be asked by registration time (Bybit, Gate): the whole list, read once
- * and reused for `ttlMs`, so a run over many segments does not read it once per segment. A list read
- * at the start of a run already holds every registration of the (past) segments it covers.
+ * listReferrals for APIs whose roster cannot be asked by registration time (Bybit, Gate): the whole
+ * list, read once and reused for `ttlMs`, so a run over many segments does not read it once per
+ * segment; each window gets the entries registered in it. A list read at the start of a run already
+ * holds every registration of the (past) segments it covers.
  */
 export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs = 5 * 60_000) {
   let cache: { at: number; entries: Promise<ReferralEntry[]> } | undefined;
-  return async (): Promise<ReferralEntry[]> => {
+  const roster = async (): Promise<ReferralEntry[]> => {
     if (!cache || Date.now() - cache.at > ttlMs) {
       const entries = (async () => {
         const all: ReferralEntry[] = [];
@@ -127,6 +134,32 @@ export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs =
     }
     return cache.entries;
   };
+  return async function* listReferrals(window: TimeWindow): AsyncGenerator<ReferralEntry[]> {
+    const joined = (await roster()).filter((entry) => isWithin(entry.registeredAt, window));
+    for (const page of chunk(joined)) yield page;
+  };
+}
+
+/**
+ * For APIs whose UID check confirms a referral but gives no registration time (Bybit, Gate): the
+ * time is looked up in the roster's pages (at most `maxPages`). A confirmed UID missing from them is
+ * still ours: it gets now as its registration time, and the operator is told.
+ */
+export async function registrationInRoster(
+  uid: string,
+  pages: AsyncIterable<ReferralEntry[]>,
+  options: AdapterOptions,
+  missing: { message: string; maxPages?: number },
+): Promise<ReferralEntry> {
+  let read = 0;
+  for await (const page of pages) {
+    const found = page.find((entry) => entry.uid === uid);
+    if (found) return found;
+    read += 1;
+    if (read >= (missing.maxPages ?? Number.POSITIVE_INFINITY)) break;
+  }
+  options.warn?.(missing.message, { uid });
+  return { uid, registeredAt: options.nowDate?.() ?? new Date() };
 }
 
 export function* chunk<T>(items: readonly T[], size = ENTRIES_PER_PAGE): Generator<T[]> {

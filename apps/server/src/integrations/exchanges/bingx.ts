@@ -6,16 +6,10 @@ import {
   type Credentials,
   chunk,
   isRecord,
+  pageSizeFor,
   type SyncableExchangeAdapter,
 } from './adapter.js';
-import {
-  classifyStatus,
-  createExchangeHttpClient,
-  ExchangeApiError,
-  type Interpretation,
-  type SignInput,
-} from './http.js';
-import type { TimeWindow } from './types.js';
+import { createExchangeHttpClient, type Signed, type SignInput } from './http.js';
 import { DAY_MS, isWithin, parseExchangeTime, splitWindow, utcDay } from './windows.js';
 
 /**
@@ -24,15 +18,20 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow, utcDay } from './wind
  */
 export const BINGX = {
   exchange: 'bingx',
+  name: 'BingX',
   baseUrl: 'https://open-api.bingx.com',
   envPrefix: 'BINGX',
-  successCode: 0,
+  authHint: "check BINGX_API_KEY, BINGX_API_SECRET and the key's agent permission and IP list",
   /** At most 5000 ms (documented). */
   recvWindowMs: 5000,
-  /** Signature mismatch, wrong key, IP not allowed, timestamp missing or out of window. */
-  authCodes: new Set([100001, 100002, 100413, 100419, 100421]),
-  rateLimitCodes: new Set([100410]),
-  serverCodes: new Set([100500, 100503]),
+  /** Answers are {code, msg, timestamp, data}; code 0 is success. */
+  envelope: { code: 'code', message: 'msg', data: 'data', success: 0 },
+  errors: {
+    /** Signature mismatch, wrong key, IP not allowed, timestamp missing or out of window. */
+    auth: new Set([100001, 100002, 100413, 100419, 100421]),
+    rateLimit: new Set([100410]),
+    server: new Set([100500, 100503]),
+  },
   relationCheck: {
     path: '/openApi/agent/v1/account/inviteRelationCheck',
     /** Ours = invited by this agent and directly (not through a sub-agent). */
@@ -71,71 +70,30 @@ export function bingxSignedQuery(query: string, timestamp: number): string {
     .join('&');
 }
 
-/** hex(HMAC-SHA256(secret, sorted query with timestamp)). */
-export function signBingx(secret: string, signedQuery: string): string {
-  return createHmac('sha256', secret).update(signedQuery).digest('hex');
-}
-
-function interpret<T>(status: number, body: unknown): Interpretation<T> {
-  if (!isRecord(body)) return classifyStatus(status);
-  const code = typeof body.code === 'number' ? body.code : Number(asString(body.code) ?? Number.NaN);
-  const message = asString(body.msg);
-  if (code === BINGX.successCode) return { ok: true, data: body.data as T };
-  const kind = BINGX.authCodes.has(code)
-    ? 'auth'
-    : status === 429 || BINGX.rateLimitCodes.has(code)
-      ? 'rate-limit'
-      : status >= 500 || BINGX.serverCodes.has(code)
-        ? 'server'
-        : 'request';
-  return { ok: false, kind, code: String(code), ...(message === undefined ? {} : { message }) };
+/** signature = hex(HMAC-SHA256(secret, sorted query with timestamp)), appended to it; X-BX-APIKEY. */
+export function signBingx(input: SignInput, credentials: Credentials): Signed {
+  const query = bingxSignedQuery(input.query, input.timestamp);
+  const signature = createHmac('sha256', credentials.apiSecret).update(query).digest('hex');
+  return { query: `${query}&signature=${signature}`, headers: { 'X-BX-APIKEY': credentials.apiKey } };
 }
 
 export function createBingxAdapter(
   credentials: Credentials,
   options: AdapterOptions = {},
 ): SyncableExchangeAdapter {
-  const { apiKey, apiSecret } = credentials;
   const nowDate = options.nowDate ?? (() => new Date());
-  const http = createExchangeHttpClient({
-    exchange: BINGX.exchange,
-    baseUrl: credentials.baseUrl ?? BINGX.baseUrl,
-    rateLimit: BINGX.rateLimit,
-    authHint: "check BINGX_API_KEY, BINGX_API_SECRET and the key's agent permission and IP list",
-    options,
-    sign: (input: SignInput) => {
-      const query = bingxSignedQuery(input.query, input.timestamp);
-      return {
-        query: `${query}&signature=${signBingx(apiSecret, query)}`,
-        headers: { 'X-BX-APIKEY': apiKey },
-      };
-    },
-  });
-  const listSize = Math.min(options.pageSize ?? BINGX.inviteList.maxPageSize, BINGX.inviteList.maxPageSize);
-  const commissionSize = Math.min(
-    options.pageSize ?? BINGX.commissionList.maxPageSize,
-    BINGX.commissionList.maxPageSize,
-  );
+  const http = createExchangeHttpClient({ api: BINGX, credentials, options, sign: signBingx });
+  const listSize = pageSizeFor(options, BINGX.inviteList.maxPageSize);
+  const commissionSize = pageSizeFor(options, BINGX.commissionList.maxPageSize);
 
   async function listPage(path: string, query: Record<string, string | number | undefined>) {
     const endpoint = `GET ${path}`;
-    const data = await http.request<unknown>({ method: 'GET', path, query }, interpret);
-    if (!isRecord(data) || !Array.isArray(data.list)) throw invalid(endpoint, 'data.list is not a list');
+    const data = await http.request({ method: 'GET', path, query });
+    if (!isRecord(data) || !Array.isArray(data.list)) throw http.invalid(endpoint, 'data.list is not a list');
     return data.list.map((row) => {
-      if (!isRecord(row) || !asString(row.uid)) throw invalid(endpoint, 'a row has no uid');
+      if (!isRecord(row) || !asString(row.uid)) throw http.invalid(endpoint, 'a row has no uid');
       return row;
     });
-  }
-
-  function checkLookback(part: TimeWindow) {
-    const earliest = nowDate().getTime() - BINGX.commissionList.lookbackDays * DAY_MS;
-    if (part.from.getTime() < earliest) {
-      throw new ExchangeApiError(BINGX.exchange, 'request', {
-        endpoint: `GET ${BINGX.commissionList.path}`,
-        exchangeMessage: `the window starts ${part.from.toISOString()}, before the ${BINGX.commissionList.lookbackDays} days BingX answers for; import older figures by CSV`,
-        attempts: 1,
-      });
-    }
   }
 
   return {
@@ -147,9 +105,8 @@ export function createBingxAdapter(
     },
 
     async checkReferral(uid) {
-      const data = await http.request<unknown>(
+      const data = await http.request(
         { method: 'GET', path: BINGX.relationCheck.path, query: { uid } },
-        interpret,
         'live',
       );
       if (!isRecord(data) || data.inviteResult !== true || data.directInvitation !== true) return null;
@@ -179,9 +136,9 @@ export function createBingxAdapter(
     },
 
     async *listCommissions(window) {
-      const { path, maxRangeMs, periodMs } = BINGX.commissionList;
+      const { path, maxRangeMs, periodMs, lookbackDays } = BINGX.commissionList;
       for (const part of splitWindow(window, maxRangeMs)) {
-        checkLookback(part);
+        http.requireWithinLookback(`GET ${path}`, part, lookbackDays, nowDate());
         const sums = new CommissionSums(BINGX.exchange, options.warn);
         for (let pageIndex = 1; ; pageIndex += 1) {
           const rows = await listPage(path, {
@@ -209,12 +166,4 @@ export function createBingxAdapter(
       }
     },
   };
-}
-
-function invalid(endpoint: string, reason: string) {
-  return new ExchangeApiError(BINGX.exchange, 'invalid-response', {
-    endpoint,
-    exchangeMessage: reason,
-    attempts: 1,
-  });
 }

@@ -6,17 +6,11 @@ import {
   type Credentials,
   chunk,
   isRecord,
+  pageSizeFor,
   SkippedRows,
   type SyncableExchangeAdapter,
 } from './adapter.js';
-import {
-  classifyStatus,
-  createExchangeHttpClient,
-  ExchangeApiError,
-  type Interpretation,
-  type RequestMode,
-  type SignInput,
-} from './http.js';
+import { createExchangeHttpClient, type RequestMode, type Signed, type SignInput } from './http.js';
 import type { ReferralEntry } from './types.js';
 import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
 
@@ -26,28 +20,33 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  */
 export const BITGET = {
   exchange: 'bitget',
+  name: 'Bitget',
   baseUrl: 'https://api.bitget.com',
   envPrefix: 'BITGET',
-  successCode: '00000',
-  /** ACCESS-KEY/PASSPHRASE empty or wrong, timestamp expired, signature wrong, permission, IP. */
-  authCodes: new Set([
-    '40001',
-    '40002',
-    '40003',
-    '40004',
-    '40005',
-    '40006',
-    '40008',
-    '40009',
-    '40011',
-    '40012',
-    '40013',
-    '40014',
-    '40018',
-    '40037',
-  ]),
-  rateLimitCodes: new Set(['429']),
-  serverCodes: new Set(['40015', '40010']),
+  authHint: "check BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE and the key's broker permission",
+  /** Answers are {code, msg, requestTime, data}; "00000" is success. */
+  envelope: { code: 'code', message: 'msg', data: 'data', success: '00000' },
+  errors: {
+    /** ACCESS-KEY/PASSPHRASE empty or wrong, timestamp expired, signature wrong, permission, IP. */
+    auth: new Set([
+      '40001',
+      '40002',
+      '40003',
+      '40004',
+      '40005',
+      '40006',
+      '40008',
+      '40009',
+      '40011',
+      '40012',
+      '40013',
+      '40014',
+      '40018',
+      '40037',
+    ]),
+    rateLimit: new Set(['429']),
+    server: new Set(['40015', '40010']),
+  },
   customerList: {
     path: '/api/v2/broker/customer-list',
     /** unconfirmed: one SDK says GET. */
@@ -71,73 +70,45 @@ export const BITGET = {
   settleHours: 48,
 } as const;
 
-/** base64(HMAC-SHA256(secret, timestamp + METHOD + path [+ '?' + query] + body)), timestamp in ms. */
-export function signBitget(secret: string, input: SignInput): string {
+/**
+ * ACCESS-SIGN = base64(HMAC-SHA256(secret, timestamp + METHOD + path [+ '?' + query] + body)),
+ * ACCESS-TIMESTAMP in ms, ACCESS-KEY and ACCESS-PASSPHRASE.
+ */
+export function signBitget(input: SignInput, credentials: Credentials): Signed {
+  const { apiKey, apiSecret, passphrase = '' } = credentials;
   const prehash = `${input.timestamp}${input.method}${input.path}${input.query ? `?${input.query}` : ''}${input.body}`;
-  return createHmac('sha256', secret).update(prehash).digest('base64');
-}
-
-function interpret<T>(status: number, body: unknown): Interpretation<T> {
-  if (!isRecord(body)) return classifyStatus(status);
-  const code = asString(body.code) ?? '';
-  const message = asString(body.msg);
-  if (code === BITGET.successCode) return { ok: true, data: body.data as T };
-  const kind = BITGET.authCodes.has(code)
-    ? 'auth'
-    : status === 429 || BITGET.rateLimitCodes.has(code)
-      ? 'rate-limit'
-      : status >= 500 || BITGET.serverCodes.has(code)
-        ? 'server'
-        : 'request';
-  return { ok: false, kind, code, ...(message === undefined ? {} : { message }) };
+  return {
+    headers: {
+      'ACCESS-KEY': apiKey,
+      'ACCESS-SIGN': createHmac('sha256', apiSecret).update(prehash).digest('base64'),
+      'ACCESS-TIMESTAMP': String(input.timestamp),
+      'ACCESS-PASSPHRASE': passphrase,
+      locale: 'en-US',
+    },
+  };
 }
 
 export function createBitgetAdapter(
   credentials: Credentials,
   options: AdapterOptions = {},
 ): SyncableExchangeAdapter {
-  const { apiKey, apiSecret, passphrase = '' } = credentials;
-  const http = createExchangeHttpClient({
-    exchange: BITGET.exchange,
-    baseUrl: credentials.baseUrl ?? BITGET.baseUrl,
-    rateLimit: BITGET.rateLimit,
-    authHint:
-      "check BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE and the key's broker permission",
-    options,
-    sign: (input) => ({
-      query: input.query,
-      headers: {
-        'ACCESS-KEY': apiKey,
-        'ACCESS-SIGN': signBitget(apiSecret, input),
-        'ACCESS-TIMESTAMP': String(input.timestamp),
-        'ACCESS-PASSPHRASE': passphrase,
-        locale: 'en-US',
-      },
-    }),
-  });
-  const listPageSize = Math.min(
-    options.pageSize ?? BITGET.customerList.maxPageSize,
-    BITGET.customerList.maxPageSize,
-  );
-  const commissionPageSize = Math.min(
-    options.pageSize ?? BITGET.customerCommissions.maxPageSize,
-    BITGET.customerCommissions.maxPageSize,
-  );
+  const http = createExchangeHttpClient({ api: BITGET, credentials, options, sign: signBitget });
+  const listPageSize = pageSizeFor(options, BITGET.customerList.maxPageSize);
+  const commissionPageSize = pageSizeFor(options, BITGET.customerCommissions.maxPageSize);
 
   async function customerList(
     params: Record<string, string>,
     mode: RequestMode = 'sync',
   ): Promise<ReferralEntry[]> {
     const { path, method } = BITGET.customerList;
-    const data = await http.request<unknown>(
+    const data = await http.request(
       method === 'POST' ? { method, path, body: params } : { method, path, query: params },
-      interpret,
       mode,
     );
-    if (!Array.isArray(data)) throw invalid(`${method} ${path}`, 'data is not a list');
+    if (!Array.isArray(data)) throw http.invalid(`${method} ${path}`, 'data is not a list');
     return data.map((row) => {
       const uid = isRecord(row) ? asString(row.uid) : undefined;
-      if (!uid || !isRecord(row)) throw invalid(`${method} ${path}`, 'a row has no uid');
+      if (!uid || !isRecord(row)) throw http.invalid(`${method} ${path}`, 'a row has no uid');
       return { uid, registeredAt: parseExchangeTime(row.registerTime) };
     });
   }
@@ -174,24 +145,21 @@ export function createBitgetAdapter(
         const skipped = new SkippedRows();
         let idLessThan: string | undefined;
         for (;;) {
-          const data = await http.request<unknown>(
-            {
-              method: 'GET',
-              path,
-              query: {
-                startTime: part.from.getTime(),
-                endTime: part.to.getTime() - 1,
-                limit: commissionPageSize,
-                idLessThan,
-              },
+          const data = await http.request({
+            method: 'GET',
+            path,
+            query: {
+              startTime: part.from.getTime(),
+              endTime: part.to.getTime() - 1,
+              limit: commissionPageSize,
+              idLessThan,
             },
-            interpret,
-          );
+          });
           if (!isRecord(data) || !Array.isArray(data.commissionList)) {
-            throw invalid(`GET ${path}`, 'data.commissionList is not a list');
+            throw http.invalid(`GET ${path}`, 'data.commissionList is not a list');
           }
           for (const row of data.commissionList) {
-            if (!isRecord(row) || !asString(row.uid)) throw invalid(`GET ${path}`, 'a row has no uid');
+            if (!isRecord(row) || !asString(row.uid)) throw http.invalid(`GET ${path}`, 'a row has no uid');
             const day = parseExchangeTime(row.date);
             // The API filters by time; this keeps a row on a boundary in exactly one window.
             if (!isWithin(day, part)) continue;
@@ -219,12 +187,4 @@ export function createBitgetAdapter(
       }
     },
   };
-}
-
-function invalid(endpoint: string, reason: string) {
-  return new ExchangeApiError(BITGET.exchange, 'invalid-response', {
-    endpoint,
-    exchangeMessage: reason,
-    attempts: 1,
-  });
 }

@@ -4,20 +4,20 @@ import {
   asString,
   type Credentials,
   cachedRoster,
-  chunk,
   isRecord,
+  pageSizeFor,
+  registrationInRoster,
   type SyncableExchangeAdapter,
 } from './adapter.js';
 import {
-  classifyStatus,
   createExchangeHttpClient,
   ExchangeApiError,
-  type Interpretation,
   type RequestMode,
+  type Signed,
   type SignInput,
 } from './http.js';
 import type { ReferralEntry } from './types.js';
-import { isWithin, parseExchangeTime } from './windows.js';
+import { parseExchangeTime } from './windows.js';
 
 /**
  * Bybit's affiliate API. Every assumption about it lives in this object: a correction to the
@@ -30,17 +30,22 @@ import { isWithin, parseExchangeTime } from './windows.js';
  */
 export const BYBIT = {
   exchange: 'bybit',
+  name: 'Bybit',
   baseUrl: 'https://api.bybit.com',
   envPrefix: 'BYBIT',
-  successRetCode: 0,
+  authHint: 'check BYBIT_API_KEY, BYBIT_API_SECRET and that the key has the Affiliate permission only',
   recvWindowMs: 5000,
-  /** Timestamp outside recvWindow, invalid key, signature, permission, auth failed, IP, key expired. */
-  authRetCodes: new Set([10002, 10003, 10004, 10005, 10007, 10009, 10010, 33004]),
-  /** Per-UID and per-IP limits. */
-  rateLimitRetCodes: new Set([10006, 10018]),
-  serverRetCodes: new Set([10016]),
-  /** Bybit answers its IP rate limit with HTTP 403 and a text body. */
-  statusOverrides: { 403: 'rate-limit' } as const,
+  /** Answers are {retCode, retMsg, result, retExtInfo, time}; retCode 0 is success. */
+  envelope: { code: 'retCode', message: 'retMsg', data: 'result', success: 0 },
+  errors: {
+    /** Timestamp outside recvWindow, invalid key, signature, permission, auth failed, IP, key expired. */
+    auth: new Set([10002, 10003, 10004, 10005, 10007, 10009, 10010, 33004]),
+    /** Per-UID and per-IP limits. */
+    rateLimit: new Set([10006, 10018]),
+    server: new Set([10016]),
+    /** Bybit answers its IP rate limit with HTTP 403 and a text body. */
+    statusOverrides: { 403: 'rate-limit' },
+  },
   customerInfo: {
     path: '/v5/user/aff-customer-info',
     /** unconfirmed: the answer for a UID that is not our client; an empty result means the same. */
@@ -59,69 +64,45 @@ export const BYBIT = {
   settleHours: 0,
 } as const;
 
-/** hex(HMAC-SHA256(secret, timestamp + apiKey + recvWindow + (query string | body))), timestamp in ms. */
-export function signBybit(secret: string, apiKey: string, input: SignInput): string {
+/**
+ * X-BAPI-SIGN = hex(HMAC-SHA256(secret, timestamp + apiKey + recvWindow + (query string | body))),
+ * X-BAPI-TIMESTAMP in ms, X-BAPI-API-KEY and X-BAPI-RECV-WINDOW.
+ */
+export function signBybit(input: SignInput, credentials: Credentials): Signed {
+  const { apiKey, apiSecret } = credentials;
   const payload = input.method === 'GET' ? input.query : input.body;
-  return createHmac('sha256', secret)
-    .update(`${input.timestamp}${apiKey}${BYBIT.recvWindowMs}${payload}`)
-    .digest('hex');
-}
-
-function interpret<T>(status: number, body: unknown): Interpretation<T> {
-  if (!isRecord(body)) return classifyStatus(status, BYBIT.statusOverrides);
-  const retCode =
-    typeof body.retCode === 'number' ? body.retCode : Number(asString(body.retCode) ?? Number.NaN);
-  const message = asString(body.retMsg);
-  if (retCode === BYBIT.successRetCode) return { ok: true, data: body.result as T };
-  const kind = BYBIT.authRetCodes.has(retCode)
-    ? 'auth'
-    : status === 429 || status === 403 || BYBIT.rateLimitRetCodes.has(retCode)
-      ? 'rate-limit'
-      : status >= 500 || BYBIT.serverRetCodes.has(retCode)
-        ? 'server'
-        : 'request';
-  return { ok: false, kind, code: String(retCode), ...(message === undefined ? {} : { message }) };
+  const prehash = `${input.timestamp}${apiKey}${BYBIT.recvWindowMs}${payload}`;
+  return {
+    headers: {
+      'X-BAPI-API-KEY': apiKey,
+      'X-BAPI-TIMESTAMP': String(input.timestamp),
+      'X-BAPI-SIGN': createHmac('sha256', apiSecret).update(prehash).digest('hex'),
+      'X-BAPI-RECV-WINDOW': String(BYBIT.recvWindowMs),
+    },
+  };
 }
 
 export function createBybitAdapter(
   credentials: Credentials,
   options: AdapterOptions = {},
 ): SyncableExchangeAdapter {
-  const { apiKey, apiSecret } = credentials;
-  const nowDate = options.nowDate ?? (() => new Date());
-  const http = createExchangeHttpClient({
-    exchange: BYBIT.exchange,
-    baseUrl: credentials.baseUrl ?? BYBIT.baseUrl,
-    rateLimit: BYBIT.rateLimit,
-    authHint: 'check BYBIT_API_KEY, BYBIT_API_SECRET and that the key has the Affiliate permission only',
-    options,
-    sign: (input) => ({
-      query: input.query,
-      headers: {
-        'X-BAPI-API-KEY': apiKey,
-        'X-BAPI-TIMESTAMP': String(input.timestamp),
-        'X-BAPI-SIGN': signBybit(apiSecret, apiKey, input),
-        'X-BAPI-RECV-WINDOW': String(BYBIT.recvWindowMs),
-      },
-    }),
-  });
-  const pageSize = Math.min(options.pageSize ?? BYBIT.userList.maxPageSize, BYBIT.userList.maxPageSize);
+  const http = createExchangeHttpClient({ api: BYBIT, credentials, options, sign: signBybit });
+  const pageSize = pageSizeFor(options, BYBIT.userList.maxPageSize);
   const listEndpoint = `GET ${BYBIT.userList.path}`;
 
   /** The whole affiliate user list, page by page (the API filters by nothing we need). */
   async function* userPages(mode: RequestMode = 'sync'): AsyncGenerator<ReferralEntry[]> {
     let cursor: string | undefined;
     for (;;) {
-      const result = await http.request<unknown>(
+      const result = await http.request(
         { method: 'GET', path: BYBIT.userList.path, query: { size: pageSize, cursor } },
-        interpret,
         mode,
       );
       if (!isRecord(result) || !Array.isArray(result.list))
-        throw invalid(listEndpoint, 'result.list is not a list');
+        throw http.invalid(listEndpoint, 'result.list is not a list');
       yield result.list.map((row) => {
         const uid = isRecord(row) ? asString(row.userId) : undefined;
-        if (!uid || !isRecord(row)) throw invalid(listEndpoint, 'a row has no userId');
+        if (!uid || !isRecord(row)) throw http.invalid(listEndpoint, 'a row has no userId');
         return { uid, registeredAt: parseExchangeTime(row.registerTime) };
       });
       const next = asString(result.nextPageCursor);
@@ -130,8 +111,6 @@ export function createBybitAdapter(
     }
   }
 
-  const roster = cachedRoster(() => userPages());
-
   return {
     exchange: BYBIT.exchange,
     profile: { commissionSource: 'csv', settleHours: BYBIT.settleHours },
@@ -139,11 +118,7 @@ export function createBybitAdapter(
     async checkReferral(uid) {
       let result: unknown;
       try {
-        result = await http.request<unknown>(
-          { method: 'GET', path: BYBIT.customerInfo.path, query: { uid } },
-          interpret,
-          'live',
-        );
+        result = await http.request({ method: 'GET', path: BYBIT.customerInfo.path, query: { uid } }, 'live');
       } catch (error) {
         if (
           error instanceof ExchangeApiError &&
@@ -155,34 +130,16 @@ export function createBybitAdapter(
       }
       if (!isRecord(result) || asString(result.uid) !== uid) return null;
       // The client info has no registration time; the user list has it.
-      let pages = 0;
-      for await (const page of userPages('live')) {
-        const found = page.find((entry) => entry.uid === uid);
-        if (found) return found;
-        pages += 1;
-        if (pages >= BYBIT.userList.lookupPages) break;
-      }
-      options.warn?.(
-        'bybit: a confirmed client is not in the first pages of the user list; registration time set to now',
-        { uid },
-      );
-      return { uid, registeredAt: nowDate() };
+      return registrationInRoster(uid, userPages('live'), options, {
+        message:
+          'bybit: a confirmed client is not in the first pages of the user list; registration time set to now',
+        maxPages: BYBIT.userList.lookupPages,
+      });
     },
 
-    async *listReferrals(window) {
-      const joined = (await roster()).filter((entry) => isWithin(entry.registeredAt, window));
-      for (const page of chunk(joined)) yield page;
-    },
+    listReferrals: cachedRoster(() => userPages()),
 
     // Rolling volumes are not settlement figures (see above): commissions come by CSV.
     async *listCommissions() {},
   };
-}
-
-function invalid(endpoint: string, reason: string) {
-  return new ExchangeApiError(BYBIT.exchange, 'invalid-response', {
-    endpoint,
-    exchangeMessage: reason,
-    attempts: 1,
-  });
 }

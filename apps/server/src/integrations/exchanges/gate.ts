@@ -7,15 +7,18 @@ import {
   cachedRoster,
   chunk,
   isRecord,
+  pageSizeFor,
+  registrationInRoster,
   SkippedRows,
   type SyncableExchangeAdapter,
 } from './adapter.js';
 import {
+  answerError,
   classifyStatus,
   createExchangeHttpClient,
-  ExchangeApiError,
-  type Interpretation,
+  type Interpreter,
   type RequestMode,
+  type Signed,
   type SignInput,
 } from './http.js';
 import type { ReferralEntry } from './types.js';
@@ -27,23 +30,29 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  */
 export const GATE = {
   exchange: 'gate',
+  name: 'Gate',
   baseUrl: 'https://api.gateio.ws',
   /** Paths below are relative to it; the signature covers the full path (/api/v4/...). */
   apiPrefix: '/api/v4',
   envPrefix: 'GATE',
-  /** Errors are {label, message} with a 4xx/5xx status; success is the bare answer. */
-  authLabels: new Set([
-    'INVALID_KEY',
-    'INVALID_SIGNATURE',
-    'MISSING_REQUIRED_HEADER',
-    'REQUEST_EXPIRED',
-    'IP_FORBIDDEN',
-    'FORBIDDEN',
-    'READ_ONLY',
-    'INVALID_CREDENTIALS',
-  ]),
-  rateLimitLabels: new Set(['TOO_MANY_REQUESTS']),
-  serverLabels: new Set(['SERVER_ERROR', 'TOO_BUSY', 'INTERNAL']),
+  authHint: 'check GATE_API_KEY, GATE_API_SECRET and that the key has the Rebate permission',
+  /** Errors are {label, message} with a 4xx/5xx status; success is the bare answer. By label: */
+  errors: {
+    auth: new Set([
+      'INVALID_KEY',
+      'INVALID_SIGNATURE',
+      'MISSING_REQUIRED_HEADER',
+      'REQUEST_EXPIRED',
+      'IP_FORBIDDEN',
+      'FORBIDDEN',
+      'READ_ONLY',
+      'INVALID_CREDENTIALS',
+    ]),
+    rateLimit: new Set(['TOO_MANY_REQUESTS']),
+    server: new Set(['SERVER_ERROR', 'TOO_BUSY', 'INTERNAL']),
+    /** Any 401 is an auth error, whatever its label. */
+    statusOverrides: { 401: 'auth' },
+  },
   subRelation: {
     path: '/rebate/user/sub_relation',
     /** `type` 3 = a direct customer of ours. */
@@ -78,62 +87,38 @@ export const GATE = {
   settleHours: 48,
 } as const;
 
-/** hex(HMAC-SHA512(secret, METHOD\npath\nquery\nhex(SHA512(body))\ntimestamp)), timestamp in seconds. */
-export function signGate(secret: string, input: SignInput): string {
+/**
+ * SIGN = hex(HMAC-SHA512(secret, METHOD\npath\nquery\nhex(SHA512(body))\ntimestamp)) over the full
+ * path (/api/v4/...), Timestamp in seconds, KEY.
+ */
+export function signGate(input: SignInput, credentials: Credentials): Signed {
   const bodyHash = createHash('sha512').update(input.body).digest('hex');
   const timestamp = Math.floor(input.timestamp / 1000);
-  return createHmac('sha512', secret)
-    .update(`${input.method}\n${input.path}\n${input.query}\n${bodyHash}\n${timestamp}`)
-    .digest('hex');
+  const prehash = `${input.method}\n${input.path}\n${input.query}\n${bodyHash}\n${timestamp}`;
+  return {
+    headers: {
+      KEY: credentials.apiKey,
+      Timestamp: String(timestamp),
+      SIGN: createHmac('sha512', credentials.apiSecret).update(prehash).digest('hex'),
+    },
+  };
 }
 
-function interpret<T>(status: number, body: unknown): Interpretation<T> {
-  if (status >= 200 && status < 300 && body !== undefined) return { ok: true, data: body as T };
+const interpret: Interpreter = (status, body) => {
+  if (status >= 200 && status < 300 && body !== undefined) return { ok: true, data: body };
   if (!isRecord(body)) return classifyStatus(status);
-  const label = asString(body.label) ?? '';
-  const message = asString(body.message);
-  const kind =
-    GATE.authLabels.has(label) || status === 401
-      ? 'auth'
-      : status === 429 || GATE.rateLimitLabels.has(label)
-        ? 'rate-limit'
-        : status >= 500 || GATE.serverLabels.has(label)
-          ? 'server'
-          : 'request';
-  return { ok: false, kind, code: label, ...(message === undefined ? {} : { message }) };
-}
+  return answerError(status, asString(body.label) ?? '', asString(body.message), GATE.errors);
+};
 
 export function createGateAdapter(
   credentials: Credentials,
   options: AdapterOptions = {},
 ): SyncableExchangeAdapter {
-  const { apiKey, apiSecret } = credentials;
-  const nowDate = options.nowDate ?? (() => new Date());
-  const http = createExchangeHttpClient({
-    exchange: GATE.exchange,
-    baseUrl: credentials.baseUrl ?? GATE.baseUrl,
-    rateLimit: GATE.rateLimit,
-    authHint: 'check GATE_API_KEY, GATE_API_SECRET and that the key has the Rebate permission',
-    options,
-    sign: (input) => ({
-      query: input.query,
-      headers: {
-        KEY: apiKey,
-        Timestamp: String(Math.floor(input.timestamp / 1000)),
-        SIGN: signGate(apiSecret, input),
-      },
-    }),
-  });
+  const http = createExchangeHttpClient({ api: GATE, credentials, options, sign: signGate, interpret });
   const path = (relative: string) => `${GATE.apiPrefix}${relative}`;
-  const listSize = Math.min(options.pageSize ?? GATE.subList.maxPageSize, GATE.subList.maxPageSize);
-  const tradeSize = Math.min(
-    options.pageSize ?? GATE.transactionHistory.maxPageSize,
-    GATE.transactionHistory.maxPageSize,
-  );
-  const historySize = Math.min(
-    options.pageSize ?? GATE.commissionHistory.maxPageSize,
-    GATE.commissionHistory.maxPageSize,
-  );
+  const listSize = pageSizeFor(options, GATE.subList.maxPageSize);
+  const tradeSize = pageSizeFor(options, GATE.transactionHistory.maxPageSize);
+  const historySize = pageSizeFor(options, GATE.commissionHistory.maxPageSize);
 
   /** One page of an offset-paged {total, list} answer. */
   async function offsetPage(
@@ -142,10 +127,10 @@ export function createGateAdapter(
     mode: RequestMode = 'sync',
   ) {
     const endpoint = `GET ${path(relative)}`;
-    const data = await http.request<unknown>({ method: 'GET', path: path(relative), query }, interpret, mode);
-    if (!isRecord(data) || !Array.isArray(data.list)) throw invalid(endpoint, 'list is not a list');
+    const data = await http.request({ method: 'GET', path: path(relative), query }, mode);
+    if (!isRecord(data) || !Array.isArray(data.list)) throw http.invalid(endpoint, 'list is not a list');
     const rows = data.list.map((row) => {
-      if (!isRecord(row)) throw invalid(endpoint, 'a row is not an object');
+      if (!isRecord(row)) throw http.invalid(endpoint, 'a row is not an object');
       return row;
     });
     return { rows, total: Number(data.total ?? Number.NaN) };
@@ -169,7 +154,7 @@ export function createGateAdapter(
         .filter((row) => Number(row.type) === GATE.subRelation.directCustomerType)
         .map((row) => {
           const uid = asString(row.user_id);
-          if (!uid) throw invalid(`GET ${path(GATE.subList.path)}`, 'a row has no user_id');
+          if (!uid) throw http.invalid(`GET ${path(GATE.subList.path)}`, 'a row has no user_id');
           return { uid, registeredAt: parseExchangeTime(row.user_join_time, 's') };
         });
       offset += rows.length;
@@ -177,16 +162,13 @@ export function createGateAdapter(
     }
   }
 
-  const roster = cachedRoster(() => directCustomers());
-
   return {
     exchange: GATE.exchange,
     profile: { commissionSource: 'api', settleHours: GATE.settleHours },
 
     async checkReferral(uid) {
-      const relation = await http.request<unknown>(
+      const relation = await http.request(
         { method: 'GET', path: path(GATE.subRelation.path), query: { user_id_list: uid } },
-        interpret,
         'live',
       );
       const list = isRecord(relation) && Array.isArray(relation.list) ? relation.list : [];
@@ -198,21 +180,12 @@ export function createGateAdapter(
       );
       if (!mine) return null;
       // The relation has no join time; the partner's customer list has it.
-      for await (const page of directCustomers(uid, 'live')) {
-        const found = page.find((entry) => entry.uid === uid);
-        if (found) return found;
-      }
-      options.warn?.(
-        'gate: a direct customer is missing from the customer list; registration time set to now',
-        { uid },
-      );
-      return { uid, registeredAt: nowDate() };
+      return registrationInRoster(uid, directCustomers(uid, 'live'), options, {
+        message: 'gate: a direct customer is missing from the customer list; registration time set to now',
+      });
     },
 
-    async *listReferrals(window) {
-      const joined = (await roster()).filter((entry) => isWithin(entry.registeredAt, window));
-      for (const page of chunk(joined)) yield page;
-    },
+    listReferrals: cachedRoster(() => directCustomers()),
 
     async *listCommissions(window) {
       for (const part of splitWindow(window, GATE.commissionHistory.maxRangeMs)) {
@@ -257,7 +230,7 @@ export function createGateAdapter(
       const { rows, total } = await offsetPage(relative, { ...range, limit: size, offset });
       for (const row of rows) {
         if (!asString(row.user_id) || row[timeField] === undefined) {
-          throw invalid(`GET ${path(relative)}`, `a row has no user_id or ${timeField}`);
+          throw http.invalid(`GET ${path(relative)}`, `a row has no user_id or ${timeField}`);
         }
         yield row;
       }
@@ -265,12 +238,4 @@ export function createGateAdapter(
       if (rows.length < size || (Number.isFinite(total) && offset >= total)) return;
     }
   }
-}
-
-function invalid(endpoint: string, reason: string) {
-  return new ExchangeApiError(GATE.exchange, 'invalid-response', {
-    endpoint,
-    exchangeMessage: reason,
-    attempts: 1,
-  });
 }

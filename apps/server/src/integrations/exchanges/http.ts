@@ -1,10 +1,15 @@
 import pThrottle from 'p-throttle';
+import { asString, type Credentials, isRecord } from './adapter.js';
+import type { TimeWindow } from './types.js';
+import { DAY_MS } from './windows.js';
 
 /**
  * The signed HTTP client every adapter uses: a request-rate limiter per exchange (its documented
  * limit), a fresh signature per attempt (timestamps move), retries with exponential backoff and
  * jitter on rate limits, 5xx and network faults, and one error type with a clear message when it
- * gives up. What an answer means (success code, auth error, rate limit) is the adapter's to say.
+ * gives up. What an answer means (success code, auth error, rate limit) is the adapter's to say: it
+ * names its codes (`ErrorCodes`) and, for the usual {code, msg, data} wrapper, lets
+ * `interpretEnvelope` read it; its signing recipe is its `sign` function.
  */
 
 export type ExchangeErrorKind =
@@ -121,8 +126,8 @@ export interface SignInput {
 }
 
 export interface Signed {
-  /** The query to send (BingX appends its signature to it). */
-  query: string;
+  /** The query to send when it is not the one signed as given (BingX adds its signature to it). */
+  query?: string;
   headers: Record<string, string>;
 }
 
@@ -135,12 +140,32 @@ export interface ExchangeRequest {
   body?: Record<string, unknown>;
 }
 
+/** Reads one answer: the HTTP status and the parsed JSON body (undefined when it was not JSON). */
+export type Interpreter = (status: number, body: unknown) => Interpretation<unknown>;
+
+/** What the client needs from an adapter's object of assumptions (`BITGET`, `OKX` ...). */
+export interface ExchangeApi {
+  /** Lower-case key: 'bitget', 'okx' ... */
+  exchange: string;
+  /** As written in messages: 'Bitget', 'OKX' ... */
+  name: string;
+  /** The real host. */
+  baseUrl: string;
+  rateLimit: RateLimit;
+  /** Added to an auth error's message: which variables and which key permission to check. */
+  authHint: string;
+}
+
 export interface ExchangeHttpClient {
-  request<T>(
-    request: ExchangeRequest,
-    interpret: (status: number, body: unknown) => Interpretation<T>,
-    mode?: RequestMode,
-  ): Promise<T>;
+  /** The answer's data as the adapter's interpreter read it; throws ExchangeApiError once it gives up. */
+  request(request: ExchangeRequest, mode?: RequestMode): Promise<unknown>;
+  /** An answer that is not the documented shape (not retried). */
+  invalid(endpoint: string, reason: string): ExchangeApiError;
+  /**
+   * Refuses, without calling, a window that starts before the `lookbackDays` the API answers for:
+   * the exchange would refuse it anyway, and the operator needs to know to import it by CSV.
+   */
+  requireWithinLookback(endpoint: string, window: TimeWindow, lookbackDays: number, now: Date): void;
 }
 
 export function encodeQuery(query: Record<string, string | number | undefined> = {}): string {
@@ -152,16 +177,28 @@ export function encodeQuery(query: Record<string, string | number | undefined> =
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createExchangeHttpClient(settings: {
-  exchange: string;
-  baseUrl: string;
-  rateLimit: RateLimit;
-  sign(input: SignInput): Signed;
-  /** Added to an auth error's message: which variables to check. */
-  authHint: string;
-  options?: HttpOptions;
-}): ExchangeHttpClient {
-  const { exchange, options = {} } = settings;
+/** An exchange whose answers come in an `Envelope`: the client reads them from its object alone. */
+type EnvelopedApi =
+  | { envelope: Envelope<string>; errors: ErrorCodes<string> }
+  | { envelope: Envelope<number>; errors: ErrorCodes<number> };
+
+export function createExchangeHttpClient(
+  settings: {
+    /** What the recipe signs with; their base URL, when set, replaces the real host (tests: a fake). */
+    credentials: Credentials;
+    /** The exchange's signing recipe: headers (and BingX's query) for one attempt. */
+    sign(input: SignInput, credentials: Credentials): Signed;
+    options?: HttpOptions | undefined;
+  } & (
+    | { api: ExchangeApi & EnvelopedApi; interpret?: undefined }
+    /** An exchange without an envelope (Gate) reads its answers itself. */
+    | { api: ExchangeApi; interpret: Interpreter }
+  ),
+): ExchangeHttpClient {
+  const { api, credentials, options = {} } = settings;
+  const interpret =
+    settings.interpret === undefined ? interpretEnvelope<string | number>(settings.api) : settings.interpret;
+  const { exchange } = api;
   const policies: Record<RequestMode, { retry: RetryPolicy; timeoutMs: number }> = {
     sync: { retry: { ...DEFAULT_RETRY, ...options.retry }, timeoutMs: options.timeoutMs ?? 15_000 },
     live: {
@@ -171,17 +208,16 @@ export function createExchangeHttpClient(settings: {
   };
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
-  const rate = options.rateLimit ?? settings.rateLimit;
+  const rate = options.rateLimit ?? api.rateLimit;
   // One limiter per adapter instance, shared by the sync and live UID checks of this process.
   const slot = pThrottle({ limit: rate.limit, interval: rate.intervalMs, strict: true })(() => undefined);
-  const origin = settings.baseUrl.replace(/\/+$/, '');
+  const origin = (credentials.baseUrl ?? api.baseUrl).replace(/\/+$/, '');
 
-  async function attempt<T>(
+  async function attempt(
     request: ExchangeRequest,
-    interpret: (status: number, body: unknown) => Interpretation<T>,
     timeoutMs: number,
   ): Promise<
-    | { ok: true; data: T }
+    | { ok: true; data: unknown }
     | {
         ok: false;
         error: Omit<ExchangeApiError['details'], 'attempts'> & { kind: ExchangeErrorKind };
@@ -191,14 +227,13 @@ export function createExchangeHttpClient(settings: {
     const endpoint = `${request.method} ${request.path}`;
     const body = request.method === 'POST' ? JSON.stringify(request.body ?? {}) : '';
     await slot();
-    const signed = settings.sign({
-      method: request.method,
-      path: request.path,
-      query: encodeQuery(request.query),
-      body,
-      timestamp: now(),
-    });
-    const url = `${origin}${request.path}${signed.query ? `?${signed.query}` : ''}`;
+    const query = encodeQuery(request.query);
+    const signed = settings.sign(
+      { method: request.method, path: request.path, query, body, timestamp: now() },
+      credentials,
+    );
+    const sentQuery = signed.query ?? query;
+    const url = `${origin}${request.path}${sentQuery ? `?${sentQuery}` : ''}`;
     let response: Response;
     let text: string;
     try {
@@ -245,10 +280,10 @@ export function createExchangeHttpClient(settings: {
   }
 
   return {
-    async request(request, interpret, mode = 'sync') {
+    async request(request, mode = 'sync') {
       const { retry, timeoutMs } = policies[mode];
       for (let tries = 1; ; tries += 1) {
-        const outcome = await attempt(request, interpret, timeoutMs);
+        const outcome = await attempt(request, timeoutMs);
         if (outcome.ok) return outcome.data;
         const { kind, ...details } = outcome.error;
         const canRetry = RETRYABLE.has(kind) && tries < retry.attempts;
@@ -256,7 +291,7 @@ export function createExchangeHttpClient(settings: {
           throw new ExchangeApiError(exchange, kind, {
             ...details,
             attempts: tries,
-            ...(kind === 'auth' ? { hint: settings.authHint } : {}),
+            ...(kind === 'auth' ? { hint: api.authHint } : {}),
           });
         }
         const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (tries - 1));
@@ -265,6 +300,95 @@ export function createExchangeHttpClient(settings: {
         await sleep(Math.min(delay, retry.maxDelayMs));
       }
     },
+
+    invalid(endpoint, reason) {
+      return new ExchangeApiError(exchange, 'invalid-response', {
+        endpoint,
+        exchangeMessage: reason,
+        attempts: 1,
+      });
+    },
+
+    requireWithinLookback(endpoint, window, lookbackDays, now) {
+      if (window.from.getTime() >= now.getTime() - lookbackDays * DAY_MS) return;
+      throw new ExchangeApiError(exchange, 'request', {
+        endpoint,
+        exchangeMessage: `the window starts ${window.from.toISOString()}, before the ${lookbackDays} days ${api.name} answers for; import older figures by CSV`,
+        attempts: 1,
+      });
+    },
+  };
+}
+
+/**
+ * An exchange's error codes by what they mean (its documentation's lists), and HTTP statuses that
+ * mean one kind whatever the body says (Bybit answers its IP rate limit with 403).
+ */
+export interface ErrorCodes<C extends string | number> {
+  auth: ReadonlySet<C>;
+  rateLimit: ReadonlySet<C>;
+  server: ReadonlySet<C>;
+  statusOverrides?: Partial<Record<number, ExchangeErrorKind>>;
+}
+
+/**
+ * What a refused answer means: the exchange's auth codes first (a wrong key stays an auth error
+ * whatever the status), then the status overrides, then rate limit (HTTP 429 or its code), then
+ * server (5xx or its code); anything else is a refusal of the request itself, not retried.
+ */
+export function classifyError<C extends string | number>(
+  status: number,
+  code: C,
+  codes: ErrorCodes<C>,
+): ExchangeErrorKind {
+  if (codes.auth.has(code)) return 'auth';
+  const override = codes.statusOverrides?.[status];
+  if (override) return override;
+  if (status === 429 || codes.rateLimit.has(code)) return 'rate-limit';
+  if (status >= 500 || codes.server.has(code)) return 'server';
+  return 'request';
+}
+
+/** A refused answer as the client reports it: its kind, the exchange's code and message. */
+export function answerError<C extends string | number>(
+  status: number,
+  code: C,
+  message: string | undefined,
+  codes: ErrorCodes<C>,
+): Interpretation<never> {
+  const kind = classifyError(status, code, codes);
+  return { ok: false, kind, code: String(code), ...(message === undefined ? {} : { message }) };
+}
+
+/**
+ * The wrapper most exchanges put every answer in: a code, a message and the data, under the names
+ * the exchange uses. A numeric success code means the code is read as a number (a string of digits
+ * too), a string one means it is compared as text ("00000" is not "0").
+ */
+export interface Envelope<C extends string | number> {
+  code: string;
+  message: string;
+  data: string;
+  success: C;
+}
+
+/** Reads answers wrapped in the exchange's `envelope`: its data on success, else what `errors` say. */
+export function interpretEnvelope<C extends string | number>(api: {
+  envelope: Envelope<C>;
+  errors: ErrorCodes<C>;
+}): Interpreter {
+  const { envelope, errors: codes } = api;
+  const readCode = (value: unknown) =>
+    (typeof envelope.success === 'number'
+      ? typeof value === 'number'
+        ? value
+        : Number(asString(value) ?? Number.NaN)
+      : (asString(value) ?? '')) as C;
+  return (status, body) => {
+    if (!isRecord(body)) return classifyStatus(status, codes.statusOverrides);
+    const code = readCode(body[envelope.code]);
+    if (code === envelope.success) return { ok: true, data: body[envelope.data] };
+    return answerError(status, code, asString(body[envelope.message]), codes);
   };
 }
 

@@ -6,15 +6,10 @@ import {
   type Credentials,
   chunk,
   isRecord,
+  pageSizeFor,
   type SyncableExchangeAdapter,
 } from './adapter.js';
-import {
-  classifyStatus,
-  createExchangeHttpClient,
-  ExchangeApiError,
-  type Interpretation,
-  type SignInput,
-} from './http.js';
+import { createExchangeHttpClient, ExchangeApiError, type Signed, type SignInput } from './http.js';
 import type { ReferralEntry, TimeWindow } from './types.js';
 import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
 
@@ -24,29 +19,34 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  */
 export const OKX = {
   exchange: 'okx',
+  name: 'OKX',
   baseUrl: 'https://www.okx.com',
   envPrefix: 'OKX',
-  successCode: '0',
-  /** Headers missing or wrong, timestamp expired, invalid key/passphrase/signature, frozen key, IP. */
-  authCodes: new Set([
-    '50100',
-    '50101',
-    '50102',
-    '50103',
-    '50104',
-    '50105',
-    '50106',
-    '50107',
-    '50110',
-    '50111',
-    '50112',
-    '50113',
-    '50114',
-    '50120',
-  ]),
-  rateLimitCodes: new Set(['50011', '50061']),
-  /** Service unavailable, request timeout, system busy, system error. */
-  serverCodes: new Set(['50001', '50004', '50013', '50026']),
+  authHint: "check OKX_API_KEY, OKX_API_SECRET, OKX_API_PASSPHRASE and the key's read permission",
+  /** Answers are {code, msg, data}; "0" is success. */
+  envelope: { code: 'code', message: 'msg', data: 'data', success: '0' },
+  errors: {
+    /** Headers missing or wrong, timestamp expired, invalid key/passphrase/signature, frozen key, IP. */
+    auth: new Set([
+      '50100',
+      '50101',
+      '50102',
+      '50103',
+      '50104',
+      '50105',
+      '50106',
+      '50107',
+      '50110',
+      '50111',
+      '50112',
+      '50113',
+      '50114',
+      '50120',
+    ]),
+    rateLimit: new Set(['50011', '50061']),
+    /** Service unavailable, request timeout, system busy, system error. */
+    server: new Set(['50001', '50004', '50013', '50026']),
+  },
   /** "The user isn't your invitee": the detail call's answer for a UID that is not ours. */
   notInviteeCode: '51621',
   inviteeDetail: { path: '/api/v5/affiliate/invitee/detail' },
@@ -68,78 +68,49 @@ export function okxTimestamp(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 
-/** base64(HMAC-SHA256(secret, timestamp + METHOD + requestPath + body)); a GET's requestPath holds its query. */
-export function signOkx(secret: string, input: SignInput): string {
+/**
+ * OK-ACCESS-SIGN = base64(HMAC-SHA256(secret, timestamp + METHOD + requestPath + body)), a GET's
+ * requestPath holding its query; OK-ACCESS-TIMESTAMP as okxTimestamp, OK-ACCESS-KEY and -PASSPHRASE.
+ */
+export function signOkx(input: SignInput, credentials: Credentials): Signed {
+  const { apiKey, apiSecret, passphrase = '' } = credentials;
   const requestPath = `${input.path}${input.query ? `?${input.query}` : ''}`;
   const prehash = `${okxTimestamp(input.timestamp)}${input.method}${requestPath}${input.body}`;
-  return createHmac('sha256', secret).update(prehash).digest('base64');
-}
-
-function interpret<T>(status: number, body: unknown): Interpretation<T> {
-  if (!isRecord(body)) return classifyStatus(status);
-  const code = asString(body.code) ?? '';
-  const message = asString(body.msg);
-  if (code === OKX.successCode) return { ok: true, data: body.data as T };
-  const kind = OKX.authCodes.has(code)
-    ? 'auth'
-    : status === 429 || OKX.rateLimitCodes.has(code)
-      ? 'rate-limit'
-      : status >= 500 || OKX.serverCodes.has(code)
-        ? 'server'
-        : 'request';
-  return { ok: false, kind, code, ...(message === undefined ? {} : { message }) };
+  return {
+    headers: {
+      'OK-ACCESS-KEY': apiKey,
+      'OK-ACCESS-SIGN': createHmac('sha256', apiSecret).update(prehash).digest('base64'),
+      'OK-ACCESS-TIMESTAMP': okxTimestamp(input.timestamp),
+      'OK-ACCESS-PASSPHRASE': passphrase,
+    },
+  };
 }
 
 export function createOkxAdapter(
   credentials: Credentials,
   options: AdapterOptions = {},
 ): SyncableExchangeAdapter {
-  const { apiKey, apiSecret, passphrase = '' } = credentials;
   const nowDate = options.nowDate ?? (() => new Date());
-  const http = createExchangeHttpClient({
-    exchange: OKX.exchange,
-    baseUrl: credentials.baseUrl ?? OKX.baseUrl,
-    rateLimit: OKX.rateLimit,
-    authHint: "check OKX_API_KEY, OKX_API_SECRET, OKX_API_PASSPHRASE and the key's read permission",
-    options,
-    sign: (input) => ({
-      query: input.query,
-      headers: {
-        'OK-ACCESS-KEY': apiKey,
-        'OK-ACCESS-SIGN': signOkx(apiSecret, input),
-        'OK-ACCESS-TIMESTAMP': okxTimestamp(input.timestamp),
-        'OK-ACCESS-PASSPHRASE': passphrase,
-      },
-    }),
-  });
-  const pageSize = Math.min(options.pageSize ?? OKX.inviteeList.maxPageSize, OKX.inviteeList.maxPageSize);
+  const http = createExchangeHttpClient({ api: OKX, credentials, options, sign: signOkx });
+  const pageSize = pageSizeFor(options, OKX.inviteeList.maxPageSize);
   const listEndpoint = `GET ${OKX.inviteeList.path}`;
 
   /** Every page of the invitee list for one part of a window (within the API's range and lookback). */
   async function* inviteePages(
     window: TimeWindow,
   ): AsyncGenerator<{ part: TimeWindow; rows: Record<string, unknown>[] }> {
-    const earliest = nowDate().getTime() - OKX.inviteeList.lookbackDays * DAY_MS;
+    const now = nowDate();
     for (const part of splitWindow(window, OKX.inviteeList.maxRangeMs)) {
-      if (part.from.getTime() < earliest) {
-        throw new ExchangeApiError(OKX.exchange, 'request', {
-          endpoint: listEndpoint,
-          exchangeMessage: `the window starts ${part.from.toISOString()}, before the ${OKX.inviteeList.lookbackDays} days OKX answers for; import older figures by CSV`,
-          attempts: 1,
-        });
-      }
+      http.requireWithinLookback(listEndpoint, part, OKX.inviteeList.lookbackDays, now);
       for (let page = 1; ; page += 1) {
-        const data = await http.request<unknown>(
-          {
-            method: 'GET',
-            path: OKX.inviteeList.path,
-            query: { begin: part.from.getTime(), end: part.to.getTime() - 1, page, limit: pageSize },
-          },
-          interpret,
-        );
-        if (!Array.isArray(data)) throw invalid(listEndpoint, 'data is not a list');
+        const data = await http.request({
+          method: 'GET',
+          path: OKX.inviteeList.path,
+          query: { begin: part.from.getTime(), end: part.to.getTime() - 1, page, limit: pageSize },
+        });
+        if (!Array.isArray(data)) throw http.invalid(listEndpoint, 'data is not a list');
         const rows = data.map((row) => {
-          if (!isRecord(row) || !asString(row.uid)) throw invalid(listEndpoint, 'a row has no uid');
+          if (!isRecord(row) || !asString(row.uid)) throw http.invalid(listEndpoint, 'a row has no uid');
           return row;
         });
         yield { part, rows };
@@ -160,18 +131,14 @@ export function createOkxAdapter(
       const endpoint = `GET ${OKX.inviteeDetail.path}`;
       let data: unknown;
       try {
-        data = await http.request<unknown>(
-          { method: 'GET', path: OKX.inviteeDetail.path, query: { uid } },
-          interpret,
-          'live',
-        );
+        data = await http.request({ method: 'GET', path: OKX.inviteeDetail.path, query: { uid } }, 'live');
       } catch (error) {
         if (error instanceof ExchangeApiError && error.code === OKX.notInviteeCode) return null;
         throw error;
       }
       const [row] = Array.isArray(data) ? data : [];
       if (!isRecord(row)) return null;
-      if (row.joinTime === undefined) throw invalid(endpoint, 'the invitee has no joinTime');
+      if (row.joinTime === undefined) throw http.invalid(endpoint, 'the invitee has no joinTime');
       return { uid, registeredAt: parseExchangeTime(row.joinTime) };
     },
 
@@ -205,12 +172,4 @@ export function createOkxAdapter(
       if (sums) for (const page of chunk(sums.entries())) yield page;
     },
   };
-}
-
-function invalid(endpoint: string, reason: string) {
-  return new ExchangeApiError(OKX.exchange, 'invalid-response', {
-    endpoint,
-    exchangeMessage: reason,
-    attempts: 1,
-  });
 }

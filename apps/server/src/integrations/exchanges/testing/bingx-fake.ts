@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   DAY,
   dayStart,
@@ -9,6 +9,7 @@ import {
   type FaultKind,
   pageOf,
   requireLimit,
+  signatureMatches,
   sumDecimals,
 } from './fake-exchange.js';
 
@@ -39,8 +40,7 @@ export class BingxFake extends FakeExchange {
       .map(([key, value]) => `${key}=${value}`)
       .join('&');
     const expected = createHmac('sha256', this.credentials.apiSecret).update(sorted).digest();
-    const given = Buffer.from(signature, 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signatureMatches(signature, 'hex', expected)) {
       return error(100001, 'Signature verification failed due to signature mismatch');
     }
     return undefined;

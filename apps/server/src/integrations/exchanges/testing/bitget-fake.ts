@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   DAY,
   dayStart,
@@ -9,6 +9,7 @@ import {
   type FaultKind,
   pageOf,
   requireLimit,
+  signatureMatches,
   sumDecimals,
 } from './fake-exchange.js';
 
@@ -32,8 +33,7 @@ export class BitgetFake extends FakeExchange {
     }
     const prehash = `${timestamp}${request.method}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}${request.body}`;
     const expected = createHmac('sha256', this.credentials.apiSecret).update(prehash).digest();
-    const given = Buffer.from(header('access-sign'), 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signatureMatches(header('access-sign'), 'base64', expected)) {
       return error(400, '40009', 'sign signature error');
     }
     return undefined;

@@ -1,10 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   FakeExchange,
   type FakeRequest,
   type FakeResponse,
   type FaultKind,
   requireLimit,
+  signatureMatches,
   sumDecimals,
 } from './fake-exchange.js';
 
@@ -27,8 +28,7 @@ export class BybitFake extends FakeExchange {
     const expected = createHmac('sha256', this.credentials.apiSecret)
       .update(`${timestamp}${this.credentials.apiKey}${recvWindow}${payload}`)
       .digest();
-    const given = Buffer.from(header('x-bapi-sign'), 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signatureMatches(header('x-bapi-sign'), 'hex', expected)) {
       return error(10004, 'error sign! origin_string[...]');
     }
     return undefined;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -148,6 +149,12 @@ export abstract class FakeExchange {
   protected static html502(): FakeResponse {
     return { status: 502, text: '<html><body>502 Bad Gateway</body></html>' };
   }
+}
+
+/** Whether the signature sent (hex or base64 text) is the one recomputed, compared in constant time. */
+export function signatureMatches(sent: string, encoding: 'hex' | 'base64', expected: Buffer): boolean {
+  const given = Buffer.from(sent, encoding);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Throws (the fake answers with its refusal) when a request breaks a documented limit. */

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   DAY,
   FakeExchange,
@@ -6,6 +6,7 @@ import {
   type FakeResponse,
   type FaultKind,
   requireLimit,
+  signatureMatches,
 } from './fake-exchange.js';
 
 /**
@@ -29,8 +30,7 @@ export class GateFake extends FakeExchange {
     const expected = createHmac('sha512', this.credentials.apiSecret)
       .update(`${request.method}\n${request.path}\n${request.rawQuery}\n${bodyHash}\n${timestamp}`)
       .digest();
-    const given = Buffer.from(header('sign'), 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signatureMatches(header('sign'), 'hex', expected)) {
       return error(401, 'INVALID_SIGNATURE', 'Signature mismatch');
     }
     return undefined;

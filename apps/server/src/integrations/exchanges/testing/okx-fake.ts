@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   DAY,
   FakeExchange,
@@ -7,6 +7,7 @@ import {
   type FaultKind,
   pageOf,
   requireLimit,
+  signatureMatches,
   sumDecimals,
 } from './fake-exchange.js';
 
@@ -37,8 +38,7 @@ export class OkxFake extends FakeExchange {
     const expected = createHmac('sha256', this.credentials.apiSecret)
       .update(`${timestamp}${request.method}${requestPath}${request.body}`)
       .digest();
-    const given = Buffer.from(header('ok-access-sign'), 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signatureMatches(header('ok-access-sign'), 'base64', expected)) {
       return error(401, '50113', 'Invalid Sign');
     }
     return undefined;
