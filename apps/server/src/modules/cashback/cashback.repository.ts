@@ -293,3 +293,54 @@ export async function selectRewardPage(
     .limit(page.limit);
   return { rows, total: totalRow?.value ?? 0 };
 }
+
+/** Sum of trading_volume (micro-USDT) over every rebate record of these UIDs, whatever its status. */
+export async function sumTradingVolume(
+  db: Executor,
+  pairs: ReadonlyArray<{ platId: number; uid: string }>,
+): Promise<bigint> {
+  if (pairs.length === 0) return 0n;
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${rebates.tradingVolumeMicro}), 0)::text` })
+    .from(rebates)
+    .where(or(...pairs.map((pair) => and(eq(rebates.platId, pair.platId), eq(rebates.uid, pair.uid)))));
+  return BigInt(row?.total ?? '0');
+}
+
+/** Event rewards of one kind a member received, summed per source member (micro-USDT). */
+export async function sumEventRewardsBySource(
+  db: Executor,
+  userId: number,
+  kind: string,
+  sourceUserIds: readonly number[],
+): Promise<Map<number, bigint>> {
+  if (sourceUserIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      sourceUserId: eventRewards.sourceUserId,
+      total: sql<string>`coalesce(sum(${eventRewards.amountMicro}), 0)::text`,
+    })
+    .from(eventRewards)
+    .where(
+      and(
+        eq(eventRewards.userId, userId),
+        eq(eventRewards.kind, kind),
+        inArray(eventRewards.sourceUserId, [...sourceUserIds]),
+      ),
+    )
+    .groupBy(eventRewards.sourceUserId);
+  return new Map(
+    rows
+      .filter((row) => row.sourceUserId !== null)
+      .map((row) => [row.sourceUserId as number, BigInt(row.total)]),
+  );
+}
+
+/** Event rewards of one kind a member received, in total (micro-USDT). */
+export async function sumEventRewards(db: Executor, userId: number, kind: string): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${eventRewards.amountMicro}), 0)::text` })
+    .from(eventRewards)
+    .where(and(eq(eventRewards.userId, userId), eq(eventRewards.kind, kind)));
+  return BigInt(row?.total ?? '0');
+}

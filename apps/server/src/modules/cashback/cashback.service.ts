@@ -12,6 +12,7 @@ import {
   utcDay,
 } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
+import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { memberContact } from '../auth/auth.service.js';
@@ -23,6 +24,9 @@ import {
   selectRebatePage,
   selectRegistrations,
   selectRewardPage,
+  sumEventRewards,
+  sumEventRewardsBySource,
+  sumTradingVolume,
 } from './cashback.repository.js';
 import type { RebateRow } from './cashback.tables.js';
 import { maskEmail } from './mask-email.js';
@@ -263,4 +267,37 @@ export async function rewardRecords(
     page: query.page,
     pageSize: query.pageSize,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Figures other modules read (tasks: trading volume; invites: invite bonuses)
+
+/**
+ * The cumulative trading volume (micro-USDT) of these UIDs (a member's live bindings): every rebate
+ * record the exchanges reported for them, whatever its settlement status (a record that paid no
+ * cashback still had its trades).
+ */
+export function tradingVolumeOf(
+  db: Executor,
+  pairs: ReadonlyArray<{ platId: number; uid: string }>,
+): Promise<bigint> {
+  return sumTradingVolume(db, pairs);
+}
+
+/**
+ * Invite bonuses (micro-USDT) an inviter received from each friend's cashback. Settlement books them
+ * (journal `inviteBonus:<rebateId>` into `rewards:<inviterId>`, an `event_rewards` row with the friend
+ * as source).
+ */
+export function inviteBonusesByFriend(
+  db: Executor,
+  inviterId: number,
+  friendIds: readonly number[],
+): Promise<Map<number, bigint>> {
+  return sumEventRewardsBySource(db, inviterId, 'inviteBonus', friendIds);
+}
+
+/** Every invite bonus the inviter received, micro-USDT. */
+export function inviteBonusTotal(db: Executor, inviterId: number): Promise<bigint> {
+  return sumEventRewards(db, inviterId, 'inviteBonus');
 }

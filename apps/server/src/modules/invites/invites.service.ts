@@ -9,9 +9,9 @@ import {
 import type { AppDeps } from '../../app.js';
 import { inviteCodeOf, memberContact } from '../auth/auth.service.js';
 import { hasLiveBinding } from '../bindings/bindings.service.js';
+import { inviteBonusesByFriend, inviteBonusTotal } from '../cashback/cashback.service.js';
 import { maskEmail } from '../cashback/mask-email.js';
 import { pointsByReference, pointsForReason } from '../points/points-history.service.js';
-import { inviteBonusesByFriend, inviteBonusTotal } from './invite-bonus.js';
 import { INVITE_POINTS_REASONS } from './invite-rewards.js';
 import { selectInvitationPage } from './invites.repository.js';
 

@@ -22,6 +22,7 @@ import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
 import { liveBindingsOf, xmeUidOf } from '../bindings/bindings.service.js';
+import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantPoints, hasEntry } from '../points/points.service.js';
 import { grantedReferences } from '../points/points-history.service.js';
 import {
@@ -36,7 +37,6 @@ import {
   updateTaskDefinitionRow,
 } from './tasks.repository.js';
 import type { SocialAccountRow, TaskDefinitionRow } from './tasks.tables.js';
-import { tradingVolumeOf } from './trading-volume.js';
 
 export type { TaskDefinitionRow } from './tasks.tables.js';
 
