@@ -30,12 +30,30 @@ export function isMenuItemActive(itemPath: string, pathname: string): boolean {
 
 /**
  * External links. An entry with no target shows 'Coming soon' (spec section 2); operators set the
- * whitepaper's address at build time.
+ * addresses at build time (README, configuration). No address is guessed: a wrong community link
+ * would send members to whoever holds that name.
  */
 export const WHITEPAPER_URL: string | undefined = import.meta.env.VITE_WHITEPAPER_URL || undefined;
 
-export const COMMUNITY_LINKS = [
-  { key: 'chat', href: import.meta.env.VITE_DISCORD_URL || 'https://discord.com/invite/elexcashback' },
-  { key: 'channel', href: import.meta.env.VITE_TELEGRAM_URL || 'https://t.me/elexcashback' },
-  { key: 'social', href: import.meta.env.VITE_X_URL || 'https://x.com/elexcashback' },
-] as const;
+export type CommunityKey = 'chat' | 'channel' | 'social';
+export interface CommunityLink {
+  /** Locale key under `footer.` */
+  key: CommunityKey;
+  /** Undefined when the address is not configured: the footer says 'Coming soon'. */
+  href: string | undefined;
+}
+
+/** spec section 2: a chat community, a messaging channel and a social network, in that order. */
+export function communityLinks(env: Record<string, unknown>): CommunityLink[] {
+  const address = (name: string) => {
+    const value = env[name];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  return [
+    { key: 'chat', href: address('VITE_DISCORD_URL') },
+    { key: 'channel', href: address('VITE_TELEGRAM_URL') },
+    { key: 'social', href: address('VITE_X_URL') },
+  ];
+}
+
+export const COMMUNITY_LINKS: readonly CommunityLink[] = communityLinks(import.meta.env);

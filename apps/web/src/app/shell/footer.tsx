@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LegalDialog, type LegalDocument } from '../../features/legal/legal-dialog';
+import { toast } from '../../shared/ui/toast';
 import { COMMUNITY_LINKS } from '../menu';
 
 export function Footer() {
@@ -18,10 +19,21 @@ export function Footer() {
           <ul>
             {COMMUNITY_LINKS.map((link) => (
               <li key={link.key}>
-                <a href={link.href} target="_blank" rel="noopener noreferrer">
-                  {t(`footer.${link.key}`)}
-                  <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
-                </a>
+                {link.href ? (
+                  <a href={link.href} target="_blank" rel="noopener noreferrer">
+                    {t(`footer.${link.key}`)}
+                    <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
+                  </a>
+                ) : (
+                  // spec section 2: an entry with no target shows the warning 'Coming soon'.
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => toast.warning(t('msg:comingSoon'))}
+                  >
+                    {t(`footer.${link.key}`)}
+                  </button>
+                )}
               </li>
             ))}
           </ul>
