@@ -11,6 +11,10 @@ export function success<T>(request: FastifyRequest, content: T, messageKey: Mess
   return { state: State.Success, message: translate(requestLocale(request), messageKey), content };
 }
 
-export function sendEnvelope(reply: FastifyReply, status: number, body: Envelope<null>) {
+export function sendEnvelope(
+  reply: FastifyReply,
+  status: number,
+  body: Envelope<Record<string, number | string> | null>,
+) {
   return reply.code(status).header('cache-control', 'no-store').send(body);
 }

@@ -19,7 +19,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return sendEnvelope(reply, 200, {
         state: error.state,
         message: translate(locale, error.messageKey, error.values),
-        content: null,
+        content: error.content,
       });
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;

@@ -286,15 +286,53 @@ describe('logging in (/elex/user/login)', () => {
     for (const token of [first, second, third]) expect((await profile(token)).state).toBe(0);
   });
 
-  it('answers one message for a wrong password, a wrong code or an unknown e-mail', async () => {
+  it('answers "Invalid verification code" for a wrong code, the same for a member and an unknown e-mail', async () => {
     const email = nextEmail();
     await signUp(ctx, email);
-    const expected = {
-      state: State.Refused,
-      message: '이메일, 비밀번호 또는 인증 코드가 올바르지 않습니다',
-      content: null,
-    };
+    const invalid = { state: State.Refused, message: '유효하지 않은 인증 코드', content: null };
 
+    const code = await loginCode(email);
+    for (const passwd of [PASSWORD, 'Wrong#pass1']) {
+      const wrongCode = await call(
+        ctx,
+        '/elex/user/login',
+        { email, passwd, authcode: wrong(code) },
+        { lang: 'ko' },
+      );
+      expect(wrongCode.json()).toEqual(invalid);
+    }
+
+    // No mail goes to an unknown e-mail, but its code is recorded: a guess answers as for a member.
+    const stranger = nextEmail('stranger');
+    expect(await requestCode(ctx, CodeModule.Login, stranger)).toMatchObject({ state: 0 });
+    expect(await mailsTo(ctx, stranger)).toHaveLength(0);
+    for (const passwd of [PASSWORD, 'Wrong#pass1']) {
+      const unknown = await call(
+        ctx,
+        '/elex/user/login',
+        { email: stranger, passwd, authcode: code },
+        { lang: 'ko' },
+      );
+      expect(unknown.json()).toEqual(invalid);
+    }
+
+    // No code asked for: the same answer for an unknown e-mail and for a member.
+    const member = nextEmail();
+    await signUp(ctx, member);
+    for (const target of [nextEmail('never'), member]) {
+      const neverAsked = await call(
+        ctx,
+        '/elex/user/login',
+        { email: target, passwd: PASSWORD, authcode: code },
+        { lang: 'ko' },
+      );
+      expect(neverAsked.json()).toEqual(invalid);
+    }
+  });
+
+  it('answers "Incorrect e-mail or password" for a wrong password with the right code', async () => {
+    const email = nextEmail();
+    await signUp(ctx, email);
     const code = await loginCode(email);
     const wrongPassword = await call(
       ctx,
@@ -302,34 +340,47 @@ describe('logging in (/elex/user/login)', () => {
       { email, passwd: 'Wrong#pass1', authcode: code },
       { lang: 'ko' },
     );
-    expect(wrongPassword.json()).toEqual(expected);
+    expect(wrongPassword.json()).toEqual({
+      state: State.Refused,
+      message: '이메일 또는 비밀번호가 올바르지 않습니다',
+      content: null,
+    });
+    expect(
+      (await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code })).json(),
+    ).toMatchObject({ state: 0 });
+  });
 
-    const code2 = await loginCode(email);
-    const wrongCode = await call(
-      ctx,
-      '/elex/user/login',
-      { email, passwd: PASSWORD, authcode: wrong(code2) },
-      { lang: 'ko' },
-    );
-    expect(wrongCode.json()).toEqual(expected);
-
+  it('answers the expired code and the used-up tries the same for a member and an unknown e-mail', async () => {
+    const email = nextEmail();
+    await signUp(ctx, email);
     const stranger = nextEmail('stranger');
+    const code = await loginCode(email);
     await requestCode(ctx, CodeModule.Login, stranger);
-    const unknown = await call(
-      ctx,
-      '/elex/user/login',
-      { email: stranger, passwd: PASSWORD, authcode: code2 },
-      { lang: 'ko' },
-    );
-    expect(unknown.json()).toEqual(expected);
-
-    const neverAsked = await call(
-      ctx,
-      '/elex/user/login',
-      { email: nextEmail(), passwd: PASSWORD, authcode: code2 },
-      { lang: 'ko' },
-    );
-    expect(neverAsked.json()).toEqual(expected);
+    for (const target of [email, stranger]) {
+      for (let i = 0; i < VERIFICATION_CODE.maxWrongAttempts; i += 1) {
+        await call(ctx, '/elex/user/login', { email: target, passwd: PASSWORD, authcode: wrong(code) });
+      }
+      expect(
+        (await call(ctx, '/elex/user/login', { email: target, passwd: PASSWORD, authcode: code })).json(),
+      ).toEqual({
+        state: State.Refused,
+        message: 'Too many wrong attempts, please request a new code',
+        content: null,
+      });
+    }
+    passCoolDown(ctx);
+    await requestCode(ctx, CodeModule.Login, email);
+    await requestCode(ctx, CodeModule.Login, stranger);
+    ctx.clock.advance(VERIFICATION_CODE.validMinutes * 60_000);
+    for (const target of [email, stranger]) {
+      expect(
+        (await call(ctx, '/elex/user/login', { email: target, passwd: PASSWORD, authcode: code })).json(),
+      ).toEqual({
+        state: State.Refused,
+        message: 'The verification code has expired, please request a new one',
+        content: null,
+      });
+    }
   });
 
   it('counts wrong codes toward the 5 tries', async () => {
@@ -338,7 +389,7 @@ describe('logging in (/elex/user/login)', () => {
     const code = await loginCode(email);
     for (let i = 0; i < VERIFICATION_CODE.maxWrongAttempts; i += 1) {
       const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: wrong(code) });
-      expect(res.json()).toMatchObject({ message: 'Incorrect e-mail, password or verification code' });
+      expect(res.json()).toMatchObject({ message: 'Invalid verification code' });
     }
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code });
     expect(res.json()).toEqual({
@@ -384,7 +435,7 @@ describe('logging in (/elex/user/login)', () => {
       (await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code })).json(),
     ).toMatchObject({
       state: State.Refused,
-      message: 'Incorrect e-mail, password or verification code',
+      message: 'Invalid verification code',
     });
   });
 
@@ -532,7 +583,7 @@ describe('resetting a password (/elex/user/changePasswd)', () => {
     await requestCode(ctx, CodeModule.Login, email);
     const code = await readCode(ctx, email);
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code });
-    expect(res.json()).toMatchObject({ message: 'Incorrect e-mail, password or verification code' });
+    expect(res.json()).toMatchObject({ message: 'Incorrect e-mail or password' });
   });
 
   it('refuses a wrong code and a code of another module', async () => {

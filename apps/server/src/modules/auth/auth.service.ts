@@ -218,8 +218,12 @@ async function insertUser(
 }
 
 /**
- * /elex/user/login. A wrong e-mail, password or code all answer 'loginFailed'; the password is
- * checked even for an unknown e-mail so the timing says nothing. A failed login keeps its code try
+ * /elex/user/login. A wrong or used code answers 'codeInvalid' (spec section 5), an expired or
+ * exhausted one its own refusal; only with the right code does a wrong e-mail or password answer
+ * 'loginFailed'. This reveals no account: a code is recorded for an unknown e-mail too (none is
+ * mailed), with the same cool-down, expiry and tries, so every code answer is the same for a stranger
+ * and a member; and the password is compared (against a dummy hash for an unknown e-mail) only once
+ * the code matched, which only the mailbox's owner can make happen. A failed login keeps its code try
  * counted, so one code allows at most five guesses of anything.
  */
 export async function login(
@@ -229,20 +233,15 @@ export async function login(
 ): Promise<{ token: string }> {
   const email = canonicalEmail(input.email);
   const user = await findActiveUserByEmail(deps.db, email);
+  const attempt = await attemptCode(deps, { email, module: CodeModule.Login, code: input.code });
+  if (!attempt.matches) throw AppError.refused('codeInvalid');
   const passwordMatches = await verifyPassword(user?.passwordHash, input.password);
-  let attempt: Awaited<ReturnType<typeof attemptCode>>;
-  try {
-    attempt = await attemptCode(deps, { email, module: CodeModule.Login, code: input.code });
-  } catch (error) {
-    if (error instanceof AppError && error.messageKey === 'codeInvalid')
-      throw AppError.refused('loginFailed');
-    throw error;
-  }
-  if (!user || !passwordMatches || !attempt.matches) throw AppError.refused('loginFailed');
+  if (!user || !passwordMatches) throw AppError.refused('loginFailed');
   await releaseAttempt(deps, attempt);
 
   return deps.db.transaction(async (tx) => {
-    if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('loginFailed');
+    // Another login with this code won the race: the code is used.
+    if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('codeInvalid');
     if (user.locale !== context.locale) await updateUser(tx, user.id, { locale: context.locale });
     return { token: await startSession(tx, deps, user.id) };
   });

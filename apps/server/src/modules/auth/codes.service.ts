@@ -49,9 +49,15 @@ export async function issueCode(
     if (previous) {
       const readyAt = previous.createdAt.getTime() + VERIFICATION_CODE.resendSeconds * 1000;
       if (readyAt > now.getTime()) {
-        throw new AppError(State.TooManyRequests, 'waitSeconds', {
-          seconds: Math.ceil((readyAt - now.getTime()) / 1000),
-        });
+        // The content tells the client how long its code dialog counts down: the code sent moments
+        // ago is still valid, so the dialog opens for it. The same answer for an unknown e-mail.
+        const seconds = Math.ceil((readyAt - now.getTime()) / 1000);
+        throw new AppError(
+          State.TooManyRequests,
+          'waitSeconds',
+          { seconds },
+          { resendAfterSeconds: seconds },
+        );
       }
     }
     const hourAgo = new Date(now.getTime() - HOUR_MS);

@@ -71,10 +71,11 @@ describe('sending a code (/elex/user/verifyCode)', () => {
     const email = nextEmail();
     expect(await requestCode(ctx, CodeModule.Register, email)).toMatchObject({ state: 0 });
     ctx.clock.advance(15_000);
+    // The seconds left come as content too: the web counts its code dialog down from them.
     expect(await requestCode(ctx, CodeModule.Register, email)).toEqual({
       state: State.TooManyRequests,
       message: 'Please wait 45 seconds before requesting another code',
-      content: null,
+      content: { resendAfterSeconds: 45 },
     });
     expect(await requestCode(ctx, CodeModule.Register, email, { lang: 'zh' })).toMatchObject({
       state: State.TooManyRequests,
@@ -136,7 +137,11 @@ describe('sending a code (/elex/user/verifyCode)', () => {
     }
     expect(await mailsTo(ctx, email)).toHaveLength(0);
     // The cool-down answers as it would for a member, so it reveals nothing either.
-    expect(await requestCode(ctx, CodeModule.Login, email)).toMatchObject({ state: State.TooManyRequests });
+    expect(await requestCode(ctx, CodeModule.Login, email)).toEqual({
+      state: State.TooManyRequests,
+      message: 'Please wait 60 seconds before requesting another code',
+      content: { resendAfterSeconds: 60 },
+    });
   });
 
   it('refuses a register code for an e-mail that has an account, in any letter case', async () => {

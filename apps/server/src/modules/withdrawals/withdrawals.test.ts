@@ -216,7 +216,7 @@ describe('a withdrawal request', () => {
     );
     expect(await applyDeposit(ctx, member, { amount: '50', authCode: '000000' })).toMatchObject({
       state: State.Refused,
-      message: `Withdrawals are paused until ${shown} after a password change`,
+      message: `Withdrawals are paused until ${shown} after a password change or reset`,
     });
     ctx.clock.set(new Date(until.getTime() - 120_000));
     const code = await ownCode(ctx, member);
