@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { ApiError } from '../../shared/api/api-client';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
@@ -85,6 +86,8 @@ export default function UidLinkingPage() {
     <Page title={t('pages.uidLinking.title')} intro={t('pages.uidLinking.intro')}>
       {exchanges.isPending ? (
         <Skeleton lines={4} />
+      ) : isExchangeListUnavailable(exchanges) ? (
+        <ExchangeListLoadError list={exchanges} />
       ) : (
         <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
           <Field id="bind-exchange" label={t('binding.exchange')} error={message(errors.platId?.message)}>

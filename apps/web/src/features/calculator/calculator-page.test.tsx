@@ -1,8 +1,10 @@
 import type { CashbackEstimateResponse, ExchangeDictionary } from '@elex/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient, Providers } from '../../app/providers';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
 import { envelope, renderAt } from '../../test/helpers';
 import CalculatorPage from './calculator-page';
@@ -160,5 +162,54 @@ describe('the calculator (spec section 2)', () => {
     await user.click(next());
     await user.click(screen.getByRole('button', { name: t('calculator.back') }));
     expect(screen.getByRole('radio', { name: 'Bybit' })).toBeChecked();
+  });
+
+  describe('when the exchange list cannot be loaded', () => {
+    const failDictionary = () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => {
+          throw new TypeError('Failed to fetch');
+        }),
+      );
+    };
+
+    it('says so on the first step and loads it again on request', async () => {
+      failDictionary();
+      const user = userEvent.setup();
+      renderAt(<CalculatorPage />, '/calculator');
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(t('homePublic.loadFailed'));
+      expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+
+      stubServer();
+      await user.click(within(alert).getByRole('button', { name: t('common.retry') }));
+
+      expect(await screen.findByRole('radio', { name: 'Bybit' })).toBeInTheDocument();
+      expect(screen.queryByText(t('homePublic.loadFailed'))).not.toBeInTheDocument();
+    });
+
+    it('loads it again the next time the page is opened in the same session', async () => {
+      failDictionary();
+      const client = createQueryClient();
+      const open = () =>
+        render(
+          <Providers client={client}>
+            <RouterProvider
+              router={createMemoryRouter([{ path: '*', element: <CalculatorPage /> }], {
+                initialEntries: ['/calculator'],
+              })}
+            />
+          </Providers>,
+        );
+      const first = open();
+      expect(await screen.findByText(t('homePublic.loadFailed'))).toBeInTheDocument();
+      first.unmount();
+
+      stubServer();
+      open();
+      expect(await screen.findByRole('radio', { name: 'Bybit' })).toBeInTheDocument();
+    });
   });
 });

@@ -17,7 +17,8 @@ import { ArrowLeft, ArrowRight, Calculator, RotateCcw } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { formatDecimal, formatInteger, formatPercent, formatUsdt } from '../../shared/exchanges/format';
 import { exchangeDetailHref } from '../../shared/exchanges/paths';
@@ -171,6 +172,8 @@ export default function CalculatorPage() {
             {phase.step === 'exchange' ? (
               list.isPending ? (
                 <Skeleton lines={3} />
+              ) : isExchangeListUnavailable(list) ? (
+                <ExchangeListLoadError list={list} />
               ) : (
                 <div className="choice-grid">
                   {exchanges.map((exchange) => (

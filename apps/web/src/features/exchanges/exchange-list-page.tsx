@@ -3,7 +3,8 @@ import { ArrowRight, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { refreshExchangeDictionary, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../shared/exchanges/exchange-tags';
 import { formatPercent, formatScore } from '../../shared/exchanges/format';
@@ -24,21 +25,7 @@ export default function ExchangeListPage() {
       {list.isPending ? (
         <Skeleton lines={8} />
       ) : exchanges.length === 0 ? (
-        <div className="card load-error" role="alert">
-          <p>{t('homePublic.loadFailed')}</p>
-          <button
-            type="button"
-            className="button button-ghost"
-            onClick={() =>
-              void refreshExchangeDictionary().then(
-                () => list.refetch(),
-                () => list.refetch(),
-              )
-            }
-          >
-            {t('common.retry')}
-          </button>
-        </div>
+        <ExchangeListLoadError list={list} />
       ) : (
         <ul className="exchange-grid">
           {exchanges.map((exchange) => (

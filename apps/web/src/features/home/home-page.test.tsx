@@ -273,8 +273,29 @@ describe('home page, visitor view', () => {
       vi.fn(async () => envelope(null, 0, '', 500)),
     );
     renderHome();
-    expect(await screen.findByText(t('homePublic.loadFailed'))).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: t('common.retry') })).toBeInTheDocument();
+    const alert = (await screen.findByText(t('homePublic.loadFailed'))).closest('[role="alert"]');
+    expect(alert).not.toBeNull();
+    expect(within(alert as HTMLElement).getByRole('button', { name: t('common.retry') })).toBeInTheDocument();
+  });
+
+  it('offers to load the exchange list again when the UID search cannot have it', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const server = stubServer();
+    server.mockImplementation(async (url: RequestInfo | URL) => {
+      if (String(url) === '/elex/exchange/index') return envelope(INDEX);
+      throw new TypeError('Failed to fetch');
+    });
+    const user = userEvent.setup();
+    renderHome();
+    const alert = (await screen.findByText(t('homePublic.searchUnavailable'))).closest('[role="alert"]');
+    expect(screen.queryByRole('search')).not.toBeInTheDocument();
+
+    stubServer();
+    await user.click(within(alert as HTMLElement).getByRole('button', { name: t('common.retry') }));
+
+    const search = await screen.findByRole('search', { name: t('homePublic.searchTitle') });
+    const picker = within(search).getByRole('combobox', { name: t('homePublic.searchExchange') });
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(5));
   });
 });
 

@@ -3,7 +3,8 @@ import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -37,7 +38,11 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   return (
     <Page title={t('home.title')} intro={t('home.heroLead')} wide>
       {memberSummary}
-      <UidSearchForm exchanges={dictionary.data ?? []} />
+      {isExchangeListUnavailable(dictionary) ? (
+        <ExchangeListLoadError list={dictionary} message={t('homePublic.searchUnavailable')} />
+      ) : (
+        <UidSearchForm exchanges={dictionary.data ?? []} />
+      )}
 
       <section className="hero-banner" aria-labelledby="average-rebate">
         <p id="average-rebate" className="hero-figure">

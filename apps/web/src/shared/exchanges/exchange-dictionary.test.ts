@@ -1,8 +1,10 @@
 import type { ExchangeDictionary, ExchangeDictionaryEntry } from '@elex/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../app/providers';
 import { envelope } from '../../test/helpers';
 import {
   clearExchangeDictionary,
+  exchangeListQuery,
   findExchanges,
   getExchangeById,
   getExchangeList,
@@ -147,6 +149,19 @@ describe('the exchange dictionary cache (spec section 4)', () => {
         vi.fn(async () => envelope(dictionary(entry(4, 'Bitget')))),
       );
       expect((await getExchangeList()).map((e) => e.name)).toEqual(['Bitget']);
+    });
+
+    it('does not keep the failure in the query cache: the next use of the list loads again', async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const client = createQueryClient();
+      expect(await client.fetchQuery(exchangeListQuery)).toEqual([]);
+      const fetchMock = vi.fn(async () => envelope(dictionary(entry(4, 'Bitget'))));
+      vi.stubGlobal('fetch', fetchMock);
+
+      expect((await client.fetchQuery(exchangeListQuery)).map((e) => e.name)).toEqual(['Bitget']);
+      // A loaded list is kept for the session: no further call.
+      await client.fetchQuery(exchangeListQuery);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
     });
   });
 

@@ -98,11 +98,21 @@ export async function getExchangesByIds(ids: readonly number[]): Promise<Exchang
 export const exchangeListQuery = queryOptions({
   queryKey: ['exchange-dictionary', 'list'],
   queryFn: getExchangeList,
-  // The module above is the cache; the query only lets components wait for it.
-  staleTime: Number.POSITIVE_INFINITY,
+  // The module above is the cache; the query only lets components wait for it. An empty list is what
+  // a failed load answers (spec section 8), so it is stale at once: the next page that uses the list
+  // loads again instead of keeping the failure for the whole session (the module keeps no failure).
+  staleTime: (query) => (query.state.data?.length ? Number.POSITIVE_INFINITY : 0),
 });
 
 /** The partner list for pickers and cards; empty when the dictionary failed (spec section 8). */
 export function useExchangeList() {
   return useQuery(exchangeListQuery);
+}
+
+/**
+ * Whether the list came back empty, which happens only when the dictionary could not be loaded: the
+ * page shows `ExchangeListLoadError` with a retry instead of an empty picker.
+ */
+export function isExchangeListUnavailable(list: { isSuccess: boolean; data?: readonly unknown[] }) {
+  return list.isSuccess && (list.data?.length ?? 0) === 0;
 }
