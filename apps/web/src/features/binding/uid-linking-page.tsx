@@ -25,7 +25,8 @@ type BindValues = z.output<typeof BindExchangeUidRequestSchema>;
 type Outcome =
   | { kind: 'success'; uid: string }
   | { kind: 'failure'; message: string }
-  | { kind: 'notEligible'; uid: string }
+  /** A failure too ('Binding failed'), with the spec's message and how to fix it. */
+  | { kind: 'notReferred'; uid: string }
   | null;
 
 /** Bind an exchange UID: exchange, UID, Polygon receiving address; success and failure dialogs. */
@@ -49,7 +50,7 @@ export default function UidLinkingPage() {
     try {
       // Ask first, so a UID that was not referred gets the explanation page, not just a refusal.
       const eligibility = await verifyExchangeUid(values.uid, values.platId);
-      if (eligibility === 'notReferred') return setOutcome({ kind: 'notEligible', uid: values.uid });
+      if (eligibility === 'notReferred') return setOutcome({ kind: 'notReferred', uid: values.uid });
       if (eligibility === 'boundToOther')
         return setOutcome({ kind: 'failure', message: t('msg:uidAlreadyBound') });
       await bindExchangeUid(values);
@@ -58,29 +59,16 @@ export default function UidLinkingPage() {
       form.reset({ platId: values.platId, uid: '', address: '' });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'session') return;
+      // The server refuses with the same message when the check above could not answer; the server
+      // speaks the page's language (lang header), so its text identifies the refusal.
+      if (error instanceof ApiError && error.message === t('msg:uidNotReferred'))
+        return setOutcome({ kind: 'notReferred', uid: values.uid });
       setOutcome({
         kind: 'failure',
         message: error instanceof ApiError ? error.message : t('msg:bindingFailed'),
       });
     }
   };
-
-  if (outcome?.kind === 'notEligible') {
-    const name = chosen?.name ?? '';
-    return (
-      <Page title={t('binding.notEligible.pageTitle')}>
-        <UidNotEligible
-          uid={outcome.uid}
-          exchangeName={name}
-          onSignUp={chosen ? () => setSignup(chosen) : undefined}
-        />
-        <button type="button" className="button button-ghost back-button" onClick={() => setOutcome(null)}>
-          {t('binding.tryAnother')}
-        </button>
-        <SignupDialog exchange={signup} onClose={() => setSignup(null)} />
-      </Page>
-    );
-  }
 
   return (
     <Page title={t('pages.uidLinking.title')} intro={t('pages.uidLinking.intro')}>
@@ -142,7 +130,7 @@ export default function UidLinkingPage() {
         </form>
       )}
       <ResponsiveDialog
-        open={outcome?.kind === 'success' || outcome?.kind === 'failure'}
+        open={outcome !== null}
         onOpenChange={(open) => (open ? undefined : setOutcome(null))}
         title={outcome?.kind === 'success' ? t('msg:bindingSuccessful') : t('msg:bindingFailed')}
       >
@@ -158,6 +146,32 @@ export default function UidLinkingPage() {
                 {t('binding.seeBalance')}
               </Link>
             </div>
+          </div>
+        ) : outcome?.kind === 'notReferred' ? (
+          <div className="not-referred">
+            <div className="result-dialog">
+              <CircleX size={40} aria-hidden="true" className="danger" />
+              <p role="alert">{t('msg:uidNotReferred')}</p>
+            </div>
+            <UidNotEligible
+              uid={outcome.uid}
+              exchangeName={chosen?.name ?? ''}
+              onSignUp={
+                chosen
+                  ? () => {
+                      setOutcome(null);
+                      setSignup(chosen);
+                    }
+                  : undefined
+              }
+            />
+            <button
+              type="button"
+              className="button button-ghost button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('binding.tryAnother')}
+            </button>
           </div>
         ) : outcome?.kind === 'failure' ? (
           <div className="result-dialog">

@@ -1,9 +1,9 @@
-import { CircleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Why a UID cannot collect cashback and the two ways to fix it (EXCHANGES.md: the most common failure
- * is an account not registered through the referral link). Used by /uidlinking and /exchangeNo.
+ * Why a UID that was not registered with our referral code cannot be bound, and the two ways to fix
+ * it (the most common binding failure). Shown in /uidlinking's 'Binding failed' dialog, under the
+ * spec's message 'Only accounts created with the product's referral code can be bound'.
  */
 export function UidNotEligible({
   uid,
@@ -16,11 +16,7 @@ export function UidNotEligible({
 }) {
   const { t } = useTranslation();
   return (
-    <section className="card not-eligible" aria-labelledby="not-eligible-title">
-      <div className="not-eligible-head">
-        <CircleAlert size={28} aria-hidden="true" className="danger" />
-        <h2 id="not-eligible-title">{t('binding.notEligible.title')}</h2>
-      </div>
+    <div className="not-eligible">
       <p>{t('binding.notEligible.why', { uid, exchange: exchangeName })}</p>
       <h3>{t('binding.notEligible.fixTitle')}</h3>
       <ol className="fix-list">
@@ -34,10 +30,10 @@ export function UidNotEligible({
         </li>
       </ol>
       {onSignUp ? (
-        <button type="button" className="button button-primary" onClick={onSignUp}>
+        <button type="button" className="button button-primary button-block" onClick={onSignUp}>
           {t('binding.signUpWithLink', { exchange: exchangeName })}
         </button>
       ) : null}
-    </section>
+    </div>
   );
 }

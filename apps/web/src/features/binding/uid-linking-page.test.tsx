@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { envelope, logIn, renderAt } from '../../test/helpers';
+import UidLinkingPage from './uid-linking-page';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+const DICTIONARY = {
+  exchangeList: [
+    {
+      id: 3,
+      name: 'Bybit',
+      Abbreviation: 'BYB',
+      logo: '/logos/byb.svg',
+      signupUrl: 'https://www.bybit.com/invite?ref=ELEXCB',
+      referralCode: 'ELEXCB',
+      score: 9.3,
+      cashRate: '40.00',
+      speedUpCashRate: '55.00',
+      limitPrice: '0.0200',
+      marketPrice: '0.0550',
+      newUserDiscountPercent: 20,
+      newUserDiscountDays: 90,
+      mark: [],
+      isRecommended: true,
+      isRacing: true,
+      feesCheckedOn: '2026-10-16',
+    },
+  ],
+  score: [{ id: 3, score: 9.3 }],
+};
+
+type Answer = () => Response;
+
+function stubServer({ verify, bind }: { verify: Answer; bind?: Answer }) {
+  const fetchMock = vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) => {
+    const path = String(url);
+    if (path === '/elex/user/config/res.json') return envelope(DICTIONARY);
+    if (path === '/elex/user/verifyExchangeUid') return verify();
+    if (path === '/elex/user/bindExchangeUid' && bind) return bind();
+    return envelope(null, 1004, 'Not found', 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const eligibility = (value: string) => () => envelope({ platId: 3, uid: '40512345', eligibility: value });
+const calledPaths = (fetchMock: ReturnType<typeof stubServer>) =>
+  fetchMock.mock.calls.map(([url]) => String(url));
+
+/** Opens the page prefilled from the query and sends the form with a valid address. */
+async function submit(url = '/uidlinking?platId=3&uid=40512345') {
+  const user = userEvent.setup();
+  renderAt(<UidLinkingPage />, url);
+  await user.type(await screen.findByRole('textbox', { name: t('binding.address') }), ADDRESS);
+  await user.click(screen.getByRole('button', { name: t('binding.submit') }));
+  return user;
+}
+
+beforeEach(() => {
+  clearExchangeDictionary();
+  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 1280 });
+  logIn();
+});
+
+describe('/uidlinking', () => {
+  it('prefills the exchange and the UID from the query', async () => {
+    stubServer({ verify: eligibility('eligible') });
+    renderAt(<UidLinkingPage />, '/uidlinking?platId=3&uid=40512345');
+    expect(await screen.findByRole('combobox', { name: t('binding.exchange') })).toHaveValue('3');
+    expect(screen.getByRole('textbox', { name: t('binding.uid') })).toHaveValue('40512345');
+  });
+
+  it('binds an eligible UID and says so in the success dialog', async () => {
+    const fetchMock = stubServer({
+      verify: eligibility('eligible'),
+      bind: () =>
+        envelope({
+          platId: 3,
+          uid: '40512345',
+          balance: '0.000000',
+          address: ADDRESS,
+          boundAt: '2026-10-16T00:00:00.000Z',
+        }),
+    });
+    await submit();
+    expect(await screen.findByRole('dialog', { name: t('msg:bindingSuccessful') })).toBeInTheDocument();
+    expect(calledPaths(fetchMock)).toContain('/elex/user/bindExchangeUid');
+  });
+
+  describe('a UID not registered with our referral code (spec sections 2 and 8)', () => {
+    it("fails with 'Binding failed' and the spec's message, explains the fix and does not try to bind", async () => {
+      const fetchMock = stubServer({ verify: eligibility('notReferred') });
+      await submit();
+
+      const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:uidNotReferred'));
+      expect(
+        within(dialog).getByRole('heading', { name: t('binding.notEligible.fixTitle') }),
+      ).toBeInTheDocument();
+      expect(dialog).toHaveTextContent(t('binding.notEligible.why', { uid: '40512345', exchange: 'Bybit' }));
+      expect(calledPaths(fetchMock)).not.toContain('/elex/user/bindExchangeUid');
+    });
+
+    it('leads from the failure to the sign-up dialog with our link', async () => {
+      stubServer({ verify: eligibility('notReferred') });
+      const user = await submit();
+      const failed = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+
+      await user.click(
+        within(failed).getByRole('button', { name: t('binding.signUpWithLink', { exchange: 'Bybit' }) }),
+      );
+
+      const signup = await screen.findByRole('dialog', {
+        name: t('exchanges.signup.title', { name: 'Bybit' }),
+      });
+      expect(within(signup).getByText('ELEXCB')).toBeInTheDocument();
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: t('msg:bindingFailed') })).not.toBeInTheDocument(),
+      );
+    });
+
+    it('says the same when the server refuses the binding itself', async () => {
+      stubServer({
+        verify: () => envelope(null, 1004, 'Not found', 404),
+        bind: () => envelope(null, 1001, t('msg:uidNotReferred')),
+      });
+      await submit();
+      const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:uidNotReferred'));
+      expect(
+        within(dialog).getByRole('heading', { name: t('binding.notEligible.fixTitle') }),
+      ).toBeInTheDocument();
+    });
+  });
+
+  it("fails with 'This account is already bound!' for a UID bound to someone else", async () => {
+    const fetchMock = stubServer({ verify: eligibility('boundToOther') });
+    await submit();
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:uidAlreadyBound'));
+    expect(calledPaths(fetchMock)).not.toContain('/elex/user/bindExchangeUid');
+  });
+
+  it('offers to load the exchange list again when it could not be loaded', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<UidLinkingPage />, '/uidlinking?platId=3');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(t('homePublic.loadFailed'));
+
+    stubServer({ verify: eligibility('eligible') });
+    await user.click(within(alert).getByRole('button', { name: t('common.retry') }));
+
+    expect(await screen.findByRole('combobox', { name: t('binding.exchange') })).toHaveValue('3');
+  });
+});
