@@ -78,6 +78,40 @@ describe('/exchangeNo (UID search result)', () => {
     expect(await screen.findByText(text())).toBeInTheDocument();
   });
 
+  it.each(['eligible', 'unanswered'])(
+    'offers to bind the UID (%s), carrying the exchange and the UID to /uidlinking',
+    async (answer) => {
+      stubServer(() =>
+        answer === 'unanswered'
+          ? envelope(null, 1004, 'Not found', 404)
+          : envelope({ platId: 3, uid: '40512345', eligibility: answer }),
+      );
+      renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+      const bind = await screen.findByRole('link', { name: t('uidSearch.bind') });
+      const target = new URL(bind.getAttribute('href') ?? '', 'http://localhost');
+      expect(target.pathname).toBe('/uidlinking');
+      expect(Object.fromEntries(target.searchParams)).toEqual({ platId: '3', uid: '40512345' });
+    },
+  );
+
+  it.each([
+    ['notReferred', () => i18next.t('msg:uidNotReferred')],
+    ['boundToOther', () => i18next.t('msg:uidAlreadyBound')],
+  ])('does not offer a binding that must fail (%s)', async (eligibility, text) => {
+    stubServer(() => envelope({ platId: 3, uid: '40512345', eligibility }));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+    expect(await screen.findByText(text())).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: t('uidSearch.bind') })).not.toBeInTheDocument();
+  });
+
+  it('leads a UID the member holds already to its page instead of binding it again', async () => {
+    stubServer(() => envelope({ platId: 3, uid: '40512345', eligibility: 'boundToYou' }));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+    const detail = await screen.findByRole('link', { name: t('uidSearch.seeBound') });
+    expect(detail).toHaveAttribute('href', '/exchangeLinkDetail?platId=3&UID=40512345');
+    expect(screen.queryByRole('link', { name: t('uidSearch.bind') })).not.toBeInTheDocument();
+  });
+
   it('says the search is not valid when uid or platId is missing or malformed', () => {
     stubServer(() => envelope({ platId: 3, uid: 'x', eligibility: 'eligible' }));
     renderAt(<UidSearchPage />, '/exchangeNo?uid=a%20b&platId=x');

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
-import { exchangeDetailHref, uidLinkingHref } from '../../shared/exchanges/paths';
+import { exchangeDetailHref, exchangeLinkDetailHref, uidLinkingHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { verifyExchangeUid } from './api/verify-exchange-uid';
@@ -85,9 +85,17 @@ export default function UidSearchPage() {
             </p>
           )}
         </div>
-        <Link to={uidLinkingHref(platId)} className="button button-primary">
-          {t('uidSearch.bind')}
-        </Link>
+        {/* Binding is offered only where it can succeed: not for a UID that was not referred or that
+            someone else holds; a UID the member holds already leads to its page instead. */}
+        {eligibility.data === 'eligible' || eligibility.data === 'unanswered' ? (
+          <Link to={uidLinkingHref(platId, uid)} className="button button-primary">
+            {t('uidSearch.bind')}
+          </Link>
+        ) : eligibility.data === 'boundToYou' ? (
+          <Link to={exchangeLinkDetailHref(platId, uid)} className="button button-primary">
+            {t('uidSearch.seeBound')}
+          </Link>
+        ) : null}
       </section>
 
       <section className="card detail-section" aria-labelledby="uid-rule-title">

@@ -6,4 +6,10 @@ export const exchangeDetailHref = (platId: number) => `${PATHS.exchangeDetail}?i
 export const uidSearchHref = (uid: string, platId: number) =>
   `${PATHS.exchangeNo}?${new URLSearchParams({ uid, platId: String(platId) })}`;
 
-export const uidLinkingHref = (platId: number) => `${PATHS.uidLinking}?platId=${platId}`;
+/** /uidlinking reads platId and uid to prefill its form (the spec names no query for it). */
+export const uidLinkingHref = (platId: number, uid?: string) =>
+  `${PATHS.uidLinking}?${new URLSearchParams({ platId: String(platId), ...(uid ? { uid } : {}) })}`;
+
+/** spec section 2: /exchangeLinkDetail (query platId, UID). */
+export const exchangeLinkDetailHref = (platId: number, uid: string) =>
+  `${PATHS.exchangeLinkDetail}?${new URLSearchParams({ platId: String(platId), UID: uid })}`;
