@@ -1,5 +1,5 @@
-/** Spec section 9: zh, en, ko; default en. */
-export const LOCALES = ['en', 'zh', 'ko'] as const;
+/** Spec section 9: zh, en, ko, in that order (the language dialog lists them so); default en. */
+export const LOCALES = ['zh', 'en', 'ko'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 

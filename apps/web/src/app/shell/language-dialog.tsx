@@ -35,7 +35,6 @@ export function LanguageButton({ compact }: { compact?: boolean }) {
         onOpenChange={setOpen}
         title={t('language.title')}
         width={LAYOUT.languageDialogWidth}
-        maxWidthPx={480}
       >
         <ul className="choice-list">
           {LOCALES.map((locale) => (

@@ -115,7 +115,8 @@ describe('language dialog (spec section 2)', () => {
     const choices = within(dialog)
       .getAllByRole('listitem')
       .map((item) => within(item).getByRole('button'));
-    expect(choices.map((choice) => choice.textContent)).toEqual(['English', '中文', '한국어']);
+    // spec section 2: the dialog offers zh, en, ko, in that order.
+    expect(choices.map((choice) => choice.textContent)).toEqual(['中文', 'English', '한국어']);
     expect(within(dialog).getByRole('button', { name: /English/ })).toHaveAttribute('aria-current', 'true');
     expect(dialog).toContainElement(document.activeElement as HTMLElement);
 
@@ -136,6 +137,15 @@ describe('language dialog (spec section 2)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     expect(button).toHaveFocus();
+  });
+
+  it('is 30% wide on desktop, within the modal maximum of 400 px (spec section 9)', async () => {
+    const user = userEvent.setup();
+    renderBarAt(1280);
+    await user.click(screen.getByRole('button', { name: 'Language' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a language' });
+    expect(dialog.style.width).toBe('30%');
+    expect(dialog.style.maxWidth).toBe('400px');
   });
 
   it('closes without reloading when the current language is chosen', async () => {

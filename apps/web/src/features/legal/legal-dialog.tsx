@@ -25,8 +25,6 @@ export function LegalDialog({
       open={document !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title={document ? t(`legal.${document}.title`) : ''}
-      width="80%"
-      maxWidthPx={640}
     >
       <div className="legal-text">
         <p className="muted">{document ? t(`legal.${document}.updated`) : null}</p>

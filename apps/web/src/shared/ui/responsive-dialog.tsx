@@ -12,8 +12,9 @@ export interface ResponsiveDialogProps {
   title: string;
   description?: string;
   children: ReactNode;
-  /** Desktop width; spec: modals 80% wide up to 400 px, the language dialog 30%. */
+  /** Desktop width; spec section 9: modals 80% wide up to 400 px, the language dialog 30%. */
   width?: string;
+  /** Only the operator console's wide forms and tables set this; the product's dialogs keep 400 px. */
   maxWidthPx?: number;
 }
 

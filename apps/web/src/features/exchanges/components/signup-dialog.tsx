@@ -36,7 +36,6 @@ export function SignupDialog({ exchange, onClose }: { exchange: SignupExchange |
       open={exchange !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title={exchange ? t('exchanges.signup.title', { name: exchange.name }) : ''}
-      maxWidthPx={460}
     >
       {exchange ? (
         <div className="signup-dialog">
