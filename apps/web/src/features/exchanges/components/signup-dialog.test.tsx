@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../../test/helpers';
 import { SignupDialog, type SignupExchange } from './signup-dialog';
 
@@ -21,8 +22,14 @@ const openDialog = () => {
   return screen.findByRole('dialog', { name: t('exchanges.signup.title', { name: 'Bybit' }) });
 };
 
+const originalExecCommand = document.execCommand;
+
 beforeEach(() => {
   Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 1280 });
+});
+
+afterEach(() => {
+  document.execCommand = originalExecCommand;
 });
 
 describe('exchange sign-up dialog', () => {
@@ -30,5 +37,37 @@ describe('exchange sign-up dialog', () => {
     const dialog = await openDialog();
     expect(dialog.style.width).toBe('80%');
     expect(dialog.style.maxWidth).toBe('400px');
+  });
+
+  describe('copying the referral code (spec section 8)', () => {
+    it('copies with the Clipboard API: Copied successfully', async () => {
+      const user = userEvent.setup();
+      const dialog = await openDialog();
+      const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
+      await user.click(within(dialog).getByRole('button', { name: t('exchanges.signup.copyCode') }));
+      expect(writeText).toHaveBeenCalledWith('ELEXCB');
+      expect(await screen.findByText(t('msg:copiedSuccessfully'))).toBeInTheDocument();
+    });
+
+    it('falls back to the selection command when the Clipboard API is denied', async () => {
+      const user = userEvent.setup();
+      const dialog = await openDialog();
+      vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
+      const execCommand = vi.fn(() => true);
+      document.execCommand = execCommand;
+      await user.click(within(dialog).getByRole('button', { name: t('exchanges.signup.copyCode') }));
+      expect(execCommand).toHaveBeenCalledWith('copy');
+      expect(await screen.findByText(t('msg:copiedSuccessfully'))).toBeInTheDocument();
+      expect(screen.queryByText(t('msg:copyFailed'))).not.toBeInTheDocument();
+    });
+
+    it('asks to copy by hand when no way of copying works', async () => {
+      const user = userEvent.setup();
+      const dialog = await openDialog();
+      vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
+      document.execCommand = vi.fn(() => false);
+      await user.click(within(dialog).getByRole('button', { name: t('exchanges.signup.copyCode') }));
+      expect(await screen.findByText(t('msg:copyFailed'))).toBeInTheDocument();
+    });
   });
 });

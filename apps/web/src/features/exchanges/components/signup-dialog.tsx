@@ -1,6 +1,7 @@
 import { Copy, ExternalLink, Link2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { copyText } from '../../../shared/copy-text';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { uidLinkingHref } from '../../../shared/exchanges/paths';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
@@ -24,12 +25,9 @@ export function SignupDialog({ exchange, onClose }: { exchange: SignupExchange |
   const { t } = useTranslation();
   const copyCode = async () => {
     if (!exchange) return;
-    try {
-      await navigator.clipboard.writeText(exchange.referralCode);
-      toast.success(t('msg:copiedSuccessfully'));
-    } catch {
-      toast.error(t('msg:copyFailed'));
-    }
+    // The shared copy falls back to the selection command where the Clipboard API is missing or denied.
+    if (await copyText(exchange.referralCode)) toast.success(t('msg:copiedSuccessfully'));
+    else toast.error(t('msg:copyFailed'));
   };
   return (
     <ResponsiveDialog
