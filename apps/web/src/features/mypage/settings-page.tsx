@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
@@ -21,7 +22,11 @@ export default function SettingsPage() {
 
   return (
     <Page title={t('pages.settings.title')} intro={t('pages.settings.intro')}>
-      {settings.data ? (
+      {settings.isPending ? (
+        <Skeleton lines={2} />
+      ) : settings.isError ? (
+        <LoadError isRetrying={settings.isFetching} onRetry={() => void settings.refetch()} />
+      ) : (
         <div className="card setting-row">
           <div>
             <p id="marketing-label" className="setting-title">
@@ -44,8 +49,6 @@ export default function SettingsPage() {
             <span className="switch-thumb" aria-hidden="true" />
           </button>
         </div>
-      ) : (
-        <Skeleton lines={2} />
       )}
     </Page>
   );
