@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { LOCALES } from '@elex/contract';
 import { cleanup } from '@testing-library/react';
 import i18next from 'i18next';
+import { toast as sonner } from 'sonner';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { initI18n, loadLocale } from '../shared/i18n/i18n';
 
@@ -49,6 +50,8 @@ beforeEach(async () => {
 
 afterEach(() => {
   cleanup();
+  // Toasts live in sonner's module state, and a new Toaster shows the ones still active: end them.
+  sonner.dismiss();
   const logged = consoleError.mock.calls.map((args) => args.map(String).join(' '));
   window.localStorage.clear();
   vi.useRealTimers();

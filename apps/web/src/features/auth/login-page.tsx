@@ -17,12 +17,11 @@ import { track } from '../../shared/analytics/track';
 import { safeRedirectTarget } from '../../shared/navigation/login-redirect';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
-import { toast } from '../../shared/ui/toast';
 import { login } from './api/login';
-import { sendCode } from './api/send-code';
 import { CodeDialog } from './components/code-dialog';
 import { PasswordInput } from './components/password-input';
 import { useFinishLogin } from './hooks/use-finish-login';
+import { useRequestCode } from './hooks/use-request-code';
 
 const LoginFormSchema = z.object({ email: emailSchema, password: loginPasswordSchema });
 type LoginForm = z.input<typeof LoginFormSchema>;
@@ -32,7 +31,9 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const finishLogin = useFinishLogin();
-  const [pending, setPending] = useState<LoginValues | null>(null);
+  const requestCode = useRequestCode();
+  /** The values waiting for their code, and the seconds the dialog counts down from. */
+  const [pending, setPending] = useState<(LoginValues & { seconds: number }) | null>(null);
   const [sending, setSending] = useState(false);
   const form = useForm<LoginForm, unknown, LoginValues>({
     resolver: zodResolver(LoginFormSchema),
@@ -46,16 +47,10 @@ export default function LoginPage() {
     SIMPLE_EMAIL_PATTERN.test(email) && password.length >= PASSWORD.loginMinLength && !sending;
   const { errors } = form.formState;
 
-  const requestCode = async (values: LoginValues) => {
-    await sendCode(CodeModule.Login, values.email);
-    toast.success(t('msg:codeSent'));
-  };
-
   const onSubmit = async (values: LoginValues) => {
     setSending(true);
     try {
-      await requestCode(values);
-      setPending(values);
+      setPending({ ...values, seconds: await requestCode(CodeModule.Login, values.email) });
     } catch {
       // The API client showed the reason.
     } finally {
@@ -110,10 +105,9 @@ export default function LoginPage() {
         open={pending !== null}
         onOpenChange={(open) => (open ? undefined : setPending(null))}
         email={pending?.email ?? ''}
+        resendAfterSeconds={pending?.seconds}
         onConfirm={onConfirm}
-        onResend={async () => {
-          if (pending) await requestCode(pending);
-        }}
+        onResend={() => requestCode(CodeModule.Login, pending?.email)}
       />
     </Page>
   );

@@ -10,15 +10,14 @@ import { track } from '../../shared/analytics/track';
 import { storage } from '../../shared/storage';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
-import { toast } from '../../shared/ui/toast';
 import { LegalDialog, type LegalDocument } from '../legal/legal-dialog';
 import { emailExists } from './api/check-email';
 import { register } from './api/register';
-import { sendCode } from './api/send-code';
 import { CodeDialog } from './components/code-dialog';
 import { PasswordInput } from './components/password-input';
 import { PasswordRules } from './components/password-rules';
 import { useFinishLogin } from './hooks/use-finish-login';
+import { useRequestCode } from './hooks/use-request-code';
 
 const RegisterFormSchema = z.object({
   email: emailSchema,
@@ -34,9 +33,11 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const finishLogin = useFinishLogin();
+  const requestCode = useRequestCode();
   // spec: the invite code comes from the inviteCode query or a stored one; encr is read-only.
   const [encr] = useState(() => params.get('encr') ?? storage.getEncr() ?? '');
-  const [pending, setPending] = useState<RegisterValues | null>(null);
+  /** The values waiting for their code, and the seconds the dialog counts down from. */
+  const [pending, setPending] = useState<(RegisterValues & { seconds: number }) | null>(null);
   const [sending, setSending] = useState(false);
   const [taken, setTaken] = useState(false);
   const [document, setDocument] = useState<LegalDocument | null>(null);
@@ -67,9 +68,7 @@ export default function RegisterPage() {
   const onSubmit = async (values: RegisterValues) => {
     setSending(true);
     try {
-      await sendCode(CodeModule.Register, values.email);
-      toast.success(t('msg:codeSent'));
-      setPending(values);
+      setPending({ ...values, seconds: await requestCode(CodeModule.Register, values.email) });
     } catch {
       // The API client showed the reason.
     } finally {
@@ -160,20 +159,20 @@ export default function RegisterPage() {
           {sending ? t('common.loading') : t('auth.registerSubmit')}
         </button>
         <p className="form-footer">
-          {t('auth.haveAccount')} <Link to={PATHS.login}>{t('nav.login')}</Link>
+          {t('auth.haveAccount')}{' '}
+          {/* Keeps redirect and the other query values, as the login page's register link does. */}
+          <Link to={{ pathname: PATHS.login, search: params.toString() ? `?${params}` : '' }}>
+            {t('nav.login')}
+          </Link>
         </p>
       </form>
       <CodeDialog
         open={pending !== null}
         onOpenChange={(open) => (open ? undefined : setPending(null))}
         email={pending?.email ?? ''}
+        resendAfterSeconds={pending?.seconds}
         onConfirm={onConfirm}
-        onResend={async () => {
-          if (pending) {
-            await sendCode(CodeModule.Register, pending.email);
-            toast.success(t('msg:codeSent'));
-          }
-        }}
+        onResend={() => requestCode(CodeModule.Register, pending?.email)}
       />
       <LegalDialog
         document={document}

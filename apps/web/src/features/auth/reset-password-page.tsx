@@ -1,19 +1,27 @@
-import { CodeModule, newPasswordSchema, PATHS, REDIRECT_DELAY_MS, strictEmailSchema } from '@elex/contract';
+import {
+  CodeModule,
+  newPasswordSchema,
+  PATHS,
+  REDIRECT_DELAY_MS,
+  strictEmailSchema,
+  WITHDRAWAL,
+} from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { ApiError } from '../../shared/api/api-client';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { toast } from '../../shared/ui/toast';
 import { resetPassword } from './api/reset-password';
-import { sendCode } from './api/send-code';
 import { verifyCode } from './api/verify-code';
 import { CodeDialog } from './components/code-dialog';
 import { PasswordInput } from './components/password-input';
 import { PasswordRules } from './components/password-rules';
+import { useRequestCode } from './hooks/use-request-code';
 
 const EmailStepSchema = z.object({ email: strictEmailSchema });
 const PasswordStepSchema = z
@@ -22,7 +30,7 @@ const PasswordStepSchema = z
 
 type Step =
   | { name: 'email' }
-  | { name: 'code'; email: string }
+  | { name: 'code'; email: string; seconds: number }
   | { name: 'password'; email: string; code: string };
 
 /** spec: step 1 e-mail, step 2 code dialog (checked by the server), step 3 new and confirm password. */
@@ -44,7 +52,8 @@ export default function ResetPasswordPage() {
       ) : (
         <EmailForm
           codeOpen={step.name === 'code'}
-          onSent={(email) => setStep({ name: 'code', email })}
+          resendAfterSeconds={step.name === 'code' ? step.seconds : undefined}
+          onSent={(email, seconds) => setStep({ name: 'code', email, seconds })}
           onCancel={() => setStep({ name: 'email' })}
           onVerified={(email, code) => setStep({ name: 'password', email, code })}
           email={step.name === 'code' ? step.email : ''}
@@ -56,12 +65,14 @@ export default function ResetPasswordPage() {
 
 function EmailForm(props: {
   codeOpen: boolean;
+  resendAfterSeconds: number | undefined;
   email: string;
-  onSent(email: string): void;
+  onSent(email: string, seconds: number): void;
   onCancel(): void;
   onVerified(email: string, code: string): void;
 }) {
   const { t } = useTranslation();
+  const requestCode = useRequestCode();
   const [sending, setSending] = useState(false);
   const form = useForm<z.input<typeof EmailStepSchema>, unknown, z.output<typeof EmailStepSchema>>({
     resolver: zodResolver(EmailStepSchema),
@@ -71,11 +82,6 @@ function EmailForm(props: {
   const valid = EmailStepSchema.safeParse(form.watch()).success;
   const error = form.formState.errors.email?.message;
 
-  const send = async (email: string) => {
-    await sendCode(CodeModule.ResetPassword, email);
-    toast.success(t('msg:codeSent'));
-  };
-
   return (
     <>
       <form
@@ -84,8 +90,7 @@ function EmailForm(props: {
         onSubmit={form.handleSubmit(async ({ email }) => {
           setSending(true);
           try {
-            await send(email);
-            props.onSent(email);
+            props.onSent(email, await requestCode(CodeModule.ResetPassword, email));
           } catch {
             // The API client showed the reason.
           } finally {
@@ -107,12 +112,13 @@ function EmailForm(props: {
         open={props.codeOpen}
         onOpenChange={(open) => (open ? undefined : props.onCancel())}
         email={props.email}
+        resendAfterSeconds={props.resendAfterSeconds}
         onConfirm={async (code) => {
           // spec: for module 2 the server checks the code before the password form shows.
           await verifyCode(props.email, CodeModule.ResetPassword, code);
           props.onVerified(props.email, code);
         }}
-        onResend={() => send(props.email)}
+        onResend={() => requestCode(CodeModule.ResetPassword, props.email)}
       />
     </>
   );
@@ -138,10 +144,21 @@ function NewPasswordForm({ email, code }: { email: string; code: string }) {
         setBusy(true);
         try {
           await resetPassword(email, code, password);
-          toast.success(t('msg:passwordResetSuccessful'));
+          // spec section 9: a reset pauses withdrawals for 72 hours; the toast outlives the redirect.
+          toast.success(
+            t('msg:passwordResetSuccessful'),
+            t('auth.resetWithdrawalLock', { hours: WITHDRAWAL.lockAfterPasswordChangeHours }),
+          );
           setTimeout(() => navigate(PATHS.login, { replace: true }), REDIRECT_DELAY_MS.afterReset);
-        } catch {
+        } catch (error) {
           setBusy(false);
+          // An expired session was announced by the API client; nothing to add.
+          if (error instanceof ApiError && error.kind === 'session') return;
+          // spec section 8: 'Password reset failed', with the server's reason (or the network's).
+          toast.error(
+            t('msg:passwordResetFailed'),
+            error instanceof ApiError ? error.message : t('msg:error'),
+          );
         }
       })}
     >

@@ -1,5 +1,5 @@
 import type { Withdrawable, Withdrawal } from '@elex/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -77,6 +77,8 @@ interface Server {
   withdrawable?: Withdrawable;
   records?: Withdrawal[];
   apply?: (body: Record<string, unknown>) => Response;
+  /** Seconds left of the previous code's cool-down: the code request is refused with them. */
+  coolDownSeconds?: number;
 }
 
 function stubServer(server: Server = {}) {
@@ -105,7 +107,13 @@ function stubServer(server: Server = {}) {
         return envelope({ records, total: records.length, page: 1, pageSize: 10 });
       }
       case '/elex/user/verifyCode':
-        return envelope({ resendAfterSeconds: 60 }, 0, 'Verification code sent');
+        return server.coolDownSeconds === undefined
+          ? envelope({ resendAfterSeconds: 60 }, 0, 'Verification code sent')
+          : envelope(
+              { resendAfterSeconds: server.coolDownSeconds },
+              1029,
+              `Please wait ${server.coolDownSeconds} seconds before requesting another code`,
+            );
       case '/elex/user/depositVerifyEmail':
         return body.authCode === '123456'
           ? envelope(null)
@@ -231,6 +239,42 @@ describe('/withdrawal: requesting', () => {
       authCode: '123456',
     });
     expect(apply?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('says the code was sent, and so again after a resend', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = stubServer();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '60');
+    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    expect(await screen.findByText(i18next.t('msg:codeSent'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('auth.codeCountdown', { time: '01:00' }))).toBeInTheDocument();
+
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    await waitFor(() => expect(screen.queryByText(i18next.t('msg:codeSent'))).not.toBeInTheDocument());
+    await user.click(within(dialog).getByRole('button', { name: t('auth.resend') }));
+    expect(await within(dialog).findByText(t('auth.codeCountdown', { time: '01:00' }))).toBeInTheDocument();
+    expect(await screen.findByText(i18next.t('msg:codeSent'))).toBeInTheDocument();
+    expect(calls.filter((call) => call.url === '/elex/user/verifyCode')).toHaveLength(2);
+  });
+
+  it('opens the code dialog with the seconds left when a code was sent under a minute ago', async () => {
+    stubServer({ coolDownSeconds: 20 });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '60');
+    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    expect(within(dialog).getByText(t('auth.codeCountdown', { time: '00:20' }))).toBeInTheDocument();
+    expect(
+      await screen.findByText('Please wait 20 seconds before requesting another code'),
+    ).toBeInTheDocument();
   });
 
   it('shows "Withdrawal failed" with the server’s reason', async () => {

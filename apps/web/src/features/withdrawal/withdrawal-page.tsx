@@ -1,4 +1,4 @@
-import { CodeModule, PATHS, State, WITHDRAWAL, type Withdrawal } from '@elex/contract';
+import { CodeModule, PATHS, WITHDRAWAL, type Withdrawal } from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
 import { useState } from 'react';
@@ -12,8 +12,8 @@ import { Pager } from '../../shared/ui/pager';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
-import { sendCode } from '../auth/api/send-code';
 import { CodeDialog } from '../auth/components/code-dialog';
+import { useRequestCode } from '../auth/hooks/use-request-code';
 import { useProfile } from '../mypage/api/get-profile';
 import { displayUsdt } from './amount-rules';
 import { applyDeposit } from './api/apply-deposit';
@@ -57,7 +57,11 @@ export default function WithdrawalPage() {
   const [page, setPage] = useState(1);
   const records = useWithdrawals({ page, pageSize: PAGE_SIZE });
   const [requestId, setRequestId] = useState(newRequestId);
-  const [awaitingCode, setAwaitingCode] = useState<WithdrawalValues | null>(null);
+  const requestCode = useRequestCode();
+  /** The withdrawal waiting for its code, and the seconds the code dialog counts down from. */
+  const [awaitingCode, setAwaitingCode] = useState<{ values: WithdrawalValues; seconds: number } | null>(
+    null,
+  );
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [formKey, setFormKey] = useState(0);
   const [cancelling, setCancelling] = useState<Withdrawal | null>(null);
@@ -65,18 +69,16 @@ export default function WithdrawalPage() {
 
   const refresh = () => client.invalidateQueries({ queryKey: ['me'] });
 
-  const requestCode = async () => {
-    await sendCode(CodeModule.OwnAddress);
-  };
+  // 'Verification code sent' on success; asked again within 60 s, the code already mailed still
+  // works, so the dialog opens anyway with the seconds left.
+  const requestOwnCode = () => requestCode(CodeModule.OwnAddress);
 
   const startWithdrawal = async (values: WithdrawalValues) => {
     try {
-      await requestCode();
-    } catch (error) {
-      // Asked again within 60 s: the code already mailed still works, so the dialog opens anyway.
-      if (!(error instanceof ApiError && error.state === State.TooManyRequests)) return;
+      setAwaitingCode({ values, seconds: await requestOwnCode() });
+    } catch {
+      // The API client showed the reason.
     }
-    setAwaitingCode(values);
   };
 
   const confirmWithdrawal = async (code: string) => {
@@ -84,7 +86,7 @@ export default function WithdrawalPage() {
     // A wrong code throws here: the API client says so and the dialog stays open for another try.
     await verifyDepositCode(code);
     try {
-      const withdrawal = await applyDeposit({ requestId, ...awaitingCode, authCode: code });
+      const withdrawal = await applyDeposit({ requestId, ...awaitingCode.values, authCode: code });
       setRequestId(newRequestId());
       setOutcome({ kind: 'success', withdrawal });
       setFormKey((key) => key + 1);
@@ -174,8 +176,9 @@ export default function WithdrawalPage() {
         open={awaitingCode !== null}
         onOpenChange={(open) => (open ? undefined : setAwaitingCode(null))}
         email={profile.data?.email ?? ''}
+        resendAfterSeconds={awaitingCode?.seconds}
         onConfirm={confirmWithdrawal}
-        onResend={requestCode}
+        onResend={requestOwnCode}
       />
 
       <ResponsiveDialog

@@ -6,12 +6,16 @@ import { loginRedirectFor } from '../navigation/login-redirect';
 import { storage } from '../storage';
 import { toast } from '../ui/toast';
 
-/** Why a call failed: the server refused it (with its state), or HTTP or the network did. */
+/**
+ * Why a call failed: the server refused it (with its state, and the envelope's content, which is
+ * null but for a few refusals such as the code cool-down), or HTTP or the network did.
+ */
 export class ApiError extends Error {
   constructor(
     readonly kind: 'refused' | 'session' | 'http' | 'network' | 'shape',
     message: string,
     readonly state?: number,
+    readonly content: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -96,7 +100,10 @@ export async function apiCall<T = unknown>(
     throw new ApiError('session', msg('sessionExpired'), envelope.state);
   }
   if (envelope.state !== State.Success || !response.ok) {
-    return fail(new ApiError('refused', envelope.message || msg('error'), envelope.state), options.silent);
+    return fail(
+      new ApiError('refused', envelope.message || msg('error'), envelope.state, envelope.content),
+      options.silent,
+    );
   }
   if (!options.schema) return envelope.content as T;
   const parsed = options.schema.safeParse(envelope.content);

@@ -1,9 +1,13 @@
 import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
 
-/** Toasts are closable (spec section 8: the server's message shows as a closable toast). */
+/**
+ * Toasts are closable (spec section 8: the server's message shows as a closable toast). A description
+ * adds a second line: the reason under 'Password reset failed', what follows from a success.
+ */
 export const toast = {
-  error: (message: string) => sonner.error(message, { closeButton: true }),
-  success: (message: string) => sonner.success(message, { closeButton: true }),
+  error: (message: string, description?: string) => sonner.error(message, { closeButton: true, description }),
+  success: (message: string, description?: string) =>
+    sonner.success(message, { closeButton: true, description }),
   warning: (message: string) => sonner.warning(message, { closeButton: true }),
 };
 

@@ -10,18 +10,34 @@ export interface CodeDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   email: string;
+  /**
+   * Seconds the countdown starts from when the dialog opens: 60 for a new code, fewer when the server
+   * refused a new one because the previous code (still valid) was sent moments ago.
+   */
+  resendAfterSeconds?: number;
   /** Confirms the six digits; a rejection keeps the dialog open so the user can correct them. */
   onConfirm(code: string): Promise<void>;
-  /** Requests a new code; a rejection keeps the resend button (the API client shows the reason). */
-  onResend(): Promise<void>;
+  /**
+   * Requests a new code and answers the seconds to count down again (`useRequestCode`); a rejection
+   * keeps the resend button (the API client shows the reason).
+   */
+  onResend(): Promise<number>;
 }
 
 /**
  * spec section 4/5: six single-digit boxes, digits only, paste only of exactly six digits, backspace
  * to the previous box; a 60 s countdown in mm:ss while the button reads confirm; at zero the boxes
- * clear, focus returns to the first box and the button becomes resend.
+ * clear, focus returns to the first box and the button becomes resend. The boxes stay enabled after
+ * zero: the mailed code is valid 10 minutes, so six digits typed then make the button confirm again.
  */
-export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: CodeDialogProps) {
+export function CodeDialog({
+  open,
+  onOpenChange,
+  email,
+  resendAfterSeconds = VERIFICATION_CODE.resendSeconds,
+  onConfirm,
+  onResend,
+}: CodeDialogProps) {
   const { t } = useTranslation();
   const [digits, setDigits] = useState(emptyDigits);
   const [error, setError] = useState<string | null>(null);
@@ -34,19 +50,22 @@ export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: C
     if (open) {
       setDigits(emptyDigits());
       setError(null);
-      restart();
+      restart(resendAfterSeconds);
     } else {
       reset();
     }
-  }, [open, restart, reset]);
+  }, [open, resendAfterSeconds, restart, reset]);
 
   const expired = open && countdown.secondsLeft === 0;
   useEffect(() => {
     if (expired) {
       setDigits(emptyDigits());
+      setError(null);
       boxes.current[0]?.focus();
     }
   }, [expired]);
+  // After zero the button resends, unless six digits were typed again (the code is still valid).
+  const offersResend = expired && !isCompleteCode(digits);
 
   const focusBox = (index: number) =>
     boxes.current[Math.max(0, Math.min(index, VERIFICATION_CODE.length - 1))]?.focus();
@@ -93,8 +112,10 @@ export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: C
   const resend = async () => {
     setBusy(true);
     try {
-      await onResend();
-      restart();
+      const seconds = await onResend();
+      setDigits(emptyDigits());
+      setError(null);
+      restart(seconds);
       focusBox(0);
     } catch {
       // Keep the resend button; the API client showed why.
@@ -115,7 +136,7 @@ export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: C
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          void (expired ? resend() : confirm());
+          void (offersResend ? resend() : confirm());
         }}
       >
         <fieldset className="code-boxes" aria-describedby={error ? 'code-error' : undefined}>
@@ -133,7 +154,6 @@ export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: C
               pattern="[0-9]*"
               maxLength={1}
               value={digit}
-              disabled={expired}
               aria-label={t('auth.codeDigit', { position: index + 1, total: VERIFICATION_CODE.length })}
               aria-invalid={error ? true : undefined}
               onChange={(event) => setDigit(index, event.target.value)}
@@ -149,10 +169,12 @@ export function CodeDialog({ open, onOpenChange, email, onConfirm, onResend }: C
           </p>
         ) : null}
         <p className="code-countdown" aria-live="off">
-          {expired ? t('auth.codeExpiredHint') : t('auth.codeCountdown', { time: countdown.label })}
+          {expired
+            ? t('auth.codeExpiredHint', { minutes: VERIFICATION_CODE.validMinutes })
+            : t('auth.codeCountdown', { time: countdown.label })}
         </p>
         <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {expired ? t('auth.resend') : t('common.confirm')}
+          {offersResend ? t('auth.resend') : t('common.confirm')}
         </button>
       </form>
     </ResponsiveDialog>

@@ -19,11 +19,15 @@ export function useCountdown(seconds: number) {
   }, [endsAt]);
 
   const secondsLeft = endsAt === null ? seconds : Math.max(0, Math.ceil((endsAt - now) / 1000));
-  const restart = useCallback(() => {
-    const start = Date.now();
-    setNow(start);
-    setEndsAt(start + seconds * 1000);
-  }, [seconds]);
+  /** Counts down again, from `from` seconds (a code sent moments ago leaves fewer) or the full time. */
+  const restart = useCallback(
+    (from: number = seconds) => {
+      const start = Date.now();
+      setNow(start);
+      setEndsAt(start + Math.max(0, Math.min(from, seconds)) * 1000);
+    },
+    [seconds],
+  );
   const reset = useCallback(() => setEndsAt(null), []);
 
   return { secondsLeft, label: formatMinutesSeconds(secondsLeft), restart, reset };

@@ -1,0 +1,44 @@
+import { type CodeModule, State, VerifyCodeResponseSchema } from '@elex/contract';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../shared/api/api-client';
+import { toast } from '../../../shared/ui/toast';
+import { sendCode } from '../api/send-code';
+
+/**
+ * The seconds left when the server refused a new code because the previous one for this e-mail and
+ * module is under 60 s old ('Please wait N seconds'); null for any other failure, including the
+ * hourly caps, after which no code may still be valid.
+ */
+export function coolDownSeconds(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.kind !== 'refused' || error.state !== State.TooManyRequests) {
+    return null;
+  }
+  const content = VerifyCodeResponseSchema.safeParse(error.content);
+  return content.success ? content.data.resendAfterSeconds : null;
+}
+
+/**
+ * Asks for a code for the code dialog and answers the seconds its countdown starts from. spec 4 and
+ * 8: a sent code shows 'Verification code sent'; a refusal shows the server's message (the API client
+ * does). A refusal within 60 s of the previous code still answers, with the seconds left: that code
+ * was mailed moments ago and is valid 10 minutes, so the dialog opens (or counts down again) for it.
+ * Any other failure rejects. Login, register, reset and withdrawal all ask through this.
+ */
+export function useRequestCode() {
+  const { t } = useTranslation();
+  return useCallback(
+    async (module: CodeModule, email?: string): Promise<number> => {
+      try {
+        const { resendAfterSeconds } = await sendCode(module, email);
+        toast.success(t('msg:codeSent'));
+        return resendAfterSeconds;
+      } catch (error) {
+        const seconds = coolDownSeconds(error);
+        if (seconds === null) throw error;
+        return seconds;
+      }
+    },
+    [t],
+  );
+}
