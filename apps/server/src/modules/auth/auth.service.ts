@@ -403,6 +403,14 @@ export async function inviteCodeOf(db: Executor, userId: number): Promise<string
   return user.inviteCode;
 }
 
+/** The member who invited this one, while that account exists; null otherwise (invite bonuses). */
+export async function activeInviterOf(db: Executor, userId: number): Promise<number | null> {
+  const member = await findUserById(db, userId);
+  if (!member?.inviterId) return null;
+  const inviter = await findUserById(db, member.inviterId);
+  return inviter && !inviter.deletedAt ? inviter.id : null;
+}
+
 /** Where and in which language to write to a member; null for a deleted account. */
 export async function memberContact(
   db: Executor,

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
-import { findUserById } from '../auth/auth.repository.js';
+import { activeInviterOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/bindings.service.js';
 import { accountCode, type JournalInput, postJournals } from '../ledger/ledger.service.js';
 import {
@@ -163,7 +163,7 @@ async function inviteBonuses(
   for (const credit of credits) {
     const ownerId = owners.get(credit.uid);
     if (ownerId === undefined) continue;
-    if (!inviterOf.has(ownerId)) inviterOf.set(ownerId, await activeInviter(tx, ownerId));
+    if (!inviterOf.has(ownerId)) inviterOf.set(ownerId, await activeInviterOf(tx, ownerId));
     const inviterId = inviterOf.get(ownerId);
     if (!inviterId) continue;
     const amountMicro = inviteBonusAmount(credit.amountMicro, percent);
@@ -180,13 +180,6 @@ async function inviteBonuses(
     });
   }
   return rewards;
-}
-
-async function activeInviter(tx: Transaction, userId: number): Promise<number | null> {
-  const member = await findUserById(tx, userId);
-  if (!member?.inviterId) return null;
-  const inviter = await findUserById(tx, member.inviterId);
-  return inviter && !inviter.deletedAt ? inviter.id : null;
 }
 
 /**
