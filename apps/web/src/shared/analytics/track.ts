@@ -34,7 +34,7 @@ export function track(event: TrackRequest['event'], page: string = window.locati
   apiCall(
     '/elex/track',
     { event, page, time: Date.now(), ...(channel ? { channel } : {}) },
-    { silent: true },
+    { silent: true, keepalive: true },
   ).catch(() => {
     // Analytics failures stay invisible by design.
   });

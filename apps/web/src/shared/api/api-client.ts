@@ -25,8 +25,10 @@ export class ApiError extends Error {
 export interface CallOptions<T> {
   /** Checks the answer's content against the contract. */
   schema?: z.ZodType<T>;
-  /** For background calls whose failure the user need not see (analytics, the red dot). */
+  /** No toast on failure: background calls (the red dot), or pages that word the failure themselves. */
   silent?: boolean;
+  /** Let the request outlive the page (analytics sent as the visitor leaves). */
+  keepalive?: boolean;
   method?: 'POST' | 'GET';
   signal?: AbortSignal;
 }
@@ -76,7 +78,7 @@ export async function apiCall<T = unknown>(
       headers,
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
       signal: options.signal,
-      keepalive: options.silent === true,
+      keepalive: options.keepalive === true,
     });
   } catch (cause) {
     if ((cause as Error).name === 'AbortError') throw cause;

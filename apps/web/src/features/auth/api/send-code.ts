@@ -1,9 +1,14 @@
 import { type CodeModule, VerifyCodeResponseSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
-/** `/elex/user/verifyCode`: e-mails a 6-digit code for login (0), register (1) or reset (2). */
+/**
+ * `/elex/user/verifyCode`: e-mails a 6-digit code for login (0), register (1), reset (2) or the
+ * member's own address (3). Silent: `useRequestCode` words the outcome (a refusal inside the 60 s
+ * cool-down simply reopens the dialog for the code already mailed).
+ */
 export function sendCode(module: CodeModule, email?: string) {
   return apiCall('/elex/user/verifyCode', email === undefined ? { module } : { module, email }, {
     schema: VerifyCodeResponseSchema,
+    silent: true,
   });
 }

@@ -20,10 +20,11 @@ export function coolDownSeconds(error: unknown): number | null {
 
 /**
  * Asks for a code for the code dialog and answers the seconds its countdown starts from. spec 4 and
- * 8: a sent code shows 'Verification code sent'; a refusal shows the server's message (the API client
- * does). A refusal within 60 s of the previous code still answers, with the seconds left: that code
- * was mailed moments ago and is valid 10 minutes, so the dialog opens (or counts down again) for it.
- * Any other failure rejects. Login, register, reset and withdrawal all ask through this.
+ * 8: a sent code shows 'Verification code sent'; any other refusal shows the server's message and
+ * rejects. A refusal within 60 s of the previous code answers the seconds left, with the server's
+ * 'Please wait' as a warning rather than an error: that
+ * code was mailed moments ago and is valid 10 minutes, so the dialog opens (or counts down again) for
+ * it. Login, register, reset and withdrawal all ask through this.
  */
 export function useRequestCode() {
   const { t } = useTranslation();
@@ -35,8 +36,14 @@ export function useRequestCode() {
         return resendAfterSeconds;
       } catch (error) {
         const seconds = coolDownSeconds(error);
-        if (seconds === null) throw error;
-        return seconds;
+        if (seconds !== null) {
+          // Not an error: no new code went out, and the one mailed moments ago is to be used.
+          toast.warning((error as ApiError).message);
+          return seconds;
+        }
+        // A session expiry has already said so (the API client).
+        if (error instanceof ApiError && error.kind !== 'session') toast.error(error.message);
+        throw error;
       }
     },
     [t],
