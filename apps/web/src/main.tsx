@@ -3,13 +3,21 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createQueryClient, Providers } from './app/providers';
 import { createAppRouter } from './app/router';
-import { initI18n } from './shared/i18n/i18n';
+import { StartFailure } from './app/start-failure';
+import { initI18n, initialLocale } from './shared/i18n/i18n';
 import './styles/global.css';
 
 async function start() {
-  await initI18n();
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html lacks #root');
+  try {
+    await initI18n();
+  } catch (error) {
+    // The language's strings did not arrive: say so instead of leaving a blank page.
+    console.error('The app could not start', error);
+    createRoot(root).render(<StartFailure locale={initialLocale()} />);
+    return;
+  }
   createRoot(root).render(
     <StrictMode>
       <Providers client={createQueryClient()}>

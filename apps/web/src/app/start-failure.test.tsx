@@ -1,0 +1,17 @@
+import { MESSAGES } from '@elex/contract';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { StartFailure } from './start-failure';
+
+describe('the start failure view', () => {
+  it("says 'Network anomaly' in the visitor's language and reloads on request", async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    render(<StartFailure locale="ko" />);
+    expect(screen.getByRole('alert')).toHaveTextContent(MESSAGES.ko.networkAnomaly);
+    await userEvent.click(screen.getByRole('button', { name: MESSAGES.ko.tryAgain }));
+    expect(reload).toHaveBeenCalledOnce();
+    vi.unstubAllGlobals();
+  });
+});
