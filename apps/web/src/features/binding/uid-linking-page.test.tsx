@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { dictionaryEntry, dictionaryOf } from '../../test/exchange-fixtures';
 import { envelope, logIn, renderAt } from '../../test/helpers';
 import UidLinkingPage from './uid-linking-page';
 
@@ -10,30 +11,7 @@ const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, valu
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
-const DICTIONARY = {
-  exchangeList: [
-    {
-      id: 3,
-      name: 'Bybit',
-      Abbreviation: 'BYB',
-      logo: '/logos/byb.svg',
-      signupUrl: 'https://www.bybit.com/invite?ref=ELEXCB',
-      referralCode: 'ELEXCB',
-      score: 9.3,
-      cashRate: '40.00',
-      speedUpCashRate: '55.00',
-      limitPrice: '0.0200',
-      marketPrice: '0.0550',
-      newUserDiscountPercent: 20,
-      newUserDiscountDays: 90,
-      mark: [],
-      isRecommended: true,
-      isRacing: true,
-      feesCheckedOn: '2026-10-16',
-    },
-  ],
-  score: [{ id: 3, score: 9.3 }],
-};
+const DICTIONARY = dictionaryOf([dictionaryEntry()]);
 
 type Answer = () => Response;
 

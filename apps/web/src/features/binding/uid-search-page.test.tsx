@@ -2,35 +2,13 @@ import { screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { dictionaryEntry, dictionaryOf } from '../../test/exchange-fixtures';
 import { envelope, renderAt } from '../../test/helpers';
 import UidSearchPage from './uid-search-page';
 
 const t = (key: string) => i18next.t(key);
 
-const DICTIONARY = {
-  exchangeList: [
-    {
-      id: 3,
-      name: 'Bybit',
-      Abbreviation: 'BYB',
-      logo: '/logos/byb.svg',
-      signupUrl: 'https://www.bybit.com/invite?ref=ELEXCB',
-      referralCode: 'ELEXCB',
-      score: 9.3,
-      cashRate: '40.00',
-      speedUpCashRate: '55.00',
-      limitPrice: '0.0200',
-      marketPrice: '0.0550',
-      newUserDiscountPercent: 20,
-      newUserDiscountDays: 90,
-      mark: [],
-      isRecommended: true,
-      isRacing: true,
-      feesCheckedOn: '2026-10-16',
-    },
-  ],
-  score: [{ id: 3, score: 9.3 }],
-};
+const DICTIONARY = dictionaryOf([dictionaryEntry()]);
 
 function stubServer(verify: () => Response) {
   const fetchMock = vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) => {
