@@ -6,7 +6,9 @@ set -euo pipefail
 INSTALL='apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk'
 
 has_chromium() { [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; }
-has_cjk_fonts() { command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi 'Noto Sans CJK'; }
+# grep reads the whole list (no -q): under pipefail an early exit of grep would kill fc-list with
+# SIGPIPE and make the check fail at random even with the fonts installed.
+has_cjk_fonts() { command -v fc-list >/dev/null 2>&1 && fc-list | grep -ci 'Noto Sans CJK' >/dev/null; }
 
 if has_chromium && has_cjk_fonts; then
   echo "ensure-browser: chromium and Noto CJK fonts are present"
