@@ -1,3 +1,5 @@
+// First, so that every sheet a module or a lazy chunk brings comes after the global one.
+import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -5,7 +7,6 @@ import { createQueryClient, Providers } from './app/providers';
 import { createAppRouter } from './app/router';
 import { StartFailure } from './app/start-failure';
 import { initI18n, initialLocale } from './shared/i18n/i18n';
-import './styles/global.css';
 
 async function start() {
   const root = document.getElementById('root');

@@ -7,6 +7,7 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { useWhoami } from './api/get-whoami';
 import { Forbidden } from './components/forbidden';
 import { LoadError } from './components/load-error';
+import './admin.css';
 
 const SECTIONS = [
   { path: '/admin', key: 'dashboard', end: true },

@@ -78,7 +78,7 @@ export default function DashboardPage() {
             </div>
           </dl>
 
-          <div className="admin-chart-grid">
+          <div className="admin-two-columns admin-chart-grid">
             <section className="card">
               <h2>{t('admin.dashboard.membersChart')}</h2>
               <MembersChart

@@ -71,7 +71,7 @@ function UnbindDialog({
           label={t('admin.members.unbindReason')}
           error={error ? t(`msg:${error}`) : undefined}
         >
-          <textarea rows={3} maxLength={500} {...form.register('reason')} />
+          <textarea className="input" rows={3} maxLength={500} {...form.register('reason')} />
         </Field>
         <div className="dialog-actions">
           <button type="button" className="button button-ghost" onClick={onClose}>

@@ -31,12 +31,13 @@ export default function MembersPage() {
 
   return (
     <Page title={t('admin.members.title')} intro={t('admin.members.intro')} wide>
-      <form className="admin-search" role="search" onSubmit={submit}>
+      <form className="input-row admin-search" role="search" onSubmit={submit}>
         <label htmlFor="member-search" className="visually-hidden">
           {t('admin.members.searchLabel')}
         </label>
         <input
           id="member-search"
+          className="input"
           type="search"
           value={text}
           placeholder={t('admin.members.searchPlaceholder')}

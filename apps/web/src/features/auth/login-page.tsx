@@ -22,6 +22,7 @@ import { CodeDialog } from './components/code-dialog';
 import { PasswordInput } from './components/password-input';
 import { useFinishLogin } from './hooks/use-finish-login';
 import { useRequestCode } from './hooks/use-request-code';
+import './auth.css';
 
 const LoginFormSchema = z.object({ email: emailSchema, password: loginPasswordSchema });
 type LoginForm = z.input<typeof LoginFormSchema>;

@@ -18,6 +18,7 @@ import { PasswordInput } from './components/password-input';
 import { PasswordRules } from './components/password-rules';
 import { useFinishLogin } from './hooks/use-finish-login';
 import { useRequestCode } from './hooks/use-request-code';
+import './auth.css';
 
 const RegisterFormSchema = z.object({
   email: emailSchema,

@@ -19,6 +19,7 @@ import { SignupDialog } from '../exchanges/components/signup-dialog';
 import { bindExchangeUid } from './api/bind-exchange-uid';
 import { verifyExchangeUid } from './api/verify-exchange-uid';
 import { UidNotEligible } from './components/uid-not-eligible';
+import './binding.css';
 
 type BindForm = z.input<typeof BindExchangeUidRequestSchema>;
 type BindValues = z.output<typeof BindExchangeUidRequestSchema>;

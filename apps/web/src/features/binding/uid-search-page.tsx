@@ -9,6 +9,7 @@ import { exchangeDetailHref, exchangeLinkDetailHref, uidLinkingHref } from '../.
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { verifyExchangeUid } from './api/verify-exchange-uid';
+import './binding.css';
 
 /**
  * /exchangeNo?uid=&platId=: the answer to the home page's UID search. It echoes the search, asks the
@@ -99,7 +100,9 @@ export default function UidSearchPage() {
       </section>
 
       <section className="card detail-section" aria-labelledby="uid-rule-title">
-        <h2 id="uid-rule-title">{t('uidSearch.ruleTitle')}</h2>
+        <h2 id="uid-rule-title" className="card-title">
+          {t('uidSearch.ruleTitle')}
+        </h2>
         <p>{t('uidSearch.ruleBody')}</p>
         <h3>{t('uidSearch.fixTitle')}</h3>
         <ol className="uid-fix-list">

@@ -25,6 +25,7 @@ import { exchangeDetailHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { estimateCashback } from './api/estimate-cashback';
+import './calculator.css';
 
 const ComparisonChart = lazy(() => import('./components/comparison-chart'));
 

@@ -12,6 +12,7 @@ import { useBindingDetail } from './api/get-binding-detail';
 import { useRebateRecords } from './api/get-rebate-records';
 import { RebateTable } from './components/rebate-table';
 import { useExchangeName } from './hooks';
+import './cashback.css';
 
 const DailyChart = lazy(() => import('./components/daily-chart'));
 const PAGE_SIZE = 10;

@@ -10,6 +10,7 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
 import { useMyInfo } from './api/get-my-info';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
+import './cashback.css';
 
 const PAGE_SIZE = 20;
 

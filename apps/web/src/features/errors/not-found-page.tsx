@@ -2,6 +2,7 @@ import { PATHS } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Page } from '../../shared/ui/page';
+import './errors.css';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();

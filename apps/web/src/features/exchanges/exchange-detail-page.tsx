@@ -18,6 +18,7 @@ import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useExchangeDetail } from './api/get-exchange-detail';
 import { SignupDialog } from './components/signup-dialog';
+import './exchanges.css';
 
 /** The `id` query value as a platId, or null when it is not a positive whole number. */
 function readPlatId(value: string | null): number | null {
@@ -123,7 +124,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
 
       <div className="detail-grid">
         <section className="card" aria-labelledby="fees-title">
-          <h2 id="fees-title">{t('exchanges.detail.feesTitle')}</h2>
+          <h2 id="fees-title" className="card-title">
+            {t('exchanges.detail.feesTitle')}
+          </h2>
           <dl className="figure-grid">
             <div>
               <dt>{t('exchanges.detail.limitOrder')}</dt>
@@ -142,7 +145,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
         </section>
 
         <section className="card" aria-labelledby="cashback-title">
-          <h2 id="cashback-title">{t('exchanges.detail.cashbackTitle')}</h2>
+          <h2 id="cashback-title" className="card-title">
+            {t('exchanges.detail.cashbackTitle')}
+          </h2>
           <dl className="figure-grid">
             <div>
               <dt>{t('exchanges.detail.speedUp', { weeks: detail.speedUpWeeks })}</dt>
@@ -166,7 +171,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
         </section>
 
         <section className="card" aria-labelledby="average-title">
-          <h2 id="average-title">{t('exchanges.detail.averageTitle')}</h2>
+          <h2 id="average-title" className="card-title">
+            {t('exchanges.detail.averageTitle')}
+          </h2>
           <p className="detail-average">
             {isZeroAmount(detail.personAvg)
               ? t('exchanges.noCashbackYet')
@@ -179,7 +186,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
       </div>
 
       <section className="card detail-section" aria-labelledby="vip-title">
-        <h2 id="vip-title">{t('exchanges.detail.vipTitle')}</h2>
+        <h2 id="vip-title" className="card-title">
+          {t('exchanges.detail.vipTitle')}
+        </h2>
         <p className="muted">
           {detail.vipTiers.length > 1
             ? t(`exchanges.detail.vipRule.${detail.vipRule}`)
@@ -225,7 +234,7 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
       </section>
 
       <section className="card detail-section" aria-labelledby="ranking-30-title">
-        <h2 id="ranking-30-title">
+        <h2 id="ranking-30-title" className="card-title">
           <Trophy size={20} aria-hidden="true" className="accent" />{' '}
           {t('exchanges.detail.rankingTitle', { days: detail.rankingDays })}
         </h2>
@@ -257,7 +266,9 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
 
       {detail.activities.length > 0 ? (
         <section className="card detail-section" aria-labelledby="detail-activities-title">
-          <h2 id="detail-activities-title">{t('exchanges.detail.activitiesTitle')}</h2>
+          <h2 id="detail-activities-title" className="card-title">
+            {t('exchanges.detail.activitiesTitle')}
+          </h2>
           <ul className="link-list">
             {detail.activities.map((activity) => (
               <li key={activity.activityUrl}>

@@ -12,6 +12,7 @@ import { exchangeDetailHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { SignupDialog } from './components/signup-dialog';
+import './exchanges.css';
 
 /** /exchange: every partner with its key figures and a sign-up call to action. */
 export default function ExchangeListPage() {

@@ -4,6 +4,7 @@ import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { storage } from '../../shared/storage';
 import { MemberSummary } from './components/member-summary';
 import { VisitorHome } from './visitor-home';
+import './home.css';
 
 /** spec section 2: on load, if no encr referral value is stored, the one in the address is stored. */
 function useStoreEncr() {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { storage } from '../../shared/storage';
 import { Page } from '../../shared/ui/page';
+import './invite.css';
 
 const INVITE_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 const BENEFITS = [
@@ -41,7 +42,7 @@ export default function InvitationPage() {
       ) : (
         <p className="card muted">{t('invitation.noCode')}</p>
       )}
-      <ul className="why-grid">
+      <ul className="card-grid">
         {BENEFITS.map(({ key, Icon }) => (
           <li key={key} className="card">
             <Icon size={22} aria-hidden="true" className="accent" />

@@ -10,6 +10,7 @@ import { useInviteLink } from './api/get-invite-link';
 import { useMyFriends } from './api/get-my-friends';
 import { CopyField } from './components/copy-field';
 import { FriendsTable } from './components/friends-table';
+import './invite.css';
 
 const PAGE_SIZE = 10;
 
@@ -54,7 +55,7 @@ export default function MakeFriendPage() {
       {rewards ? (
         <section className="invite-section" aria-labelledby="invite-rewards-title">
           <h2 id="invite-rewards-title">{t('invite.rewardsTitle')}</h2>
-          <ul className="why-grid invite-tiers">
+          <ul className="card-grid invite-tiers">
             <li className="card">
               <UserPlus size={22} aria-hidden="true" className="accent" />
               <p className="invite-tier-value">

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+import './legal-dialog.css';
 
 export type LegalDocument = 'terms' | 'privacy';
 

@@ -1,6 +1,7 @@
 import { PATHS } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
+import './mypage.css';
 
 const SECTIONS = [
   { path: PATHS.myPage, key: 'mypage', end: true },

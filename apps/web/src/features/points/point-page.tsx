@@ -8,6 +8,7 @@ import { useTaskDetail } from './api/get-task-detail';
 import { CheckInCard } from './components/check-in-card';
 import { PointsHistory } from './components/points-history';
 import { TaskGroups } from './components/task-groups';
+import './points.css';
 
 /** /mypage/point: the balance, the daily check-in, the tasks in three groups and the points history. */
 export default function PointPage() {

@@ -6,6 +6,7 @@ import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
 import { SERVICE_VALUES } from './service-values';
+import './service.css';
 
 const ICONS = [Share2, UserPlus, Gift];
 
@@ -18,7 +19,7 @@ export default function ServiceIntroInvitePage() {
   return (
     <Page title={t('pages.serviceIntroInvite.title')} intro={t('pages.serviceIntroInvite.intro')}>
       <ServiceNav />
-      <ol className="invite-steps">
+      <ol className="card-grid">
         {steps.map((step, index) => {
           const Icon = ICONS[index] ?? Gift;
           return (

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
 import { SERVICE_VALUES } from './service-values';
+import './service.css';
 
 /** /serviceIntroMore: fees, timing and payouts, with the figures of spec section 9. */
 export default function ServiceIntroMorePage() {

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
 import { SERVICE_VALUES } from './service-values';
+import './service.css';
 
 const STEP_ICONS = [Store, Link2, LineChart, BadgePercent, Wallet];
 const WHY_ICONS = [Eye, ShieldCheck, Wallet];
@@ -38,7 +39,7 @@ export default function ServiceIntroPage() {
       </section>
       <section aria-labelledby="service-why-title" className="service-why">
         <h2 id="service-why-title">{t('service.intro.whyTitle')}</h2>
-        <ul className="why-grid">
+        <ul className="card-grid">
           {why.map((item, index) => {
             const Icon = WHY_ICONS[index] ?? Eye;
             return (

@@ -23,6 +23,7 @@ import { useWithdrawals } from './api/get-withdrawals';
 import { verifyDepositCode } from './api/verify-deposit-code';
 import { WithdrawalForm, type WithdrawalValues } from './components/withdrawal-form';
 import { WithdrawalTable } from './components/withdrawal-table';
+import './withdrawal.css';
 
 const PAGE_SIZE = 10;
 

@@ -148,7 +148,7 @@ export function RejectDialog({
         hint={t('admin.withdrawals.reasonHint')}
         error={message(t, errors.reason?.message)}
       >
-        <textarea rows={3} maxLength={500} {...form.register('reason')} />
+        <textarea className="input" rows={3} maxLength={500} {...form.register('reason')} />
       </Field>
     </DecisionDialog>
   );

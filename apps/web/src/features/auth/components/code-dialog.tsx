@@ -3,6 +3,7 @@ import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } 
 import { useTranslation } from 'react-i18next';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { useCountdown } from '../hooks/use-countdown';
+import './code-dialog.css';
 
 const emptyDigits = () => Array.from({ length: VERIFICATION_CODE.length }, () => '');
 

@@ -1,6 +1,7 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { type ComponentProps, forwardRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './password-input.css';
 
 /** A password field with a show/hide toggle (spec: login, register, reset). */
 export const PasswordInput = forwardRef<HTMLInputElement, Omit<ComponentProps<'input'>, 'type'>>(
@@ -9,7 +10,7 @@ export const PasswordInput = forwardRef<HTMLInputElement, Omit<ComponentProps<'i
     const [visible, setVisible] = useState(false);
     return (
       <div className="input-with-action">
-        <input ref={ref} type={visible ? 'text' : 'password'} {...props} />
+        <input ref={ref} className="input" type={visible ? 'text' : 'password'} {...props} />
         <button
           type="button"
           className="icon-button"

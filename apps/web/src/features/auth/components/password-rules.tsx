@@ -1,6 +1,7 @@
 import { passwordRuleChecks } from '@elex/contract';
 import { Check, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import './password-rules.css';
 
 /** spec: register shows the password rules live as the user types. */
 export function PasswordRules({ value }: { value: string }) {

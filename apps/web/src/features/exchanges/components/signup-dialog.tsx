@@ -6,6 +6,7 @@ import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { uidLinkingHref } from '../../../shared/exchanges/paths';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { toast } from '../../../shared/ui/toast';
+import './signup-dialog.css';
 
 export interface SignupExchange {
   id: number;

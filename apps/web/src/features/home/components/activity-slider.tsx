@@ -27,7 +27,7 @@ export function ActivitySlider({
         return (
           <a
             key={`${activity.platId}-${activity.activityUrl}`}
-            className="activity-card"
+            className="card activity-card"
             href={activity.activityUrl}
             target="_blank"
             rel="noopener noreferrer"

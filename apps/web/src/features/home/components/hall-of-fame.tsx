@@ -31,7 +31,7 @@ export function HallOfFame({
       {group.map((fame) => {
         const exchange = exchanges.get(fame.platId);
         return (
-          <li key={`${fame.platId}:${fame.amount}`} className="fame-card">
+          <li key={`${fame.platId}:${fame.amount}`} className="card fame-card">
             <span className="fame-exchange">
               <Trophy size={18} aria-hidden="true" className="accent" />
               {exchange ? (

@@ -13,7 +13,7 @@ export function PartnerLogos({ exchanges }: { exchanges: readonly ExchangeIndexR
       <ul>
         {exchanges.slice(0, HOME.partnerLogos).map((exchange) => (
           <li key={exchange.platId}>
-            <Link to={exchangeDetailHref(exchange.platId)} className="partner-logo">
+            <Link to={exchangeDetailHref(exchange.platId)} className="card partner-logo">
               <ExchangeLogo logo={exchange.logo} name={exchange.platname} size={44} decorative />
               <span>{exchange.platname}</span>
             </Link>

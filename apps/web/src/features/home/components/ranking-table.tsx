@@ -117,7 +117,7 @@ function RankingCards({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab })
     <ol className="ranking-cards" aria-label={t(`homePublic.tabCaptions.${tab}`)}>
       {rows.map((row, index) => (
         <li key={row.platId}>
-          <Link to={exchangeDetailHref(row.platId)} className="ranking-card">
+          <Link to={exchangeDetailHref(row.platId)} className="card ranking-card">
             <span className="rank-cell" aria-hidden="true">
               {index + 1}
             </span>

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../../shared/copy-text';
 import { toast } from '../../../shared/ui/toast';
+import './copy-field.css';
 
 /**
  * A read-only value with a copy button. The value stays selectable: when copying fails the member
@@ -25,7 +26,7 @@ export function CopyField({ label, value, copyLabel }: { label: string; value: s
   return (
     <div className="field copy-field">
       <label htmlFor={id}>{label}</label>
-      <div className="copy-row">
+      <div className="input-row copy-row">
         <input id={id} className="mono" readOnly value={value} onFocus={(event) => event.target.select()} />
         <button type="button" className="button button-ghost" onClick={onCopy}>
           <Copy size={16} aria-hidden="true" />

@@ -223,9 +223,10 @@ function MembershipCheck({ task }: { task: Task }) {
   return (
     <form className="task-verify" noValidate onSubmit={onSubmit}>
       <label htmlFor={fieldId}>{t(`tasks.accountLabel.${network}`)}</label>
-      <div className="task-verify-row">
+      <div className="input-row">
         <input
           id={fieldId}
+          className="input"
           inputMode="numeric"
           autoComplete="off"
           value={accountId}

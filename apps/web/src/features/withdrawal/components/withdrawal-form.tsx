@@ -125,7 +125,7 @@ export function WithdrawalForm({
         </Field>
         <div className="field">
           <label htmlFor="withdrawal-amount">{t('withdrawal.amount')}</label>
-          <div className="input-with-button">
+          <div className="input-row">
             <input
               id="withdrawal-amount"
               type="text"
