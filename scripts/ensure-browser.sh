@@ -26,8 +26,11 @@ if [[ "$(id -u)" -ne 0 ]]; then
 fi
 
 echo "ensure-browser: installing ${missing[*]}"
-apt-get update
-DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk
+if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; }; then
+  echo "ensure-browser: the install failed (apt's message is above); fix that and run:" >&2
+  echo "$INSTALL" >&2
+  exit 1
+fi
 
 if ! has_chromium || ! has_cjk_fonts; then
   echo "ensure-browser: chromium or the Noto CJK fonts are still missing after the install" >&2
