@@ -45,7 +45,11 @@ export const exchangeBindings = pgTable(
   ],
 );
 
-/** The member's XME account (bindXmeUid), one per member and one member per XME account. */
+/**
+ * The member's XME account (bindXmeUid), one per member and one member per XME account. `locked_at`
+ * is set when the account earns the binding task: from then on the member cannot swap it, so it is
+ * never freed for another member to bind and claim with.
+ */
 export const xmeBindings = pgTable(
   'xme_bindings',
   {
@@ -54,6 +58,7 @@ export const xmeBindings = pgTable(
       .references(() => users.id),
     xmeUid: text('xme_uid').notNull(),
     boundAt: timestamp('bound_at', { withTimezone: true }).notNull(),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('xme_bindings_xme_uid_unique').on(table.xmeUid)],
 );

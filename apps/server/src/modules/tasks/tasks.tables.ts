@@ -75,5 +75,31 @@ export const socialAccounts = pgTable(
   ],
 );
 
+/**
+ * Which outside account earned which task, kept for good (a trigger refuses UPDATE, DELETE and
+ * TRUNCATE). `account` names it: 'telegram:<id>', 'discord:<id>', 'xme:<uid in lower case>',
+ * '<platId>:<uid>'. The primary key makes an account pay a task once whoever holds it later (a
+ * member who switched ids, an XME account rebound, a UID an operator unbound); the second unique key
+ * matches the points entry's one payout per member and task.
+ */
+export const taskPayouts = pgTable(
+  'task_payouts',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => taskDefinitions.id),
+    account: text('account').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.taskId, table.account] }),
+    uniqueIndex('task_payouts_user_task_unique').on(table.userId, table.taskId),
+  ],
+);
+
 export type TaskDefinitionRow = typeof taskDefinitions.$inferSelect;
 export type SocialAccountRow = typeof socialAccounts.$inferSelect;
+export type TaskPayoutRow = typeof taskPayouts.$inferSelect;
