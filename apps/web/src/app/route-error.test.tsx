@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, renderRoutes } from '../test/helpers';
@@ -31,6 +32,26 @@ describe('route error view (spec section 8: chunk failures missing, timeout, err
     expect(alert).toHaveTextContent(t('chunkError.missing'));
     expect(screen.getByRole('heading', { level: 1, name: t('chunkError.title') })).toBeVisible();
     expect(screen.getByRole('button', { name: t('chunkError.retry') })).toBeEnabled();
+  });
+
+  it('says the page took too long when the chunk does not arrive within its time limit', async () => {
+    renderRoutes(
+      [{ path: '/', lazy: lazyPage(() => new Promise(() => {}), 50), errorElement: <RouteError /> }],
+      '/',
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('chunkError.timeout'));
+  });
+
+  it('reloads the page when the user asks to try again', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    try {
+      renderFailingChunk(new Error('boom'));
+      await userEvent.click(await screen.findByRole('button', { name: t('chunkError.retry') }));
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('says something went wrong for any other failure', async () => {
