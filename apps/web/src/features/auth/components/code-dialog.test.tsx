@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -39,7 +39,105 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+const values = (boxes: HTMLElement[]) => boxes.map((box) => (box as HTMLInputElement).value).join('|');
+
+describe('code entry (spec section 5)', () => {
+  it('takes digits only, one per box, moving on to the next box', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { boxes } = renderDialog();
+    await user.click(boxes[0] as HTMLElement);
+    await user.keyboard('a1-b2 ');
+    expect(values(boxes)).toBe('1|2||||');
+    expect(boxes[2]).toHaveFocus();
+    // A letter typed over a digit leaves the digit.
+    await user.click(boxes[0] as HTMLElement);
+    await user.keyboard('x');
+    expect(values(boxes)).toBe('1|2||||');
+  });
+
+  it('takes a paste only when it is exactly six digits', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { dialog, boxes, onConfirm } = renderDialog();
+    await user.click(boxes[0] as HTMLElement);
+    for (const refused of ['12345', '1234567', '12a456', '123 456']) {
+      await user.paste(refused);
+      expect(values(boxes), refused).toBe('|||||');
+    }
+    await user.paste(' 654321 ');
+    expect(values(boxes)).toBe('6|5|4|3|2|1');
+    expect(boxes[5]).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    expect(onConfirm).toHaveBeenCalledWith('654321');
+  });
+
+  it('spreads a code the browser fills into the first box (one-time-code) over the six boxes', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { dialog, boxes, onConfirm } = renderDialog();
+    const first = boxes[0] as HTMLElement;
+    expect(first).toHaveAttribute('autocomplete', 'one-time-code');
+    // A browser cuts an autofilled value to maxlength: one digit would be all that arrives.
+    expect(first).not.toHaveAttribute('maxlength');
+    // Autofill sets the whole value at once, with no keystrokes and no paste event.
+    fireEvent.change(first, { target: { value: '482913' } });
+    expect(values(boxes)).toBe('4|8|2|9|1|3');
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    expect(onConfirm).toHaveBeenCalledWith('482913');
+  });
+
+  it('spreads a code a keyboard suggestion inserts into a box that already holds a digit', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { boxes } = renderDialog();
+    await user.click(boxes[0] as HTMLElement);
+    await user.keyboard('73');
+    fireEvent.change(boxes[1] as HTMLElement, { target: { value: '3105264' } });
+    expect(values(boxes)).toBe('1|0|5|2|6|4');
+  });
+
+  it('backspace in an empty box clears the previous box and moves there', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { boxes } = renderDialog();
+    await user.click(boxes[0] as HTMLElement);
+    await user.keyboard('123');
+    expect(boxes[3]).toHaveFocus();
+    await user.keyboard('{Backspace}');
+    expect(values(boxes)).toBe('1|2||||');
+    expect(boxes[2]).toHaveFocus();
+    await user.keyboard('{Backspace}{Backspace}');
+    expect(values(boxes)).toBe('|||||');
+    expect(boxes[0]).toHaveFocus();
+  });
+
+  it("refuses to confirm fewer than six digits with 'verification code error'", async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { dialog, boxes, onConfirm } = renderDialog();
+    await user.click(boxes[0] as HTMLElement);
+    await user.keyboard('12345');
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('verification code error');
+    expect(onConfirm).not.toHaveBeenCalled();
+    // The sixth digit clears the error and the code goes.
+    await user.click(boxes[5] as HTMLElement);
+    await user.keyboard('6');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    expect(onConfirm).toHaveBeenCalledWith('123456');
+  });
+});
+
 describe('code dialog countdown (spec section 4)', () => {
+  it('counts down from 60 s in mm:ss with the button reading confirm', () => {
+    const { dialog } = renderDialog();
+    const countdown = (time: string) => within(dialog).getByText(t('auth.codeCountdown', { time }));
+    expect(countdown('01:00')).toBeInTheDocument();
+    wait(1_000);
+    expect(countdown('00:59')).toBeInTheDocument();
+    wait(49_000);
+    expect(countdown('00:10')).toBeInTheDocument();
+    wait(9_000);
+    expect(countdown('00:01')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: t('common.confirm') })).toBeInTheDocument();
+  });
+
   it('at zero clears the boxes, puts focus in the first box and turns the button into resend', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { dialog, boxes } = renderDialog();

@@ -6,6 +6,9 @@ import { useCountdown } from '../hooks/use-countdown';
 import './code-dialog.css';
 
 const emptyDigits = () => Array.from({ length: VERIFICATION_CODE.length }, () => '');
+const wholeCode = new RegExp(`^\\d{${VERIFICATION_CODE.length}}$`);
+/** spec section 5: a paste is taken only when it is exactly six digits. */
+const isWholeCode = (text: string) => wholeCode.test(text);
 
 export interface CodeDialogProps {
   open: boolean;
@@ -71,9 +74,28 @@ export function CodeDialog({
   const focusBox = (index: number) =>
     boxes.current[Math.max(0, Math.min(index, VERIFICATION_CODE.length - 1))]?.focus();
 
+  const fillAll = (code: string) => {
+    setDigits(code.split(''));
+    setError(null);
+    focusBox(VERIFICATION_CODE.length - 1);
+  };
+
   const setDigit = (index: number, raw: string) => {
-    const digit = raw.replace(/\D/g, '').slice(-1);
-    setDigits((current) => current.map((value, i) => (i === index ? digit : value)));
+    const value = raw.trim();
+    const previous = digits[index] ?? '';
+    // The typed text without the digit the box already held (typing into a filled box adds to it).
+    const added = previous && value.length > 1 ? value.replace(previous, '') : value;
+    // A whole code arrives in one box when the browser fills it in (autocomplete="one-time-code") or a
+    // keyboard suggestion inserts it, without a paste event: it spreads over the boxes like a paste.
+    const code = [value, added].find(isWholeCode);
+    if (code) {
+      fillAll(code);
+      return;
+    }
+    const digit = added.replace(/\D/g, '').slice(-1);
+    // Digits only: a letter leaves the box as it was; an emptied box is cleared.
+    if (!digit && value !== '') return;
+    setDigits((current) => current.map((held, i) => (i === index ? digit : held)));
     setError(null);
     if (digit) focusBox(index + 1);
   };
@@ -89,10 +111,7 @@ export function CodeDialog({
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
     const text = event.clipboardData.getData('text').trim();
-    if (!new RegExp(`^\\d{${VERIFICATION_CODE.length}}$`).test(text)) return;
-    setDigits(text.split(''));
-    setError(null);
-    focusBox(VERIFICATION_CODE.length - 1);
+    if (isWholeCode(text)) fillAll(text);
   };
 
   const confirm = async () => {
@@ -153,7 +172,8 @@ export function CodeDialog({
               inputMode="numeric"
               autoComplete={index === 0 ? 'one-time-code' : 'off'}
               pattern="[0-9]*"
-              maxLength={1}
+              // No maxLength: a browser cuts an autofilled code to it, leaving one digit. setDigit keeps
+              // each box to one digit and spreads a whole code.
               value={digit}
               aria-label={t('auth.codeDigit', { position: index + 1, total: VERIFICATION_CODE.length })}
               aria-invalid={error ? true : undefined}
