@@ -56,7 +56,10 @@ export const BINGX = {
   },
   /** unconfirmed: BingX's agent calls allow 10 requests per second; we use half. */
   rateLimit: { limit: 5, intervalMs: 1000 },
+  /** Hours until a day's commission figures are final (for when they are pulled again). */
   settleHours: 48,
+  /** The roster is final at once: while figures come by CSV, the sync pulls it without waiting. */
+  rosterSettleHours: 0,
 } as const;
 
 /** The query BingX signs and receives: parameters plus timestamp and recvWindow, sorted by name. */
@@ -99,8 +102,12 @@ export function createBingxAdapter(
   return {
     exchange: BINGX.exchange,
     profile: {
-      commissionSource: 'api',
-      settleHours: BINGX.settleHours,
+      // Roster by API, figures by CSV (like Bybit): the commission list has no fee, and the rule pays
+      // fee x rate, so its entries would settle 'completed 0.00' and a later CSV with the real fees
+      // would be refused as a duplicate of those periods. listCommissions stays for when a fee source
+      // exists; the sync does not call it.
+      commissionSource: 'csv',
+      settleHours: BINGX.rosterSettleHours,
       lookbackDays: BINGX.commissionList.lookbackDays,
     },
 

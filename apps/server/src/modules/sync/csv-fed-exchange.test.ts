@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterOptions } from '../../integrations/exchanges/adapter.js';
+import { exchangeCase } from '../../integrations/exchanges/testing/cases.js';
+import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
+import { rebatesImport } from '../admin/imports.commands.js';
+import { rebates } from '../cashback/cashback.tables.js';
+import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
+import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import { syncExchange } from './sync.service.js';
+import { cashbackIngest } from './sync.wiring.js';
+
+/**
+ * BingX's commission list has no fee, and cashback is fee x rate: figures from it would settle as
+ * 'completed 0.00' and block the CSV with the real fees (same periods = duplicates). So BingX is
+ * synced for its roster only and its figures come by CSV, through the real ingest end to end.
+ */
+const BINGX = 6;
+const fast: AdapterOptions = {
+  retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+  sleep: async () => {},
+  rateLimit: { limit: 1000, intervalMs: 1000 },
+};
+const COMMISSIONS = '/openApi/agent/v2/reward/commissionDataList';
+
+let ctx: CashbackTestContext;
+let dir: string;
+let fake: FakeExchange | undefined;
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-bingx-'));
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('BingX: roster by API, figures by CSV', () => {
+  it('a sync pulls the roster but no fee-less figures, so a later rebates CSV pays its cashback', async () => {
+    ctx.clock.set(new Date('2026-01-16T13:30:00Z'));
+    const uid = '61000001';
+    fake = await exchangeCase('bingx').createFake().start();
+    fake
+      .addReferral(uid, new Date('2026-01-13T20:00:00Z'))
+      // The API's daily row for the 14th: volume and commission, fee 0.
+      .addTrade({ uid, at: new Date('2026-01-14T09:00:00Z'), volume: '1000', fee: '0', commission: '1.5' });
+    const adapter = exchangeCase('bingx').createAdapter(fake, fast);
+
+    const summary = await syncExchange(
+      { db: ctx.db, clock: ctx.clock, ingest: cashbackIngest(ctx.deps) },
+      { platId: BINGX, adapter },
+      { trigger: 'job', backfillDays: 3 },
+    );
+    expect(summary).toMatchObject({ status: 'succeeded', referralsInserted: 1, rebatesInserted: 0 });
+    // The window covers the 14th, yet the commission list is never asked.
+    expect(summary.window.from.getTime()).toBeLessThanOrEqual(Date.parse('2026-01-14T00:00:00Z'));
+    expect(summary.window.to.getTime()).toBeGreaterThanOrEqual(Date.parse('2026-01-15T00:00:00Z'));
+    expect(fake.served.filter((request) => request.path === COMMISSIONS)).toHaveLength(0);
+
+    // The affiliate portal's report for the same day, with the fee.
+    const file = path.join(dir, 'bingx-2026-01-14.csv');
+    fs.writeFileSync(
+      file,
+      'uid,period_start,period_end,trading_volume,fee,commission\n' +
+        `${uid},2026-01-14T00:00:00Z,2026-01-15T00:00:00Z,1000,2,1.5\n`,
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await rebatesImport.run(ctx.deps, ['bingx', file], {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+    });
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(out.join('\n')).toContain('1 row(s), 1 new, 0 already imported; settled 1: 1 completed');
+
+    // Registered on the 13th: the speed-up rate (60 %) of the 2 USDT fee, under the 1.5 commission.
+    expect(await balanceOf(ctx.db, accountCode.cashback(BINGX, uid))).toBe(1_200_000n);
+    const [record] = await ctx.db
+      .select()
+      .from(rebates)
+      .where(and(eq(rebates.platId, BINGX), eq(rebates.uid, uid)));
+    expect(record).toMatchObject({ status: 'completed', feeMicro: 2_000_000n, amountMicro: 1_200_000n });
+  });
+});
