@@ -8,5 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A journey through a page with user-event takes 1-3 s alone and more on a busy 2-core machine;
+    // Vitest's 5 s default failed such tests for load, not behaviour.
+    testTimeout: 15_000,
   },
 });
