@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MESSAGES } from '@elex/contract';
+import { CASHBACK, type ExchangeDictionary, MESSAGES } from '@elex/contract';
 import { type Locale, locales, message, openRoute, readMessages, waitForPath } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
@@ -7,9 +7,22 @@ import { test } from '../support/fixtures.js';
 const viewports: Viewport[] = ['desktop', 'mobile'];
 const TABS = ['overall', 'recommend', 'racing', 'mostCashback', 'limitPrice', 'marketPrice'];
 
+/** A locale string with its {{placeholders}} filled, as i18next would. */
+function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/{{(\w+)}}/g, (_, key: string) => String(values[key]));
+}
+
+/** The partners as the server lists them: the figures a page must show come from here. */
+async function dictionary(baseUrl: string): Promise<ExchangeDictionary['exchangeList']> {
+  const response = await fetch(`${baseUrl}/elex/user/config/res.json`);
+  const body = (await response.json()) as { content: ExchangeDictionary };
+  return body.content.exchangeList;
+}
+
 for (const locale of locales as Locale[]) {
   for (const viewport of viewports) {
-    test(`home shows the ranking and a row leads to its exchange (${locale}, ${viewport})`, async ({
+    test(`home shows the ranking; a row leads to its exchange and its sign-up link (${locale}, ${viewport})`, async ({
+      baseUrl,
       newPage,
     }) => {
       const strings = readMessages(locale);
@@ -25,20 +38,58 @@ for (const locale of locales as Locale[]) {
         TABS.map((key) => message(strings, `homePublic.tabs.${key}`)),
       );
 
-      // The first row of the overall tab (highest score) leads to its detail page.
+      // The first row of the overall tab (highest score) leads to its detail page. Desktop rows are
+      // named by their link; a mobile card's link also holds the rank and figures, so read its name.
       const panel = page.getByRole('tabpanel');
       const firstLink = panel.getByRole('link').first();
-      const name = viewport === 'desktop' ? (await firstLink.innerText()).trim() : '';
       const href = await firstLink.getAttribute('href');
       assert.match(href ?? '', /^\/exchangeDetail\?id=\d+$/);
+      const platId = Number(new URL(href ?? '', baseUrl).searchParams.get('id'));
+      const partner = (await dictionary(baseUrl)).find((entry) => entry.id === platId);
+      assert.ok(partner, `platId ${platId} is in the exchange dictionary`);
+      const name = (
+        await (viewport === 'desktop' ? firstLink : firstLink.locator('.exchange-name')).innerText()
+      ).trim();
+      assert.equal(name, partner.name);
       await firstLink.click();
       const url = await waitForPath(page, '/exchangeDetail');
       assert.equal(`${url.pathname}${url.search}`, href);
       // The detail page is titled with the exchange's name and shows its VIP table.
-      await page.getByRole('heading', { level: 1, name: new RegExp(name) }).waitFor({ state: 'visible' });
+      await page
+        .getByRole('heading', { level: 1, name: fill(message(strings, 'exchanges.detail.title'), { name }) })
+        .waitFor({ state: 'visible' });
       await page
         .getByRole('heading', { name: message(strings, 'exchanges.detail.vipTitle') })
         .waitFor({ state: 'visible' });
+
+      // Reaching the partner's sign-up link: the dialog offers our referral link in a new tab, the
+      // new-user discount and the UID binding for this exchange.
+      await page
+        .getByRole('button', { name: fill(message(strings, 'exchanges.signupCta'), { name }) })
+        .click();
+      const dialog = page.getByRole('dialog', {
+        name: fill(message(strings, 'exchanges.signup.title'), { name }),
+      });
+      await dialog.waitFor({ state: 'visible' });
+      const signup = dialog.getByRole('link', {
+        name: fill(message(strings, 'exchanges.signup.open'), { name }),
+      });
+      assert.equal(await signup.getAttribute('href'), partner.signupUrl);
+      assert.ok(partner.signupUrl.includes(partner.referralCode), 'the sign-up link carries our code');
+      assert.equal(await signup.getAttribute('target'), '_blank');
+      assert.match((await signup.getAttribute('rel')) ?? '', /noopener/);
+      await dialog
+        .getByText(
+          fill(message(strings, 'exchanges.signup.discount'), {
+            percent: CASHBACK.newUserDiscountPercent,
+            days: CASHBACK.newUserDiscountDays,
+          }),
+          { exact: true },
+        )
+        .waitFor({ state: 'visible' });
+      await dialog.getByText(partner.referralCode, { exact: true }).waitFor({ state: 'visible' });
+      const bind = dialog.getByRole('link', { name: message(strings, 'exchanges.signup.bind') });
+      assert.equal(await bind.getAttribute('href'), `/uidlinking?platId=${platId}`);
     });
   }
 }

@@ -1,5 +1,6 @@
-import type { ExchangeDetailResponse } from '@elex/contract';
+import { CASHBACK, type ExchangeDetailResponse } from '@elex/contract';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { envelope, renderRoutes } from '../../test/helpers';
@@ -24,8 +25,8 @@ function detail(overrides: Partial<ExchangeDetailResponse> = {}): ExchangeDetail
     cashRate: '45.00',
     speedUpCashRate: '55.00',
     speedUpWeeks: 3,
-    newUserDiscountPercent: 20,
-    newUserDiscountDays: 90,
+    newUserDiscountPercent: CASHBACK.newUserDiscountPercent,
+    newUserDiscountDays: CASHBACK.newUserDiscountDays,
     vipRule: 'either',
     vipTiers: [
       REGULAR,
@@ -84,5 +85,36 @@ describe('exchange detail page', () => {
     expect(await screen.findByText(t('exchanges.noCashbackYet'))).toBeVisible();
     expect(screen.getByText(t('exchanges.detail.rankingEmpty'))).toBeVisible();
     expect(screen.queryByText('0.00 USDT')).toBeNull();
+  });
+
+  it('leads to the sign-up link with our code, the new-user discount and the UID binding', async () => {
+    const user = userEvent.setup();
+    openDetail(detail());
+    await user.click(
+      await screen.findByRole('button', { name: t('exchanges.signupCta', { name: 'KuCoin' }) }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: t('exchanges.signup.title', { name: 'KuCoin' }),
+    });
+    const signup = within(dialog).getByRole('link', {
+      name: new RegExp(t('exchanges.signup.open', { name: 'KuCoin' })),
+    });
+    expect(signup).toHaveAttribute('href', 'https://www.kucoin.com/r/af/REAL42');
+    expect(signup).toHaveAttribute('target', '_blank');
+    expect(signup.getAttribute('rel')).toContain('noopener');
+    expect(within(dialog).getByText('REAL42')).toBeVisible();
+    expect(
+      within(dialog).getByText(
+        t('exchanges.signup.discount', {
+          percent: CASHBACK.newUserDiscountPercent,
+          days: CASHBACK.newUserDiscountDays,
+        }),
+      ),
+    ).toBeVisible();
+    expect(within(dialog).getByText(/20%/)).toBeVisible();
+    expect(within(dialog).getByRole('link', { name: t('exchanges.signup.bind') })).toHaveAttribute(
+      'href',
+      '/uidlinking?platId=9',
+    );
   });
 });
