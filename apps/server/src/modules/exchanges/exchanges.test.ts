@@ -13,11 +13,12 @@ import {
   State,
 } from '@elex/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exchangeActivities, exchanges, exchangeVipTiers } from '../../db/schema.js';
 import { PARTNER_CATALOG } from '../../db/seed/partner-catalog.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { createTestApp, post } from '../../test/test-app.js';
+import { selectCatalog } from './exchanges.repository.js';
 import {
   addActivities,
   CATALOG_CACHE_TTL_MS,
@@ -25,6 +26,12 @@ import {
   replaceVipTiers,
   updateExchange,
 } from './exchanges.service.js';
+
+// The catalog read, wrapped so the cache tests can count how often the catalog is really loaded.
+vi.mock('./exchanges.repository.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./exchanges.repository.js')>();
+  return { ...actual, selectCatalog: vi.fn(actual.selectCatalog) };
+});
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -402,9 +409,16 @@ describe('the partner catalog', () => {
     });
 
     it('answers a write to an unknown exchange with not found, and still invalidates', async () => {
+      expect(await cashRateOf(10)).toBe('60.00');
+      // Another instance edits the shared database: this process still serves its snapshot...
+      await ctx.db.update(exchanges).set({ cashRateBps: 5500 }).where(eq(exchanges.id, 10));
+      expect(await cashRateOf(10)).toBe('60.00');
+      // ...until this process makes a write, even a refused one, which drops the snapshot.
       await expect(updateExchange(ctx.app.deps, 404, { name: 'x' })).rejects.toMatchObject({
         state: State.NotFound,
       });
+      expect(await cashRateOf(10)).toBe('55.00');
+      await updateExchange(ctx.app.deps, 10, { cashRateBps: 6000 });
     });
 
     it('serves from memory between writes, and picks up another instance’s write within the TTL', async () => {
@@ -420,9 +434,18 @@ describe('the partner catalog', () => {
     });
 
     it('shares one load between concurrent requests after an invalidation', async () => {
-      await updateExchange(ctx.app.deps, 9, { scoreTenths: 85 });
+      await updateExchange(ctx.app.deps, 9, { scoreTenths: 84 });
+      const loads = vi.mocked(selectCatalog);
+      loads.mockClear();
       const answers = await Promise.all(Array.from({ length: 20 }, () => index(ctx)));
-      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(loads).toHaveBeenCalledTimes(1);
+      expect(answers.map((answer) => answer.allExchange.find((row) => row.platId === 9)?.score)).toEqual(
+        answers.map(() => 8.4),
+      );
+      // Served from memory afterwards: no further load.
+      await index(ctx);
+      expect(loads).toHaveBeenCalledTimes(1);
+      await updateExchange(ctx.app.deps, 9, { scoreTenths: 85 });
     });
   });
 });
