@@ -30,6 +30,12 @@ export async function findUserById(db: Executor, id: number): Promise<UserRow | 
   return row;
 }
 
+/** The user row held `FOR SHARE` until the transaction ends: an UPDATE of it waits, reads do not. */
+export async function findUserByIdForShare(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('share');
+  return row;
+}
+
 export async function findActiveUserByInviteCode(
   db: Executor,
   inviteCode: string,

@@ -19,6 +19,7 @@ import {
   findActiveUserByEmail,
   findActiveUserByInviteCode,
   findUserById,
+  findUserByIdForShare,
   insertDeletedEmail,
   insertUserUnlessTaken,
   isEmailDeleted,
@@ -394,6 +395,21 @@ function activeLock(until: Date | null, now: Date): Date | null {
 export async function withdrawalLockedUntil(deps: AppDeps, userId: number): Promise<Date | null> {
   const user = await findUserById(deps.db, userId);
   return activeLock(user?.withdrawalLockedUntil ?? null, deps.clock.now());
+}
+
+/**
+ * The same lock, read in the transaction that moves the member's money with the user row held
+ * `FOR SHARE` until it commits: a password change or reset that committed first is seen here, and one
+ * that comes later waits for this transaction (its UPDATE needs the row). No withdrawal slips in
+ * between a check and the hold.
+ */
+export async function withdrawalLockedUntilInTransaction(
+  tx: Transaction,
+  userId: number,
+  now: Date,
+): Promise<Date | null> {
+  const user = await findUserByIdForShare(tx, userId);
+  return activeLock(user?.withdrawalLockedUntil ?? null, now);
 }
 
 /** A member's invite code (the invites module's link and code calls). */

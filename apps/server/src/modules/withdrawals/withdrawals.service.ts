@@ -24,6 +24,7 @@ import {
   memberIdentities,
   useCode,
   withdrawalLockedUntil,
+  withdrawalLockedUntilInTransaction,
 } from '../auth/auth.service.js';
 import { liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
 import { loadPartners } from '../cashback/partners.js';
@@ -78,9 +79,12 @@ const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
 
 /**
  * Points where a test makes the flow fail, to see that a failure at any step leaves the whole change
- * or none (each runs inside the transaction, after the step it names). Never set in production.
+ * or none (each runs inside the transaction, after the step it names), or changes something between
+ * two steps ('request:beforeTransaction' runs after the checks outside the transaction, before it
+ * opens: a password change landing there must still stop the request). Never set in production.
  */
 export type WithdrawalFaultPoint =
+  | 'request:beforeTransaction'
   | 'request:afterInsert'
   | 'request:afterCode'
   | 'request:afterHold'
@@ -254,7 +258,8 @@ function replay(row: WithdrawalRow, request: WithdrawalRequest, address: string,
  * /elex/user/applyDeposit. Checks (cheapest first): a retried request id answers its withdrawal; the
  * 72 h lock after a password change; the UID is the member's live binding; the amount is at least
  * 50 USDT; the code. Then, in one transaction under row locks on the UID's cashback and the member's
- * rewards accounts: the balance check, the withdrawal row, the code used up, the hold journal
+ * rewards accounts: the 72 h lock again (the user row held FOR SHARE, so a password change waits or
+ * is seen), the balance check, the withdrawal row, the code used up, the hold journal
  * (cashback first, then rewards) and the confirmation mail. Requests of one member queue on the
  * rewards account's lock, on one instance or several, so none can overdraw.
  */
@@ -291,6 +296,7 @@ export async function requestWithdrawal(
   );
   const codeId = await checkOwnAddressCode(deps, member, request.code);
   const exchange = (await loadPartners(deps)).get(request.platId)?.name ?? String(request.platId);
+  await checkpoint(deps, 'request:beforeTransaction');
 
   const outcome = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -302,6 +308,10 @@ export async function requestWithdrawal(
     // A twin of this request that held the locks first has committed by now: answer its withdrawal.
     const twin = await findByRequestId(tx, userId, request.requestId);
     if (twin) return { twin };
+    // The lock looked at above may have been set since (a password change or reset committing in
+    // between): this look, with the user row held until commit, is the one that counts.
+    const lockedNow = await withdrawalLockedUntilInTransaction(tx, userId, now);
+    if (lockedNow) throw AppError.refused('withdrawalLocked', { time: displayTime(lockedNow) });
 
     refuseUnlessWithdrawable(amountMicro, cashback + rewards);
     // docs/withdrawals.md: a withdrawal draws first from the UID's cashback, then from rewards.

@@ -225,6 +225,53 @@ describe('a withdrawal request', () => {
     expect(await applyDeposit(ctx, member, { amount: '50', authCode: code })).toMatchObject({ state: 0 });
   });
 
+  it('is refused when a password change commits after the first look at the lock, before the money moves', async () => {
+    const member = await fundedMember(ctx, { cashback: '100' });
+    const code = await ownCode(ctx, member);
+    const mailsBefore = await mailsTo(ctx, member.email);
+    let lockedUntil = '';
+    const changingMeanwhile = {
+      ...ctx.deps,
+      withdrawalFaults: {
+        // Runs after every check outside the transaction passed (no lock then), before it opens.
+        'request:beforeTransaction': async () => {
+          const changed = await memberCall(ctx, member, '/elex/user/updatePass', {
+            oldPasswd: PASSWORD,
+            passwd: NEW_PASSWORD,
+          });
+          expect(changed).toMatchObject({ state: 0 });
+          lockedUntil = changed.content.withdrawalLockedUntil;
+        },
+      },
+    };
+    const request = {
+      requestId: randomUUID(),
+      platId: member.platId,
+      uid: member.uid,
+      address: ADDRESS,
+      amount: '60',
+      code,
+    };
+    const session = { userId: member.userId, sessionId: 0 };
+    await expect(requestWithdrawal(changingMeanwhile, session, request)).rejects.toMatchObject({
+      messageKey: 'withdrawalLocked',
+    });
+    expect(lockedUntil).not.toBe('');
+    expect(await moneyOf(ctx, member)).toEqual({ cashback: usdt('100'), rewards: 0n, hold: 0n });
+    expect((await memberCall(ctx, member, '/elex/exchange/depositRecord', {})).content.total).toBe(0);
+    // The password-changed notice is the only new mail: no withdrawal confirmation.
+    const mails = await mailsTo(ctx, member.email);
+    expect(mails).toHaveLength(mailsBefore.length + 1);
+    // Once the lock has passed, the same request id goes through: the refusal left nothing behind.
+    ctx.clock.set(new Date(new Date(lockedUntil).getTime() + 1));
+    const fresh = await ownCode(ctx, member);
+    expect(await requestWithdrawal(ctx.deps, session, { ...request, code: fresh })).toMatchObject({
+      created: true,
+      withdrawal: { status: 'pending', amount: '60.000000' },
+    });
+    await everyInvariantHolds();
+  });
+
   it('pays to the bound address or another checksummed one the member typed, never a bad or zero address', async () => {
     const member = await fundedMember(ctx, { cashback: '500' });
     const typed = await withdraw(member, '50', { address: OTHER_ADDRESS.toLowerCase() });
