@@ -143,7 +143,10 @@ export const BindingDetailSchema = z.object({
   balance: usdt,
   totalRebate: usdt,
   pendingRebate: usdt,
-  /** Cashback credited per UTC day, last 90 days, oldest first; days without cashback are absent. */
+  /**
+   * Cashback paid per trading day: completed records summed by the UTC day their period starts, the
+   * last 90 days, oldest first; days without cashback are absent.
+   */
   daily: z.array(z.object({ day: z.string(), amount: usdt })),
   /** When the exchange's data last arrived for this UID, or null. */
   lastDataAt: isoTime.nullable(),

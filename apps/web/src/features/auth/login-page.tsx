@@ -5,6 +5,7 @@ import {
   normalizeEmail,
   PASSWORD,
   PATHS,
+  REDIRECT_DELAY_MS,
   SIMPLE_EMAIL_PATTERN,
 } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -31,7 +32,7 @@ type LoginValues = z.output<typeof LoginFormSchema>;
 export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const finishLogin = useFinishLogin();
+  const finishLogin = useFinishLogin(REDIRECT_DELAY_MS.afterLogin);
   const requestCode = useRequestCode();
   /** The values waiting for their code, and the seconds the dialog counts down from. */
   const [pending, setPending] = useState<(LoginValues & { seconds: number }) | null>(null);
@@ -53,7 +54,9 @@ export default function LoginPage() {
     try {
       setPending({ ...values, seconds: await requestCode(CodeModule.Login, values.email) });
     } catch {
-      // The API client showed the reason.
+      // spec section 4: a failed login sends Login_Error, also when it fails at the code request (the
+      // reason is shown already).
+      track('Login_Error');
     } finally {
       setSending(false);
     }

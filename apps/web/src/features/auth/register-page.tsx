@@ -1,4 +1,11 @@
-import { CodeModule, EXCLUSIVE_SIGNUP, emailSchema, newPasswordSchema, PATHS } from '@elex/contract';
+import {
+  CodeModule,
+  EXCLUSIVE_SIGNUP,
+  emailSchema,
+  newPasswordSchema,
+  PATHS,
+  REDIRECT_DELAY_MS,
+} from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Gift } from 'lucide-react';
 import { useState } from 'react';
@@ -33,7 +40,7 @@ type RegisterValues = z.output<typeof RegisterFormSchema>;
 export default function RegisterPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const finishLogin = useFinishLogin();
+  const finishLogin = useFinishLogin(REDIRECT_DELAY_MS.afterRegister);
   const requestCode = useRequestCode();
   // spec: the invite code comes from the inviteCode query or a stored one; encr is read-only.
   const [encr] = useState(() => params.get('encr') ?? storage.getEncr() ?? '');

@@ -1,11 +1,13 @@
-import { REDIRECT_DELAY_MS } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { storage } from '../../../shared/storage';
 import { toast } from '../../../shared/ui/toast';
 
-/** After login or registration: store the token, welcome, and go on after 1 s (spec section 4). */
-export function useFinishLogin() {
+/**
+ * After login or registration: welcome, then store the token and go on after the delay (spec
+ * section 9: 1 s for both, `REDIRECT_DELAY_MS.afterLogin` and `.afterRegister`).
+ */
+export function useFinishLogin(delayMs: number) {
   const navigate = useNavigate();
   const { t } = useTranslation();
   return (token: string, target: string) => {
@@ -13,6 +15,6 @@ export function useFinishLogin() {
     setTimeout(() => {
       storage.setToken(token);
       navigate(target, { replace: true });
-    }, REDIRECT_DELAY_MS.afterLogin);
+    }, delayMs);
   };
 }
