@@ -121,9 +121,15 @@ function namesInPanel(): string[] {
     return within(table)
       .getAllByRole('rowheader')
       .map((cell) => within(cell).getByRole('link').textContent ?? '');
-  return within(panel)
-    .getAllByRole('listitem')
-    .map((item) => item.querySelector('.exchange-name')?.textContent ?? '');
+  // Each card is one link named by its exchange; collect the names in document order.
+  const names: string[] = [];
+  within(panel).getAllByRole('link', {
+    name: (name) => {
+      names.push(name);
+      return true;
+    },
+  });
+  return names;
 }
 
 beforeEach(() => {
@@ -215,12 +221,22 @@ describe('home page, visitor view', () => {
   });
 
   it('shows 10 partner logos at most, each leading to its exchange', async () => {
-    stubServer();
+    const extra = ['Foxtrot', 'Golf', 'Hotel', 'India', 'Juliett', 'Kilo', 'Lima'].map((name, i) =>
+      row(6 + i, name, 7.0, '40.00', '0.0200', '0.0500'),
+    );
+    const twelve = [...INDEX.allExchange, ...extra];
+    expect(twelve).toHaveLength(12);
+    stubServer({ ...INDEX, allExchange: twelve });
     renderHome();
     const partners = await screen.findByRole('region', { name: t('homePublic.partnersTitle') });
     const links = within(partners).getAllByRole('link');
-    expect(links).toHaveLength(5);
+    // spec section 2: 10 logos, the first 10 in catalog order.
+    expect(links).toHaveLength(10);
+    expect(links.map((link) => link.textContent)).toEqual(
+      twelve.slice(0, 10).map((exchange) => exchange.platname),
+    );
     expect(links[0]).toHaveAttribute('href', '/exchangeDetail?id=1');
+    expect(links[9]).toHaveAttribute('href', '/exchangeDetail?id=10');
   });
 
   it('searches a UID: the picker and the box lead to /exchangeNo with uid and platId', async () => {
@@ -318,6 +334,25 @@ describe('hall of fame (spec section 9)', () => {
     expect(slides).toHaveLength(2);
     expect(within(slides[0] as HTMLElement).getAllByRole('listitem')).toHaveLength(3);
     expect(within(region).getByText('18,452.37 USDT')).toBeInTheDocument();
+  });
+
+  it('shows the first 3 fames as cards, without a slider, at mobile width', async () => {
+    setWidth(390);
+    stubServer({
+      ...INDEX,
+      fames: [...INDEX.fames, { platId: 4, amount: '8000.000000' }, { platId: 2, amount: '7000.000000' }],
+    });
+    renderHome();
+    const region = await screen.findByRole('region', { name: t('homePublic.fameTitle') });
+    const cards = within(region).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    expect(cards.map((card) => within(card).getByText(/USDT$/).textContent)).toEqual([
+      '18,452.37 USDT',
+      '16,210.08 USDT',
+      '14,987.66 USDT',
+    ]);
+    expect(within(region).queryByRole('group')).toBeNull();
+    expect(within(region).queryByRole('button', { name: t('homePublic.nextSlide') })).toBeNull();
   });
 
   it('before any cashback is paid: no hall of fame, and averages say so instead of 0 USDT', async () => {

@@ -1,7 +1,7 @@
 import { type ExchangeIndexRow, HOME_TABS, type HomeTab, rankExchanges } from '@elex/contract';
 import * as Tabs from '@radix-ui/react-tabs';
 import { ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
@@ -112,19 +112,28 @@ function RankingRows({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab }) 
 
 function RankingCards({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab }) {
   const { t } = useTranslation();
+  const idPrefix = useId();
   if (rows.length === 0) return <EmptyTab />;
   return (
     <ol className="ranking-cards" aria-label={t(`homePublic.tabCaptions.${tab}`)}>
       {rows.map((row, index) => (
         <li key={row.platId}>
-          <Link to={exchangeDetailHref(row.platId)} className="card ranking-card">
+          {/* Named by the exchange alone, as the desktop row's link is; the figures are its description. */}
+          <Link
+            to={exchangeDetailHref(row.platId)}
+            className="card ranking-card"
+            aria-labelledby={`${idPrefix}-${row.platId}-name`}
+            aria-describedby={`${idPrefix}-${row.platId}-figures ${idPrefix}-${row.platId}-cash`}
+          >
             <span className="rank-cell" aria-hidden="true">
               {index + 1}
             </span>
             <ExchangeLogo logo={row.logo} name={row.platname} size={36} decorative />
             <span className="ranking-card-main">
-              <span className="exchange-name">{row.platname}</span>
-              <span className="ranking-card-figures muted">
+              <span className="exchange-name" id={`${idPrefix}-${row.platId}-name`}>
+                {row.platname}
+              </span>
+              <span className="ranking-card-figures muted" id={`${idPrefix}-${row.platId}-figures`}>
                 {t('exchanges.cardFigures', {
                   score: formatScore(row.score),
                   limitPrice: formatPercent(row.limitPrice),
@@ -132,7 +141,7 @@ function RankingCards({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab })
                 })}
               </span>
             </span>
-            <span className="ranking-card-score">
+            <span className="ranking-card-score" id={`${idPrefix}-${row.platId}-cash`}>
               <span className="muted">{t('exchanges.columns.cashRate')}</span>
               <span className="figure-strong">{formatPercent(row.cashRate)}</span>
             </span>
