@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
  * a 60 fps spring: 20 brings a slide 99 % of the way in about 480 ms with no overshoot (measured by
  * stepping Embla's ScrollBody with its default friction). Reduced motion jumps instead.
  */
-const EMBLA_DURATION_FOR_SLIDER_SPEED = 20;
+export const EMBLA_DURATION_FOR_SLIDER_SPEED = 20;
 
 const prefersReducedMotion = () =>
   typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
