@@ -294,6 +294,35 @@ export async function selectRewardPage(
   return { rows, total: totalRow?.value ?? 0 };
 }
 
+/**
+ * One UID's paid cashback per UTC day of its period's start (the day of the trades, not the day it was
+ * credited: a backfill credited at once still spreads over its trading days), periods starting on or
+ * after `since`, oldest first. The record's amount is its rebate journal's (ledger invariant 5).
+ */
+export async function sumCashbackByTradingDay(
+  db: Executor,
+  platId: number,
+  uid: string,
+  since: Date,
+): Promise<Array<{ day: string; total: bigint }>> {
+  const day = sql<string>`to_char(${rebates.periodStart} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ day, total: sql<string>`sum(${rebates.amountMicro})::text` })
+    .from(rebates)
+    .where(
+      and(
+        eq(rebates.platId, platId),
+        eq(rebates.uid, uid),
+        eq(rebates.status, 'completed'),
+        gt(rebates.amountMicro, 0n),
+        gte(rebates.periodStart, since),
+      ),
+    )
+    .groupBy(day)
+    .orderBy(day);
+  return rows.map((row) => ({ day: row.day, total: BigInt(row.total) }));
+}
+
 /** Sum of trading_volume (micro-USDT) over every rebate record of these UIDs, whatever its status. */
 export async function sumTradingVolume(
   db: Executor,

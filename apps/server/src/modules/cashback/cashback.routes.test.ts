@@ -134,13 +134,45 @@ describe('seeRebateByExchangeId', () => {
       balance: '30.000000',
       totalRebate: '30.000000',
       pendingRebate: '20.000000',
+      // By trading day (the period's start), not by the day each was credited (03-03 .. 03-05).
       daily: [
-        { day: '2026-03-03', amount: '5.000000' },
-        { day: '2026-03-04', amount: '10.000000' },
-        { day: '2026-03-05', amount: '15.000000' },
+        { day: '2026-03-01', amount: '5.000000' },
+        { day: '2026-03-02', amount: '10.000000' },
+        { day: '2026-03-03', amount: '15.000000' },
       ],
       lastDataAt: new Date(DAY1 + 4 * DAY_MS + 6 * 3_600_000).toISOString(),
     });
+  });
+
+  it('charts a backfill credited at once on its trading days, paid cashback only, the last 90 days', async () => {
+    const member = await signUp(ctx, nextEmail('backfill'));
+    const uid = nextUid('B');
+    await ingestReferrals(ctx.deps, BITGET, [{ uid, registeredAt: new Date(DAY1 - 200 * DAY_MS) }], api);
+    expect(
+      (await as(member, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS })).state,
+    ).toBe(0);
+    // Now 2026-03-05: the chart's first day is 89 days earlier, 2025-12-06.
+    const at = (text: string) => new Date(text);
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [
+        figures(uid, at('2025-12-05T18:00:00Z'), { fee: '8', commission: '1000' }, 6), // before the chart
+        figures(uid, at('2025-12-06T00:00:00Z'), { fee: '1', commission: '1000' }, 6),
+        figures(uid, at('2026-02-20T00:00:00Z'), { fee: '5', commission: '0' }), // failed: no commission
+        figures(uid, at('2026-02-21T00:00:00Z'), { fee: '0', commission: '1' }), // completed, nothing paid
+        figures(uid, at('2026-03-02T00:00:00Z'), { fee: '2', commission: '1000' }, 6),
+        figures(uid, at('2026-03-02T18:00:00Z'), { fee: '4', commission: '1000' }, 6),
+      ],
+      api,
+    );
+    const detail = (await as(member, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid })).content;
+    // Every record was credited in this one import; the chart still shows the days the fees were paid.
+    expect(detail.daily).toEqual([
+      { day: '2025-12-06', amount: '0.500000' },
+      { day: '2026-03-02', amount: '3.000000' },
+    ]);
+    expect(detail.totalRebate).toBe('7.500000');
   });
 
   it('answers 1004 for someone else’s UID or one not bound', async () => {

@@ -17,13 +17,14 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { memberContact } from '../auth/auth.service.js';
 import { type ExchangeBindingRow, liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
-import { accountCode, balancesOf, creditedByAccount, dailyCredits } from '../ledger/ledger.service.js';
+import { accountCode, balancesOf, creditedByAccount } from '../ledger/ledger.service.js';
 import {
   selectLastDataAt,
   selectPendingRebates,
   selectRebatePage,
   selectRegistrations,
   selectRewardPage,
+  sumCashbackByTradingDay,
   sumEventRewards,
   sumEventRewardsBySource,
   sumTradingVolume,
@@ -37,7 +38,7 @@ import { computeRebate, rebateAmount } from './rebate-rule.js';
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** BindingDetail.daily covers today and the 89 days before it (UTC). */
+/** BindingDetail.daily covers trading days from today back to the 89 days before it (UTC). */
 export const DAILY_SERIES_DAYS = 90;
 /** Event rewards booked into `rewards:<userId>` (the journal kinds that count as rewards). */
 const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
@@ -149,10 +150,10 @@ export async function bindingDetail(
   let pending = 0n;
   for (const amount of estimates.values()) pending += amount;
   const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
-  const daily = await dailyCredits(
+  const daily = await sumCashbackByTradingDay(
     deps.db,
-    code,
-    ['rebate'],
+    binding.platId,
+    binding.uid,
     new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS),
   );
   const lastDataAt = await selectLastDataAt(deps.db, binding.platId, binding.uid);
@@ -164,7 +165,7 @@ export async function bindingDetail(
     balance: usdt(balance),
     totalRebate: usdt(credited),
     pendingRebate: usdt(pending),
-    daily: daily.map((day) => ({ day: day.day, amount: usdt(day.amountMicro) })),
+    daily: daily.map((day) => ({ day: day.day, amount: usdt(day.total) })),
     lastDataAt: lastDataAt?.toISOString() ?? null,
   };
 }

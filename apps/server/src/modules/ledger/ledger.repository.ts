@@ -163,31 +163,6 @@ export async function sumLinesByAccount(
   return rows.map((row) => ({ ...row, total: BigInt(row.total) }));
 }
 
-/** One account's lines of some journal kinds summed per UTC day since a moment, oldest first. */
-export async function sumLinesByDay(
-  db: Executor,
-  code: string,
-  journalKinds: readonly string[],
-  since: Date,
-): Promise<Array<{ day: string; total: bigint }>> {
-  const day = sql<string>`to_char(${ledgerJournals.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ day, total: sql<string>`sum(${ledgerLines.amount})` })
-    .from(ledgerLines)
-    .innerJoin(ledgerJournals, eq(ledgerJournals.id, ledgerLines.journalId))
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
-    .where(
-      and(
-        eq(ledgerAccounts.code, code),
-        inArray(ledgerJournals.kind, [...journalKinds]),
-        gte(ledgerJournals.createdAt, since),
-      ),
-    )
-    .groupBy(day)
-    .orderBy(day);
-  return rows.map((row) => ({ day: row.day, total: BigInt(row.total) }));
-}
-
 export async function countLedgerRows(db: Executor) {
   const [accounts] = await db.select({ value: count() }).from(ledgerAccounts);
   const [journals] = await db.select({ value: count() }).from(ledgerJournals);

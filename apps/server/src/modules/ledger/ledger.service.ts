@@ -10,7 +10,6 @@ import {
   selectJournalIds,
   selectRecentLines,
   sumLinesByAccount,
-  sumLinesByDay,
 } from './ledger.repository.js';
 
 export { accountCode, isNonNegativeAccount, parseAccountCode } from './accounts.js';
@@ -228,17 +227,6 @@ export async function cashbackCreditedSince(
   return rows
     .filter((row) => row.platId !== null && row.uid !== null && row.total > 0n)
     .map((row) => ({ platId: row.platId as number, uid: row.uid as string, amountMicro: row.total }));
-}
-
-/** One account's bookings by journals of these kinds, per UTC day since a moment, oldest first. */
-export async function dailyCredits(
-  db: Executor,
-  code: string,
-  journalKinds: readonly JournalKind[],
-  since: Date,
-): Promise<Array<{ day: string; amountMicro: bigint }>> {
-  const rows = await sumLinesByDay(db, code, journalKinds, since);
-  return rows.map((row) => ({ day: row.day, amountMicro: row.total }));
 }
 
 /**
