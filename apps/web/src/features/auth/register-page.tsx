@@ -3,6 +3,7 @@ import {
   EXCLUSIVE_SIGNUP,
   emailSchema,
   newPasswordSchema,
+  normalizeEmail,
   PATHS,
   REDIRECT_DELAY_MS,
 } from '@elex/contract';
@@ -70,7 +71,9 @@ export default function RegisterPage() {
     const parsed = emailSchema.safeParse(form.getValues('email'));
     if (!parsed.success) return;
     form.setValue('email', parsed.data);
-    setTaken(await emailExists(parsed.data));
+    const exists = await emailExists(parsed.data);
+    // A slow answer for an e-mail edited since must not mark (or clear) the one now in the field.
+    if (normalizeEmail(form.getValues('email')) === parsed.data) setTaken(exists);
   };
 
   const onSubmit = async (values: RegisterValues) => {
