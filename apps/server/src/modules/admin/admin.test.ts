@@ -27,9 +27,12 @@ import {
   moneyOf,
   ownCode,
 } from '../withdrawals/test-support.js';
+import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
+import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
 import { rebatesImport, referralsImport } from './imports.commands.js';
 import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
+import { approveAudited, rejectAudited } from './withdrawals-queue.service.js';
 
 let ctx: CashbackTestContext;
 let operator: Caller;
@@ -650,6 +653,54 @@ describe('withdrawal queue', () => {
       before: { status: 'pending', txHash: null },
       after: { status: 'completed', txHash, decidedBy: operator.userId },
     });
+  });
+});
+
+describe('an audited decision', () => {
+  it('fails whole when its audit entry cannot be written: still pending and held, no mail, no entry', async () => {
+    const member = await fundedMember(ctx, { cashback: '120' });
+    const requested = await applyDeposit(ctx, member, { amount: '80', authCode: await ownCode(ctx, member) });
+    const id = requested.content?.id ?? '';
+    const resultMails = async () => {
+      const [row] = rowsOf<{ n: string }>(
+        await ctx.db.execute(
+          sql`select count(*) as n from mail_outbox where user_id = ${member.userId}
+              and template in ('withdrawalCompleted', 'withdrawalRejected')`,
+        ),
+      );
+      return Number(row?.n);
+    };
+    // The audit table refuses an entry without an actor (NOT NULL): the decision's last step, the
+    // audit insert, fails in the database after the status, the journal and the mail are written.
+    const unrecordable = {
+      actor: { userId: operator.userId, label: null as unknown as string },
+      requestId: 'audit-fault',
+    };
+    const txHash = `0x${'2e'.repeat(32)}`;
+    await expect(approveAudited(ctx.deps, unrecordable, { id, txHash })).rejects.toThrow();
+    await expect(rejectAudited(ctx.deps, unrecordable, { id, reason: 'Wrong network' })).rejects.toThrow();
+
+    expect(await getWithdrawal(ctx.deps, id)).toMatchObject({
+      status: 'pending',
+      txHash: null,
+      failureReason: null,
+      decidedAt: null,
+      decidedBy: null,
+    });
+    expect(await moneyOf(ctx, member, id)).toEqual({ cashback: 40_000_000n, rewards: 0n, hold: 80_000_000n });
+    expect(await resultMails()).toBe(0);
+    expect(await auditRows(`withdrawal:${id}`)).toEqual([]);
+    expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
+
+    // Nothing was half-kept: the same hash pays it now, with one mail and one entry.
+    const recordable = { actor: { userId: operator.userId, label: operator.email }, requestId: null };
+    expect(await approveAudited(ctx.deps, recordable, { id, txHash })).toMatchObject({
+      status: 'completed',
+      txHash,
+    });
+    expect(await resultMails()).toBe(1);
+    expect(await auditRows(`withdrawal:${id}`)).toMatchObject([{ action: 'withdrawal.approve' }]);
+    expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
   });
 });
 
