@@ -13,10 +13,13 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
+import { exchangeListQuery, refreshExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
+import { EXCHANGE_DETAIL_KEY } from '../exchanges/api/get-exchange-detail';
+import { exchangeIndexQuery } from '../home/api/get-exchange-index';
 import { catalogQuery, useCatalog } from './api/get-catalog';
 import { replaceVipTiers } from './api/replace-vip-tiers';
 import { updateExchange } from './api/update-exchange';
@@ -362,7 +365,19 @@ export default function ExchangeEditorPage() {
   const platId = Number(useParams().platId);
   const catalog = useCatalog();
   const exchange = catalog.data?.exchanges.find((entry) => entry.platId === platId);
-  const refresh = () => client.invalidateQueries({ queryKey: catalogQuery.queryKey });
+  // After any save: the editor reloads the catalog, and the public pages drop what they hold, so the
+  // exchange dictionary (pickers, /exchange, the calculator), the home index and the detail pages show
+  // the edit without a reload. The server dropped its own catalog cache with the write.
+  const refresh = async () => {
+    // A failed reload is logged by the list getters; the list query below then answers an empty list.
+    void refreshExchangeDictionary().catch(() => undefined);
+    await Promise.all([
+      client.invalidateQueries({ queryKey: catalogQuery.queryKey }),
+      client.invalidateQueries({ queryKey: exchangeListQuery.queryKey }),
+      client.invalidateQueries({ queryKey: exchangeIndexQuery.queryKey }),
+      client.invalidateQueries({ queryKey: EXCHANGE_DETAIL_KEY }),
+    ]);
+  };
 
   return (
     <Page title={exchange ? exchange.name : t('admin.catalog.exchange')} wide>

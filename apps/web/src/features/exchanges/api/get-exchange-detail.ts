@@ -6,9 +6,12 @@ import { apiCall } from '../../../shared/api/api-client';
  * `POST /elex/exchange/detail` with `{ platId }`. Silent: the page says "not found" or "could not
  * load" in place, where the visitor is looking, instead of a toast.
  */
+/** Every exchange's detail query starts with this key (a catalog edit invalidates them all). */
+export const EXCHANGE_DETAIL_KEY = ['exchange', 'detail'] as const;
+
 export const exchangeDetailQuery = (platId: number) =>
   queryOptions({
-    queryKey: ['exchange', 'detail', platId],
+    queryKey: [...EXCHANGE_DETAIL_KEY, platId],
     queryFn: () =>
       apiCall('/elex/exchange/detail', { platId }, { schema: ExchangeDetailResponseSchema, silent: true }),
   });

@@ -1,0 +1,185 @@
+import type { CatalogExchange, ExchangeDictionary, ExchangeIndexResponse } from '@elex/contract';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { envelope, renderRoutes } from '../../test/helpers';
+import ExchangeListPage from '../exchanges/exchange-list-page';
+import HomePage from '../home/home-page';
+import ExchangeEditorPage from './exchange-editor-page';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+function bybit(): CatalogExchange {
+  return {
+    platId: 3,
+    name: 'Bybit',
+    abbreviation: 'BYB',
+    logo: '/logos/byb.svg',
+    position: 3,
+    score: '9.3',
+    cashRate: '40.00',
+    speedUpCashRate: '50.00',
+    limitPrice: '0.0200',
+    marketPrice: '0.0550',
+    vipRule: 'either',
+    marks: [],
+    signupUrl: 'https://www.bybit.com/invite?ref=REAL42',
+    referralCode: 'REAL42',
+    newUserDiscountPercent: 20,
+    newUserDiscountDays: 90,
+    isRecommended: true,
+    isRacing: false,
+    feesCheckedOn: new Date().toISOString().slice(0, 10),
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    vipTiers: [],
+    activities: [],
+  };
+}
+
+/** A fake server over one stored partner: the public calls read what the console calls wrote. */
+function serveCatalog() {
+  const stored = bybit();
+  const calls: string[] = [];
+  const dictionary = (): ExchangeDictionary => ({
+    exchangeList: [
+      {
+        id: stored.platId,
+        name: stored.name,
+        Abbreviation: stored.abbreviation,
+        logo: stored.logo,
+        signupUrl: stored.signupUrl,
+        referralCode: stored.referralCode,
+        score: Number(stored.score),
+        cashRate: stored.cashRate,
+        speedUpCashRate: stored.speedUpCashRate,
+        limitPrice: stored.limitPrice,
+        marketPrice: stored.marketPrice,
+        newUserDiscountPercent: stored.newUserDiscountPercent,
+        newUserDiscountDays: stored.newUserDiscountDays,
+        mark: stored.marks,
+        isRecommended: stored.isRecommended,
+        isRacing: stored.isRacing,
+        feesCheckedOn: stored.feesCheckedOn,
+      },
+    ],
+    score: [{ id: stored.platId, score: Number(stored.score) }],
+  });
+  const index = (): ExchangeIndexResponse => ({
+    allExchange: [
+      {
+        platId: stored.platId,
+        platname: stored.name,
+        abbreviation: stored.abbreviation,
+        logo: stored.logo,
+        score: Number(stored.score),
+        cashRate: stored.cashRate,
+        limitPrice: stored.limitPrice,
+        marketPrice: stored.marketPrice,
+        personAvg: '0.000000',
+        mark: stored.marks,
+        isRecommended: stored.isRecommended,
+        isRacing: stored.isRacing,
+      },
+    ],
+    fames: [],
+    generalActivity: [],
+    hotActivity: [],
+  });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      calls.push(path);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      switch (path) {
+        case '/elex/user/config/res.json':
+          return envelope(dictionary());
+        case '/elex/exchange/index':
+          return envelope(index());
+        case '/elex/admin/catalog':
+          return envelope({ exchanges: [stored] });
+        case '/elex/admin/updateExchange':
+          Object.assign(stored, body, { feesCheckedOn: body.feesCheckedOn || null });
+          return envelope(stored);
+        case '/elex/admin/uploadLogo':
+          stored.logo = '/uploads/logos/byb-2.svg';
+          return envelope(stored);
+        default:
+          return envelope(null);
+      }
+    }),
+  );
+  return { calls };
+}
+
+function renderConsoleAndSite() {
+  return renderRoutes(
+    [
+      { path: '/', element: <HomePage /> },
+      { path: '/exchange', element: <ExchangeListPage /> },
+      { path: '/exchangeDetail', element: <p>detail page</p> },
+      { path: '/admin/catalog/:platId', element: <ExchangeEditorPage /> },
+    ],
+    '/exchange',
+  );
+}
+
+beforeEach(() => {
+  clearExchangeDictionary();
+  window.innerWidth = 1280;
+});
+
+describe('the exchange editor and the public pages', () => {
+  it('shows a saved edit on /exchange and on the home ranking without a reload', async () => {
+    serveCatalog();
+    const user = userEvent.setup();
+    const { router } = renderConsoleAndSite();
+    // The visitor pages have read the catalog once: the dictionary and the index are now cached.
+    expect(await screen.findByRole('heading', { level: 2, name: 'Bybit' })).toBeVisible();
+    await act(() => router.navigate('/'));
+    expect(
+      await within(await screen.findByRole('tabpanel')).findByRole('link', { name: 'Bybit' }),
+    ).toBeVisible();
+
+    await act(() => router.navigate('/admin/catalog/3'));
+    const name = await screen.findByLabelText(t('admin.catalog.name'));
+    await user.clear(name);
+    await user.type(name, 'Bybit Pro');
+    await user.click(screen.getByRole('button', { name: t('admin.catalog.saveFields') }));
+    expect(await screen.findByText(t('msg:savedSuccessfully'))).toBeInTheDocument();
+
+    await act(() => router.navigate('/exchange'));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Bybit Pro' })).toBeVisible();
+    await act(() => router.navigate('/'));
+    expect(
+      await within(await screen.findByRole('tabpanel')).findByRole('link', { name: 'Bybit Pro' }),
+    ).toBeVisible();
+  });
+
+  it('loads the exchange dictionary again after a logo upload', async () => {
+    const server = serveCatalog();
+    const user = userEvent.setup();
+    const { router } = renderConsoleAndSite();
+    await screen.findByRole('heading', { level: 2, name: 'Bybit' });
+    const dictionaryLoads = () => server.calls.filter((path) => path === '/elex/user/config/res.json').length;
+    expect(dictionaryLoads()).toBe(1);
+
+    await act(() => router.navigate('/admin/catalog/3'));
+    const upload = await screen.findByLabelText(t('admin.catalog.uploadLogo'));
+    await user.upload(
+      upload,
+      new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'byb.svg', { type: 'image/svg+xml' }),
+    );
+    await vi.waitFor(() => expect(dictionaryLoads()).toBe(2));
+
+    await act(() => router.navigate('/exchange'));
+    await screen.findByRole('heading', { level: 2, name: 'Bybit' });
+    // The new logo path reached the card without another load.
+    expect(dictionaryLoads()).toBe(2);
+    expect(document.querySelector('.exchange-card img')?.getAttribute('src')).toBe(
+      '/uploads/logos/byb-2.svg',
+    );
+  });
+});
