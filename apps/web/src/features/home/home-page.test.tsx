@@ -220,6 +220,20 @@ describe('home page, visitor view', () => {
     await screen.findAllByRole('tab');
   });
 
+  it('quotes the discount, withdrawal minimum and review time from the contract in the steps', async () => {
+    stubServer();
+    renderHome();
+    await screen.findAllByRole('tab');
+    const steps = screen.getByRole('region', { name: t('home.stepsTitle') });
+    expect(steps).toHaveTextContent(
+      'Open an account at a partner exchange through our link and get a 20% fee discount for 90 days.',
+    );
+    expect(steps).toHaveTextContent(
+      'From 50.00 USDT per UID you can withdraw; payouts are reviewed within 48 hours.',
+    );
+    expect(steps.textContent).not.toContain('{{');
+  });
+
   it('shows 10 partner logos at most, each leading to its exchange', async () => {
     const extra = ['Foxtrot', 'Golf', 'Hotel', 'India', 'Juliett', 'Kilo', 'Lima'].map((name, i) =>
       row(6 + i, name, 7.0, '40.00', '0.0200', '0.0500'),

@@ -8,6 +8,7 @@ import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
+import { SERVICE_VALUES } from '../service/service-values';
 import { useExchangeIndex } from './api/get-exchange-index';
 import { ActivitySlider } from './components/activity-slider';
 import { HallOfFame } from './components/hall-of-fame';
@@ -98,7 +99,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
             <li key={key} className="card step">
               <Icon size={26} aria-hidden="true" className="accent" />
               <h3>{t(`home.${key}Title`)}</h3>
-              <p>{t(`home.${key}Body`)}</p>
+              <p>{t(`home.${key}Body`, SERVICE_VALUES)}</p>
             </li>
           ))}
         </ol>
