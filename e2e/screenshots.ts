@@ -9,7 +9,20 @@ import { locales } from './support/app.js';
 import { createContext, launchBrowser, type Viewport, viewports } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
-const defaultRoutes = ['/', '/login', '/register', '/calculator', '/exchange', '/no-such-page'];
+const defaultRoutes = [
+  '/',
+  '/login',
+  '/register',
+  '/calculator',
+  '/exchange',
+  '/exchangeDetail?id=1',
+  '/serviceIntro',
+  '/serviceIntroMore',
+  '/serviceIntroInvite',
+  '/invitation',
+  '/exchangeNo?uid=123&platId=1',
+  '/no-such-page',
+];
 const routes = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const outDir = process.env.SHOTS_DIR ?? '/tmp/elex-shots';
 
