@@ -1,139 +1,194 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { type Locale as ContractLocale, MESSAGES, type MessageKey, translate } from '@elex/contract';
 import type { Page } from 'playwright-core';
-import { message, openRoute, readMessages, waitForPath } from '../support/app.js';
+import { type Locale, message, openRoute, readMessages, waitForPath } from '../support/app.js';
+import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
+import { uniqueEmail } from '../support/members.js';
 import { waitForCode } from '../support/smtp-capture.js';
 
-const en = readMessages('en');
-const zh = readMessages('zh');
-const uniqueEmail = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
+/**
+ * The whole account journey (register, change password, log out, reset, log in, delete) in the
+ * browser, with every code read from the mail the real SMTP capture received, and the refusals a user
+ * meets on the way: incomplete code boxes, a wrong code, a taken e-mail on blur, a wrong password, the
+ * 60 s cool-down warning, the deleted e-mail. One run per layout and language pair; together the runs
+ * cover both layouts and all three languages.
+ */
+const RUNS: { viewport: Viewport; locale: Locale }[] = [
+  { viewport: 'desktop', locale: 'en' },
+  { viewport: 'mobile', locale: 'zh' },
+  { viewport: 'desktop', locale: 'ko' },
+  { viewport: 'mobile', locale: 'ko' },
+];
 
-/** Types the code from the mail into the six boxes and confirms (the dialog or the mobile drawer). */
-async function enterCode(page: Page, email: string, sentAfter: number, confirmLabel: string) {
-  const code = await waitForCode(email, sentAfter);
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor({ state: 'visible' });
-  await dialog.getByRole('textbox').first().click();
-  await page.keyboard.type(code);
-  await dialog.getByRole('button', { name: confirmLabel, exact: true }).click();
+/** Another code of six digits than `code`. */
+function wrongCode(code: string): string {
+  return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 }
 
-async function expectToast(page: Page, text: string) {
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function journeyStrings(locale: Locale) {
+  const web = readMessages(locale);
+  const ui = (key: string) => message(web, key);
+  const msg = (key: MessageKey, values: Record<string, string | number> = {}) =>
+    translate(locale as ContractLocale, key, values);
+  /** A server message whose placeholders may hold anything (e.g. the seconds left). */
+  const msgPattern = (key: MessageKey) =>
+    new RegExp(
+      `^${MESSAGES[locale as ContractLocale][key]
+        .split(/\{\{\w+\}\}/)
+        .map(escapeRegExp)
+        .join('.+')}$`,
+    );
+  return { ui, msg, msgPattern };
+}
+
+async function expectText(page: Page, text: string | RegExp) {
   await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible' });
 }
 
-test(
-  'desktop: register, change password, log out, reset, log in, delete; the deleted e-mail cannot return',
-  async ({ newPage }) => {
-    const page = await newPage({ viewport: 'desktop' });
-    const email = uniqueEmail('journey');
-    const firstPassword = 'first-pass1!';
-    const secondPassword = 'second-pass2@';
-    const thirdPassword = 'third-pass3#';
+for (const { viewport, locale } of RUNS) {
+  test(
+    `${viewport}, ${locale}: register, change password, log out, reset, log in, delete, with every refusal on the way`,
+    async ({ newPage }) => {
+      const page = await newPage({ viewport, localStorage: { locale } });
+      const { ui, msg, msgPattern } = journeyStrings(locale);
+      const email = uniqueEmail(`journey-${viewport}-${locale}`);
+      const firstPassword = 'first-pass1!';
+      const secondPassword = 'second-pass2@';
+      const thirdPassword = 'third-pass3#';
+      const confirmLabel = ui('common.confirm');
+      const nav = page.getByRole('navigation', {
+        name: ui(viewport === 'mobile' ? 'nav.tabBar' : 'nav.main'),
+      });
 
-    // Register with a code from the real SMTP server.
-    await openRoute(page, '/register');
-    await page.getByLabel('E-mail', { exact: true }).fill(`  ${email} `);
-    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
-    let sentAt = Date.now();
-    await page.getByRole('button', { name: 'Register', exact: true }).click();
-    await enterCode(page, email, sentAt, 'Confirm');
-    await expectToast(page, 'Welcome');
-    await waitForPath(page, '/');
-    const nav = page.getByRole('navigation', { name: message(en, 'nav.main') });
-    await nav.getByRole('link', { name: 'My page', exact: true }).waitFor();
+      const codeDialog = page.getByRole('dialog', { name: ui('auth.codeTitle') });
+      /**
+       * Types six (or fewer) digits into the boxes from the first, over whatever they held: a box
+       * selects its digit when focused, so each key replaces it (a click would drop the selection).
+       */
+      const typeCode = async (digits: string) => {
+        await codeDialog.waitFor({ state: 'visible' });
+        await codeDialog.getByRole('textbox').first().focus();
+        await page.keyboard.type(digits);
+      };
+      const confirmCode = async (digits: string) => {
+        await typeCode(digits);
+        await codeDialog.getByRole('button', { name: confirmLabel, exact: true }).click();
+      };
 
-    // My Page shows the account; change the password and see the withdrawal lock.
-    await openRoute(page, '/mypage');
-    await page.getByText(email, { exact: true }).waitFor();
-    await openRoute(page, '/mypage/changepassword');
-    await page.getByLabel('Current password', { exact: true }).fill(firstPassword);
-    await page.getByLabel('New password', { exact: true }).fill(secondPassword);
-    await page.getByLabel('Confirm the new password', { exact: true }).fill(secondPassword);
-    await page.getByRole('button', { name: 'Change password', exact: true }).click();
-    await expectToast(page, 'Password changed');
-    await page.getByRole('status').filter({ hasText: 'withdrawals are paused until' }).waitFor();
+      // Register: the e-mail is trimmed; the code dialog refuses incomplete boxes on the page and a
+      // wrong code through the server, then takes the code the mail brought.
+      await openRoute(page, '/register');
+      const registerEmail = page.getByLabel(ui('auth.email'), { exact: true });
+      await registerEmail.fill(`  ${email} `);
+      await page.getByLabel(ui('auth.password'), { exact: true }).fill(firstPassword);
+      let sentAt = Date.now();
+      await page.getByRole('button', { name: ui('auth.registerSubmit'), exact: true }).click();
+      const registerCode = await waitForCode(email, sentAt);
+      await confirmCode(registerCode.slice(0, 3));
+      await codeDialog
+        .getByRole('alert')
+        .filter({ hasText: msg('codeIncomplete') })
+        .waitFor();
+      await confirmCode(wrongCode(registerCode));
+      await expectText(page, msg('codeInvalid'));
+      await confirmCode(registerCode);
+      await expectText(page, msg('welcome'));
+      await waitForPath(page, '/');
 
-    // Log out.
-    await openRoute(page, '/mypage');
-    await page.getByRole('button', { name: 'Log out', exact: true }).click();
-    await waitForPath(page, '/');
-    await nav.getByRole('link', { name: 'Log in', exact: true }).waitFor();
-    assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
+      // My page shows the account; the password change pauses withdrawals.
+      await nav.getByRole('link', { name: ui('nav.mypage'), exact: true }).click();
+      await waitForPath(page, '/mypage');
+      await page.getByText(email, { exact: true }).waitFor();
+      await openRoute(page, '/mypage/changepassword');
+      await page.getByLabel(ui('mypage.oldPassword'), { exact: true }).fill(firstPassword);
+      await page.getByLabel(ui('auth.newPassword'), { exact: true }).fill(secondPassword);
+      await page.getByLabel(ui('auth.confirmPassword'), { exact: true }).fill(secondPassword);
+      await page.getByRole('button', { name: ui('mypage.changeSubmit'), exact: true }).click();
+      await expectText(page, msg('passwordChanged'));
+      const pausedUntil = ui('mypage.withdrawalLockedUntil').split('{{time}}')[0] ?? '';
+      await page.getByRole('status').filter({ hasText: pausedUntil.trim() }).waitFor();
 
-    // Reset the password: the server checks the code before the password form shows.
-    await openRoute(page, '/resetpassword');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    sentAt = Date.now();
-    await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await enterCode(page, email, sentAt, 'Confirm');
-    await page.getByLabel('New password', { exact: true }).fill(thirdPassword);
-    await page.getByLabel('Confirm the new password', { exact: true }).fill('not-the-same1!');
-    await page.getByText('Passwords Do Not Match', { exact: true }).waitFor();
-    await page.getByLabel('Confirm the new password', { exact: true }).fill(thirdPassword);
-    await page.getByRole('button', { name: 'Reset password', exact: true }).click();
-    await expectToast(page, 'Password Reset Successful');
-    await waitForPath(page, '/login');
+      // Log out.
+      await openRoute(page, '/mypage');
+      await page.getByRole('button', { name: ui('mypage.logout'), exact: true }).click();
+      await waitForPath(page, '/');
+      await nav.getByRole('link', { name: ui('nav.login'), exact: true }).waitFor();
+      assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
 
-    // Log in with the new password, coming back to a member page through the guard.
-    await page.goto('/mypage/settings');
-    await waitForPath(page, '/login');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(thirdPassword);
-    sentAt = Date.now();
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await enterCode(page, email, sentAt, 'Confirm');
-    await expectToast(page, 'Welcome');
-    await waitForPath(page, '/mypage/settings');
+      // The register page says at once, when the e-mail field is left, that the address is taken.
+      await openRoute(page, '/register');
+      await registerEmail.fill(email.toUpperCase());
+      await page.getByLabel(ui('auth.password'), { exact: true }).focus();
+      await expectText(page, msg('emailExists'));
+      assert.equal(
+        await page.getByRole('button', { name: ui('auth.registerSubmit'), exact: true }).isDisabled(),
+        true,
+      );
 
-    // Delete the account: the dialog says what is lost; the e-mail can never register again.
-    await openRoute(page, '/mypage');
-    await page.getByRole('button', { name: 'Delete account', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
-    await dialog.getByText('This e-mail address can never register again.').waitFor();
-    await dialog.getByLabel('Enter your password to confirm', { exact: true }).fill(thirdPassword);
-    await dialog.getByRole('button', { name: 'Delete my account for good', exact: true }).click();
-    await expectToast(page, 'Your account has been deleted');
-    await waitForPath(page, '/');
+      // Reset the password: the server checks the code before the password form shows.
+      await openRoute(page, '/resetpassword');
+      await page.getByLabel(ui('auth.email'), { exact: true }).fill(email);
+      sentAt = Date.now();
+      await page.getByRole('button', { name: ui('auth.sendCode'), exact: true }).click();
+      await confirmCode(await waitForCode(email, sentAt));
+      await page.getByLabel(ui('auth.newPassword'), { exact: true }).fill(thirdPassword);
+      await page.getByLabel(ui('auth.confirmPassword'), { exact: true }).fill('not-the-same1!');
+      await expectText(page, msg('passwordsDoNotMatch'));
+      await page.getByLabel(ui('auth.confirmPassword'), { exact: true }).fill(thirdPassword);
+      await page.getByRole('button', { name: ui('auth.resetSubmit'), exact: true }).click();
+      await expectText(page, msg('passwordResetSuccessful'));
+      await waitForPath(page, '/login');
 
-    await openRoute(page, '/register');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
-    await page.getByRole('button', { name: 'Register', exact: true }).click();
-    await expectToast(page, 'This e-mail address belonged to a deleted account and cannot register again');
-  },
-  { timeout: 120_000 },
-);
+      // Log in, coming back to a member page through the guard. A wrong password is refused after
+      // the code; asking again within 60 s warns and opens the dialog for the code already mailed.
+      await page.goto('/mypage/settings');
+      await waitForPath(page, '/login');
+      const loginPassword = page.getByLabel(ui('auth.password'), { exact: true });
+      await page.getByLabel(ui('auth.email'), { exact: true }).fill(email);
+      await loginPassword.fill(secondPassword);
+      sentAt = Date.now();
+      await page.getByRole('button', { name: ui('auth.loginSubmit'), exact: true }).click();
+      const loginCode = await waitForCode(email, sentAt);
+      await confirmCode(loginCode);
+      await expectText(page, msg('loginFailed'));
+      await page.keyboard.press('Escape');
+      await codeDialog.waitFor({ state: 'hidden' });
+      await loginPassword.fill(thirdPassword);
+      await page.getByRole('button', { name: ui('auth.loginSubmit'), exact: true }).click();
+      await expectText(page, msgPattern('waitSeconds'));
+      await confirmCode(loginCode);
+      await expectText(page, msg('welcome'));
+      await waitForPath(page, '/mypage/settings');
 
-test('mobile, Chinese: register in the bottom drawer, log out, log in again', async ({ newPage }) => {
-  const page = await newPage({ viewport: 'mobile', localStorage: { locale: 'zh' } });
-  const email = uniqueEmail('mobile');
-  const password = 'mobile-pass1!';
-  const confirm = message(zh, 'common.confirm');
+      // Delete the account: a wrong password is refused; the dialog says what is lost.
+      await openRoute(page, '/mypage');
+      await page.getByRole('button', { name: ui('mypage.deleteAccount'), exact: true }).click();
+      const deleteDialog = page.getByRole('dialog', { name: ui('mypage.deleteTitle') });
+      await deleteDialog.getByText(ui('mypage.deleteLossMoney'), { exact: true }).waitFor();
+      await deleteDialog.getByText(ui('mypage.deleteLossEmail'), { exact: true }).waitFor();
+      const deletePassword = deleteDialog.getByLabel(ui('mypage.deletePassword'), { exact: true });
+      const deleteButton = deleteDialog.getByRole('button', {
+        name: ui('mypage.deleteConfirm'),
+        exact: true,
+      });
+      await deletePassword.fill(secondPassword);
+      await deleteButton.click();
+      await expectText(page, msg('passwordIncorrect'));
+      await deletePassword.fill(thirdPassword);
+      await deleteButton.click();
+      await expectText(page, msg('accountDeleted'));
+      await waitForPath(page, '/');
 
-  await openRoute(page, '/register');
-  await page.getByLabel(message(zh, 'auth.email'), { exact: true }).fill(email);
-  await page.getByLabel(message(zh, 'auth.password'), { exact: true }).fill(password);
-  let sentAt = Date.now();
-  await page.getByRole('button', { name: message(zh, 'auth.registerSubmit'), exact: true }).click();
-  await enterCode(page, email, sentAt, confirm);
-  await expectToast(page, '欢迎');
-  await waitForPath(page, '/');
-
-  const tabs = page.getByRole('navigation', { name: message(zh, 'nav.tabBar') });
-  await tabs.getByRole('link', { name: message(zh, 'nav.mypage') }).click();
-  await waitForPath(page, '/mypage');
-  await page.getByRole('button', { name: message(zh, 'mypage.logout'), exact: true }).click();
-  await waitForPath(page, '/');
-
-  await tabs.getByRole('link', { name: message(zh, 'nav.login') }).click();
-  await waitForPath(page, '/login');
-  await page.getByLabel(message(zh, 'auth.email'), { exact: true }).fill(email);
-  await page.getByLabel(message(zh, 'auth.password'), { exact: true }).fill(password);
-  sentAt = Date.now();
-  await page.getByRole('button', { name: message(zh, 'auth.loginSubmit'), exact: true }).click();
-  await enterCode(page, email, sentAt, confirm);
-  await waitForPath(page, '/');
-  await tabs.getByRole('link', { name: message(zh, 'nav.mypage') }).waitFor();
-});
+      // The e-mail of a deleted account can never register again.
+      await openRoute(page, '/register');
+      await registerEmail.fill(email);
+      await page.getByLabel(ui('auth.password'), { exact: true }).fill(firstPassword);
+      await page.getByRole('button', { name: ui('auth.registerSubmit'), exact: true }).click();
+      await expectText(page, msg('emailDeleted'));
+    },
+    { timeout: 120_000 },
+  );
+}

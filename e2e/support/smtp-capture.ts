@@ -78,7 +78,10 @@ export function mailsTo(address: string, dir = process.env.E2E_MAIL_DIR): Captur
     .filter((mail) => mail.to.includes(address.toLowerCase()));
 }
 
-/** Waits for a new mail to `address` carrying a 6-digit code and returns the code. */
+/**
+ * Waits for a new mail to `address` carrying a 6-digit code and returns the newest such code. Notice
+ * mails (a password change, a deletion) that arrive in between carry no code and are passed over.
+ */
 export async function waitForCode(
   address: string,
   after: number,
@@ -87,10 +90,11 @@ export async function waitForCode(
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const mail = mailsTo(address, dir)
+    const code = mailsTo(address, dir)
       .filter((candidate) => candidate.receivedAt >= after)
+      .map((candidate) => candidate.subject.match(/\b(\d{6})$/)?.[1])
+      .filter((candidate) => candidate !== undefined)
       .at(-1);
-    const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
