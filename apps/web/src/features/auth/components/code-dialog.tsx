@@ -178,6 +178,12 @@ export function CodeDialog({
               aria-label={t('auth.codeDigit', { position: index + 1, total: VERIFICATION_CODE.length })}
               aria-invalid={error ? true : undefined}
               onChange={(event) => setDigit(index, event.target.value)}
+              // Typing the digit a box already holds (a code retyped from the first box) leaves its
+              // value as it was, so React fires no change event: move on here, or the next digits
+              // would land in the wrong boxes.
+              onInput={(event) => {
+                if (/^\d$/.test(event.currentTarget.value)) focusBox(index + 1);
+              }}
               onKeyDown={(event) => onKeyDown(index, event)}
               onPaste={onPaste}
               onFocus={(event) => event.target.select()}
