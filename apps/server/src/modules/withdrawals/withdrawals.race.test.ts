@@ -6,6 +6,8 @@ import { type AppDeps, buildApp } from '../../app.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { ManualClock } from '../../lib/clock.js';
 import { openSharedTestDatabase, testConfig } from '../../test/test-app.js';
+import { listAudit } from '../admin/audit.service.js';
+import { newOperator } from '../admin/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { ADDRESS, fundedMember, moneyOf, type TestMember, usdt } from './test-support.js';
@@ -137,6 +139,42 @@ describe(`withdrawals racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
       expect(winners).toHaveLength(1);
       const loser = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
       expect(loser.reason).toMatchObject({ messageKey: 'withdrawalNotPending' });
+      expect((await moneyOf(ctx, member, id)).hold).toBe(0n);
+    }
+    await everyInvariantHolds();
+  });
+
+  it('the console’s approve and reject racing on two instances: exactly one answers success, one audit entry', async () => {
+    const member = await fundedMember(ctx, { cashback: '1000' });
+    const operator = await newOperator(ctx);
+    const consoleCall = (n: number, path: string, payload: object) =>
+      appFor(n)
+        .inject({
+          method: 'POST',
+          url: `/elex/admin/${path}`,
+          headers: { 'content-type': 'application/json', token: operator.token },
+          payload,
+        })
+        .then((res) => res.json() as { state: number; message: string });
+    for (let round = 0; round < 10; round += 1) {
+      const answer = await apply(round, member, '50');
+      const id = answer.content?.id as string;
+      const txHash = `0x${(round + 1).toString(16).padStart(64, 'c')}`;
+      const [approved, rejected] = await Promise.all([
+        consoleCall(round, 'approveWithdrawal', { id, txHash }),
+        consoleCall(round + 1, 'rejectWithdrawal', { id, reason: 'racing in the console' }),
+      ]);
+      const states = [approved.state, rejected.state];
+      expect(states.filter((state) => state === 0)).toHaveLength(1);
+      const loser = approved.state === 0 ? rejected : approved;
+      expect(loser).toMatchObject({
+        state: State.Refused,
+        message: 'This withdrawal has already been decided',
+      });
+      const entries = await listAudit(ctx.db, { target: `withdrawal:${id}`, page: 1, pageSize: 10 });
+      expect(entries.rows.map((entry) => [entry.action, entry.actor])).toEqual([
+        [approved.state === 0 ? 'withdrawal.approve' : 'withdrawal.reject', operator.email],
+      ]);
       expect((await moneyOf(ctx, member, id)).hold).toBe(0n);
     }
     await everyInvariantHolds();
