@@ -697,5 +697,7 @@ export const AUDIT_ACTIONS = [
   'import.referrals',
   'import.rebates',
   'task.update',
+  'rebates.settle',
+  'sync.run',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -43,7 +43,7 @@ function openList() {
 }
 
 /** A card's figures: each term with its definition. */
-function figuresOf(card: HTMLElement): Record<string, string> {
+function figuresOf(card: HTMLElement): Record<string, string | undefined> {
   const terms = within(card).getAllByRole('term');
   const definitions = within(card).getAllByRole('definition');
   return Object.fromEntries(terms.map((term, i) => [term.textContent, definitions[i]?.textContent?.trim()]));
