@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exchangeUidSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
-import { polygonAddressSchema } from './rules.js';
+import { polygonAddressSchema, xmeUidSchema } from './rules.js';
 
 /**
  * The cashback engine's calls (issue 5): UID binding, the member's balances and records.
@@ -65,13 +65,7 @@ export const ExchangeBindSchema = z.object({
 export type ExchangeBind = z.infer<typeof ExchangeBindSchema>;
 
 // /elex/user/bindXmeUid {xmeUid}: links the member's XME account (for the binding task).
-export const BindXmeUidRequestSchema = z.object({
-  xmeUid: z
-    .string(fail('requiredInformation'))
-    .trim()
-    .min(1, fail('requiredInformation'))
-    .regex(/^[A-Za-z0-9_-]{4,32}$/, fail('invalidValue')),
-});
+export const BindXmeUidRequestSchema = z.object({ xmeUid: xmeUidSchema });
 
 // ---------------------------------------------------------------------------------------------------
 // Member views

@@ -11,6 +11,7 @@ import {
   polygonAddressSchema,
   strictEmailSchema,
   verificationCodeSchema,
+  xmeUidSchema,
 } from './rules.js';
 
 /** The message key of the first failure, or undefined when the value passes. */
@@ -222,6 +223,34 @@ describe('Polygon wallet address', () => {
     expect(failureOf(polygonAddressSchema, '')).toBe('requiredInformation');
     expect(failureOf(polygonAddressSchema, '   ')).toBe('requiredInformation');
     expect(failureOf(polygonAddressSchema, undefined)).toBe('requiredInformation');
+  });
+});
+
+describe('XME UID', () => {
+  it.each(['1234', 'xme_8842', 'Trader-01', 'A'.repeat(32)])('accepts %s', (value) => {
+    expect(parsed(xmeUidSchema, value)).toBe(value);
+  });
+
+  it('trims spaces pasted around the UID', () => {
+    expect(parsed(xmeUidSchema, ' 88420017 ')).toBe('88420017');
+  });
+
+  it.each([
+    ['too short', 'abc'],
+    ['too long', 'A'.repeat(33)],
+    ['a space inside', 'xme 8842'],
+    ['only separators', '----'],
+    ['a leading separator', '-8842'],
+    ['a trailing separator', '8842_'],
+    ['an e-mail address', 'me@example.com'],
+    ['a URL', 'https://xme.app/u/1'],
+  ])('refuses a UID with %s', (_label, value) => {
+    expect(failureOf(xmeUidSchema, value)).toBe('xmeUidInvalid');
+  });
+
+  it('asks for the required information when it is empty or blank', () => {
+    expect(failureOf(xmeUidSchema, '')).toBe('requiredInformation');
+    expect(failureOf(xmeUidSchema, '  ')).toBe('requiredInformation');
   });
 });
 

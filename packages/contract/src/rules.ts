@@ -95,6 +95,20 @@ export const polygonAddressSchema = z
   .min(1, fail('requiredInformation'))
   .refine((value) => isAddress(value, { strict: true }), fail('walletAddressInvalid'));
 
+/**
+ * An XME account's UID. The XME app publishes no format, so we accept what an account id plausibly is
+ * and nothing that is obviously not one: 4 to 32 letters, digits, `-` or `_`, starting and ending with
+ * a letter or digit. Two UIDs that differ only in case are one account for the binding task's payout
+ * (docs/engagement.md).
+ */
+export const XME_UID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{2,30}[A-Za-z0-9]$/;
+
+export const xmeUidSchema = z
+  .string(fail('requiredInformation'))
+  .trim()
+  .min(1, fail('requiredInformation'))
+  .regex(XME_UID_PATTERN, fail('xmeUidInvalid'));
+
 /** spec: a code dialog checks all six boxes are filled before confirming. */
 export function isCompleteCode(digits: readonly string[]): boolean {
   return digits.length === VERIFICATION_CODE.length && digits.every((digit) => /^\d$/.test(digit));

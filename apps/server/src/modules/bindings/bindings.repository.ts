@@ -74,30 +74,55 @@ export async function findXmeBinding(db: Executor, userId: number) {
   return row;
 }
 
+/** Who holds this XME account; UIDs that differ only in case are one account. */
 export async function findXmeHolder(db: Executor, xmeUid: string): Promise<number | undefined> {
   const [row] = await db
     .select({ userId: xmeBindings.userId })
     .from(xmeBindings)
-    .where(eq(xmeBindings.xmeUid, xmeUid))
+    .where(sql`lower(${xmeBindings.xmeUid}) = lower(${xmeUid})`)
     .limit(1);
   return row?.userId;
 }
 
 /**
- * Links the member to an XME account, replacing their previous one. Another member holding the XME
- * account makes the unique index on xme_uid refuse it (a unique violation the caller turns into a
- * refusal).
+ * Links the member to an XME account, replacing their previous one unless that one is locked. Another
+ * member holding the XME account makes the unique index on xme_uid refuse it (a unique violation the
+ * caller turns into a refusal). False when nothing was written (the same UID, or a locked binding).
  */
 export async function upsertXmeBinding(
   db: Executor,
   binding: { userId: number; xmeUid: string; boundAt: Date },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const written = await db
     .insert(xmeBindings)
     .values(binding)
     .onConflictDoUpdate({
       target: xmeBindings.userId,
       set: { xmeUid: binding.xmeUid, boundAt: binding.boundAt },
-      setWhere: sql`${xmeBindings.xmeUid} is distinct from ${binding.xmeUid}`,
-    });
+      setWhere: sql`${xmeBindings.xmeUid} is distinct from ${binding.xmeUid} and ${xmeBindings.lockedAt} is null`,
+    })
+    .returning({ userId: xmeBindings.userId });
+  return written.length > 0;
+}
+
+/**
+ * Locks the member's XME binding (kept if already locked) and answers its UID, or undefined without
+ * one. The row lock it takes makes a concurrent change wait for the locking transaction.
+ */
+export async function lockXmeBindingRow(tx: Executor, userId: number, at: Date): Promise<string | undefined> {
+  const [row] = await tx
+    .update(xmeBindings)
+    .set({ lockedAt: sql`coalesce(${xmeBindings.lockedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(eq(xmeBindings.userId, userId))
+    .returning({ xmeUid: xmeBindings.xmeUid });
+  return row?.xmeUid;
+}
+
+/** Account deletion: the member's XME link goes, so no row ties the XME account to them any more. */
+export async function deleteXmeBinding(tx: Executor, userId: number): Promise<boolean> {
+  const deleted = await tx
+    .delete(xmeBindings)
+    .where(eq(xmeBindings.userId, userId))
+    .returning({ userId: xmeBindings.userId });
+  return deleted.length > 0;
 }

@@ -14,10 +14,12 @@ import { ingestReferrals, isReferred } from '../cashback/ingest.service.js';
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import {
+  deleteXmeBinding,
   findLiveBinding,
   findXmeBinding,
   findXmeHolder,
   insertBindingUnlessTaken,
+  lockXmeBindingRow,
   markUnbound,
   selectLiveBindingsOfUser,
   selectLiveOwners,
@@ -157,18 +159,37 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** XME UIDs that differ only in case are one account (the contract's XME_UID_PATTERN). */
+export function sameXmeUid(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
 /**
  * /elex/user/bindXmeUid: links the member's XME account, replacing a previous one. An XME account
- * belongs to one member: another member's answers 'uidAlreadyBound'.
+ * belongs to one member: another member's answers 'uidAlreadyBound'. Once the account earned the
+ * binding task it is locked ('xmeBindingLocked'): swapping it would free it for another member to
+ * bind and claim the task again.
  */
 export async function bindXmeUid(deps: AppDeps, userId: number, xmeUid: string): Promise<{ xmeUid: string }> {
+  const current = await findXmeBinding(deps.db, userId);
+  if (current?.lockedAt) {
+    if (!sameXmeUid(current.xmeUid, xmeUid)) throw AppError.refused('xmeBindingLocked');
+    return { xmeUid: current.xmeUid };
+  }
   const holder = await findXmeHolder(deps.db, xmeUid);
   if (holder !== undefined && holder !== userId) throw AppError.refused('uidAlreadyBound');
+  let written: boolean;
   try {
-    await upsertXmeBinding(deps.db, { userId, xmeUid, boundAt: deps.clock.now() });
+    written = await upsertXmeBinding(deps.db, { userId, xmeUid, boundAt: deps.clock.now() });
   } catch (error) {
     if (isUniqueViolation(error)) throw AppError.refused('uidAlreadyBound');
     throw error;
+  }
+  if (!written) {
+    // Nothing changed: the same UID again, or a claim locked the binding meanwhile.
+    const now = await findXmeBinding(deps.db, userId);
+    if (now && !sameXmeUid(now.xmeUid, xmeUid)) throw AppError.refused('xmeBindingLocked');
+    return { xmeUid: now?.xmeUid ?? xmeUid };
   }
   return { xmeUid };
 }
@@ -176,4 +197,20 @@ export async function bindXmeUid(deps: AppDeps, userId: number, xmeUid: string):
 /** The member's XME account, or null (the points issue reads it). */
 export async function xmeUidOf(db: Executor, userId: number): Promise<string | null> {
   return (await findXmeBinding(db, userId))?.xmeUid ?? null;
+}
+
+/**
+ * The binding task's claim: locks the member's XME binding for good and answers its UID (null without
+ * one). Inside the claim's transaction, so a claim that is refused leaves it unlocked.
+ */
+export async function lockXmeUid(tx: Transaction, userId: number, at: Date): Promise<string | null> {
+  return (await lockXmeBindingRow(tx, userId, at)) ?? null;
+}
+
+/**
+ * Account deletion (auth): erases the member's XME account id, in the deletion's transaction. Answers
+ * whether there was one. A task it earned stays earned (the tasks module keeps which account did).
+ */
+export async function eraseXmeUid(tx: Transaction, userId: number): Promise<boolean> {
+  return deleteXmeBinding(tx, userId);
 }

@@ -1,3 +1,5 @@
+import { type AddressInfo, createServer } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeBot,
@@ -152,6 +154,71 @@ describe('join the messaging channel (Telegram getChatMember)', () => {
     });
   });
 
+  it('a paid account stays with its member: A cannot switch it away, so B can never claim with it', async () => {
+    const memberA = await signUp(ctx, nextEmail('tg-paid-a'));
+    const memberB = await signUp(ctx, nextEmail('tg-paid-b'));
+    const paid = telegramId();
+    const next = telegramId();
+    telegram.users.set(paid, 'member');
+    telegram.users.set(next, 'member');
+    expect((await verify(memberA, { taskId: 'telegram', accountId: paid })).content.state).toBe('claim');
+    expect((await claim(memberA, 'telegram')).state).toBe(0);
+
+    expect(await verify(memberA, { taskId: 'telegram', accountId: next })).toMatchObject({
+      state: 1002,
+      message: 'This account has earned the points of this task and can no longer be changed',
+    });
+    expect(await verify(memberA, { taskId: 'telegram', accountId: next }, 'ko')).toMatchObject({
+      message: '이 계정으로 이미 과제 포인트를 받아 더 이상 변경할 수 없습니다',
+    });
+    expect(await taskState(memberA, 'telegram')).toMatchObject({ state: 'claimed', accountId: paid });
+
+    expect(await verify(memberB, { taskId: 'telegram', accountId: paid })).toMatchObject({
+      state: 1002,
+      message: 'This account has already completed the task for another member',
+    });
+    expect(await claim(memberB, 'telegram')).toMatchObject({ state: 1002 });
+  });
+
+  it('an account that was paid never pays again, even once no member holds it verified', async () => {
+    const memberA = await signUp(ctx, nextEmail('tg-gone-a'));
+    const memberB = await signUp(ctx, nextEmail('tg-gone-b'));
+    const paid = telegramId();
+    telegram.users.set(paid, 'member');
+    await verify(memberA, { taskId: 'telegram', accountId: paid });
+    expect((await claim(memberA, 'telegram')).state).toBe(0);
+    // What the old code let A do (a new id leaves the paid one unverified), done behind the service's back.
+    await ctx.db.execute(
+      sql`update social_accounts set account_id = '700999999', verified_at = null where network = 'telegram' and account_id = ${paid}`,
+    );
+
+    const before = telegram.requests.length;
+    expect(await verify(memberB, { taskId: 'telegram', accountId: paid }, 'zh')).toMatchObject({
+      state: 1002,
+      message: '该账号已为其他会员完成此任务',
+    });
+    // Refused before asking the bot, and nothing to claim.
+    expect(telegram.requests.length).toBe(before);
+    expect(await taskState(memberB, 'telegram')).toMatchObject({ state: 'unbound', accountId: paid });
+    expect(await claim(memberB, 'telegram')).toMatchObject({
+      message: 'Claim Failed: complete the task first',
+    });
+  });
+
+  it('before a claim the member may still switch ids, and each account pays once', async () => {
+    const memberA = await signUp(ctx, nextEmail('tg-move-a'));
+    const memberB = await signUp(ctx, nextEmail('tg-move-b'));
+    const first = telegramId();
+    const second = telegramId();
+    telegram.users.set(first, 'member');
+    telegram.users.set(second, 'member');
+    expect((await verify(memberA, { taskId: 'telegram', accountId: first })).content.status).toBe('joined');
+    expect((await verify(memberA, { taskId: 'telegram', accountId: second })).content.status).toBe('joined');
+    expect((await verify(memberB, { taskId: 'telegram', accountId: first })).content.status).toBe('joined');
+    expect((await claim(memberA, 'telegram')).content.pointsEarned).toBe(50);
+    expect((await claim(memberB, 'telegram')).content.pointsEarned).toBe(50);
+  });
+
   it('a changed account id must be verified again', async () => {
     const token = await signUp(ctx, nextEmail('tg-change'));
     const id = telegramId();
@@ -229,11 +296,16 @@ describe('a misconfigured bot', () => {
   });
 
   it('answers error when nothing listens at the configured address; a network without a bot is unavailable', async () => {
+    // A port that was just free: connecting is refused at once, well inside the time limit.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
     const dead = await createCashbackTestApp({
       social: {
-        telegram: { token: TELEGRAM_TOKEN, chatId: CHAT_ID, apiBase: 'http://127.0.0.1:9' },
+        telegram: { token: TELEGRAM_TOKEN, chatId: CHAT_ID, apiBase: `http://127.0.0.1:${port}` },
         discord: null,
-        timeoutMs: 300,
+        timeoutMs: 5_000,
       },
     });
     try {
@@ -246,7 +318,7 @@ describe('a misconfigured bot', () => {
           { token },
         )
       ).json();
-      expect(['error', 'timeout']).toContain(answer.content.status);
+      expect(answer.content).toMatchObject({ status: 'error', state: 'unbound' });
       const discordTask = (
         await call(
           dead,

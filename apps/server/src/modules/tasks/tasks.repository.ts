@@ -1,11 +1,13 @@
 import type { SocialNetwork } from '@elex/contract';
-import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type SocialAccountRow,
   socialAccounts,
   type TaskDefinitionRow,
+  type TaskPayoutRow,
   taskDefinitions,
+  taskPayouts,
 } from './tasks.tables.js';
 
 // --- task definitions
@@ -112,4 +114,39 @@ export async function markSocialAccountVerified(
     )
     .returning({ userId: socialAccounts.userId });
   return updated.length > 0;
+}
+
+// --- payouts
+
+/** The payouts these accounts earned, whatever task and member. */
+export function selectPayoutsOfAccounts(db: Executor, accounts: readonly string[]): Promise<TaskPayoutRow[]> {
+  if (accounts.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(taskPayouts)
+    .where(inArray(taskPayouts.account, [...new Set(accounts)]));
+}
+
+/**
+ * Records the account that earned the task. False when the account already earned it (for anyone) or
+ * the member already has a payout for it; of two racing inserts the database keeps one.
+ */
+export async function insertPayout(tx: Executor, row: TaskPayoutRow): Promise<boolean> {
+  const inserted = await tx
+    .insert(taskPayouts)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ taskId: taskPayouts.taskId });
+  return inserted.length > 0;
+}
+
+// --- account deletion
+
+/** Account deletion: the member's Telegram and Discord ids go. Answers how many rows went. */
+export async function deleteSocialAccountsOfUser(tx: Executor, userId: number): Promise<number> {
+  const deleted = await tx
+    .delete(socialAccounts)
+    .where(eq(socialAccounts.userId, userId))
+    .returning({ network: socialAccounts.network });
+  return deleted.length;
 }

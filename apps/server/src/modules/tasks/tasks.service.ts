@@ -21,16 +21,19 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
-import { liveBindingsOf, xmeUidOf } from '../bindings/bindings.service.js';
+import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantPoints, hasEntry } from '../points/points.service.js';
 import { grantedReferences } from '../points/points-history.service.js';
 import {
+  deleteSocialAccountsOfUser,
   findSocialAccount,
   findTaskDefinition,
+  insertPayout,
   isVerifiedForOther,
   markSocialAccountVerified,
   saveSocialAccount,
+  selectPayoutsOfAccounts,
   selectSocialAccounts,
   selectTaskDefinitions,
   type TaskDefinitionPatch,
@@ -44,13 +47,39 @@ export type { TaskDefinitionRow } from './tasks.tables.js';
 const TASK_REASON = 'task';
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
+/**
+ * The outside account a task is paid for, as `task_payouts` names it. Such an account earns its task
+ * once, for one member, whoever holds it later.
+ */
+const accountKey = {
+  social: (network: SocialNetwork, accountId: string) => `${network}:${accountId}`,
+  xme: (xmeUid: string) => `xme:${xmeUid.toLowerCase()}`,
+  uid: (binding: { platId: number; uid: string }) => `${binding.platId}:${binding.uid}`,
+};
+const payoutKey = (taskId: string, account: string) => `${taskId}\n${account}`;
+
 /** What the member has done, read once per request. */
 interface MemberFacts {
   volumeMicro: bigint;
-  hasUid: boolean;
-  hasXme: boolean;
+  /** The accounts of the member's live UIDs, oldest first. */
+  uids: string[];
+  xme: string | null;
   social: Map<SocialNetwork, SocialAccountRow>;
+  /** Task and account pairs (payoutKey) another member was paid for. */
+  paidToOthers: Set<string>;
   claimed: Set<string>;
+}
+
+function candidateAccounts(facts: Pick<MemberFacts, 'uids' | 'xme' | 'social'>): string[] {
+  const social = [...facts.social.values()].map((row) => accountKey.social(row.network, row.accountId));
+  return [...facts.uids, ...(facts.xme ? [facts.xme] : []), ...social];
+}
+
+async function payoutsToOthers(db: Executor, userId: number, accounts: string[]): Promise<Set<string>> {
+  const rows = await selectPayoutsOfAccounts(db, accounts);
+  return new Set(
+    rows.filter((row) => row.userId !== userId).map((row) => payoutKey(row.taskId, row.account)),
+  );
 }
 
 async function memberFacts(db: Executor, userId: number): Promise<MemberFacts> {
@@ -61,11 +90,15 @@ async function memberFacts(db: Executor, userId: number): Promise<MemberFacts> {
     selectSocialAccounts(db, userId),
     grantedReferences(db, userId, 'points', TASK_REASON),
   ]);
-  return {
-    volumeMicro,
-    hasUid: bindings.length > 0,
-    hasXme: xmeUid !== null,
+  const accounts = {
+    uids: bindings.map(accountKey.uid),
+    xme: xmeUid === null ? null : accountKey.xme(xmeUid),
     social: new Map(social.map((row) => [row.network, row])),
+  };
+  return {
+    ...accounts,
+    volumeMicro,
+    paidToOthers: await payoutsToOthers(db, userId, candidateAccounts(accounts)),
     claimed,
   };
 }
@@ -81,23 +114,49 @@ function verificationOf(task: TaskDefinitionRow, social: SocialConfig): TaskVeri
 }
 
 /**
+ * The accounts that would earn the member this task, best first, paid or not: the verified social
+ * id, the XME UID, the live UIDs. Empty when the member has none (or the task is not paid for an
+ * account: the X follow, trade volumes).
+ */
+function accountsFor(task: TaskDefinitionRow, facts: Omit<MemberFacts, 'claimed'>): string[] {
+  switch (task.kind) {
+    case 'telegram':
+    case 'discord': {
+      const row = facts.social.get(task.kind);
+      return row?.verifiedAt ? [accountKey.social(task.kind, row.accountId)] : [];
+    }
+    case 'bindUid':
+      return facts.uids;
+    case 'bindXme':
+      return facts.xme ? [facts.xme] : [];
+    case 'x':
+    case 'tradingVolume':
+      return [];
+  }
+}
+
+/** The account the member's claim of this task would be paid for: the first not paid to another. */
+function payoutAccountFor(task: TaskDefinitionRow, facts: Omit<MemberFacts, 'claimed'>): string | undefined {
+  return accountsFor(task, facts).find((account) => !facts.paidToOthers.has(payoutKey(task.id, account)));
+}
+
+/**
  * Whether the member did what the task asks. The X follow cannot be checked (no free API tells who
  * follows an account), so it is never done and never pays; a social task is done only once a bot saw
- * the member in the community.
+ * the member in the community. An account that already earned the task for another member does not
+ * count: a UID an operator moved, an XME UID in another case.
  */
 function isDone(task: TaskDefinitionRow, facts: Omit<MemberFacts, 'claimed'>): boolean {
   switch (task.kind) {
-    case 'telegram':
-    case 'discord':
-      return Boolean(facts.social.get(task.kind)?.verifiedAt);
     case 'x':
       return false;
-    case 'bindUid':
-      return facts.hasUid;
-    case 'bindXme':
-      return facts.hasXme;
     case 'tradingVolume':
       return task.thresholdMicro !== null && facts.volumeMicro >= task.thresholdMicro;
+    case 'telegram':
+    case 'discord':
+    case 'bindUid':
+    case 'bindXme':
+      return payoutAccountFor(task, facts) !== undefined;
   }
 }
 
@@ -155,7 +214,9 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
 /**
  * /elex/exchange/receiveScore: pays a task's points once. The state is checked and the points are
  * booked in one transaction, and the booking is idempotent by (member, 'task', task id): of racing
- * claims one pays, the others hear 'already claimed'.
+ * claims one pays, the others hear 'already claimed'. A task earned by an outside account (a social
+ * id, the XME UID, an exchange UID) also records that account in `task_payouts`, whose key refuses a
+ * second payout for it to anyone: 'this account has already earned these points'.
  */
 export async function claimTask(
   deps: AppDeps,
@@ -167,16 +228,26 @@ export async function claimTask(
     const definition = await enabledTask(tx, taskId);
     const key = { userId, currency: 'points', reason: TASK_REASON, reference: definition.id } as const;
     if (await hasEntry(tx, key)) throw AppError.refused('claimFailedAlreadyClaimed');
-    const bindings = await liveBindingsOf(tx, userId);
     const network = networkOf(definition);
     const social = network ? await findSocialAccount(tx, userId, network) : undefined;
-    const facts = {
-      volumeMicro: definition.kind === 'tradingVolume' ? await tradingVolumeOf(tx, bindings) : 0n,
-      hasUid: bindings.length > 0,
-      hasXme: definition.kind === 'bindXme' ? (await xmeUidOf(tx, userId)) !== null : false,
+    const bindings =
+      definition.kind === 'bindUid' || definition.kind === 'tradingVolume'
+        ? await liveBindingsOf(tx, userId)
+        : [];
+    // Locked before it is read: the member cannot swap the XME UID under this claim.
+    const xmeUid = definition.kind === 'bindXme' ? await lockXmeUid(tx, userId, now) : null;
+    const accounts = {
+      uids: definition.kind === 'bindUid' ? bindings.map(accountKey.uid) : [],
+      xme: xmeUid === null ? null : accountKey.xme(xmeUid),
       social: new Map(network && social ? [[network, social]] : []),
     };
+    const facts = {
+      ...accounts,
+      volumeMicro: definition.kind === 'tradingVolume' ? await tradingVolumeOf(tx, bindings) : 0n,
+      paidToOthers: await payoutsToOthers(tx, userId, candidateAccounts(accounts)),
+    };
     if (!isDone(definition, facts)) {
+      if (accountsFor(definition, facts).length > 0) throw AppError.refused('claimFailedAccountPaid');
       throw AppError.refused(
         definition.kind === 'tradingVolume' ? 'claimFailedNotAchieved' : 'claimFailedNotDone',
       );
@@ -184,6 +255,12 @@ export async function claimTask(
     if (definition.points <= 0) throw AppError.refused('claimFailedNoPoints');
     const booked = await grantPoints(tx, { ...key, amount: definition.points, at: now });
     if (!booked) throw AppError.refused('claimFailedAlreadyClaimed');
+    const account = payoutAccountFor(definition, facts);
+    if (account !== undefined) {
+      // A racing claim of another member for the same account committed first: this one rolls back.
+      const recorded = await insertPayout(tx, { taskId: definition.id, account, userId, paidAt: now });
+      if (!recorded) throw AppError.refused('claimFailedAccountPaid');
+    }
     return definition;
   });
   const { points } = await balances(deps.db, userId);
@@ -223,6 +300,9 @@ export async function checkTaskMembership(
     if (!SOCIAL_ACCOUNT_ID_PATTERNS[network].test(input.accountId)) {
       throw AppError.refused('socialAccountInvalid');
     }
+    // Once paid, the account stays: a new id would free the paid one for another member's claim.
+    const claimed = { userId, currency: 'points', reason: TASK_REASON, reference: task.id } as const;
+    if (await hasEntry(deps.db, claimed)) throw AppError.refused('socialAccountLocked');
     await saveSocialAccount(deps.db, { userId, network, accountId: input.accountId, at: now });
     account = await findSocialAccount(deps.db, userId, network);
   }
@@ -233,7 +313,12 @@ export async function checkTaskMembership(
     return { taskId: task.id, status, state: stateOf(task, facts), accountId: account?.accountId ?? null };
   };
   if (account.verifiedAt) return answer('joined');
-  if (await isVerifiedForOther(deps.db, userId, network, account.accountId)) {
+  const socialAccount = accountKey.social(network, account.accountId);
+  const paidToOthers = await payoutsToOthers(deps.db, userId, [socialAccount]);
+  if (
+    paidToOthers.has(payoutKey(task.id, socialAccount)) ||
+    (await isVerifiedForOther(deps.db, userId, network, account.accountId))
+  ) {
     throw AppError.refused('socialAccountTaken');
   }
   const client = membershipClient(deps.config.social, network);
@@ -336,4 +421,12 @@ export async function updateTaskDefinition(
   const row = await updateTaskDefinitionRow(deps.db, taskId, patch, deps.clock.now());
   if (!row) throw new AppError(State.NotFound, 'notFound');
   return row;
+}
+
+/**
+ * Account deletion (auth): erases the member's Telegram and Discord ids, in the deletion's
+ * transaction. The points they earned stay booked, anonymous; answers how many ids there were.
+ */
+export function eraseSocialAccounts(tx: Executor, userId: number): Promise<number> {
+  return deleteSocialAccountsOfUser(tx, userId);
 }

@@ -1,6 +1,8 @@
 import type { Task, TaskDetail } from '@elex/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { unbindUid } from '../bindings/bindings.service.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
 import {
   BITGET,
@@ -156,6 +158,101 @@ describe('binding tasks', () => {
         task: { kind: 'bindUid', threshold: null },
       }),
     ]);
+  });
+
+  it('an XME account that earned the task stays with its member and never pays a second member', async () => {
+    const memberA = await signUp(ctx, nextEmail('xme-a'));
+    const memberB = await signUp(ctx, nextEmail('xme-b'));
+    const bindXme = (token: string, xmeUid: string, lang?: string) =>
+      call(ctx, '/elex/user/bindXmeUid', { xmeUid }, { token, ...(lang ? { lang } : {}) }).then((res) =>
+        res.json(),
+      );
+    const paid = `xme-${nextUid()}`;
+    expect((await bindXme(memberA, paid)).state).toBe(0);
+    expect((await claim(memberA, 'bindXme')).state).toBe(0);
+
+    // A cannot swap it away now; binding the same account again is harmless.
+    expect(await bindXme(memberA, `xme-${nextUid()}`)).toMatchObject({
+      state: 1002,
+      message: 'Your XME account has earned the points of the binding task and can no longer be changed',
+    });
+    expect((await bindXme(memberA, paid, 'zh')).state).toBe(0);
+    expect(await bindXme(memberA, `xme-${nextUid()}`, 'zh')).toMatchObject({
+      message: '您的 XME 账户已领取绑定任务积分，不能再更改',
+    });
+    // B cannot take it, in any case.
+    for (const variant of [paid, paid.toUpperCase()]) {
+      expect(await bindXme(memberB, variant)).toMatchObject({
+        state: 1002,
+        message: 'This account is already bound!',
+      });
+    }
+
+    // Even if the account were freed (here behind the service's back), it has paid once and for all.
+    await ctx.db.execute(sql`update xme_bindings set xme_uid = 'moved-away' where xme_uid = ${paid}`);
+    expect((await bindXme(memberB, paid.toUpperCase())).state).toBe(0);
+    expect(taskOf(await detail(memberB), 'bindXme').state).toBe('unbound');
+    const before = await points(memberB);
+    expect(await claim(memberB, 'bindXme', 'ko')).toMatchObject({
+      state: 1002,
+      message: '수령 실패: 이 계정은 이미 다른 회원의 과제 포인트를 받았습니다',
+    });
+    expect(await points(memberB)).toBe(before);
+    // A refused claim does not lock: B can still bind an account of their own, which pays.
+    expect((await bindXme(memberB, `xme-${nextUid()}`)).state).toBe(0);
+    expect((await claim(memberB, 'bindXme')).content.pointsEarned).toBe(50);
+  });
+
+  it('refuses an XME UID that cannot be one', async () => {
+    const token = await signUp(ctx, nextEmail('xme-format'));
+    for (const xmeUid of ['----', 'ab', 'me@example.com', `x${'1'.repeat(32)}`]) {
+      expect((await call(ctx, '/elex/user/bindXmeUid', { xmeUid }, { token })).json()).toEqual({
+        state: 1001,
+        message: 'xmeUid: Please enter a valid XME UID (4 to 32 letters, digits, - or _)',
+        content: null,
+      });
+    }
+    expect(taskOf(await detail(token), 'bindXme').state).toBe('unbound');
+  });
+
+  it('an exchange UID pays the binding task once: after an unbinding, its next member binds another UID to earn it', async () => {
+    const memberA = await signUp(ctx, nextEmail('uid-a'));
+    const memberB = await signUp(ctx, nextEmail('uid-b'));
+    const uid = await bindReferredUid(memberA);
+    expect((await claim(memberA, 'bindUid')).state).toBe(0);
+    await ctx.db.transaction((tx) =>
+      unbindUid(tx, { platId: BITGET, uid, reason: 'kycTransfer', operatorId: null, at: ctx.clock.now() }),
+    );
+    const rebound = (
+      await call(
+        ctx,
+        '/elex/user/bindExchangeUid',
+        { platId: BITGET, uid, address: ADDRESS },
+        { token: memberB },
+      )
+    ).json();
+    expect(rebound.state).toBe(0);
+
+    expect(taskOf(await detail(memberB), 'bindUid').state).toBe('unbound');
+    const before = await points(memberB);
+    expect(await claim(memberB, 'bindUid')).toMatchObject({
+      state: 1002,
+      message: 'Claim Failed: this account has already earned these points for another member',
+    });
+    expect(await points(memberB)).toBe(before);
+
+    await bindReferredUid(memberB);
+    expect(taskOf(await detail(memberB), 'bindUid').state).toBe('claim');
+    expect((await claim(memberB, 'bindUid')).content).toMatchObject({
+      pointsEarned: 100,
+      points: before + 100,
+    });
+  });
+
+  it('keeps the record of paid accounts for good', async () => {
+    await expect(ctx.db.execute(sql`delete from task_payouts`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`update task_payouts set user_id = user_id`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`truncate task_payouts`)).rejects.toThrow();
   });
 
   it('refuses an unknown or disabled task as not found', async () => {
