@@ -120,6 +120,37 @@ describe('the calculator (spec section 2)', () => {
     await waitFor(() => expect(screen.getByRole('heading', { name: /Bybit/, level: 2 })).toHaveFocus());
   });
 
+  it.each(['020', '20.0'])(
+    'shows the leverage typed as %s as the number 20 in the formula and the summary',
+    async (typed) => {
+      const fetchMock = stubServer();
+      const user = userEvent.setup();
+      renderAt(<CalculatorPage />, '/calculator');
+      await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+      await user.click(next());
+      const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+      await user.clear(leverage);
+      await user.type(leverage, typed);
+      await user.click(next());
+      await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2000');
+      await user.click(next());
+      await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
+      await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+
+      const result = await screen.findByRole('region', {
+        name: t('calculator.resultTitle', { name: 'Bybit' }),
+      });
+      expect(
+        within(result).getByText(
+          '3.5 trades a day × 30 days × 2,000.00 USDT seed × 20x leverage × 0.0375% average fee × 40% cashback = 630.00 USDT.',
+        ),
+      ).toBeInTheDocument();
+      expect(within(result).getByText(t('calculator.leverageValue', { leverage: '20' }))).toBeInTheDocument();
+      const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/elex/exchange/estimate') ?? [];
+      expect(JSON.parse(String(init?.body))).toMatchObject({ leverage: 20 });
+    },
+  );
+
   it('will not leave a step whose answer breaks the shared rule, and says why', async () => {
     stubServer();
     const user = userEvent.setup();

@@ -105,7 +105,7 @@ export default function CalculatorPage() {
     try {
       const result = await estimate.mutateAsync({
         platId: answers.platId ?? 0,
-        leverage: Number(answers.leverage),
+        leverage: leverageSchema.parse(answers.leverage.trim()),
         seed: answers.seed,
         frequency: answers.frequency ?? 'onceOrLess',
       });
@@ -313,6 +313,8 @@ function CalculatorResult({
   const exchange = exchanges.find((entry) => entry.id === estimate.platId);
   const frequency = answers.frequency ?? 'onceOrLess';
   const seed = seedUsdtSchema.parse(answers.seed);
+  // As a number, whatever was typed ("020", "20.0" and "2e1" all pass the rule and mean 20).
+  const leverage = formatInteger(String(leverageSchema.parse(answers.leverage.trim())));
   const exchangeName = exchange?.name ?? '';
   return (
     <section className="calculator-result" aria-labelledby="calculator-result-title">
@@ -340,7 +342,7 @@ function CalculatorResult({
               trades: formatDecimal(fromScaled(BigInt(TRADES_PER_DAY_TENTHS[frequency]), 1), 1),
               days: CALCULATOR.resultDays,
               seed: formatUsdt(seed),
-              leverage: answers.leverage,
+              leverage,
               fee: formatPercent(meanFee(exchange)),
               cashRate: formatPercent(exchange.cashRate),
               result: formatUsdt(estimate.monthly),
@@ -359,7 +361,7 @@ function CalculatorResult({
           </div>
           <div>
             <dt>{t('calculator.stepNames.leverage')}</dt>
-            <dd>{t('calculator.leverageValue', { leverage: answers.leverage })}</dd>
+            <dd>{t('calculator.leverageValue', { leverage })}</dd>
           </div>
           <div>
             <dt>{t('calculator.stepNames.seed')}</dt>
