@@ -12,7 +12,7 @@ import { TopBar } from './top-bar';
 export function AppShell() {
   const isWide = useIsWide();
   const location = useLocation();
-  const { pathname } = location;
+  const { pathname, search } = location;
   const navigate = useNavigate();
   const here = useRef(location);
 
@@ -28,9 +28,15 @@ export function AppShell() {
     [navigate],
   );
 
-  // spec: scroll to the top on each route change, and one page-view event per route.
+  // spec section 2: scroll to the top on each route change. A new query is a new page too
+  // (/exchangeDetail?id=1 to ?id=2 shows another exchange), so the address decides, not the path alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the address changing is what scrolls
   useEffect(() => {
     window.scrollTo(0, 0);
+  }, [pathname, search]);
+
+  // spec section 2: one page-view event per route (the event names the path, not the query).
+  useEffect(() => {
     track('page_view', pathname);
   }, [pathname]);
 
