@@ -61,9 +61,6 @@ describe('top bar menu', () => {
     expect(screen.getByRole('link', { name: t('nav.points') })).toHaveAttribute('href', '/mypage/point');
   });
 
-  // KNOWN BUG (reported): NavLink computes aria-current itself from its own segment-based match and
-  // ignores the `aria-current` the shell passes, so on /exchangeDetail the entry looks active but a
-  // screen reader is not told. Turn `it.fails` into `it` once the shell renders Link instead.
   it('tells assistive technology that partner exchanges is current on /exchangeDetail', () => {
     renderTopBar('/exchangeDetail?id=3');
     const nav = screen.getByRole('navigation', { name: t('nav.main') });
@@ -124,8 +121,6 @@ describe('language dialog (spec section 2)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  // KNOWN BUG (reported): ResponsiveDialog has no Dialog.Trigger, and Radix returns focus to the
-  // trigger only, so after closing focus falls to <body>. Turn `it.fails` into `it` once fixed.
   it.each(WIDTHS)('%s: gives focus back to the language button on Escape', async (_, width) => {
     const user = userEvent.setup();
     renderBarAt(width);
