@@ -59,6 +59,12 @@ export const CASHBACK = {
   newUserDiscountPercent: 20,
   newUserDiscountDays: 90,
   dataSegmentHours: 6,
+  /**
+   * Hours after a segment ends before the sync pulls it, once the exchange's figures for it are final
+   * (the API-fed adapters' settleHours, checked by exchange-rules.test.ts). The member pages' data
+   * delay note quotes it.
+   */
+  dataFinalHours: 48,
   accruableYears: 5,
   recordsKeptYears: 5,
 } as const;

@@ -1,8 +1,9 @@
+import { CASHBACK } from '@elex/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdapterOptions } from './adapter.js';
 import { ExchangeApiError } from './http.js';
 import { BingxFake } from './testing/bingx-fake.js';
-import { exchangeCase } from './testing/cases.js';
+import { EXCHANGE_CASES, exchangeCase } from './testing/cases.js';
 import { DAY, dayStart, type FakeExchange } from './testing/fake-exchange.js';
 import { GateFake } from './testing/gate-fake.js';
 import type { CommissionEntry, TimeWindow } from './types.js';
@@ -223,4 +224,20 @@ describe('BingX', () => {
     expect(fake.served[0]?.query.get('startTime')).toBe(day(day1));
     expect(fake.served[0]?.query.get('endTime')).toBe(day(hoursAfter(24)));
   });
+});
+
+describe('what the member pages promise', () => {
+  it.each(EXCHANGE_CASES.map((entry) => [entry.name, entry] as const))(
+    '%s: figures pulled by API wait no longer than the data delay the pages quote',
+    (_name, exchange) => {
+      // The profile is read without a request: the fake need not be started.
+      const { profile } = exchange.createAdapter(exchange.createFake(), fast);
+      // The sync pulls figures once final; the pages say cashback shows that long after a period ends.
+      if (profile.commissionSource === 'api') {
+        expect(profile.settleHours).toBeLessThanOrEqual(CASHBACK.dataFinalHours);
+      } else {
+        expect(profile.settleHours).toBe(0);
+      }
+    },
+  );
 });

@@ -3,11 +3,11 @@ import { Clock } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { formatUsdt } from '../../shared/exchanges/format';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
+import { formatCashback } from './amounts';
 import { useBindingDetail } from './api/get-binding-detail';
 import { useRebateRecords } from './api/get-rebate-records';
 import { RebateTable } from './components/rebate-table';
@@ -42,26 +42,29 @@ export default function ExchangeLinkDetailPage() {
             <div className="card stat">
               <dt>{t('cashback.balance')}</dt>
               <dd>
-                {formatUsdt(detail.data.balance)} <span className="unit">{t('cashback.usdt')}</span>
+                {formatCashback(detail.data.balance)} <span className="unit">{t('cashback.usdt')}</span>
               </dd>
             </div>
             <div className="card stat">
               <dt>{t('cashback.totalRebate')}</dt>
               <dd>
-                {formatUsdt(detail.data.totalRebate)} <span className="unit">{t('cashback.usdt')}</span>
+                {formatCashback(detail.data.totalRebate)} <span className="unit">{t('cashback.usdt')}</span>
               </dd>
             </div>
             <div className="card stat">
               <dt>{t('cashback.pending')}</dt>
               <dd>
-                {formatUsdt(detail.data.pendingRebate)} <span className="unit">{t('cashback.usdt')}</span>
+                {formatCashback(detail.data.pendingRebate)} <span className="unit">{t('cashback.usdt')}</span>
               </dd>
             </div>
           </dl>
           <p className="card notice data-delay">
             <Clock size={18} aria-hidden="true" />
             <span>
-              {t('cashback.dataDelay', { hours: CASHBACK.dataSegmentHours })}{' '}
+              {t('cashback.dataDelay', {
+                hours: CASHBACK.dataSegmentHours,
+                finalHours: CASHBACK.dataFinalHours,
+              })}{' '}
               {detail.data.lastDataAt
                 ? t('cashback.lastData', {
                     time: new Date(detail.data.lastDataAt).toLocaleString(currentLocale(), {
@@ -75,9 +78,30 @@ export default function ExchangeLinkDetailPage() {
           <section className="card" aria-labelledby="daily-title">
             <h2 id="daily-title">{t('cashback.dailyTitle')}</h2>
             {detail.data.daily.length > 0 ? (
-              <Suspense fallback={<Skeleton lines={3} />}>
-                <DailyChart daily={detail.data.daily} />
-              </Suspense>
+              <>
+                <p className="muted">{t('cashback.dailyHint')}</p>
+                <Suspense fallback={<Skeleton lines={3} />}>
+                  <DailyChart daily={detail.data.daily} />
+                </Suspense>
+                {/* The drawing is hidden from assistive technology; these are its figures. */}
+                <table className="visually-hidden">
+                  <caption>{t('cashback.dailyTitle')}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('cashback.tradingDay')}</th>
+                      <th scope="col">{t('cashback.amount')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {detail.data.daily.map((point) => (
+                      <tr key={point.day}>
+                        <td>{point.day}</td>
+                        <td>{formatCashback(point.amount)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
             ) : (
               <p className="muted">{t('cashback.noRecords')}</p>
             )}

@@ -10,10 +10,10 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
 import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
 import { RebateTable } from './components/rebate-table';
+import { fetchAllPages } from './fetch-all-pages';
 import { useExchangeName } from './hooks';
 
 const PAGE_SIZE = 20;
-const EXPORT_LIMIT_PAGES = 50;
 
 /** /mypage/records: every cashback record, filtered by exchange and status, with a CSV export. */
 export default function RecordsPage() {
@@ -30,23 +30,22 @@ export default function RecordsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const rows: string[][] = [];
-      for (let next = 1; next <= EXPORT_LIMIT_PAGES; next += 1) {
-        const result = await fetchRebatePage({ platId, status, page: next, pageSize: 100 });
-        for (const record of result.records) {
-          rows.push([
-            exchangeName(record.platId),
-            record.uid,
-            record.periodStart,
-            record.periodEnd,
-            record.tradingVolume,
-            record.fee,
-            record.amount,
-            record.status,
-          ]);
-        }
-        if (next * 100 >= result.total) break;
-      }
+      const {
+        records: all,
+        total,
+        complete,
+      } = await fetchAllPages((next, pageSize) => fetchRebatePage({ platId, status, page: next, pageSize }));
+      const rows = all.map((record) => [
+        exchangeName(record.platId),
+        record.uid,
+        record.periodStart,
+        record.periodEnd,
+        record.tradingVolume,
+        record.fee,
+        record.amount,
+        record.status,
+        record.failureReason ? t(`msg:${record.failureReason}`, { defaultValue: record.failureReason }) : '',
+      ]);
       const header = [
         'exchange',
         'uid',
@@ -56,8 +55,10 @@ export default function RecordsPage() {
         'fee',
         'cashback',
         'status',
+        'failure_reason',
       ];
       downloadCsv('cashback-records.csv', toCsv(header, rows));
+      if (!complete) toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
     } catch {
       toast.error(t('msg:error'));
     } finally {

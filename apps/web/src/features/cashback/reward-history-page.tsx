@@ -2,14 +2,15 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
-import { formatUsdt } from '../../shared/exchanges/format';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
+import { formatCashback } from './amounts';
 import { useMyInfo } from './api/get-my-info';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
+import { fetchAllPages } from './fetch-all-pages';
 import './cashback.css';
 
 const PAGE_SIZE = 20;
@@ -20,37 +21,42 @@ export default function RewardHistoryPage() {
   const [page, setPage] = useState(1);
   const rewards = useRewardRecords(page, PAGE_SIZE);
   const info = useMyInfo();
+  const [exporting, setExporting] = useState(false);
 
   const exportCsv = async () => {
+    setExporting(true);
     try {
-      const rows: string[][] = [];
-      for (let next = 1; next <= 50; next += 1) {
-        const result = await fetchRewardPage(next, 100);
-        for (const record of result.records)
-          rows.push([record.createdAt, record.kind, record.amount, record.source ?? '']);
-        if (next * 100 >= result.total) break;
-      }
+      const { records, total, complete } = await fetchAllPages(fetchRewardPage);
+      const rows = records.map((record) => [
+        record.createdAt,
+        record.kind,
+        record.amount,
+        record.source ?? '',
+      ]);
       downloadCsv('rewards.csv', toCsv(['time', 'kind', 'amount', 'source'], rows));
+      if (!complete) toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
     } catch {
       toast.error(t('msg:error'));
+    } finally {
+      setExporting(false);
     }
   };
 
   return (
     <Page title={t('pages.rewardHistory.title')} intro={t('pages.rewardHistory.intro')} wide>
-      <div className="card stat reward-total">
-        <p className="muted">{t('cashback.totalReward')}</p>
-        <p className="stat-value">
-          {info.data ? formatUsdt(info.data.totalReward) : '…'}{' '}
+      <dl className="card stat reward-total">
+        <dt>{t('cashback.totalReward')}</dt>
+        <dd>
+          {info.data ? formatCashback(info.data.totalReward) : '…'}{' '}
           <span className="unit">{t('cashback.usdt')}</span>
-        </p>
-      </div>
+        </dd>
+      </dl>
       <div className="filter-bar">
         <button
           type="button"
           className="button button-ghost"
           onClick={exportCsv}
-          disabled={!rewards.data?.total}
+          disabled={exporting || !rewards.data?.total}
         >
           <Download size={16} aria-hidden="true" />
           {t('cashback.exportCsv')}
@@ -85,7 +91,7 @@ export default function RewardHistoryPage() {
                       </td>
                       <td>{t(`cashback.rewardKinds.${record.kind}`, { defaultValue: record.kind })}</td>
                       <td>{record.source ?? '—'}</td>
-                      <td className="numeric strong">{formatUsdt(record.amount)}</td>
+                      <td className="numeric strong">{formatCashback(record.amount)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,10 +1,6 @@
 import type { RebateRecord } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
-import { formatUsdt } from '../../../shared/exchanges/format';
-import { currentLocale } from '../../../shared/i18n/i18n';
-
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString(currentLocale(), { timeZone: 'UTC', dateStyle: 'medium' });
+import { formatCashback, formatPeriod } from '../amounts';
 
 /** Cashback records: exchange, UID, period, fee, amount and status (spec section 3). */
 export function RebateTable({
@@ -39,11 +35,9 @@ export function RebateTable({
             <tr key={record.id}>
               <td>{exchangeName(record.platId)}</td>
               <td className="mono">{record.uid}</td>
-              <td>
-                {day(record.periodStart)} – {day(record.periodEnd)}
-              </td>
-              <td className="numeric">{formatUsdt(record.fee)}</td>
-              <td className="numeric strong">{formatUsdt(record.amount)}</td>
+              <td>{formatPeriod(record.periodStart, record.periodEnd)}</td>
+              <td className="numeric">{formatCashback(record.fee)}</td>
+              <td className="numeric strong">{formatCashback(record.amount)}</td>
               <td>
                 <span className={`status status-${record.status}`}>
                   {t(`cashback.statuses.${record.status}`)}

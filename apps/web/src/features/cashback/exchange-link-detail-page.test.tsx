@@ -1,0 +1,113 @@
+import type { BindingDetail } from '@elex/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { renderAt } from '../../test/helpers';
+import ExchangeLinkDetailPage from './exchange-link-detail-page';
+import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+const URL_OF_PAGE = '/exchangeLinkDetail?platId=4&UID=770001';
+
+function detail(overrides: Partial<BindingDetail> = {}): BindingDetail {
+  return {
+    platId: 4,
+    uid: '770001',
+    address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    boundAt: '2026-01-01T00:00:00.000Z',
+    balance: '17.250000',
+    totalRebate: '17.259999',
+    pendingRebate: '0.000004',
+    daily: [
+      { day: '2026-01-11', amount: '5.250000' },
+      { day: '2026-01-12', amount: '12.009999' },
+    ],
+    lastDataAt: '2026-01-15T06:10:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The figures of the page's stat cards, by their label (terms and definitions pair in order). */
+async function stats(): Promise<Record<string, string | undefined>> {
+  const terms = await screen.findAllByRole('term');
+  const values = screen.getAllByRole('definition');
+  return Object.fromEntries(terms.map((term, index) => [term.textContent, values[index]?.textContent]));
+}
+
+beforeEach(() => clearExchangeDictionary());
+
+describe('/exchangeLinkDetail', () => {
+  it('shows the UID’s balance, cumulative and pending cashback exactly, truncated, never as 0.00', async () => {
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    expect(await stats()).toEqual({
+      [t('cashback.balance')]: '17.25 USDT',
+      [t('cashback.totalRebate')]: '17.25 USDT',
+      [t('cashback.pending')]: '0.000004 USDT',
+    });
+    expect(
+      await screen.findByText(t('cashback.bindingIntro', { exchange: 'Bitget', uid: '770001' })),
+    ).toBeVisible();
+  });
+
+  it('explains the data delay with the real segment and wait, and when data last arrived', async () => {
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const notice = await screen.findByText(/6-hour segments/);
+    expect(notice).toHaveTextContent('48 hours after it ends');
+    expect(notice).toHaveTextContent('one to three days');
+    expect(notice).toHaveTextContent(/Last data received Jan 15, 2026/);
+  });
+
+  it('says no data has arrived yet for a UID without figures', async () => {
+    stubCashbackServer({ detail: detail({ daily: [], lastDataAt: null }), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    expect(await screen.findByText(new RegExp(t('cashback.noDataYet')))).toBeInTheDocument();
+    const chart = screen.getByRole('region', { name: t('cashback.dailyTitle') });
+    expect(within(chart).getByText(t('cashback.noRecords'))).toBeInTheDocument();
+  });
+
+  it('charts cashback by trading day, with the figures as a table', async () => {
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const chart = await screen.findByRole('region', { name: 'Cashback by trading day (UTC)' });
+    const table = within(chart).getByRole('table', { name: 'Cashback by trading day (UTC)' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((cell) => cell.textContent),
+        ),
+    ).toEqual([
+      ['2026-01-11', '5.25'],
+      ['2026-01-12', '12.00'],
+    ]);
+  });
+
+  it('lists the UID’s records, asking only for this exchange and UID', async () => {
+    const server = stubCashbackServer({
+      detail: detail(),
+      rebates: pagesOf([
+        rebateRecord(),
+        rebateRecord({ periodStart: '2026-01-12T00:00:00.000Z', periodEnd: '2026-01-13T00:00:00.000Z' }),
+      ]),
+    });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const table = await screen.findByRole('table', { name: t('pages.records.title') });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getAllByText('Completed')).toHaveLength(2);
+    expect(within(table).getAllByText('5.25')).toHaveLength(2);
+    await waitFor(() =>
+      expect(server.requests('/elex/user/seeRebateData')[0]).toEqual({
+        platId: 4,
+        uid: '770001',
+        page: 1,
+        pageSize: 10,
+      }),
+    );
+  });
+});

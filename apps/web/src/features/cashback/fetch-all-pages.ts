@@ -1,0 +1,25 @@
+/** The most a list call pages to (the contract's page limit) and the largest page it serves. */
+const MAX_PAGE = 10_000;
+export const EXPORT_PAGE_SIZE = 100;
+
+/**
+ * Every record of a paged list, for an export: page after page until the server's total is reached
+ * or a page comes back short. Records that arrive meanwhile shift the newest-first pages; an id seen
+ * twice is kept once. `complete` is false when fewer records came back than the total says (a record
+ * left the filtered list during the export, or the list is longer than the server pages to), so the
+ * page can say the file is partial instead of passing a truncated file off as the whole.
+ */
+export async function fetchAllPages<T extends { id: string }>(
+  fetchPage: (page: number, pageSize: number) => Promise<{ records: T[]; total: number }>,
+): Promise<{ records: T[]; total: number; complete: boolean }> {
+  const byId = new Map<string, T>();
+  let total = 0;
+  for (let page = 1; page <= MAX_PAGE; page += 1) {
+    const result = await fetchPage(page, EXPORT_PAGE_SIZE);
+    total = result.total;
+    for (const record of result.records) byId.set(record.id, record);
+    if (result.records.length < EXPORT_PAGE_SIZE || page * EXPORT_PAGE_SIZE >= total) break;
+  }
+  const records = [...byId.values()];
+  return { records, total, complete: records.length >= total };
+}

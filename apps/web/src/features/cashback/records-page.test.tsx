@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { downloadCsv } from '../../shared/download-csv';
+import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { renderAt } from '../../test/helpers';
+import RecordsPage from './records-page';
+import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+
+vi.mock('../../shared/download-csv', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../shared/download-csv')>()),
+  downloadCsv: vi.fn(),
+}));
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+beforeEach(() => {
+  clearExchangeDictionary();
+  vi.mocked(downloadCsv).mockClear();
+});
+
+/** The table's rows as the text of their cells, header row first (Intl's thin spaces as spaces). */
+function tableRows(name: string) {
+  const table = screen.getByRole('table', { name });
+  return within(table)
+    .getAllByRole('row')
+    .map((row) =>
+      [...within(row).queryAllByRole('columnheader'), ...within(row).queryAllByRole('cell')].map((cell) =>
+        cell.textContent?.replace(/\s/g, ' '),
+      ),
+    );
+}
+
+/** The CSV handed to the download, as lines of cells (no quoted commas in these fixtures). */
+function downloadedCsv(): { name: string; lines: string[][] } {
+  expect(downloadCsv).toHaveBeenCalledTimes(1);
+  const [name, csv] = vi.mocked(downloadCsv).mock.calls[0] ?? [];
+  return {
+    name: String(name),
+    lines: String(csv)
+      .split('\r\n')
+      .map((line) => line.split(',')),
+  };
+}
+
+describe('/mypage/records', () => {
+  it('lists each record: exchange, UID, period in UTC, fee, cashback and status with its reason', async () => {
+    stubCashbackServer({
+      rebates: pagesOf([
+        rebateRecord(),
+        // A 6-hour segment, and amounts below a cent that two decimals would show as 0.00.
+        rebateRecord({
+          periodStart: '2026-01-13T06:00:00.000Z',
+          periodEnd: '2026-01-13T12:00:00.000Z',
+          fee: '0.000010',
+          amount: '0.000005',
+          status: 'pending',
+        }),
+        rebateRecord({
+          platId: 3,
+          uid: '880002',
+          periodStart: '2026-01-01T00:00:00.000Z',
+          periodEnd: '2026-02-01T00:00:00.000Z',
+          fee: '3.000000',
+          amount: '0.000000',
+          status: 'failed',
+          failureReason: 'noCommission',
+        }),
+      ]),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    const table = await screen.findByRole('table', { name: t('pages.records.title') });
+    // Names come from the exchange dictionary, which may answer after the records.
+    await waitFor(() => expect(within(table).getAllByText('Bitget')).toHaveLength(2));
+    expect(tableRows(t('pages.records.title'))).toEqual([
+      ['Exchange', 'UID', 'Period (UTC)', 'Fee (USDT)', 'Amount (USDT)', 'Status'],
+      ['Bitget', '770001', 'Jan 13, 2026', '10.50', '5.25', 'Completed'],
+      ['Bitget', '770001', 'Jan 13, 2026, 06:00 – 12:00 UTC', '0.00001', '0.000005', 'Under review'],
+      ['Bybit', '880002', 'Jan 1 – 31, 2026', '3.00', '0.00', `Failed${t('msg:noCommission')}`],
+    ]);
+  });
+
+  it('asks the server for the chosen exchange and status, from the first page', async () => {
+    const server = stubCashbackServer({ rebates: pagesOf([rebateRecord()]) });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('option', { name: 'Bitget' });
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.exchange')), 'Bitget');
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.status')), t('cashback.statuses.failed'));
+    await waitFor(() =>
+      expect(server.requests('/elex/user/seeRebateData').at(-1)).toEqual({
+        platId: 4,
+        status: 'failed',
+        page: 1,
+        pageSize: 20,
+      }),
+    );
+  });
+
+  it('exports every record, page after page up to the total, with the failure reason', async () => {
+    // More than 50 pages of 100: the export used to stop there without a word.
+    const all = Array.from({ length: 5_050 }, (_, index) =>
+      index === 7
+        ? rebateRecord({
+            uid: 'FAILED7',
+            status: 'failed',
+            amount: '0.000000',
+            failureReason: 'noCommission',
+          })
+        : rebateRecord({ uid: `U${index}` }),
+    );
+    const server = stubCashbackServer({ rebates: pagesOf(all) });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    const { name, lines } = downloadedCsv();
+    expect(name).toBe('cashback-records.csv');
+    expect(lines[0]).toEqual([
+      'exchange',
+      'uid',
+      'period_start',
+      'period_end',
+      'trading_volume',
+      'fee',
+      'cashback',
+      'status',
+      'failure_reason',
+    ]);
+    expect(lines).toHaveLength(1 + 5_050);
+    expect(lines[1]).toEqual([
+      'Bitget',
+      'U0',
+      '2026-01-13T00:00:00.000Z',
+      '2026-01-14T00:00:00.000Z',
+      '25000.500000',
+      '10.500000',
+      '5.250000',
+      'completed',
+      '',
+    ]);
+    expect(lines[8]?.slice(1)).toEqual([
+      'FAILED7',
+      '2026-01-13T00:00:00.000Z',
+      '2026-01-14T00:00:00.000Z',
+      '25000.500000',
+      '10.500000',
+      '0.000000',
+      'failed',
+      t('msg:noCommission'),
+    ]);
+    expect(lines.at(-1)?.[1]).toBe('U5049');
+    const exportCalls = server
+      .requests('/elex/user/seeRebateData')
+      .filter((body) => body.pageSize === 100)
+      .map((body) => body.page);
+    expect(exportCalls).toEqual(Array.from({ length: 51 }, (_, index) => index + 1));
+    expect(screen.queryByText(/records: the list changed/)).not.toBeInTheDocument();
+  });
+
+  it('says the file is partial when fewer records come back than the total', async () => {
+    const all = Array.from({ length: 150 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    // Ten records leave the filtered list while the export runs: page 2 comes back short.
+    stubCashbackServer({
+      rebates: (body) => {
+        const page = pagesOf(all)(body);
+        return body.page === 2 ? { records: page.records.slice(10), total: 150 } : page;
+      },
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    expect(
+      await screen.findByText(t('cashback.exportPartial', { count: 140, total: 150 })),
+    ).toBeInTheDocument();
+    expect(downloadedCsv().lines).toHaveLength(1 + 140);
+  });
+});

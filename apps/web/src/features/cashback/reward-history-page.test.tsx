@@ -1,0 +1,96 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { downloadCsv } from '../../shared/download-csv';
+import { renderAt } from '../../test/helpers';
+import RewardHistoryPage from './reward-history-page';
+import { pagesOf, rewardRecord, stubCashbackServer } from './testing/stub-cashback-server';
+
+vi.mock('../../shared/download-csv', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../shared/download-csv')>()),
+  downloadCsv: vi.fn(),
+}));
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+const myInfo = (totalReward: string) => ({ exchangeBinds: [], totalReward, totalRebate: '0.000000' });
+
+beforeEach(() => vi.mocked(downloadCsv).mockClear());
+
+describe('/mypage/rewardHistory', () => {
+  it('shows the total and each reward: time, kind, the friend it came from and the amount', async () => {
+    stubCashbackServer({
+      myInfo: myInfo('12.345678'),
+      rewards: pagesOf([
+        rewardRecord({ createdAt: '2026-01-15T06:10:00.000Z' }),
+        // A bonus under a cent shows in full, not as 0.00; a deleted friend shows a dash.
+        rewardRecord({ amount: '0.004000', source: null, createdAt: '2026-01-14T06:10:00.000Z' }),
+      ]),
+    });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    expect(await screen.findByRole('term')).toHaveTextContent(t('cashback.totalReward'));
+    await waitFor(() => expect(screen.getByRole('definition')).toHaveTextContent('12.34 USDT'));
+
+    const table = await screen.findByRole('table', { name: t('pages.rewardHistory.title') });
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows).toEqual([
+      [expect.stringMatching(/^Jan 15, 2026/), 'Invite bonus', 'fa***@example.com', '0.52'],
+      [expect.stringMatching(/^Jan 14, 2026/), 'Invite bonus', '—', '0.004'],
+    ]);
+  });
+
+  it('says so when there is no reward yet, and offers no export', async () => {
+    stubCashbackServer({ myInfo: myInfo('0.000000'), rewards: pagesOf([]) });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    expect(await screen.findByText(t('cashback.noRewards'))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t('cashback.exportCsv') })).toBeDisabled();
+  });
+
+  it('exports every reward, page after page up to the total', async () => {
+    const all = Array.from({ length: 230 }, (_, index) =>
+      rewardRecord({ amount: `${index}.000000`, source: `f${index}***@example.com` }),
+    );
+    const server = stubCashbackServer({ myInfo: myInfo('1.000000'), rewards: pagesOf(all) });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    await screen.findByRole('table', { name: t('pages.rewardHistory.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+    const [name, csv] = vi.mocked(downloadCsv).mock.calls[0] ?? [];
+    expect(name).toBe('rewards.csv');
+    const lines = String(csv).split('\r\n');
+    expect(lines).toHaveLength(1 + 230);
+    expect(lines[0]).toBe('time,kind,amount,source');
+    expect(lines[1]).toBe('2026-01-15T06:10:00.000Z,inviteBonus,0.000000,f0***@example.com');
+    expect(lines[230]).toBe('2026-01-15T06:10:00.000Z,inviteBonus,229.000000,f229***@example.com');
+    expect(
+      server
+        .requests('/elex/user/seeRewardData')
+        .filter((body) => body.pageSize === 100)
+        .map((body) => body.page),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it('says the file is partial when the server stops short of its total', async () => {
+    stubCashbackServer({
+      myInfo: myInfo('1.000000'),
+      rewards: (body) => ({
+        records: body.page === 1 ? Array.from({ length: 30 }, () => rewardRecord()) : [],
+        total: 45,
+      }),
+    });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    await screen.findByRole('table', { name: t('pages.rewardHistory.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    expect(
+      await screen.findByText(t('cashback.exportPartial', { count: 30, total: 45 })),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,89 @@
+import type { BindingDetail, MyInfo, RebateRecord, RewardRecord } from '@elex/contract';
+import { vi } from 'vitest';
+import { dictionaryEntry, dictionaryOf } from '../../../test/exchange-fixtures';
+import { envelope } from '../../../test/helpers';
+
+/** Bitget (4) and Bybit (3), as the dictionary names them. */
+export const DICTIONARY = dictionaryOf([
+  dictionaryEntry({ id: 4, name: 'Bitget', Abbreviation: 'BG', logo: '/logos/bg.svg' }),
+  dictionaryEntry(),
+]);
+
+let ids = 0;
+
+/** A settled daily Bitget record (50 % of a 10.5 USDT fee). */
+export function rebateRecord(overrides: Partial<RebateRecord> = {}): RebateRecord {
+  ids += 1;
+  return {
+    id: String(ids),
+    platId: 4,
+    uid: '770001',
+    periodStart: '2026-01-13T00:00:00.000Z',
+    periodEnd: '2026-01-14T00:00:00.000Z',
+    tradingVolume: '25000.500000',
+    fee: '10.500000',
+    amount: '5.250000',
+    status: 'completed',
+    failureReason: null,
+    createdAt: '2026-01-15T06:10:00.000Z',
+    ...overrides,
+  };
+}
+
+export function rewardRecord(overrides: Partial<RewardRecord> = {}): RewardRecord {
+  ids += 1;
+  return {
+    id: String(ids),
+    kind: 'inviteBonus',
+    amount: '0.525000',
+    source: 'fa***@example.com',
+    createdAt: '2026-01-15T06:10:00.000Z',
+    ...overrides,
+  };
+}
+
+type Page<T> = { records: T[]; total: number };
+type Body = Record<string, unknown> & { page?: number; pageSize?: number };
+
+/** Serves a list the way the server pages it: `page` and `pageSize` from the request, total of all. */
+export function pagesOf<T>(all: readonly T[]) {
+  return (body: Body): Page<T> => {
+    const page = body.page ?? 1;
+    const pageSize = body.pageSize ?? 20;
+    return { records: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
+  };
+}
+
+/**
+ * The member calls of the cashback pages over a stubbed fetch. Each answer may be a function of the
+ * request's body; every request body is kept, per path, for assertions.
+ */
+export function stubCashbackServer(answers: {
+  rebates?: (body: Body) => Page<RebateRecord>;
+  rewards?: (body: Body) => Page<RewardRecord>;
+  myInfo?: MyInfo;
+  detail?: BindingDetail;
+}) {
+  const requests = new Map<string, Body[]>();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(url);
+      const body = (init?.body ? JSON.parse(String(init.body)) : {}) as Body;
+      requests.set(path, [...(requests.get(path) ?? []), body]);
+      if (path === '/elex/user/config/res.json') return envelope(DICTIONARY);
+      if (path === '/elex/user/seeRebateData' && answers.rebates) {
+        const { records, total } = answers.rebates(body);
+        return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20 });
+      }
+      if (path === '/elex/user/seeRewardData' && answers.rewards) {
+        const { records, total } = answers.rewards(body);
+        return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20 });
+      }
+      if (path === '/elex/user/myInfo' && answers.myInfo) return envelope(answers.myInfo);
+      if (path === '/elex/user/seeRebateByExchangeId' && answers.detail) return envelope(answers.detail);
+      return envelope(null, 1004, 'Not found', 404);
+    }),
+  );
+  return { requests: (path: string) => requests.get(path) ?? [] };
+}
