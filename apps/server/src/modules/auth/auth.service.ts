@@ -29,6 +29,7 @@ import {
 } from './auth.repository.js';
 import type { UserRow } from './auth.tables.js';
 import { attemptCode, checkCode, issueCode, releaseAttempt, useCode } from './codes.service.js';
+import { endMemberHoldings, hasPendingWithdrawal } from './deletion.js';
 import { emailDigest } from './digests.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { type Member, startSession } from './sessions.js';
@@ -323,8 +324,9 @@ export async function logout(deps: AppDeps, member: Member): Promise<void> {
 /**
  * /elex/user/deleteAccount. Erases the personal data and keeps the row, so money records stay linked
  * but anonymous; remembers only a keyed hash of the address so it can never register again (spec
- * section 4). The notice mail is queued first: its encrypted copy of the address is all that remains,
- * and the outbox erases it once sent.
+ * section 4). In the same transaction it ends the bindings, forfeits the money not withdrawn and
+ * erases the XME and social ids (`endMemberHoldings`). The notice mail is queued first: its encrypted
+ * copy of the address is all that remains, and the outbox erases it once sent.
  */
 export async function deleteAccount(
   deps: AppDeps,
@@ -334,9 +336,14 @@ export async function deleteAccount(
 ): Promise<void> {
   const user = await activeMember(deps.db, member);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');
+  // A withdrawal under review is decided first: rejected after the deletion, its funds would return
+  // to accounts nobody can reach any more.
+  if (await hasPendingWithdrawal(deps, user.id)) throw AppError.refused('deletionWithdrawalPending');
   const emailHash = emailDigest(deps.config.appSecret, user.email);
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
+    // Before the user row, as a withdrawal takes the ledger locks before it reads that row.
+    await endMemberHoldings(tx, user.id, now);
     await enqueueMail(tx, deps, {
       template: 'accountDeleted',
       locale: context.locale,

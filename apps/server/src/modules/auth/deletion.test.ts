@@ -1,0 +1,231 @@
+import { State } from '@elex/contract';
+import { and, eq, like, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  eventRewards,
+  exchangeBindings,
+  ledgerJournals,
+  rebates,
+  socialAccounts,
+  users,
+  withdrawals,
+  xmeBindings,
+} from '../../db/schema.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import { BINANCE, type CashbackTestContext, nextUid } from '../cashback/test-support.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { markSocialAccountVerified, saveSocialAccount } from '../tasks/tasks.repository.js';
+import {
+  ADDRESS,
+  addToRoster,
+  applyDeposit,
+  createWithdrawalTestApp,
+  fundedMember,
+  memberCall,
+  moneyOf,
+  ownCode,
+  registerMember,
+  type TestMember,
+  usdt,
+} from '../withdrawals/test-support.js';
+import { approveWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { call, PASSWORD } from './test-support.js';
+
+/**
+ * Account deletion against the money and the links (docs/accounts.md, "Deletion"): bindings end, the
+ * balance not withdrawn is forfeited as the terms say, the XME and social ids go, the money records
+ * stay whole and anonymous, and the ledger's invariants hold.
+ */
+let ctx: CashbackTestContext;
+beforeAll(async () => {
+  ctx = await createWithdrawalTestApp();
+});
+afterAll(() => ctx.close());
+
+const deleteAccount = (member: Pick<TestMember, 'token'>, lang?: string) =>
+  call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD }, { token: member.token, lang }).then((res) =>
+    res.json(),
+  );
+
+async function withdraw(member: TestMember, amount: string) {
+  const authCode = await ownCode(ctx, member);
+  const answer = await applyDeposit(ctx, member, { amount, authCode });
+  expect(answer).toMatchObject({ state: 0 });
+  return answer.content as NonNullable<typeof answer.content>;
+}
+
+/** The lines of the member's forfeiture journals, as `account: amount`. */
+async function forfeitLines(userId: number) {
+  const rows = rowsOf<{ kind: string; code: string; amount: string }>(
+    await ctx.db.execute(sql`
+      select j.kind, a.code, l.amount from ledger_journals j
+      join ledger_lines l on l.journal_id = j.id join ledger_accounts a on a.id = l.account_id
+      where j.idempotency_key like ${`accountDeletion:${userId}:%`} order by j.id, l.id`),
+  );
+  return rows.map((row) => ({ kind: row.kind, [row.code]: BigInt(row.amount) }));
+}
+
+describe('deleting an account with money and links', () => {
+  it('ends the bindings, forfeits what was not withdrawn, erases the XME and social ids, and keeps the money records', async () => {
+    const member = await fundedMember(ctx, { cashback: '80', rewards: '5.5' });
+    // A paid withdrawal: a money record that must survive the deletion.
+    const paid = await withdraw(member, '50');
+    await approveWithdrawal(ctx.deps, { id: paid.id, txHash: `0x${'ab'.repeat(32)}`, operatorId: null });
+    expect(await moneyOf(ctx, member)).toEqual({ cashback: usdt('30'), rewards: usdt('5.5'), hold: 0n });
+    const otherUid = nextUid('D');
+    await addToRoster(ctx, BINANCE, otherUid);
+    expect(
+      await memberCall(ctx, member, '/elex/user/bindExchangeUid', {
+        platId: BINANCE,
+        uid: otherUid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    const xmeUid = nextUid('XME');
+    expect(await memberCall(ctx, member, '/elex/user/bindXmeUid', { xmeUid })).toMatchObject({ state: 0 });
+    const telegramId = String(Date.now());
+    const at = ctx.clock.now();
+    await saveSocialAccount(ctx.db, {
+      userId: member.userId,
+      network: 'telegram',
+      accountId: telegramId,
+      at,
+    });
+    await markSocialAccountVerified(ctx.db, {
+      userId: member.userId,
+      network: 'telegram',
+      accountId: telegramId,
+      at,
+    });
+    await saveSocialAccount(ctx.db, { userId: member.userId, network: 'discord', accountId: '4242', at });
+    const rebatesBefore = await ctx.db.select().from(rebates).where(eq(rebates.uid, member.uid));
+    const rewardsBefore = await ctx.db
+      .select()
+      .from(eventRewards)
+      .where(eq(eventRewards.userId, member.userId));
+    expect(rebatesBefore.length).toBeGreaterThan(0);
+    expect(rewardsBefore.length).toBeGreaterThan(0);
+
+    expect(await deleteAccount(member)).toEqual({
+      state: 0,
+      message: 'Your account has been deleted',
+      content: null,
+    });
+    const now = ctx.clock.now();
+
+    // Bindings end with their reason; the rows stay as records of who held which UID and address.
+    const bindings = await ctx.db
+      .select()
+      .from(exchangeBindings)
+      .where(eq(exchangeBindings.userId, member.userId));
+    expect(
+      bindings.map(({ platId, uid, address, unboundAt, unbindReason, unboundBy }) => ({
+        platId,
+        uid,
+        address,
+        unboundAt,
+        unbindReason,
+        unboundBy,
+      })),
+    ).toEqual([
+      {
+        platId: member.platId,
+        uid: member.uid,
+        address: ADDRESS,
+        unboundAt: now,
+        unbindReason: 'accountDeleted',
+        unboundBy: null,
+      },
+      {
+        platId: BINANCE,
+        uid: otherUid,
+        address: ADDRESS,
+        unboundAt: now,
+        unbindReason: 'accountDeleted',
+        unboundBy: null,
+      },
+    ]);
+
+    // The money not withdrawn is forfeited back to its sources (terms, section 8), one journal each.
+    expect(await moneyOf(ctx, member)).toEqual({ cashback: 0n, rewards: 0n, hold: 0n });
+    expect(await forfeitLines(member.userId)).toEqual([
+      { kind: 'accountDeletion', [`cashback:${member.platId}:${member.uid}`]: -usdt('30') },
+      { kind: 'accountDeletion', [`commission:${member.platId}`]: usdt('30') },
+      { kind: 'accountDeletion', [`rewards:${member.userId}`]: -usdt('5.5') },
+      { kind: 'accountDeletion', 'rewards-expense': usdt('5.5') },
+    ]);
+
+    // The money records stay, linked to the anonymous row.
+    const [withdrawal] = await ctx.db
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.id, Number(paid.id)));
+    expect(withdrawal).toMatchObject({ userId: member.userId, status: 'completed', amountMicro: usdt('50') });
+    expect(await ctx.db.select().from(rebates).where(eq(rebates.uid, member.uid))).toEqual(rebatesBefore);
+    expect(await ctx.db.select().from(eventRewards).where(eq(eventRewards.userId, member.userId))).toEqual(
+      rewardsBefore,
+    );
+    const [row] = await ctx.db.select().from(users).where(eq(users.id, member.userId));
+    expect(row).toMatchObject({ email: null, passwordHash: null, deletedAt: now });
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+
+    // The XME account and the Telegram and Discord ids are gone.
+    expect(await ctx.db.select().from(xmeBindings).where(eq(xmeBindings.userId, member.userId))).toEqual([]);
+    expect(
+      await ctx.db.select().from(socialAccounts).where(eq(socialAccounts.userId, member.userId)),
+    ).toEqual([]);
+
+    // The UID is free for its owner's next account, starting from nothing; so is the XME account.
+    const next = await registerMember(ctx);
+    expect(
+      await memberCall(ctx, next, '/elex/user/bindExchangeUid', {
+        platId: member.platId,
+        uid: member.uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0, content: { balance: '0.000000' } });
+    expect(await memberCall(ctx, next, '/elex/user/bindXmeUid', { xmeUid })).toMatchObject({ state: 0 });
+  });
+
+  it('waits for a withdrawal under review: refused, nothing changed; after cancelling, the whole balance is forfeited', async () => {
+    const member = await fundedMember(ctx, { cashback: '60' });
+    const pending = await withdraw(member, '50');
+    expect(await deleteAccount(member, 'zh')).toEqual({
+      state: State.Refused,
+      message: '您有提现正在审核中。请在其处理完毕或取消后再注销账户。',
+      content: null,
+    });
+    expect((await memberCall(ctx, member, '/elex/user/profile')).state).toBe(0);
+    const [binding] = await ctx.db
+      .select()
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.userId, member.userId), eq(exchangeBindings.uid, member.uid)));
+    expect(binding?.unboundAt).toBeNull();
+    expect(await moneyOf(ctx, member, pending.id)).toEqual({
+      cashback: usdt('10'),
+      rewards: 0n,
+      hold: usdt('50'),
+    });
+
+    expect(await memberCall(ctx, member, '/elex/user/cancelDeposit', { id: pending.id })).toMatchObject({
+      state: 0,
+    });
+    expect(await deleteAccount(member)).toMatchObject({ state: 0 });
+    expect(await forfeitLines(member.userId)).toEqual([
+      { kind: 'accountDeletion', [`cashback:${member.platId}:${member.uid}`]: -usdt('60') },
+      { kind: 'accountDeletion', [`commission:${member.platId}`]: usdt('60') },
+    ]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('books nothing for a member without money', async () => {
+    const member = await registerMember(ctx);
+    expect(await deleteAccount(member)).toMatchObject({ state: 0 });
+    expect(
+      await ctx.db
+        .select()
+        .from(ledgerJournals)
+        .where(like(ledgerJournals.idempotencyKey, `accountDeletion:${member.userId}:%`)),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import type { AppDeps } from '../../app.js';
+import type { Transaction } from '../../db/client.js';
+import { eraseXmeUid, liveBindingsOf, unbindUid } from '../bindings/bindings.service.js';
+import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
+import { eraseSocialAccounts } from '../tasks/tasks.service.js';
+import { memberWithdrawals } from '../withdrawals/withdrawals.service.js';
+
+/** `exchange_bindings.unbind_reason` of the bindings a deletion ends (an operator's unbind has its own). */
+export const ACCOUNT_DELETED_REASON = 'accountDeleted';
+/** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
+export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
+
+/** Whether a withdrawal of the member's is still under review (deletion waits for its decision). */
+export async function hasPendingWithdrawal(deps: AppDeps, userId: number): Promise<boolean> {
+  const page = await memberWithdrawals(deps, userId, { status: 'pending', page: 1, pageSize: 1 });
+  return page.total > 0;
+}
+
+/**
+ * What a deletion ends besides the user row, in its transaction (docs/accounts.md, "Deletion"):
+ *
+ * - every live exchange binding, through the bindings module's unbind with the reason
+ *   'accountDeleted', so the UID is free for its owner's next account and the Polygon address is no
+ *   longer a live destination;
+ * - the money not yet withdrawn, which the terms (section 8) say is lost: each bound UID's cashback
+ *   goes back to its exchange's commission account and the member's rewards to rewards-expense, one
+ *   journal per account. Without it the UID's balance would wait for its next binding, and its owner
+ *   could collect it again under another e-mail. The ledger keeps every line (append-only), so the
+ *   records stay whole and anonymous;
+ * - the XME account id and the Telegram and Discord ids, through their modules.
+ *
+ * The ledger accounts are locked first, in code order ('cashback:' < 'rewards:'), as a withdrawal
+ * locks them before it reads the user row: a withdrawal racing the deletion either committed before
+ * (its hold left the accounts) or waits and then finds nothing to draw.
+ */
+export async function endMemberHoldings(
+  tx: Transaction,
+  userId: number,
+  at: Date,
+): Promise<{ unbound: number; forfeitedMicro: bigint }> {
+  const bindings = await liveBindingsOf(tx, userId);
+  const cashbackAccounts = new Map(
+    bindings.map((binding) => [accountCode.cashback(binding.platId, binding.uid), binding.platId]),
+  );
+  const rewardsAccount = accountCode.rewards(userId);
+  const balances = new Map<string, bigint>();
+  for (const code of [...[...cashbackAccounts.keys()].sort(), rewardsAccount]) {
+    balances.set(code, await balanceOf(tx, code, { forUpdate: true, at }));
+  }
+
+  let unbound = 0;
+  for (const binding of bindings) {
+    const ended = await unbindUid(tx, {
+      platId: binding.platId,
+      uid: binding.uid,
+      reason: ACCOUNT_DELETED_REASON,
+      operatorId: null,
+      at,
+    });
+    if (ended) unbound += 1;
+  }
+
+  let forfeitedMicro = 0n;
+  const forfeit = async (account: string, source: string) => {
+    const balance = balances.get(account) ?? 0n;
+    if (balance <= 0n) return;
+    await postJournal(tx, {
+      kind: FORFEIT_JOURNAL_KIND,
+      key: `${FORFEIT_JOURNAL_KIND}:${userId}:${account}`,
+      lines: [
+        { account, amount: -balance },
+        { account: source, amount: balance },
+      ],
+      at,
+      memo: 'not withdrawn when the account was deleted (terms, section 8)',
+    });
+    forfeitedMicro += balance;
+  };
+  for (const [account, platId] of cashbackAccounts) await forfeit(account, accountCode.commission(platId));
+  await forfeit(rewardsAccount, accountCode.rewardsExpense);
+
+  await eraseXmeUid(tx, userId);
+  await eraseSocialAccounts(tx, userId);
+  return { unbound, forfeitedMicro };
+}
