@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../admin/audit.service.js';
 import { rebatesImport, referralsImport } from '../admin/imports.commands.js';
 import { listImportRuns } from '../admin/imports.service.js';
 import { call, logIn } from '../auth/test-support.js';
@@ -220,6 +221,19 @@ describe('rebates:settle', () => {
     expect(result.out).toContain('Bitget: settled 1: 1 completed (2.000000 USDT cashback');
     expect(result.out).toMatch(/Settlement done: settled \d+/);
     expect((await run(rebatesSettle, ['nowhere'])).code).toBe(1);
+
+    // The money it moved is in the operators' audit log, as the command line's user.
+    const entries = async () =>
+      (await listAudit(ctx.db, { target: `settlement:${BITGET}`, page: 1, pageSize: 10 })).rows;
+    const [entry] = await entries();
+    expect(entry).toMatchObject({
+      action: 'rebates.settle',
+      actor: expect.stringMatching(/^cli:.+/),
+      after: { platId: BITGET, exchange: 'Bitget', completed: 1, failed: 0, cashbackCredited: '2.000000' },
+    });
+    // Nothing due now: nothing moved, nothing recorded.
+    expect((await run(rebatesSettle, ['bitget'])).code).toBe(0);
+    expect(await entries()).toHaveLength(1);
   });
 });
 

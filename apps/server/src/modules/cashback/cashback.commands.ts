@@ -1,6 +1,7 @@
 import { DECIMALS, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
+import { cliActor, recordAudit } from '../admin/audit.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
@@ -63,8 +64,28 @@ export const rebatesSettle: CashbackCommand = {
         return 1;
       }
     }
-    const result = await settleRebates(deps, platId === undefined ? {} : { platId });
     const partners = await loadPartners(deps);
+    const actor = cliActor();
+    // One audit entry per exchange that settled anything, in that exchange's settlement transaction:
+    // the money and its record commit together. A run that found nothing due changed nothing.
+    const result = await settleRebates(deps, {
+      ...(platId === undefined ? {} : { platId }),
+      onSettled: (tx, settledPlatId, settlement) =>
+        recordAudit(tx, {
+          actor,
+          action: 'rebates.settle',
+          target: `settlement:${settledPlatId}`,
+          after: {
+            platId: settledPlatId,
+            exchange: partners.get(settledPlatId)?.name ?? null,
+            completed: settlement.completed,
+            failed: settlement.failed,
+            cashbackCredited: usdt(settlement.creditedMicro),
+            inviteBonuses: usdt(settlement.bonusMicro),
+          },
+          at: deps.clock.now(),
+        }),
+    });
     for (const [id, settlement] of result.byExchange) {
       if (settlement.completed + settlement.failed === 0) continue;
       io.out(`  ${partners.get(id)?.name ?? id}: ${settlementSummary(settlement)}`);

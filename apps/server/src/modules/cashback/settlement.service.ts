@@ -184,11 +184,15 @@ async function inviteBonuses(
 
 /**
  * `rebates:settle` and the sync job: settles every exchange (or one), each in its own transaction
- * under its ledger lock.
+ * under its ledger lock. `onSettled` runs in that transaction when the exchange settled anything, so
+ * what it writes (the command's audit entry) commits with the money or not at all.
  */
 export async function settleRebates(
   deps: AppDeps,
-  options: { platId?: number } = {},
+  options: {
+    platId?: number;
+    onSettled?: (tx: Transaction, platId: number, result: SettlementResult) => Promise<void>;
+  } = {},
 ): Promise<SettlementResult & { byExchange: Map<number, SettlementResult> }> {
   const partners = await loadPartners(deps);
   const total = { ...noSettlement(), byExchange: new Map<number, SettlementResult>() };
@@ -197,7 +201,11 @@ export async function settleRebates(
     const now = deps.clock.now();
     const result = await deps.db.transaction(async (tx) => {
       await lockExchangeLedger(tx, partner.platId);
-      return settleExchange(tx, deps, partner, now);
+      const settled = await settleExchange(tx, deps, partner, now);
+      if (options.onSettled && settled.completed + settled.failed > 0) {
+        await options.onSettled(tx, partner.platId, settled);
+      }
+      return settled;
     });
     total.byExchange.set(partner.platId, result);
     total.completed += result.completed;

@@ -4,6 +4,7 @@ import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { exchangeCase, TEST_CREDENTIALS } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
 import { createTestApp } from '../../test/test-app.js';
+import { listAudit } from '../admin/audit.service.js';
 import { isReferred } from '../cashback/ingest.service.js';
 import { runSyncCommand, runSyncStatusCommand } from './sync.commands.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
@@ -108,6 +109,41 @@ describe('ops sync <platId> [--from] [--to]', () => {
     expect(out.find((line) => line.startsWith('Rebates:'))).toMatch(/0 inserted, 2 duplicates/);
   });
 
+  it('writes each run to the audit log as the command line’s user, failed ones too', async () => {
+    const { out, io: streams } = io();
+    expect(
+      await runSyncCommand(
+        deps(),
+        ['bitget', '--from', '2026-01-12', '--to', '2026-01-12T18:00:00+00:00'],
+        streams,
+      ),
+    ).toBe(0);
+    const runId = /run (\d+)$/.exec(out[0] ?? '')?.[1];
+    const entries = async (id: string | undefined) =>
+      (await listAudit(ctx.db, { target: `sync:${id}`, page: 1, pageSize: 10 })).rows;
+    expect(await entries(runId)).toMatchObject([
+      {
+        action: 'sync.run',
+        actor: expect.stringMatching(/^cli:.+/),
+        before: {
+          exchange: 'bitget',
+          platId: 4,
+          from: '2026-01-12T00:00:00.000Z',
+          to: '2026-01-12T18:00:00.000Z',
+        },
+        after: { status: 'succeeded', segments: '3/3', error: null },
+      },
+    ]);
+
+    fake.failWhile((request) => request.path === '/api/v2/broker/customer-list', 'rate-limit');
+    const failed = io();
+    expect(await runSyncCommand(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], failed.io)).toBe(1);
+    const failedRunId = /run (\d+)$/.exec(failed.out[0] ?? '')?.[1];
+    expect(await entries(failedRunId)).toMatchObject([
+      { action: 'sync.run', after: { status: 'failed', error: expect.stringContaining('rate limited') } },
+    ]);
+  });
+
   it('continues from the cursor without --from', async () => {
     const { out, io: streams } = io();
     expect(await runSyncCommand(fastDeps(), ['BG'], streams)).toBe(0);
@@ -156,7 +192,11 @@ describe('ops sync <platId> [--from] [--to]', () => {
   it.each([
     [[], 'name one exchange'],
     [['bitget', '--from'], '--from needs a time'],
-    [['bitget', '--from', 'yesterday'], 'not a time'],
+    [['bitget', '--from', 'yesterday'], '--from: not an ISO 8601 time such as 2026-01-31T00:00:00Z'],
+    // new Date() took these, in the server's zone or as a guess; the CSV import's parser does not.
+    [['bitget', '--from', 'March 3, 2026'], '--from: not an ISO 8601 time'],
+    [['bitget', '--from', '2026-01-12T12:00:00'], '--from: the time needs its zone, Z or +hh:mm'],
+    [['bitget', '--from', '2026-01-12', '--to', '2026-02-30'], '--to: not a real date or time'],
     [['bitget', '--to', '2026-01-01'], '--to needs --from'],
     [['bitget', '--from', '2026-01-02', '--to', '2026-01-01'], '--to must be after --from'],
     [['bitget', '--since', '2026-01-01'], 'unknown option --since'],

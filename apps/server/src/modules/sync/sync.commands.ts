@@ -1,5 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../app.js';
+import { cliActor, recordAudit } from '../admin/audit.service.js';
+import { parseIsoTime } from '../cashback/csv-import.js';
 import { findSyncTarget, getSyncStatus, type SyncRunSummary, syncExchange } from './sync.service.js';
 import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
 
@@ -7,7 +9,10 @@ import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
  * `npm run ops -- sync <platId|name> [--from <iso>] [--to <iso>]`: the job's sync, once, for one
  * exchange. Without --from it continues from the exchange's cursor (what the job would do next);
  * with --from it pulls that window (widened to 6-hour segments, limited to what has settled) and
- * leaves the cursor alone. Exit 0 when every segment went through, 1 otherwise.
+ * leaves the cursor alone. Exit 0 when every segment went through, 1 otherwise. The times are read
+ * by the CSV import's parser (a date is midnight UTC; a time needs its zone), never `new Date(text)`,
+ * which would take "March 3" or a zoneless time in the server's zone. Each run is written to the
+ * audit log as `cli:<os user>`.
  */
 export interface SyncCommandIo {
   out(line: string): void;
@@ -57,9 +62,8 @@ function parseArgs(args: string[]): ParsedArgs | string {
   for (const key of ['from', 'to'] as const) {
     const text = flags[key];
     if (text === undefined) continue;
-    const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-    if (Number.isNaN(date.getTime()))
-      return `--${key} ${text}: not a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)`;
+    const date = parseIsoTime(text);
+    if (typeof date === 'string') return `--${key}: ${date}`;
     parsed[key] = date;
   }
   if (parsed.to && !parsed.from) return '--to needs --from';
@@ -108,6 +112,29 @@ export async function runSyncCommand(deps: AppDeps, args: string[], io: SyncComm
   } finally {
     bar?.stop();
   }
+  // After the run, in a write of its own: the run spans many transactions (one per page and
+  // segment), each recorded in sync_runs as it goes; this entry says who asked for it and the result.
+  await recordAudit(deps.db, {
+    actor: cliActor(),
+    action: 'sync.run',
+    target: `sync:${summary.runId}`,
+    before: {
+      exchange: summary.exchange,
+      platId: summary.platId,
+      from: parsed.from?.toISOString() ?? 'cursor',
+      to: parsed.to?.toISOString() ?? null,
+    },
+    after: {
+      status: summary.status,
+      window: { from: summary.window.from.toISOString(), to: summary.window.to.toISOString() },
+      segments: `${summary.segmentsDone}/${summary.segmentsTotal}`,
+      referralsInserted: summary.referralsInserted,
+      rebatesInserted: summary.rebatesInserted,
+      rebatesSettled: summary.rebatesSettled,
+      error: summary.error ?? null,
+    },
+    at: deps.clock.now(),
+  });
 
   for (const warning of warnings) io.err(`warning: ${warning}`);
   printSummary(io, summary);
