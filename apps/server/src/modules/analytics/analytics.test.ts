@@ -1,6 +1,19 @@
+import { State } from '@elex/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsEvents } from '../../db/schema.js';
 import { createTestApp, post } from '../../test/test-app.js';
+import { TRACK_RATE_LIMIT } from './analytics.routes.js';
+
+function trackFrom(app: Awaited<ReturnType<typeof createTestApp>>['app'], ip: string, page: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/elex/track',
+    payload: { event: 'page_view', page },
+    headers: { 'content-type': 'application/json' },
+    remoteAddress: ip,
+  });
+}
 
 describe('POST /elex/track', () => {
   let ctx: Awaited<ReturnType<typeof createTestApp>>;
@@ -33,5 +46,24 @@ describe('POST /elex/track', () => {
     const res = await post(ctx.app, '/elex/track', { event: 'drop_tables', page: '/' });
     expect(res.json()).toMatchObject({ state: 1001, message: 'event: invalid value' });
     expect(await ctx.db.select().from(analyticsEvents)).toHaveLength(before);
+  });
+
+  it('refuses a flood from one address with 429 and stores none of the refused events', async () => {
+    const flood = '/flood';
+    const statuses: number[] = [];
+    for (let i = 0; i < TRACK_RATE_LIMIT.max; i += 1) {
+      statuses.push((await trackFrom(ctx.app, '203.0.113.7', flood)).statusCode);
+    }
+    expect(TRACK_RATE_LIMIT.max).toBe(120);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await trackFrom(ctx.app, '203.0.113.7', flood);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ state: State.TooManyRequests, content: null });
+    const stored = await ctx.db.select().from(analyticsEvents).where(eq(analyticsEvents.page, flood));
+    expect(stored).toHaveLength(TRACK_RATE_LIMIT.max);
+
+    // Another visitor is not held back by that address.
+    const other = await trackFrom(ctx.app, '203.0.113.8', flood);
+    expect(other.json()).toMatchObject({ state: 0 });
   });
 });

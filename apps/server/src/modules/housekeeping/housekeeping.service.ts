@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import { deleteEventsReceivedBefore } from '../analytics/analytics.repository.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.repository.js';
 import { deleteMailsSentBefore } from '../mail/outbox.repository.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
@@ -7,8 +8,8 @@ import { deleteEmptyRunRowsBefore } from '../sync/sync.repository.js';
 
 /**
  * Prunes rows the platform no longer needs, so these tables do not grow forever (docs/decisions.md,
- * "Housekeeping"). Money and history tables (ledger, points, audit log, withdrawals, imports,
- * analytics, users) are never touched. Every rule looks only at rows that ended well before now, so
+ * "Housekeeping"). Money and history tables (ledger, points, audit log, withdrawals, imports, users)
+ * are never touched; analytics events go after 400 days. Every rule looks only at rows that ended well before now, so
  * nothing still valid or still counted (a live session, a code inside its cool-down or hourly caps,
  * an unsent or failed mail) can match.
  */
@@ -25,6 +26,9 @@ export const HOUSEKEEPING_RETENTION_DAYS = {
   sentMails: 30,
   /** After finishing, for sync runs that had nothing to do. */
   emptySyncRuns: 30,
+  /** After receipt, raw analytics events: the console reads at most 90 days; 400 leaves a year and a
+   * month for comparing a season with last year's, and bounds the table a flood of events can grow. */
+  analyticsEvents: 400,
 } as const;
 
 export const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
@@ -67,6 +71,12 @@ export const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `sync runs that had nothing to do, finished more than ${HOUSEKEEPING_RETENTION_DAYS.emptySyncRuns} days ago (the newest per exchange stays)`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.emptySyncRuns,
     deleteBatch: deleteEmptyRunRowsBefore,
+  },
+  {
+    table: 'analytics_events',
+    description: `analytics events received more than ${HOUSEKEEPING_RETENTION_DAYS.analyticsEvents} days ago`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.analyticsEvents,
+    deleteBatch: deleteEventsReceivedBefore,
   },
 ];
 

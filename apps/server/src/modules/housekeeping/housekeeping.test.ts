@@ -1,6 +1,6 @@
 import { CodeModule, State } from '@elex/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailOutbox, sessions, syncRuns, verificationCodes } from '../../db/schema.js';
+import { analyticsEvents, mailOutbox, sessions, syncRuns, verificationCodes } from '../../db/schema.js';
 import {
   call,
   nextEmail,
@@ -40,6 +40,7 @@ beforeEach(async () => {
   await ctx.db.delete(sessions);
   await ctx.db.delete(mailOutbox);
   await ctx.db.delete(syncRuns);
+  await ctx.db.delete(analyticsEvents);
 });
 
 let counter = 0;
@@ -101,6 +102,14 @@ async function insertRun(run: {
   return row?.id ?? 0;
 }
 
+async function insertEvent(receivedAt: Date) {
+  const [row] = await ctx.db
+    .insert(analyticsEvents)
+    .values({ event: 'page_view', page: '/', channel: 'direct', agent: 'UA', locale: 'en', receivedAt })
+    .returning({ id: analyticsEvents.id });
+  return Number(row?.id ?? 0);
+}
+
 /** Rows of every kind at ages on both sides of their retention; answers the ids that must stay. */
 async function insertRowsOfEveryAge() {
   const code = (expiresAt: Date, consumedAt?: Date) =>
@@ -155,9 +164,15 @@ async function insertRowsOfEveryAge() {
     // Binance's only run: the newest of its exchange stays, however old
     await insertRun({ platId: BINANCE, status: 'succeeded', at: ago(60) }),
   ];
+  const goneEvents = [await insertEvent(ago(401)), await insertEvent(ago(400, -MINUTE))];
+  const keptEvents = [
+    await insertEvent(ago(400, MINUTE)),
+    await insertEvent(ago(90)),
+    await insertEvent(ago(0)),
+  ];
   return {
-    gone: { codes: goneCodes, sessions: goneSessions, mails: goneMails, runs: goneRuns },
-    kept: { codes: keptCodes, sessions: keptSessions, mails: keptMails, runs: keptRuns },
+    gone: { codes: goneCodes, sessions: goneSessions, mails: goneMails, runs: goneRuns, events: goneEvents },
+    kept: { codes: keptCodes, sessions: keptSessions, mails: keptMails, runs: keptRuns, events: keptEvents },
   };
 }
 
@@ -168,6 +183,11 @@ async function remainingIds() {
     sessions: ids(await ctx.db.select({ id: sessions.id }).from(sessions)),
     mails: ids(await ctx.db.select({ id: mailOutbox.id }).from(mailOutbox)),
     runs: ids(await ctx.db.select({ id: syncRuns.id }).from(syncRuns)),
+    events: ids(
+      (await ctx.db.select({ id: analyticsEvents.id }).from(analyticsEvents)).map((row) => ({
+        id: Number(row.id),
+      })),
+    ),
   };
 }
 
@@ -186,6 +206,7 @@ describe('housekeeping', () => {
       sessions: gone.sessions.length,
       mail_outbox: gone.mails.length,
       sync_runs: gone.runs.length,
+      analytics_events: gone.events.length,
     });
     expect(result.tables.every((table) => table.complete)).toBe(true);
     expect(await remainingIds()).toEqual({
@@ -193,6 +214,7 @@ describe('housekeeping', () => {
       sessions: sorted(kept.sessions),
       mails: sorted(kept.mails),
       runs: sorted(kept.runs),
+      events: sorted(kept.events),
     });
   });
 
@@ -203,7 +225,7 @@ describe('housekeeping', () => {
 
     const again = await runHousekeeping(ctx.deps);
 
-    expect(again.tables.map((table) => table.deleted)).toEqual([0, 0, 0, 0]);
+    expect(again.tables.map((table) => table.deleted)).toEqual([0, 0, 0, 0, 0]);
     expect(await remainingIds()).toEqual(after);
   });
 
@@ -235,11 +257,13 @@ describe('housekeeping', () => {
     expect(total('sessions')).toBe(gone.sessions.length);
     expect(total('mail_outbox')).toBe(gone.mails.length);
     expect(total('sync_runs')).toBe(gone.runs.length);
+    expect(total('analytics_events')).toBe(gone.events.length);
     expect(await remainingIds()).toEqual({
       codes: sorted(kept.codes),
       sessions: sorted(kept.sessions),
       mails: sorted(kept.mails),
       runs: sorted(kept.runs),
+      events: sorted(kept.events),
     });
   });
 });
@@ -297,13 +321,15 @@ describe('npm run ops -- housekeeping', () => {
     expect(await runHousekeepingCommand(ctx.deps, [], commandIo)).toBe(0);
 
     expect(err).toEqual([]);
-    const deleted = gone.codes.length + gone.sessions.length + gone.mails.length + gone.runs.length;
+    const deleted =
+      gone.codes.length + gone.sessions.length + gone.mails.length + gone.runs.length + gone.events.length;
     expect(out[0]).toBe(`Housekeeping at ${NOW.toISOString()}: ${deleted} rows deleted.`);
     expect(out.slice(1)).toEqual([
       expect.stringMatching(/^ {2}verification_codes +3 {2}codes expired \(or used\) more than 7 days ago$/),
       expect.stringMatching(/^ {2}sessions +3 {2}sessions expired or revoked more than 30 days ago$/),
       expect.stringMatching(/^ {2}mail_outbox +1 {2}mails sent more than 30 days ago/),
       expect.stringMatching(/^ {2}sync_runs +2 {2}sync runs that had nothing to do/),
+      expect.stringMatching(/^ {2}analytics_events +2 {2}analytics events received more than 400 days ago$/),
     ]);
     const { out: second, io: secondIo } = io();
     expect(await runHousekeepingCommand(ctx.deps, [], secondIo)).toBe(0);

@@ -100,4 +100,26 @@ describe('/mypage/makefriend', () => {
     expect(items[0]).toHaveTextContent('1.25');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
+
+  it('says what could not be loaded, with a retry, instead of skeletons forever', async () => {
+    logIn();
+    let up = false;
+    const down = () => Promise.reject(new TypeError('Failed to fetch'));
+    stubApi({
+      '/elex/user/getInviteLink': () => (up ? envelope(LINK) : down()),
+      '/elex/user/myFriends': () => (up ? envelope(FRIENDS) : down()),
+    });
+    const user = userEvent.setup();
+    renderAt(<MakeFriendPage />, '/mypage/makefriend');
+
+    await vi.waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
+    for (const alert of screen.getAllByRole('alert')) expect(alert).toHaveTextContent(t('common.loadFailed'));
+    expect(screen.queryByLabelText(t('invite.codeLabel'))).not.toBeInTheDocument();
+
+    up = true;
+    for (const retry of screen.getAllByRole('button', { name: t('common.retry') })) await user.click(retry);
+    expect(await screen.findByLabelText(t('invite.codeLabel'))).toHaveValue('K7Q2M9XA');
+    expect(await screen.findByRole('region', { name: t('invite.friendsTitle') })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
 });

@@ -3,6 +3,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger, formatUsdt } from '../../shared/exchanges/format';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -48,6 +49,8 @@ export default function MakeFriendPage() {
             <figcaption className="muted">{t('invite.qrHint')}</figcaption>
           </figure>
         </section>
+      ) : invite.isError ? (
+        <LoadError isRetrying={invite.isFetching} onRetry={() => void invite.refetch()} />
       ) : (
         <Skeleton lines={3} />
       )}
@@ -105,6 +108,8 @@ export default function MakeFriendPage() {
             <FriendsTable data={friends.data} />
             <Pager page={page} pageSize={PAGE_SIZE} total={friends.data.total} onPage={setPage} />
           </>
+        ) : friends.isError ? (
+          <LoadError isRetrying={friends.isFetching} onRetry={() => void friends.refetch()} />
         ) : (
           <Skeleton lines={3} />
         )}

@@ -75,4 +75,26 @@ describe('/mypage', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(router.state.location.pathname).toBe('/');
   });
+
+  it('says the profile could not be loaded, with a retry, instead of showing nothing', async () => {
+    logIn();
+    let up = false;
+    stubApi({
+      '/elex/user/profile': () => (up ? envelope(PROFILE) : envelope(null, 1500, 'Error', 500)),
+      '/elex/user/getInviteLink': envelope(LINK),
+    });
+    const user = userEvent.setup();
+    renderMyPage();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(t('common.loadFailed'));
+    expect(screen.queryByText('EXABC234')).not.toBeInTheDocument();
+    // The rest of the page still works.
+    expect(screen.getByRole('link', { name: t('pages.point.title') })).toBeInTheDocument();
+
+    up = true;
+    await user.click(within(alert).getByRole('button', { name: t('common.retry') }));
+    expect(await screen.findByText('EXABC234')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
 });

@@ -15,6 +15,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
@@ -77,7 +78,9 @@ export default function MyPageMain() {
             <dd className="mono">{profile.data.inviteCode}</dd>
           </div>
         </dl>
-      ) : null}
+      ) : (
+        <LoadError isRetrying={profile.isFetching} onRetry={() => void profile.refetch()} />
+      )}
 
       <InviteCard />
 
@@ -126,6 +129,9 @@ export default function MyPageMain() {
 function InviteCard() {
   const { t } = useTranslation();
   const invite = useInviteLink();
+  if (invite.isError && !invite.data) {
+    return <LoadError isRetrying={invite.isFetching} onRetry={() => void invite.refetch()} />;
+  }
   if (!invite.data) return null;
   const { rewards } = invite.data;
   return (

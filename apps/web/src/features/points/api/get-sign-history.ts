@@ -2,6 +2,7 @@ import { SignHistoryResponseSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../../shared/api/api-client';
+import { refreshAtCheckInDayEnd } from './check-in-day';
 import { signStatusQuery } from './get-sign-status';
 
 export const signHistoryKey = ['points', 'sign-history'] as const;
@@ -13,6 +14,8 @@ export const signHistoryQuery = (month: string | undefined) =>
     queryFn: () =>
       apiCall('/elex/activity/signHistory', month ? { month } : {}, { schema: SignHistoryResponseSchema }),
     placeholderData: keepPreviousData,
+    // Every month's answer carries today and whether it is done; both change at the day's end.
+    ...refreshAtCheckInDayEnd,
   });
 
 /** The calendar; it also tells the top bar's red dot what it learnt about today. */

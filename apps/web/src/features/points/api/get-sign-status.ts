@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
+import { refreshAtCheckInDayEnd, untilNextCheckInDay } from './check-in-day';
 
 // Checked by hand rather than with a zod schema: this call runs in the app shell on every page, and
 // keeping zod out of the shell keeps it out of the first download.
@@ -13,7 +14,9 @@ export const signStatusQuery = queryOptions({
   queryKey: ['points', 'sign-status'],
   queryFn: async () => toSignStatus(await apiCall('/elex/user/isSignTody', {}, { silent: true })),
   retry: false,
-  staleTime: 60_000,
+  // Never fresh past the day's end: a page opened after midnight asks again.
+  staleTime: () => Math.min(60_000, untilNextCheckInDay()),
+  ...refreshAtCheckInDayEnd,
 });
 
 /**

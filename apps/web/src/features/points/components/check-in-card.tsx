@@ -2,6 +2,7 @@ import { CalendarCheck, Flame } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-client';
+import { LoadError } from '../../../shared/ui/load-error';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { toast } from '../../../shared/ui/toast';
 import { useSignHistory } from '../api/get-sign-history';
@@ -15,7 +16,8 @@ export function CheckInCard() {
   const history = useSignHistory(month);
   const checkIn = useCheckIn();
   const data = history.data;
-  const isSigned = data?.isSignToday === true || checkIn.isSuccess;
+  // The check-in just made counts for its own day only: after midnight the new day's answer decides.
+  const isSigned = data?.isSignToday === true || (checkIn.isSuccess && checkIn.data.day === data?.today);
 
   const onCheckIn = () =>
     checkIn.mutate(undefined, {
@@ -64,6 +66,8 @@ export function CheckInCard() {
           />
           <p className="small-print muted">{t('points.dayNote')}</p>
         </>
+      ) : history.isError ? (
+        <LoadError isRetrying={history.isFetching} onRetry={() => void history.refetch()} />
       ) : (
         <Skeleton lines={4} />
       )}

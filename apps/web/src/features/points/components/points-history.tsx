@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatInteger } from '../../../shared/exchanges/format';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
 import { currentLocale } from '../../../shared/i18n/i18n';
+import { LoadError } from '../../../shared/ui/load-error';
 import { Pager } from '../../../shared/ui/pager';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { usePointsHistory } from '../api/get-points-history';
@@ -18,7 +19,13 @@ export function PointsHistory() {
   const taskName = useTaskName();
   const isWide = useIsWide();
 
-  if (!history.data) return <Skeleton lines={3} />;
+  if (!history.data) {
+    return history.isError ? (
+      <LoadError isRetrying={history.isFetching} onRetry={() => void history.refetch()} />
+    ) : (
+      <Skeleton lines={3} />
+    );
+  }
   if (history.data.entries.length === 0) return <p className="card muted">{t('points.noHistory')}</p>;
   const time = (iso: string) =>
     new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
