@@ -118,6 +118,44 @@ describe('/login: asking for the code', () => {
   });
 });
 
+describe('/login: resending the code (spec section 4)', () => {
+  it('resends for the same e-mail and counts 60 s again; a refused resend keeps the resend button', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let refuse = false;
+    const server = stubAuthServer({
+      sendCode: () =>
+        refuse
+          ? envelope(null, State.TooManyRequests, 'Too many codes for this e-mail, try later')
+          : envelope({ resendAfterSeconds: 60 }, 0, 'Verification code sent'),
+    });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderAt(<LoginPage />, '/login');
+    await submitLogin(user);
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    const countdown = (time: string) => within(dialog).queryByText(t('auth.codeCountdown', { time }));
+
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    await user.click(within(dialog).getByRole('button', { name: t('auth.resend') }));
+    expect(await within(dialog).findByRole('button', { name: t('common.confirm') })).toBeInTheDocument();
+    expect(countdown('01:00')).toBeInTheDocument();
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([
+      { module: 0, email: 'trader@example.com' },
+      { module: 0, email: 'trader@example.com' },
+    ]);
+
+    refuse = true;
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    await user.click(within(dialog).getByRole('button', { name: t('auth.resend') }));
+    expect(await screen.findByText('Too many codes for this e-mail, try later')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: t('auth.resend') })).toBeEnabled();
+    expect(countdown('01:00')).not.toBeInTheDocument();
+  });
+});
+
 describe('/login: the code confirmed (spec section 4)', () => {
   function renderLogin(url: string) {
     return renderRoutes(
