@@ -20,6 +20,14 @@ export function watchPageErrors(page: Page, ignore: readonly RegExp[] = []): Pag
     const text = message.text();
     if (isIgnored(text)) return;
     const { url, lineNumber } = message.location();
+    // The browser logs a refused analytics event (429 once one address sends 120 a minute, and the
+    // whole suite is one address) as a failed resource; the app drops it silently by design.
+    if (
+      new URL(url || 'about:blank').pathname === '/elex/track' &&
+      text.startsWith('Failed to load resource')
+    ) {
+      return;
+    }
     errors.push(`console.error: ${text}${url ? ` (at ${url}:${lineNumber})` : ''} [page ${page.url()}]`);
   });
   page.on('pageerror', (error) => {
