@@ -56,6 +56,7 @@ const en = {
   withdrawalOverBalance: 'The amount is more than this UID can withdraw ({{available}} USDT)',
   withdrawalLocked: 'Withdrawals are paused until {{time}} after a password change or reset',
   withdrawalNotPending: 'This withdrawal has already been decided',
+  withdrawalOwnDecision: 'You cannot decide your own withdrawal: another operator must',
   withdrawalCancelled: 'Withdrawal cancelled',
   withdrawalUidNotBound: 'This UID is not bound to your account',
   withdrawalRequestReused: 'This request was already sent with other details. Reload the page and try again.',
@@ -166,6 +167,7 @@ const zh: MessageCatalogue = {
   withdrawalOverBalance: '金额超过该 UID 可提现的数额（{{available}} USDT）',
   withdrawalLocked: '修改或重置密码后提现暂停至 {{time}}',
   withdrawalNotPending: '该提现已处理',
+  withdrawalOwnDecision: '不能审核自己的提现，请由其他运营人员处理',
   withdrawalCancelled: '提现已取消',
   withdrawalUidNotBound: '该 UID 未绑定到您的账户',
   withdrawalRequestReused: '该请求已使用其他信息提交过，请刷新页面后重试。',
@@ -272,6 +274,7 @@ const ko: MessageCatalogue = {
   withdrawalOverBalance: '이 UID의 출금 가능 금액({{available}} USDT)보다 많습니다',
   withdrawalLocked: '비밀번호 변경 또는 재설정으로 {{time}}까지 출금이 중지됩니다',
   withdrawalNotPending: '이미 처리된 출금입니다',
+  withdrawalOwnDecision: '본인의 출금은 직접 처리할 수 없습니다. 다른 운영자가 처리해야 합니다',
   withdrawalCancelled: '출금이 취소되었습니다',
   withdrawalUidNotBound: '이 UID는 회원님의 계정에 연결되어 있지 않습니다',
   withdrawalRequestReused:

@@ -31,6 +31,7 @@ import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
 import { rebatesImport, referralsImport } from './imports.commands.js';
+import { grantOperator } from './operators.service.js';
 import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
 import { approveAudited, rejectAudited } from './withdrawals-queue.service.js';
 
@@ -653,6 +654,42 @@ describe('withdrawal queue', () => {
       before: { status: 'pending', txHash: null },
       after: { status: 'completed', txHash, decidedBy: operator.userId },
     });
+  });
+});
+
+describe('an operator’s own withdrawal', () => {
+  it('is decided by another operator only, refused in the caller’s language; nothing changes', async () => {
+    const member = await fundedMember(ctx, { cashback: '150' });
+    expect(await grantOperator(ctx.deps, member.email, { userId: null, label: 'cli:test' })).toBe(true);
+    const requested = await applyDeposit(ctx, member, { amount: '90', authCode: await ownCode(ctx, member) });
+    const id = requested.content?.id ?? '';
+    const txHash = `0x${'3d'.repeat(32)}`;
+    const refusals = {
+      en: 'You cannot decide your own withdrawal: another operator must',
+      zh: '不能审核自己的提现，请由其他运营人员处理',
+      ko: '본인의 출금은 직접 처리할 수 없습니다. 다른 운영자가 처리해야 합니다',
+    };
+    for (const [lang, message] of Object.entries(refusals)) {
+      expect(await adminCall(ctx, member, 'approveWithdrawal', { id, txHash }, lang)).toMatchObject({
+        state: State.Refused,
+        message,
+      });
+    }
+    expect(await adminCall(ctx, member, 'rejectWithdrawal', { id, reason: 'changed my mind' })).toMatchObject(
+      { state: State.Refused, message: refusals.en },
+    );
+    expect(await getWithdrawal(ctx.deps, id)).toMatchObject({ status: 'pending', txHash: null });
+    expect(await moneyOf(ctx, member, id)).toEqual({ cashback: 60_000_000n, rewards: 0n, hold: 90_000_000n });
+    expect(await auditRows(`withdrawal:${id}`)).toEqual([]);
+
+    // Another operator may, and the hash the refused attempt named is still free.
+    expect(await adminCall(ctx, operator, 'approveWithdrawal', { id, txHash })).toMatchObject({
+      state: 0,
+      content: { status: 'completed', txHash },
+    });
+    expect(await auditRows(`withdrawal:${id}`)).toMatchObject([
+      { action: 'withdrawal.approve', actor: operator.email },
+    ]);
   });
 });
 

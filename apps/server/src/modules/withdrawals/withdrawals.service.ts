@@ -528,6 +528,13 @@ async function decide(
       }
       throw AppError.refused('withdrawalNotPending');
     }
+    // Four eyes on money: an operator decides nobody's withdrawal of their own (they may cancel it as a
+    // member). The owner never changes, so the row the update returned answers it; throwing rolls the
+    // update back. The command line has no member identity to compare and is exempt
+    // (docs/withdrawals.md, "Decisions").
+    if (options.decision.decidedVia === 'console' && after.userId === options.decision.decidedBy) {
+      throw AppError.refused('withdrawalOwnDecision');
+    }
     await checkpoint(deps, 'decide:afterStatus');
 
     if (after.status === 'completed') {
