@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { currentUrl, waitForPath } from '../support/app.js';
+import type { Page } from 'playwright-core';
+import { currentUrl, message, readMessages, waitForPath } from '../support/app.js';
 import { test } from '../support/fixtures.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp-capture.js';
@@ -12,7 +13,8 @@ import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp
 /**
  * The cashback journey of issue 5 on a server of its own, because the operator commands need the
  * embedded database to themselves: register, bind a referred UID, import rebates through the command,
- * then see the balance, the daily chart and the records.
+ * then see the balance, the daily chart and the records. Every figure the member sees is checked
+ * against what the imported file and the exchange's cash rate make it, to the cent.
  */
 const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString();
@@ -53,6 +55,40 @@ async function post(base: string, pathName: string, body: unknown, token?: strin
   };
 }
 
+const en = readMessages('en');
+/** The failure reason the server gives (msg:noCommission), as the records table shows it. */
+const NO_COMMISSION = 'The exchange paid no commission for this period';
+const text = (key: string) => message(en, key);
+
+/** A decimal string with up to 6 places as micro-USDT (or basis points with places = 2). */
+function scaled(value: string, places = 6): bigint {
+  const [whole = '0', fraction = ''] = value.split('.');
+  return BigInt(whole) * 10n ** BigInt(places) + BigInt(fraction.padEnd(places, '0').slice(0, places));
+}
+
+/** micro-USDT as the pages show it: two decimals, truncated (amounts here are under 1,000). */
+const shown = (micro: bigint) =>
+  `${micro / 1_000_000n}.${String((micro % 1_000_000n) / 10_000n).padStart(2, '0')}`;
+/** micro-USDT as the operator commands print it: six decimals. */
+const printed = (micro: bigint) => `${micro / 1_000_000n}.${String(micro % 1_000_000n).padStart(6, '0')}`;
+
+/** The page's stat cards as label -> figure (terms and definitions pair in order). */
+async function stats(page: Page): Promise<Record<string, string>> {
+  const terms = await page.getByRole('term').allTextContents();
+  const values = await page.getByRole('definition').allTextContents();
+  return Object.fromEntries(terms.map((term, index) => [term.trim(), (values[index] ?? '').trim()]));
+}
+
+/** A table's body rows as the text of their cells. */
+async function bodyRows(page: Page, name: string): Promise<string[][]> {
+  const table = page.getByRole('table', { name, exact: true });
+  await table.waitFor({ state: 'attached' });
+  const rows = await table.locator('tbody tr').all();
+  return Promise.all(
+    rows.map(async (row) => (await row.getByRole('cell').allTextContents()).map((cell) => cell.trim())),
+  );
+}
+
 function writeCsv(name: string, lines: string[]): string {
   const file = path.join(dataDir, '..', `${path.basename(dataDir)}-${name}.csv`);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
@@ -60,11 +96,16 @@ function writeCsv(name: string, lines: string[]): string {
 }
 
 test(
-  'a member binds a referred UID, rebates arrive by CSV command, and the balance, chart and records show them',
+  'a member binds a referred UID, rebates arrive by CSV command, and the balance, chart and records show the exact figures',
   async ({ newPage }) => {
     const email = `cashback-${randomBytes(3).toString('hex')}@example.com`;
     const uid = `77${Date.now().toString().slice(-8)}`;
     const now = Date.now();
+    const today = Date.UTC(
+      new Date(now).getUTCFullYear(),
+      new Date(now).getUTCMonth(),
+      new Date(now).getUTCDate(),
+    );
 
     // The server seeds the partner catalog on its first start; register over the API with the mailed code.
     let base = await start();
@@ -74,11 +115,22 @@ test(
     const registered = await post(base, '/elex/user/register', { email, passwd: 'cashback1!', authcode });
     assert.equal(registered.state, 0, registered.message);
     const token = String(registered.content?.token);
+    // Bitget's cash rate as the site publishes it (the exchange dictionary every page loads).
+    const dictionary = (await (await fetch(`${base}/elex/user/config/res.json`)).json()) as {
+      content: { exchangeList: Array<{ name: string; cashRate: string }> };
+    };
+    const bitget = dictionary.content.exchangeList.find((entry) => entry.name === 'Bitget');
+    assert.ok(bitget, 'Bitget is in the catalog');
+    const rateBps = scaled(bitget.cashRate, 2);
     await stop();
 
-    // The operator imports the referral roster: this UID registered with our code 60 days ago.
+    // The operator imports the referral roster: this UID registered with our code 60 days ago, so
+    // the basic cash rate applies (the speed-up rate covers the first 3 weeks only).
     const referrals = writeCsv('referrals', ['uid,registered_at', `${uid},${iso(now - 60 * DAY)}`]);
-    assert.match(await runOps(['referrals:import', 'Bitget', referrals], { dataDir, appSecret }), /1/);
+    assert.match(
+      await runOps(['referrals:import', 'Bitget', referrals], { dataDir, appSecret }),
+      /Imported .*: 1 row\(s\), 1 new, 0 already known/,
+    );
 
     // The member binds it in the browser.
     base = await start();
@@ -96,21 +148,43 @@ test(
     await page.context().close();
     await stop();
 
-    // Three days of rebates arrive by the operator's command (old enough to settle at once).
-    const rows = [0, 1, 2].map((offset) => {
-      const dayStart =
-        Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate()) -
-        (5 + offset) * DAY;
-      return `${uid},${iso(dayStart)},${iso(dayStart + DAY)},25000.5,${10 + offset}.5,${8 + offset}.25`;
+    // Rebates arrive by the operator's command: three days old enough to settle at once (one paid at
+    // the rate, one capped by the commission, one without commission) and the 6-hour segment that
+    // ended at midnight, still inside the 24 h settlement delay.
+    const rows = [
+      { start: today - 5 * DAY, end: today - 4 * DAY, fee: '10.123457', commission: '8.25' },
+      { start: today - 6 * DAY, end: today - 5 * DAY, fee: '30.5', commission: '8.25' },
+      { start: today - 7 * DAY, end: today - 6 * DAY, fee: '3', commission: '0' },
+      { start: today - 6 * 3_600_000, end: today, fee: '0.00001', commission: '1' },
+    ];
+    const cashback = rows.map((row) => {
+      const byRate = (scaled(row.fee) * rateBps) / 10_000n;
+      const commission = scaled(row.commission);
+      return byRate < commission ? byRate : commission;
     });
+    const [paidByRate, capped, , pendingEstimate] = cashback as [bigint, bigint, bigint, bigint];
+    const credited = paidByRate + capped;
     const rebates = writeCsv('rebates', [
       'uid,period_start,period_end,trading_volume,fee,commission',
-      ...rows,
+      ...rows.map((row) => `${uid},${iso(row.start)},${iso(row.end)},25000.5,${row.fee},${row.commission}`),
     ]);
-    await runOps(['rebates:import', 'Bitget', rebates], { dataDir, appSecret });
-    await runOps(['ledger:check'], { dataDir, appSecret });
+    const imported = await runOps(['rebates:import', 'Bitget', rebates], { dataDir, appSecret });
+    assert.ok(
+      imported.includes(
+        `4 row(s), 4 new, 0 already imported; settled 3: 2 completed (${printed(credited)} USDT cashback, ` +
+          '0.000000 USDT invite bonuses), 1 failed',
+      ),
+      imported,
+    );
+    // The same file again credits nothing.
+    const again = await runOps(['rebates:import', 'Bitget', rebates], { dataDir, appSecret });
+    assert.ok(
+      again.includes('4 row(s), 0 new, 4 already imported; settled 0: 0 completed (0.000000 USDT cashback'),
+      again,
+    );
+    assert.match(await runOps(['ledger:check'], { dataDir, appSecret }), /Ledger OK: every invariant holds/);
 
-    // The member sees the balance at home, the chart and the records on the exchange's page.
+    // Home: the bound UID shows exactly the cashback the file earned.
     base = await start();
     const member = await newPage({ viewport: 'desktop' });
     await member.goto(`${base}/`);
@@ -118,18 +192,42 @@ test(
     await member.goto(`${base}/`);
     const row = member.getByRole('link', { name: new RegExp(`Bitget.*${uid}`) });
     await row.waitFor();
-    const rowText = await row.innerText();
-    assert.doesNotMatch(rowText, /\b0\.00\b/, 'the bound UID shows a balance once rebates settled');
+    assert.ok((await row.innerText()).replace(/\s+/g, ' ').endsWith(`${shown(credited)} USDT`));
+    assert.equal((await stats(member))[text('homeMember.totalRebate')], `${shown(credited)} USDT`);
+
+    // The exchange's page: balance, totals, the chart's figures by trading day and the records.
     await row.click();
     await waitForPath(member, '/exchangeLinkDetail');
     assert.equal(currentUrl(member).searchParams.get('UID'), uid);
-    const chart = member.getByRole('region', { name: 'Cashback per day' });
-    await chart.locator('svg').first().waitFor();
-    assert.equal(await chart.getByText('No cashback records yet.').count(), 0);
-    const table = member.getByRole('table', { name: 'Cashback records' });
-    await table.waitFor();
-    assert.equal(await table.getByRole('row').count(), 1 + rows.length);
-    assert.equal(await table.getByText('Completed', { exact: true }).count(), rows.length);
+    await member.getByRole('term').first().waitFor();
+    assert.deepEqual(await stats(member), {
+      [text('cashback.balance')]: `${shown(credited)} USDT`,
+      [text('cashback.totalRebate')]: `${shown(credited)} USDT`,
+      // Under a cent, shown in full rather than as 0.00.
+      [text('cashback.pending')]: `${printed(pendingEstimate).replace(/0+$/, '')} USDT`,
+    });
+    const chartName = text('cashback.dailyTitle');
+    await member.getByRole('region', { name: chartName }).locator('svg').first().waitFor();
+    assert.deepEqual(await bodyRows(member, chartName), [
+      [iso(rows[1]?.start ?? 0).slice(0, 10), shown(capped)],
+      [iso(rows[0]?.start ?? 0).slice(0, 10), shown(paidByRate)],
+    ]);
+
+    const records = await bodyRows(member, text('pages.records.title'));
+    const dayOf = (time: number) =>
+      new Intl.DateTimeFormat('en', { timeZone: 'UTC', dateStyle: 'medium' }).format(new Date(time));
+    // Newest period first: exchange, UID, period, fee, amount, status (with the reason of a failure).
+    assert.deepEqual(
+      records.map((cells) => [cells[0], cells[1], cells[4], cells[5]]),
+      [
+        ['Bitget', uid, printed(pendingEstimate).replace(/0+$/, ''), 'Under review'],
+        ['Bitget', uid, shown(paidByRate), 'Completed'],
+        ['Bitget', uid, shown(capped), 'Completed'],
+        ['Bitget', uid, '0.00', `${text('cashback.statuses.failed')}${NO_COMMISSION}`],
+      ],
+    );
+    assert.equal(records[1]?.[2], dayOf(rows[0]?.start ?? 0));
+    assert.equal(records[1]?.[3], '10.12');
   },
-  { timeout: 180_000 },
+  { timeout: 240_000 },
 );
