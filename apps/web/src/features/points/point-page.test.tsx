@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { Outlet } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PointsLink } from '../../app/shell/points-link';
 import { logIn, renderRoutes } from '../../test/helpers';
 import { untilNextCheckInDay } from './api/check-in-day';
@@ -151,10 +151,6 @@ describe('/mypage/point check-in', () => {
 });
 
 describe('/mypage/point across the end of the UTC day', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('counts the time to just after the next 00:00 UTC', () => {
     expect(untilNextCheckInDay(Date.parse('2026-03-10T23:59:30Z'))).toBe(35_000);
     expect(untilNextCheckInDay(Date.parse('2026-03-11T00:00:00Z'))).toBe(86_405_000);

@@ -132,6 +132,24 @@ describe('task buttons per claim state', () => {
     expect(api.calls[0]).toEqual({ path: '/elex/exchange/receiveScore', body: { taskId: 'bindXme' } });
   });
 
+  it('claim that does not reach the server: the generic Claim Failed, and Claim stays', async () => {
+    stubApi({
+      '/elex/exchange/receiveScore': () => Promise.reject(new TypeError('Failed to fetch')),
+      '/elex/exchange/getExchangeTaskDetail': envelope(null),
+      '/elex/activity/pointsHistory': envelope(null),
+      '/elex/user/profile': envelope(null),
+    });
+    const user = userEvent.setup();
+    const card = renderTask(task({ taskId: 'bindXme', kind: 'bindXme', group: 'binding', state: 'claim' }));
+    await user.click(within(card).getByRole('button', { name: t('tasks.buttons.claim') }));
+    expect(await screen.findByText(msg('claimFailed'))).toBeInTheDocument();
+    // The client stays silent: one message, the spec's, not 'Network anomaly' besides.
+    expect(screen.queryByText(msg('networkAnomaly'))).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(card).getByRole('button', { name: t('tasks.buttons.claim') })).toBeEnabled(),
+    );
+  });
+
   it('claim refused: shows the reason the server gives', async () => {
     stubApi({ '/elex/exchange/receiveScore': envelope(null, 1002, 'Claim Failed: Not Achieved') });
     const user = userEvent.setup();
@@ -196,6 +214,44 @@ describe('social tasks', () => {
     );
   });
 
+  it.each([
+    ['notJoined', 'tasks.status.notJoined'],
+    ['error', 'tasks.status.error'],
+  ] as const)(
+    'the bot answers %s: says so in words, and Verify can be pressed again',
+    async (status, text) => {
+      stubApi({
+        '/elex/exchange/fetchMetiaTaskStatus': envelope({
+          taskId: 'telegram',
+          status,
+          state: 'unbound',
+          accountId: '123456789',
+        }),
+        '/elex/exchange/getExchangeTaskDetail': envelope(null),
+      });
+      const user = userEvent.setup();
+      const card = renderTask(telegram({ accountId: '123456789' }));
+      await user.click(within(card).getByRole('button', { name: t('tasks.buttons.verify') }));
+      await waitFor(() => expect(within(card).getByRole('status')).toHaveTextContent(t(text)));
+      expect(within(card).getByRole('button', { name: t('tasks.buttons.verify') })).toBeEnabled();
+      expect(within(card).queryByRole('button', { name: t('tasks.buttons.claim') })).not.toBeInTheDocument();
+    },
+  );
+
+  it('the server refuses the id: shows its reason, keeps the id to correct, no status line', async () => {
+    const refusal = 'This account has already completed the task for another member';
+    stubApi({ '/elex/exchange/fetchMetiaTaskStatus': envelope(null, 1002, refusal) });
+    const user = userEvent.setup();
+    const card = renderTask(telegram());
+    const field = within(card).getByLabelText(t('tasks.accountLabel.telegram'));
+    await user.type(field, '123456789');
+    await user.click(within(card).getByRole('button', { name: t('tasks.buttons.verify') }));
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    expect(within(card).getByRole('status')).toBeEmptyDOMElement();
+    expect(field).toHaveValue('123456789');
+    expect(within(card).getByRole('button', { name: t('tasks.buttons.verify') })).toBeEnabled();
+  });
+
   it('joined, not claimed: Claim', () => {
     const card = renderTask(telegram({ state: 'claim' }));
     expect(within(card).getByRole('button', { name: t('tasks.buttons.claim') })).toBeEnabled();
@@ -240,6 +296,32 @@ describe('opening the app', () => {
     window.dispatchEvent(new Event('blur'));
     vi.advanceTimersByTime(1_500);
     expect(opened).not.toHaveBeenCalled();
+  });
+
+  it('Discord: Join tries the app link first', () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const card = renderTask(
+      task({
+        taskId: 'discord',
+        kind: 'discord',
+        group: 'social',
+        verification: 'bot',
+        link: 'https://discord.com/invite/elexcashback',
+        appLink: 'discord://-/invite/elexcashback',
+      }),
+    );
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    within(card)
+      .getByRole('button', { name: t('tasks.buttons.join') })
+      .click();
+    expect(assign).toHaveBeenCalledWith('discord://-/invite/elexcashback');
+    expect(open).not.toHaveBeenCalled();
+    expect(within(card).getByRole('link', { name: new RegExp(t('tasks.openInBrowser')) })).toHaveAttribute(
+      'href',
+      'https://discord.com/invite/elexcashback',
+    );
   });
 
   it('Join with an app link that no app takes: says to check the app is installed', async () => {
