@@ -229,6 +229,55 @@ describe('each exchange’s signing recipe signs the documented string', () => {
   });
 });
 
+describe('the rate limit', () => {
+  // Real timers: the limiter (p-throttle) keeps its own clock. Only lower bounds are asserted, so a
+  // slow machine cannot fail these; a limiter that lets requests through early does.
+  const limit = 2;
+  const intervalMs = 400;
+  // Timers and Date.now round to whole milliseconds; a limiter that does not wait misses by hundreds.
+  const SLACK_MS = 5;
+  /** When each attempt was let through: the recipe signs right after the limiter's slot. */
+  function timedClient(url: string, options: HttpOptions = {}) {
+    const startedAt: number[] = [];
+    const result = client(url, { rateLimit: { limit, intervalMs }, ...options }, () => {
+      startedAt.push(performance.now());
+      return { headers: {} };
+    });
+    return { ...result, startedAt };
+  }
+  /** The gap between each attempt and the one `limit` places before it. */
+  const gaps = (times: readonly number[]) =>
+    times.slice(limit).map((time, index) => time - (times[index] ?? 0));
+
+  it('lets at most 2 requests start in any 400 ms window, however many are asked at once', async () => {
+    const { url, seen } = await serve(ok({ fine: true }));
+    const { http, startedAt } = timedClient(url);
+    const requests = Array.from({ length: 6 }, (_, index) =>
+      http.request({ method: 'GET', path: '/v1/list', query: { page: index } }),
+    );
+    await Promise.all(requests);
+    expect(seen).toHaveLength(6);
+    expect(startedAt).toHaveLength(6);
+    for (const gap of gaps(startedAt)) expect(gap).toBeGreaterThanOrEqual(intervalMs - SLACK_MS);
+    expect((startedAt[5] ?? 0) - (startedAt[0] ?? 0)).toBeGreaterThanOrEqual(2 * intervalMs - SLACK_MS);
+  });
+
+  it('counts retries against the same limit (a 429 answer is not a free extra request)', async () => {
+    const { url, seen } = await serve(
+      json(429, { code: '429001', msg: 'too many' }),
+      json(429, { code: '429001', msg: 'too many' }),
+      ok({ fine: true }),
+    );
+    // Backoff sleeps are skipped (stub): only the limiter spaces the attempts.
+    const { http, startedAt, sleeps } = timedClient(url);
+    await http.request({ method: 'GET', path: '/v1/list' });
+    await http.request({ method: 'GET', path: '/v1/list' });
+    expect(seen).toHaveLength(4);
+    expect(sleeps).toHaveLength(2);
+    for (const gap of gaps(startedAt)) expect(gap).toBeGreaterThanOrEqual(intervalMs - SLACK_MS);
+  });
+});
+
 describe('retries', () => {
   it('retries HTTP 429, then succeeds, with a fresh signature per attempt', async () => {
     const { url, seen } = await serve(json(429, { code: '429001', msg: 'slow down' }), ok({ n: 1 }));
