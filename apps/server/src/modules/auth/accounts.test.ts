@@ -15,6 +15,8 @@ import {
   users,
   verificationCodes,
 } from '../../db/schema.js';
+import { grantPoints } from '../points/points.service.js';
+import { EXCLUSIVE_SIGNUP_GRANT } from './auth.service.js';
 import { emailDigest } from './digests.js';
 import {
   call,
@@ -118,6 +120,24 @@ describe('registering (/elex/user/register)', () => {
     });
   });
 
+  it('stores the password only as an argon2id hash with the OWASP parameters (m=19456 KiB, t=2, p=1)', async () => {
+    const email = nextEmail();
+    await signUp(ctx, email);
+    const row = await userByEmail(email);
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/);
+    expect(row?.passwordHash).not.toContain(PASSWORD);
+    // A password change and a reset store the same kind of hash.
+    const token = await logIn(ctx, email);
+    await call(ctx, '/elex/user/updatePass', { oldPasswd: PASSWORD, passwd: NEW_PASSWORD }, { token });
+    expect((await userByEmail(email))?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    await requestCode(ctx, CodeModule.ResetPassword, email);
+    const authCode = await readCode(ctx, email);
+    await call(ctx, '/elex/user/changePasswd', { email, authCode, passwd: 'Third#pass789' });
+    const reset = await userByEmail(email);
+    expect(reset?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(reset?.passwordHash).not.toBe(row?.passwordHash);
+  });
+
   it('stores the e-mail lower-cased, so any letter case finds the account', async () => {
     const email = nextEmail('MixedCase').replace('@example.com', '@Example.COM');
     await signUp(ctx, email);
@@ -157,6 +177,36 @@ describe('registering (/elex/user/register)', () => {
       { currency: 'points', amount: 100, reason: 'exclusiveSignup' },
       { currency: 'xme', amount: 1000, reason: 'exclusiveSignup' },
     ]);
+
+    // A second grant, as registration books it, books nothing: the ledger key makes it once per account.
+    const userId = user?.id ?? 0;
+    const again = await ctx.db.transaction(async (tx) =>
+      Promise.all(
+        (['xme', 'points'] as const).map((currency) =>
+          grantPoints(tx, {
+            userId,
+            currency,
+            amount: currency === 'xme' ? EXCLUSIVE_SIGNUP.xmeEnergy : EXCLUSIVE_SIGNUP.points,
+            ...EXCLUSIVE_SIGNUP_GRANT,
+            at: ctx.clock.now(),
+          }),
+        ),
+      ),
+    );
+    expect(again).toEqual([false, false]);
+    // And registering the e-mail again with another encr code is refused before any grant.
+    const second = await call(ctx, '/elex/user/register', {
+      email,
+      passwd: PASSWORD,
+      authcode: '123456',
+      encr: 'SUMMER-PROMO',
+    });
+    expect(second.json()).toMatchObject({ state: State.Refused, message: 'Email already exists' });
+    expect((await profile(token)).content).toMatchObject({
+      points: EXCLUSIVE_SIGNUP.points,
+      xmeEnergy: EXCLUSIVE_SIGNUP.xmeEnergy,
+    });
+    expect(await ctx.db.select().from(pointsEntries).where(eq(pointsEntries.userId, userId))).toHaveLength(2);
   });
 
   it('grants nothing without an exclusive sign-up code, or with an empty one', async () => {
@@ -723,6 +773,7 @@ describe('settings (/elex/user/getSettings, /elex/user/saveSettings)', () => {
   });
 });
 
+// Bindings, money records, forfeiture and the XME and social ids of a deleted account: deletion.test.ts.
 describe('deleting the account (/elex/user/deleteAccount)', () => {
   it('refuses a wrong password', async () => {
     const token = await signUp(ctx);
@@ -805,24 +856,28 @@ describe('deleting the account (/elex/user/deleteAccount)', () => {
 });
 
 describe('rate limits per IP', () => {
-  it.each(['/elex/user/verifyEmail', '/elex/user/login', '/elex/user/register'])(
-    'answers %s the 21st time in a minute with HTTP 429 and the envelope',
-    async (url) => {
-      const ip = nextIp();
-      const body = { email: nextEmail(), passwd: PASSWORD, authcode: '123456' };
-      for (let i = 0; i < 20; i += 1) {
-        expect((await call(ctx, url, body, { ip })).statusCode).toBe(200);
-      }
-      const refused = await call(ctx, url, body, { ip, lang: 'zh' });
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({
-        state: State.TooManyRequests,
-        message: '请求过于频繁，请稍后再试',
-        content: null,
-      });
-      expect((await call(ctx, url, body, { ip: nextIp() })).statusCode).toBe(200);
-    },
-  );
+  // verifyCode2 and changePasswd check codes: a code dies after 5 wrong tries, and the limit bounds
+  // how many codes' tries one address can spend in a minute.
+  it.each([
+    ['/elex/user/verifyEmail', { email: nextEmail() }],
+    ['/elex/user/login', { email: nextEmail(), passwd: PASSWORD, authcode: '123456' }],
+    ['/elex/user/register', { email: nextEmail(), passwd: PASSWORD, authcode: '123456' }],
+    ['/elex/user/verifyCode2', { email: nextEmail(), module: CodeModule.ResetPassword, authCode: '123456' }],
+    ['/elex/user/changePasswd', { email: nextEmail(), authCode: '123456', passwd: NEW_PASSWORD }],
+  ])('answers %s the 21st time in a minute with HTTP 429 and the envelope', async (url, body) => {
+    const ip = nextIp();
+    for (let i = 0; i < 20; i += 1) {
+      expect((await call(ctx, url, body, { ip })).statusCode).toBe(200);
+    }
+    const refused = await call(ctx, url, body, { ip, lang: 'zh' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      state: State.TooManyRequests,
+      message: '请求过于频繁，请稍后再试',
+      content: null,
+    });
+    expect((await call(ctx, url, body, { ip: nextIp() })).statusCode).toBe(200);
+  });
 });
 
 describe('what the database keeps', () => {

@@ -45,7 +45,7 @@ const HOUR_MS = 60 * 60_000;
 const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const MAX_CODE_COLLISIONS = 5;
 /** The reason and reference that make the exclusive sign-up grant once per account. */
-const EXCLUSIVE_SIGNUP_GRANT = { reason: 'exclusiveSignup', reference: 'signup' } as const;
+export const EXCLUSIVE_SIGNUP_GRANT = { reason: 'exclusiveSignup', reference: 'signup' } as const;
 
 /** accounts issue: e-mails compare case-insensitively, stored lower-cased. */
 function canonicalEmail(email: string): string {

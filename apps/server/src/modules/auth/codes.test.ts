@@ -1,5 +1,5 @@
 import { CodeModule, State, VERIFICATION_CODE } from '@elex/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, verificationCodes } from '../../db/schema.js';
 import { drainOutbox } from '../mail/outbox.js';
@@ -360,6 +360,32 @@ describe('the code mail in the outbox', () => {
       .where(eq(mailOutbox.id, pending[0]?.id ?? 0));
     expect(sent).toMatchObject({ status: 'sent', payload: null, attempts: 1 });
     expect(JSON.stringify(sent)).not.toContain(code);
+  });
+
+  it('shares the code’s transaction: when the mail cannot be written, no code is stored either', async () => {
+    const email = nextEmail();
+    // The database itself refuses the outbox row, as a full disk or a lost connection would.
+    await ctx.db.execute(sql`create function refuse_mail_outbox() returns trigger language plpgsql as $$
+      begin raise exception 'mail outbox unavailable'; end $$`);
+    await ctx.db.execute(sql`create trigger refuse_mail_outbox before insert on mail_outbox
+      for each row execute function refuse_mail_outbox()`);
+    try {
+      const res = await call(ctx, '/elex/user/verifyCode', { module: CodeModule.Register, email });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ state: State.ServerError, message: 'Error', content: null });
+    } finally {
+      await ctx.db.execute(sql`drop trigger refuse_mail_outbox on mail_outbox`);
+      await ctx.db.execute(sql`drop function refuse_mail_outbox()`);
+    }
+    const hash = emailDigest(ctx.config.appSecret, email);
+    expect(
+      await ctx.db.select().from(verificationCodes).where(eq(verificationCodes.emailHash, hash)),
+    ).toHaveLength(0);
+    // Nothing of the failed request counts: no cool-down, and the next request sends a code that works.
+    expect(await requestCode(ctx, CodeModule.Register, email)).toMatchObject({ state: 0 });
+    expect((await verify(email, CodeModule.Register, await readCode(ctx, email))).json()).toMatchObject({
+      state: 0,
+    });
   });
 
   it('is not written when the request is refused', async () => {
