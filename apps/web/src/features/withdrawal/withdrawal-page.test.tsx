@@ -241,6 +241,54 @@ describe('/withdrawal: requesting', () => {
     expect(apply?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it('retries a withdrawal lost to the network with the same request id, so the server makes one', async () => {
+    let applyCalls = 0;
+    const calls = stubServer({
+      apply: (body) => {
+        applyCalls += 1;
+        // The first answer never arrives (fetch rejects, as when the connection drops).
+        if (applyCalls === 1) throw new TypeError('Failed to fetch');
+        return envelope({ ...PENDING, id: '33', amount: `${body.amount}` }, 0, 'Withdrawal successful');
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '60');
+
+    const confirmWithCode = async () => {
+      await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+      const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+      await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+      await user.keyboard('123456');
+      await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    };
+    await confirmWithCode();
+    const failed = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
+    expect(within(failed).getByRole('alert')).toHaveTextContent(i18next.t('msg:networkAnomaly'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(failed).not.toBeInTheDocument());
+    // The form kept what the member typed: the same click again.
+    expect(amountBox()).toHaveValue('60');
+    await confirmWithCode();
+    const succeeded = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalSuccessful') });
+
+    const applies = calls.filter((call) => call.url === '/elex/user/applyDeposit').map((call) => call.body);
+    expect(applies).toHaveLength(2);
+    expect(applies[1]?.requestId).toBe(applies[0]?.requestId);
+    expect(applies[1]).toEqual(applies[0]);
+
+    // The answer came: the next withdrawal is a new one, with a new id.
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(succeeded).not.toBeInTheDocument());
+    await user.type(amountBox(), '55');
+    await confirmWithCode();
+    await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalSuccessful') });
+    const third = calls.filter((call) => call.url === '/elex/user/applyDeposit')[2]?.body;
+    expect(third?.amount).toBe('55');
+    expect(third?.requestId).not.toBe(applies[0]?.requestId);
+  });
+
   it('says the code was sent, and so again after a resend', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = stubServer();
