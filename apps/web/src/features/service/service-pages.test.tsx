@@ -25,6 +25,11 @@ const SEGMENTS: Record<Locale, string> = {
   zh: `${CASHBACK.dataSegmentHours} 小时`,
   ko: `${CASHBACK.dataSegmentHours}시간`,
 };
+const FINAL: Record<Locale, string> = {
+  en: `${CASHBACK.dataFinalHours} hours after it ends`,
+  zh: `结束 ${CASHBACK.dataFinalHours} 小时后`,
+  ko: `끝나고 ${CASHBACK.dataFinalHours}시간 뒤`,
+};
 const REVIEW: Record<Locale, string> = {
   en: `${WITHDRAWAL.reviewHours} hours`,
   zh: `${WITHDRAWAL.reviewHours} 小时`,
@@ -68,6 +73,8 @@ describe.each(LOCALES)('the service pages in %s', (locale) => {
     const section = (index: number) =>
       screen.getByRole('heading', { level: 2, name: sections[index]?.title }).parentElement;
     expect(section(1)).toHaveTextContent(SEGMENTS[locale]);
+    // When the data becomes final, as the member pages say it (CASHBACK.dataFinalHours).
+    expect(section(1)).toHaveTextContent(FINAL[locale]);
     expect(section(2)).toHaveTextContent(REVIEW[locale]);
   });
 

@@ -6,6 +6,7 @@ export const SERVICE_VALUES = {
   discountDays: CASHBACK.newUserDiscountDays,
   speedUpWeeks: CASHBACK.speedUpWeeks,
   segmentHours: CASHBACK.dataSegmentHours,
+  finalHours: CASHBACK.dataFinalHours,
   accruableYears: CASHBACK.accruableYears,
   recordsYears: CASHBACK.recordsKeptYears,
   minimum: WITHDRAWAL.minimumUsdt,
