@@ -8,6 +8,7 @@ import path from 'node:path';
 import { locales } from './support/app.js';
 import { createContext, launchBrowser, type Viewport, viewports } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
+import { startSmtpCapture } from './support/smtp-capture.js';
 
 const defaultRoutes = [
   '/',
@@ -33,7 +34,9 @@ const slug = (route: string) =>
     .replace(/^-|-$/g, '');
 
 fs.mkdirSync(outDir, { recursive: true });
-const server: RunningServer | undefined = process.env.E2E_BASE_URL ? undefined : await startServer();
+// The production server needs SMTP_URL; the capture receives whatever mail a route sends.
+const smtp = process.env.E2E_BASE_URL ? undefined : await startSmtpCapture();
+const server: RunningServer | undefined = smtp ? await startServer({ smtpUrl: smtp.url }) : undefined;
 const baseURL = process.env.E2E_BASE_URL ?? (server as RunningServer).url;
 const browser = await launchBrowser();
 let saved = 0;
@@ -61,5 +64,6 @@ try {
 } finally {
   await browser.close();
   await server?.stop();
+  await smtp?.stop();
 }
 console.log(`${saved} screenshots in ${outDir}`);

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createContext, launchBrowser, type NewPageOptions } from './browser.js';
 import { type PageErrorWatch, watchPageErrors } from './page-errors.js';
 import { type RunningServer, startServer } from './server.js';
+import { type SmtpCapture, startSmtpCapture } from './smtp-capture.js';
 
 /**
  * One server and one browser per spec file (each file runs in its own process under `node --test`).
@@ -16,18 +17,25 @@ interface Suite {
   baseUrl: string;
   browser: Browser;
   server: RunningServer | undefined;
+  smtp: SmtpCapture | undefined;
 }
 
 let suite: Promise<Suite> | undefined;
 
 async function startSuite(): Promise<Suite> {
   const external = process.env.E2E_BASE_URL?.replace(/\/$/, '');
-  const server = external ? undefined : await startServer();
+  // A spec run on its own gets its own mail capture: the production server refuses to start without
+  // SMTP_URL, and the specs read codes from E2E_MAIL_DIR.
+  const smtp = external ? undefined : await startSmtpCapture();
+  if (smtp) process.env.E2E_MAIL_DIR = smtp.dir;
+  let server: RunningServer | undefined;
   try {
+    server = smtp ? await startServer({ smtpUrl: smtp.url }) : undefined;
     const browser = await launchBrowser();
-    return { baseUrl: external ?? (server as RunningServer).url, browser, server };
+    return { baseUrl: external ?? (server as RunningServer).url, browser, server, smtp };
   } catch (error) {
     await server?.stop();
+    await smtp?.stop();
     throw error;
   }
 }
@@ -42,6 +50,7 @@ after(async () => {
   const started = await suite.catch(() => undefined);
   await started?.browser.close();
   await started?.server?.stop();
+  await started?.smtp?.stop();
 });
 
 export interface E2EPageOptions extends Omit<NewPageOptions, 'baseURL'> {

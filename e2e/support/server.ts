@@ -44,11 +44,14 @@ export async function findFreePort(): Promise<number> {
  * loopback port and a fresh temporary DATA_DIR (embedded PGlite), and waits until /healthz answers.
  * `stop()` sends SIGTERM, waits for the process to exit and removes the data directory — unless the
  * caller passed its own `dataDir` (and `appSecret`) to restart on the same data, for example after an
- * operator command that needs the directory to itself.
+ * operator command that needs the directory to itself. `smtpUrl` is the suite's SMTP capture
+ * (smtp-capture.ts): in production the server refuses to start without SMTP_URL.
  */
-export async function startServer(
-  options: { smtpUrl?: string; dataDir?: string; appSecret?: string } = {},
-): Promise<RunningServer> {
+export async function startServer(options: {
+  smtpUrl: string;
+  dataDir?: string;
+  appSecret?: string;
+}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`${webDist}/index.html is missing: run \`npm run build\` before the e2e suite`);
   }
@@ -70,8 +73,8 @@ export async function startServer(
   // The suite always runs on its own embedded database, whatever the caller's shell exports.
   delete env.DATABASE_URL;
   delete env.SMTP_URL;
-  // Mail goes to the suite's own SMTP capture when one runs (e2e/support/smtp-capture.ts).
-  if (options.smtpUrl) env.SMTP_URL = options.smtpUrl;
+  // Mail goes to the suite's own SMTP capture (e2e/support/smtp-capture.ts).
+  env.SMTP_URL = options.smtpUrl;
   env.WEB_DIST = webDist;
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, checkServerConfig, loadConfig } from './config.js';
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -83,5 +83,28 @@ describe('loadConfig', () => {
     const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-32-characters' });
     expect(config.env).toBe('production');
     expect(config.appSecret).toBe('a-private-secret-of-32-characters');
+  });
+});
+
+describe('checkServerConfig (the web server, main.ts)', () => {
+  const production = { NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-32-characters' };
+
+  it('refuses to serve in production without SMTP_URL, saying why', () => {
+    const config = loadConfig(production);
+    expect(() => checkServerConfig(config)).toThrow(ConfigError);
+    expect(() => checkServerConfig(config)).toThrow(/^SMTP_URL must be set in production/);
+  });
+
+  it('serves in production with SMTP_URL, and anywhere else without it (the development mailbox)', () => {
+    expect(() =>
+      checkServerConfig(loadConfig({ ...production, SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465' })),
+    ).not.toThrow();
+    for (const NODE_ENV of ['development', 'test']) {
+      expect(() => checkServerConfig(loadConfig({ NODE_ENV }))).not.toThrow();
+    }
+  });
+
+  it('leaves operator commands alone: loadConfig itself accepts production without SMTP_URL', () => {
+    expect(loadConfig(production).smtpUrl).toBeUndefined();
   });
 });

@@ -138,6 +138,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * What the web server needs on top of `loadConfig` (operator commands only queue mail, so they do not
+ * ask): in production, mail must be able to leave. Without SMTP_URL every verification code and
+ * notice would be written to the log and lost, and nobody could register or log in; the development
+ * mailbox that shows such mail does not exist in production. Refusing to start says so at once.
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.env === 'production' && !config.smtpUrl) {
+    throw new ConfigError(
+      'SMTP_URL must be set in production (smtp://user:pass@host:port or smtps://…): without it no ' +
+        'verification code or notice mail can be sent, so nobody could register or log in',
+    );
+  }
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;

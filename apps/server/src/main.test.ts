@@ -22,7 +22,7 @@ afterEach(() => {
   dataDir = undefined;
 });
 
-function startMain(dir: string) {
+function startMain(dir: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
@@ -35,6 +35,7 @@ function startMain(dir: string) {
   };
   delete env.DATABASE_URL;
   delete env.SMTP_URL;
+  Object.assign(env, extraEnv);
   const started = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: serverRoot, env });
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -66,4 +67,17 @@ describe('main', () => {
     expect(run.output()).toContain('shutting down');
     expect(fs.existsSync(path.join(dataDir, 'elex.lock'))).toBe(false);
   }, 120_000);
+
+  it('refuses to start in production without SMTP_URL, saying why, before touching the data directory', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-main-'));
+    const run = startMain(dataDir, {
+      NODE_ENV: 'production',
+      APP_SECRET: 'a-private-secret-of-32-characters',
+    });
+    child = run.process;
+    run.serving.catch(() => {});
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('SMTP_URL must be set in production');
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  }, 60_000);
 });

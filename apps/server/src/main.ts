@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, checkServerConfig, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
 import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
@@ -12,6 +12,7 @@ import { cashbackIngest } from './modules/sync/sync.wiring.js';
 /** Reads config, migrates, listens; closes with grace on SIGINT/SIGTERM. */
 async function main() {
   const config = loadConfig();
+  checkServerConfig(config);
   const unlock = config.database.kind === 'pglite' ? lockDataDir(config.database.dataDir) : () => {};
   const database = await openDatabase(config.database);
   // One adapter per configured exchange API, shared by live UID checks and the sync (one rate limiter each).
