@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { dataDirOwner, lockDataDir } from './db/data-dir-lock.js';
 import { systemClock } from './lib/clock.js';
+import type { CommandIo } from './lib/progress-bar.js';
 import { adminCommands } from './modules/admin/admin.commands.js';
 import { importCommands } from './modules/admin/imports.commands.js';
 import { cashbackCommands } from './modules/cashback/cashback.commands.js';
@@ -51,12 +52,15 @@ const commands: Record<string, Command> = {
       {
         summary: command.summary,
         usage: command.usage,
-        run: (context, args) =>
-          command.run(context.deps, args, {
+        run: (context, args) => {
+          const io: CommandIo = {
             out: context.out,
             err: context.err,
             progress: Boolean(process.stderr.isTTY),
-          }),
+            progressLines: !process.stdout.isTTY,
+          };
+          return command.run(context.deps, args, io);
+        },
       },
     ]),
   ),

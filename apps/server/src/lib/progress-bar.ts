@@ -6,11 +6,37 @@ export interface CommandIo {
   err(line: string): void;
   /** Draw progress bars on stderr (a terminal); off in tests and pipes. */
   progress?: boolean;
+  /**
+   * Without a bar, write progress as plain lines on `out` (stdout is a log or a pipe): a long import
+   * run from cron or CI still shows it is moving, and a supervisor can tell how far it got.
+   */
+  progressLines?: boolean;
 }
 
-/** A progress bar on stderr, or nothing when `io.progress` is off. */
+/** Plain progress lines: the first step done, then every tenth of the total, then the end. */
+function progressLines(io: CommandIo, label: string, unit: string) {
+  let lastTenth = -1;
+  return {
+    update(done: number, total: number) {
+      if (done <= 0 || total <= 0) return;
+      const tenth = Math.floor((done * 10) / total);
+      if (tenth === lastTenth) return;
+      lastTenth = tenth;
+      io.out(`${label}: ${done}/${total} ${unit} (${Math.floor((done * 100) / total)}%)`);
+    },
+    stop: () => {},
+  };
+}
+
+/**
+ * A progress bar on stderr; plain lines on stdout when `io.progressLines` asks for them instead;
+ * otherwise nothing.
+ */
 export function progressBar(io: CommandIo, label: string, unit: string) {
-  if (!io.progress) return { update: (_done: number, _total: number) => {}, stop: () => {} };
+  if (!io.progress) {
+    if (io.progressLines) return progressLines(io, label, unit);
+    return { update: (_done: number, _total: number) => {}, stop: () => {} };
+  }
   const bar = new cliProgress.SingleBar(
     {
       format: `${label.padEnd(10)} |{bar}| {percentage}% {value}/{total} ${unit}`,

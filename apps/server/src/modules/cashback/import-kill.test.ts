@@ -22,6 +22,8 @@ import { BITGET } from './test-support.js';
  * The operator CLI as a child process, on a PGlite data directory (or a PostgreSQL database when
  * TEST_DATABASE_URL is set): a bad file exits 1 listing its lines; an import killed with SIGKILL in
  * the middle of its transaction leaves nothing behind, and running it again gives a clean run's totals.
+ * The child's stdout is a pipe, so the import prints its write progress as lines; the kill follows
+ * the first one, i.e. after rows were inserted and before the transaction could commit.
  */
 const serverRoot = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(serverRoot, 'src/cli.ts');
@@ -45,18 +47,18 @@ async function withDatabase<T>(use: (deps: AppDeps) => Promise<T>): Promise<T> {
   }
 }
 
-function runCli(args: string[], killAfter?: { line: RegExp; delayMs: number }) {
+function runCli(args: string[], killAfter?: RegExp) {
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: serverRoot, env });
       let stdout = '';
       let stderr = '';
-      let armed = false;
+      let killed = false;
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (killAfter && !armed && killAfter.line.test(stdout)) {
-          armed = true;
-          setTimeout(() => child.kill('SIGKILL'), killAfter.delayMs);
+        if (killAfter && !killed && killAfter.test(stdout)) {
+          killed = true;
+          child.kill('SIGKILL');
         }
       });
       child.stderr.on('data', (chunk: Buffer) => {
@@ -172,13 +174,16 @@ describe('rebates:import as a child process', () => {
   }, 120_000);
 
   it('killed with SIGKILL midway leaves no partial rows; the re-run gives a clean run’s totals', async () => {
-    const killed = await runCli(['rebates:import', 'bitget', file], {
-      line: /Importing \d+ rebate row\(s\)/,
-      delayMs: 400,
-    });
+    const firstWrite = /Importing: (\d+)\/(\d+) rows/;
+    const killed = await runCli(['rebates:import', 'bitget', file], firstWrite);
     expect(killed.signal).toBe('SIGKILL');
     expect(killed.stdout).toContain(`Importing ${rows.length} rebate row(s)`);
-    // It died inside its transaction, before the summary.
+    // Rows had been written inside the transaction when it died, and not all of them.
+    const [, written, total] = killed.stdout.match(firstWrite) ?? [];
+    expect(Number(total)).toBe(rows.length);
+    expect(Number(written)).toBeGreaterThan(0);
+    expect(Number(written)).toBeLessThan(rows.length);
+    // It died before the summary.
     expect(killed.stdout).not.toContain('Imported');
 
     const afterKill = await totals();
