@@ -10,10 +10,17 @@ import { message, readMessages } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
-import { type CapturedMail, mailsTo, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.js';
+import {
+  type CapturedMail,
+  mailsTo,
+  type SmtpCapture,
+  startSmtpCapture,
+  waitForCode,
+} from '../support/smtp-capture.js';
 import {
   bindUid,
   post,
+  RECEIVING_ADDRESS,
   requestWithdrawal,
   seedWithdrawingMembers,
   type WithdrawingMember,
@@ -22,10 +29,12 @@ import {
 /**
  * The operator console (issue 6) on a server of its own: the operator is a member granted the role
  * with `npm run ops -- admin:grant` on the data directory before the server starts (as an operator
- * would), and the member's balance comes from the CSV commands. The operator pays a withdrawal with
- * its transaction hash, the member sees it completed and receives the result mail; a refusal with a
- * reason; a member refused (the one whose withdrawal was refused: being refused changes nothing); the catalog edited and shown on the home page; CSV uploads; axe on every
- * console page at both widths.
+ * would), and the members' balances come from the CSV commands. The journey of the issue: the member
+ * withdraws in the browser with the mailed code, the operator pays it in /admin with the transaction
+ * hash, the member sees it completed with the hash on Polygonscan and receives the result mail. Then
+ * a refusal with a reason (of a withdrawal made over the API); a member refused (the one whose
+ * withdrawal was refused: being refused changes nothing); the catalog edited and shown on the home
+ * page; CSV uploads; axe on every console page at both widths.
  */
 const en = readMessages('en');
 const ko = readMessages('ko');
@@ -37,7 +46,8 @@ let server: RunningServer | undefined;
 let member: WithdrawingMember;
 let operator: WithdrawingMember;
 let bystander: WithdrawingMember;
-let withdrawalIds: [string, string];
+/** The bystander's withdrawal, made over the API before the journeys: the one refused below. */
+let bystanderWithdrawalId: string;
 
 before(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-admin-'));
@@ -56,10 +66,7 @@ before(async () => {
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   await bindUid(server.url, member);
   await bindUid(server.url, bystander);
-  withdrawalIds = [
-    await requestWithdrawal(server.url, member, '100', smtp.dir),
-    await requestWithdrawal(server.url, bystander, '50', smtp.dir),
-  ];
+  bystanderWithdrawalId = await requestWithdrawal(server.url, bystander, '50', smtp.dir);
 });
 after(async () => {
   await server?.stop();
@@ -87,19 +94,48 @@ async function mailTo(address: string, matches: (mail: CapturedMail) => boolean)
 }
 
 test(
-  'desktop: the operator pays a withdrawal with its hash; the member sees it completed and gets the mail',
+  'desktop: the member withdraws with the mailed code, the operator pays it with the hash, the member sees it completed and gets the mail',
   async ({ newPage }) => {
+    // The member, in the browser: 100 of the UID's 150, confirmed with the code from the mail.
+    const memberPage = await newPage({ viewport: 'desktop' });
+    await openAs(memberPage, member, '/withdrawal');
+    const amount = memberPage.getByLabel('Amount (USDT)', { exact: true });
+    await amount.waitFor();
+    assert.equal(await memberPage.getByLabel('Receiving address (Polygon)').inputValue(), RECEIVING_ADDRESS);
+    await amount.fill('100');
+    const sentAt = Date.now();
+    await memberPage.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    const code = await waitForCode(member.email, sentAt, 20_000, smtp.dir);
+    const codeDialog = memberPage.getByRole('dialog', { name: message(en, 'auth.codeTitle') });
+    await codeDialog.getByRole('textbox').first().click();
+    await memberPage.keyboard.type(code);
+    await codeDialog.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const requested = memberPage.getByRole('dialog', { name: 'Withdrawal successful' });
+    await requested
+      .getByText(`100.00 USDT to ${RECEIVING_ADDRESS} is under review`, { exact: false })
+      .waitFor();
+    await requested.getByRole('button', { name: 'Close', exact: true }).last().click();
+    const list = memberPage.getByRole('region', { name: 'Your withdrawals' });
+    await list.getByRole('row').filter({ hasText: 'Under review' }).waitFor();
+    // Its number, to find it in the queue (the member's own list, read over the API).
+    const records = await post(base(), '/elex/exchange/depositRecord', {}, member.token);
+    const [mine] = records.content?.records as Array<{ id: string; status: string; amount: string }>;
+    assert.deepEqual([mine?.status, mine?.amount], ['pending', '100.000000']);
+    const withdrawalId = String(mine?.id);
+
+    // The operator: the queue, oldest first (the bystander's, then this one), each with the member
+    // and the balance history beside it.
     const page = await newPage({ viewport: 'desktop' });
     await openAs(page, operator, '/admin/withdrawals');
     await page.getByRole('heading', { level: 1, name: 'Withdrawal queue' }).waitFor();
-    // Oldest first, each with the member and the balance history beside it.
+    const first = page.getByRole('article', { name: `#${withdrawalId} · 100.00 USDT` });
+    await first.waitFor();
     const items = page.getByRole('article');
-    await items.first().waitFor();
     assert.equal(await items.count(), 2);
-    const first = page.getByRole('article', { name: `#${withdrawalIds[0]} · 100.00 USDT` });
-    assert.match(await items.first().innerText(), new RegExp(`#${withdrawalIds[0]}`));
+    assert.match(await items.first().innerText(), new RegExp(`#${bystanderWithdrawalId}`));
+    assert.match(await items.last().innerText(), new RegExp(`#${withdrawalId}`));
     await first.getByRole('link', { name: member.email }).waitFor();
-    await first.getByRole('region', { name: `Balance history of withdrawal ${withdrawalIds[0]}` }).waitFor();
+    await first.getByRole('region', { name: `Balance history of withdrawal ${withdrawalId}` }).waitFor();
     await first
       .getByRole('cell', { name: /Withdrawal on hold/ })
       .first()
@@ -122,17 +158,17 @@ test(
 
     // The completed list has it, with the hash.
     await page.getByLabel('Status').selectOption('completed');
-    const done = page.getByRole('article', { name: `#${withdrawalIds[0]} · 100.00 USDT` });
+    const done = page.getByRole('article', { name: `#${withdrawalId} · 100.00 USDT` });
     await done.getByRole('link', { name: TX_HASH }).waitFor();
 
-    // The member sees it completed with the payout transaction.
-    const memberPage = await newPage({ viewport: 'desktop' });
-    await openAs(memberPage, member, '/withdrawal');
-    const list = memberPage.getByRole('region', { name: 'Your withdrawals' });
+    // The member, on the same page again: completed, the hash linked to the Polygon explorer.
+    await memberPage.reload({ waitUntil: 'networkidle' });
     const row = list.getByRole('row').filter({ hasText: 'Completed' });
     await row.waitFor();
+    assert.match(await row.innerText(), /Bitget[\s\S]*100\.00/);
     const link = row.getByRole('link');
     assert.equal(await link.getAttribute('href'), `https://polygonscan.com/tx/${TX_HASH}`);
+    assert.equal(await list.getByRole('row').filter({ hasText: 'Under review' }).count(), 0);
 
     // And the result mail arrives, with the hash.
     const mail = await mailTo(member.email, (candidate) => candidate.text.includes(TX_HASH));
@@ -144,7 +180,7 @@ test(
     await entry.first().waitFor();
     assert.match(
       await entry.first().innerText(),
-      new RegExp(`withdrawal:${withdrawalIds[0]}[\\s\\S]*${operator.email}`),
+      new RegExp(`withdrawal:${withdrawalId}[\\s\\S]*${operator.email}`),
     );
   },
   { timeout: 180_000 },
@@ -153,7 +189,7 @@ test(
 test('mobile, Korean: a refusal needs a reason, and the funds return to the member', async ({ newPage }) => {
   const page = await newPage({ viewport: 'mobile', localStorage: { locale: 'ko' } });
   await openAs(page, operator, '/admin/withdrawals');
-  const item = page.getByRole('article', { name: `#${withdrawalIds[1]} · 50.00 USDT` });
+  const item = page.getByRole('article', { name: `#${bystanderWithdrawalId} · 50.00 USDT` });
   await item.waitFor();
   await item.getByRole('button', { name: message(ko, 'admin.withdrawals.reject'), exact: true }).click();
   const drawer = page.getByRole('dialog', { name: message(ko, 'admin.withdrawals.rejectTitle') });
