@@ -69,7 +69,10 @@ export const DashboardDaySchema = z.object({
   boundUids: z.number().int(),
   /** Cashback credited to UIDs by settled rebates. */
   cashbackAccrued: usdt,
-  /** Paid out on chain (approved withdrawals). */
+  /**
+   * Paid out on chain by approved withdrawals (lines into `payout`): the cashback and the rewards
+   * parts both, whatever the name says; the console labels it "Withdrawals paid".
+   */
   cashbackPaid: usdt,
 });
 export type DashboardDay = z.infer<typeof DashboardDaySchema>;
