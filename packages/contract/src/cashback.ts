@@ -53,6 +53,16 @@ export const BindExchangeUidRequestSchema = z.object({
 });
 export type BindExchangeUidRequest = z.input<typeof BindExchangeUidRequestSchema>;
 
+/**
+ * The content of a bindExchangeUid refusal (state 1002): its message key, so a client tells 'not
+ * referred' (which has its own explanation page) from the other refusals without reading the
+ * translated message.
+ */
+export const BindingRefusalSchema = z.object({
+  messageKey: z.enum(['uidNotReferred', 'uidAlreadyBound', 'exchangeUnavailable']),
+});
+export type BindingRefusal = z.infer<typeof BindingRefusalSchema>;
+
 export const ExchangeBindSchema = z.object({
   platId: z.number().int(),
   uid: z.string(),

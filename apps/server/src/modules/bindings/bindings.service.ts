@@ -1,4 +1,5 @@
 import {
+  type BindingRefusal,
   DECIMALS,
   type ExchangeBind,
   fromScaled,
@@ -40,6 +41,14 @@ async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
  * know yet, the exchange's affiliate API (when an adapter is configured for it) says so live; a UID
  * it confirms joins the roster (source 'api'), so the next question is answered locally.
  */
+/**
+ * A binding refusal that names its message key in the content too: the page tells 'not referred'
+ * (its explanation page) from the other 1002 refusals by the key, not by the translated text.
+ */
+function bindingRefused(messageKey: BindingRefusal['messageKey']): AppError {
+  return new AppError(State.Refused, messageKey, {}, { messageKey });
+}
+
 async function ensureReferred(deps: AppDeps, partner: Partner, uid: string): Promise<boolean> {
   if (await isReferred(deps.db, partner.platId, uid)) return true;
   const adapter =
@@ -51,7 +60,7 @@ async function ensureReferred(deps: AppDeps, partner: Partner, uid: string): Pro
     referral = await adapter.checkReferral(uid);
   } catch {
     // The exchange did not answer: we cannot tell, so we say so rather than "not referred".
-    throw AppError.refused('exchangeUnavailable');
+    throw bindingRefused('exchangeUnavailable');
   }
   if (!referral) return false;
   const now = deps.clock.now();
@@ -93,8 +102,8 @@ export async function bindExchangeUid(
 ): Promise<ExchangeBind> {
   const partner = await findPartner(deps, input.platId);
   const address = getAddress(input.address);
-  if (await findLiveBinding(deps.db, input.platId, input.uid)) throw AppError.refused('uidAlreadyBound');
-  if (!(await ensureReferred(deps, partner, input.uid))) throw AppError.refused('uidNotReferred');
+  if (await findLiveBinding(deps.db, input.platId, input.uid)) throw bindingRefused('uidAlreadyBound');
+  if (!(await ensureReferred(deps, partner, input.uid))) throw bindingRefused('uidNotReferred');
   const row = await insertBindingUnlessTaken(deps.db, {
     userId,
     platId: input.platId,
@@ -102,7 +111,7 @@ export async function bindExchangeUid(
     address,
     boundAt: deps.clock.now(),
   });
-  if (!row) throw AppError.refused('uidAlreadyBound');
+  if (!row) throw bindingRefused('uidAlreadyBound');
   const balance = await balanceOf(deps.db, accountCode.cashback(row.platId, row.uid));
   return {
     platId: row.platId,

@@ -132,7 +132,7 @@ describe('bindExchangeUid', () => {
     expect(await bind(alice, { platId: BITGET, uid: 'NOTOURS2', address: CHECKSUMMED })).toEqual({
       state: State.Refused,
       message: "Only accounts created with the product's referral code can be bound",
-      content: null,
+      content: { messageKey: 'uidNotReferred' },
     });
   });
 
@@ -158,9 +158,10 @@ describe('bindExchangeUid', () => {
     const uid = await referred();
     expect((await bind(alice, { platId: BITGET, uid, address: CHECKSUMMED })).state).toBe(0);
     for (const token of [alice, bob]) {
-      expect(await bind(token, { platId: BITGET, uid, address: CHECKSUMMED })).toMatchObject({
+      expect(await bind(token, { platId: BITGET, uid, address: CHECKSUMMED })).toEqual({
         state: State.Refused,
         message: 'This account is already bound!',
+        content: { messageKey: 'uidAlreadyBound' },
       });
     }
   });
@@ -259,6 +260,7 @@ describe('the live referral check', () => {
     expect(await bind(alice, { platId: BITGET, uid: 'DOWN0001', address: CHECKSUMMED })).toMatchObject({
       state: State.Refused,
       message: 'The exchange did not answer. Please try again in a few minutes.',
+      content: { messageKey: 'exchangeUnavailable' },
     });
   });
 });

@@ -103,10 +103,13 @@ describe('/uidlinking', () => {
       );
     });
 
-    it('says the same when the server refuses the binding itself', async () => {
+    it('says the same when the server refuses the binding itself, recognising the refusal by its key', async () => {
       stubServer({
-        verify: () => envelope(null, 1004, 'Not found', 404),
-        bind: () => envelope(null, 1001, t('msg:uidNotReferred')),
+        // The check could not answer (rate limit); the binding's refusal names its message key. The
+        // server's text is in another language than the page: the key, not the text, decides.
+        verify: () => envelope(null, 1029, 'Too many requests, please try again later', 429),
+        bind: () =>
+          envelope({ messageKey: 'uidNotReferred' }, 1002, i18next.t('msg:uidNotReferred', { lng: 'zh' })),
       });
       await submit();
       const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
@@ -115,6 +118,27 @@ describe('/uidlinking', () => {
         within(dialog).getByRole('heading', { name: t('binding.notEligible.fixTitle') }),
       ).toBeInTheDocument();
     });
+
+    it('does not take another refusal for "not referred"', async () => {
+      stubServer({
+        verify: () => envelope(null, 1029, 'Too many requests, please try again later', 429),
+        bind: () => envelope({ messageKey: 'exchangeUnavailable' }, 1002, t('msg:exchangeUnavailable')),
+      });
+      await submit();
+      const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:exchangeUnavailable'));
+      expect(
+        within(dialog).queryByRole('heading', { name: t('binding.notEligible.fixTitle') }),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  it('fails with the server’s reason for an exchange it does not know, without trying to bind', async () => {
+    const fetchMock = stubServer({ verify: () => envelope(null, 1004, t('msg:exchangeNotFound')) });
+    await submit('/uidlinking?platId=99&uid=40512345');
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:exchangeNotFound'));
+    expect(calledPaths(fetchMock)).not.toContain('/elex/user/bindExchangeUid');
   });
 
   it("fails with 'This account is already bound!' for a UID bound to someone else", async () => {

@@ -1,4 +1,11 @@
-import { BindExchangeUidRequestSchema, type ExchangeDictionaryEntry, PATHS } from '@elex/contract';
+import {
+  BindExchangeUidRequestSchema,
+  type BindingRefusal,
+  BindingRefusalSchema,
+  type ExchangeDictionaryEntry,
+  PATHS,
+  State,
+} from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX } from 'lucide-react';
@@ -30,6 +37,12 @@ type Outcome =
   | { kind: 'notReferred'; uid: string }
   | null;
 
+/** The message key of a bindExchangeUid refusal (state 1002), if the answer names one. */
+function refusalKey(error: ApiError): BindingRefusal['messageKey'] | undefined {
+  if (error.kind !== 'refused' || error.state !== State.Refused) return undefined;
+  return BindingRefusalSchema.safeParse(error.content).data?.messageKey;
+}
+
 /** Bind an exchange UID: exchange, UID, Polygon receiving address; success and failure dialogs. */
 export default function UidLinkingPage() {
   const { t } = useTranslation();
@@ -52,6 +65,8 @@ export default function UidLinkingPage() {
       // Ask first, so a UID that was not referred gets the explanation page, not just a refusal.
       const eligibility = await verifyExchangeUid(values.uid, values.platId);
       if (eligibility === 'notReferred') return setOutcome({ kind: 'notReferred', uid: values.uid });
+      if (eligibility === 'unknownExchange')
+        return setOutcome({ kind: 'failure', message: t('msg:exchangeNotFound') });
       if (eligibility === 'boundToOther')
         return setOutcome({ kind: 'failure', message: t('msg:uidAlreadyBound') });
       await bindExchangeUid(values);
@@ -60,9 +75,9 @@ export default function UidLinkingPage() {
       form.reset({ platId: values.platId, uid: '', address: '' });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'session') return;
-      // The server refuses with the same message when the check above could not answer; the server
-      // speaks the page's language (lang header), so its text identifies the refusal.
-      if (error instanceof ApiError && error.message === t('msg:uidNotReferred'))
+      // The server refuses the same way when the check above could not answer; the refusal names its
+      // message key (not only a translated text), which tells 'not referred' from the other refusals.
+      if (error instanceof ApiError && refusalKey(error) === 'uidNotReferred')
         return setOutcome({ kind: 'notReferred', uid: values.uid });
       setOutcome({
         kind: 'failure',

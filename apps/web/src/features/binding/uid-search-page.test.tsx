@@ -25,8 +25,10 @@ beforeEach(() => {
 });
 
 describe('/exchangeNo (UID search result)', () => {
-  it('echoes the search and, while the server has no eligibility call, gives guidance without claiming a result', async () => {
-    const fetchMock = stubServer(() => envelope(null, 1004, 'Not found', 404));
+  it('echoes the search and, when the server cannot answer now (rate limit), gives guidance without a verdict', async () => {
+    const fetchMock = stubServer(() =>
+      envelope(null, 1029, 'Too many requests, please try again later', 429),
+    );
     renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
     expect(screen.getByText('40512345')).toBeInTheDocument();
     expect(await screen.findByText(t('uidSearch.unanswered'))).toBeInTheDocument();
@@ -35,14 +37,23 @@ describe('/exchangeNo (UID search result)', () => {
     expect(screen.queryByText(i18next.t('msg:uidNotReferred'))).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: t('uidSearch.ruleTitle') })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Bybit sign-up page/ })).toHaveAttribute('target', '_blank');
-    // The call was silent: no toast for a call the server does not offer yet.
-    expect(screen.queryByText('Not found')).not.toBeInTheDocument();
+    // The call was silent: the page words the open question itself, no toast.
+    expect(screen.queryByText('Too many requests, please try again later')).not.toBeInTheDocument();
     const [, init] =
       fetchMock.mock.calls.find(([url]) => String(url) === '/elex/user/verifyExchangeUid') ?? [];
     expect(JSON.parse(String((init as RequestInit | undefined)?.body))).toEqual({
       uid: '40512345',
       platId: 3,
     });
+  });
+
+  it('treats an exchange the server does not know (1004) as a wrong search: no binding offered', async () => {
+    stubServer(() => envelope(null, 1004, i18next.t('msg:exchangeNotFound')));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=99');
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('uidSearch.notPartner'));
+    expect(screen.getByRole('link', { name: t('uidSearch.searchAgain') })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('link', { name: t('uidSearch.bind') })).not.toBeInTheDocument();
+    expect(screen.queryByText(t('uidSearch.unanswered'))).not.toBeInTheDocument();
   });
 
   it.each([
@@ -61,7 +72,7 @@ describe('/exchangeNo (UID search result)', () => {
     async (answer) => {
       stubServer(() =>
         answer === 'unanswered'
-          ? envelope(null, 1004, 'Not found', 404)
+          ? envelope(null, 1029, 'Too many requests, please try again later', 429)
           : envelope({ platId: 3, uid: '40512345', eligibility: answer }),
       );
       renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');

@@ -31,11 +31,13 @@ export default function UidSearchPage() {
     staleTime: 60_000,
   });
 
-  if (!isValid) {
+  // A search the server cannot answer at all: no valid UID or exchange, or an exchange it does not
+  // know (1004). Nothing to bind there, only a new search.
+  if (!isValid || eligibility.data === 'unknownExchange') {
     return (
       <Page title={t('pages.exchangeNo.title')} intro={t('pages.exchangeNo.intro')}>
         <div className="card load-error" role="alert">
-          <p>{t('uidSearch.invalid')}</p>
+          <p>{isValid ? t('uidSearch.notPartner') : t('uidSearch.invalid')}</p>
           <Link to={PATHS.home} className="button button-ghost">
             {t('uidSearch.searchAgain')}
           </Link>
