@@ -152,7 +152,8 @@ export const MemberDetailSchema = z.object({
 export type MemberDetail = z.infer<typeof MemberDetailSchema>;
 
 // /elex/admin/memberLedger {userId, page, pageSize}: the ledger lines of the member's reward account
-// and of the UIDs bound to the member now, newest first, with each account's balance after the line.
+// and of every UID the member ever bound (those no longer bound marked), newest first, with each
+// account's balance after the line.
 export const MemberLedgerRequestSchema = z.object({
   userId: idSchema,
   page: pageSchema,
@@ -168,6 +169,8 @@ export const LedgerEntrySchema = z.object({
   /** Signed: positive credits the account. */
   amount: usdt,
   balanceAfter: usdt,
+  /** A line of the cashback account of a UID the member bound once and no longer holds. */
+  bindingEnded: z.boolean(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 export const MemberLedgerPageSchema = pageOf(LedgerEntrySchema);

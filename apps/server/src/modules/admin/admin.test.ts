@@ -539,6 +539,41 @@ describe('members', () => {
     });
   });
 
+  it('keeps an unbound UID’s history on the member’s ledger, marked as no longer bound', async () => {
+    const member = await fundedMember(ctx, { cashback: '64' });
+    const account = `cashback:${member.platId}:${member.uid}`;
+    const before = await adminCall(ctx, operator, 'memberLedger', { userId: member.userId });
+    expect(before.content).toMatchObject({
+      total: 1,
+      rows: [{ kind: 'rebate', account, amount: '64.000000', bindingEnded: false }],
+    });
+    expect(
+      await adminCall(ctx, operator, 'unbindUid', {
+        platId: member.platId,
+        uid: member.uid,
+        reason: 'Disputed ownership',
+      }),
+    ).toMatchObject({ state: 0 });
+    const after = await adminCall(ctx, operator, 'memberLedger', { userId: member.userId });
+    expect(after.content).toMatchObject({
+      total: 1,
+      rows: [{ kind: 'rebate', account, amount: '64.000000', balanceAfter: '64.000000', bindingEnded: true }],
+    });
+    // Bound again by the same member: live again.
+    expect(
+      (
+        await call(
+          ctx,
+          '/elex/user/bindExchangeUid',
+          { platId: member.platId, uid: member.uid, address: ADDRESS },
+          { token: member.token },
+        )
+      ).json(),
+    ).toMatchObject({ state: 0 });
+    const rebound = await adminCall(ctx, operator, 'memberLedger', { userId: member.userId });
+    expect(rebound.content.rows).toMatchObject([{ account, bindingEnded: false }]);
+  });
+
   it('unbinds a disputed UID with a reason; its balance stays with the UID until it is bound again', async () => {
     const member = await fundedMember(ctx, { cashback: '55' });
     expect(

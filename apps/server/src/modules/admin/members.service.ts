@@ -98,22 +98,26 @@ export async function memberDetail(deps: AppDeps, userId: number): Promise<Membe
 }
 
 /**
- * /elex/admin/memberLedger: lines of the member's rewards account and of the cashback accounts of the
- * UIDs bound to the member now, newest first.
+ * /elex/admin/memberLedger: lines of the member's rewards account and of the cashback accounts of every
+ * UID the member ever bound, newest first. A UID no longer bound to the member (unbound by an operator,
+ * ended with the account) keeps its history here, each of its lines marked `bindingEnded`: the
+ * account is the UID's, so it shows the whole of it, later owners' lines included.
  */
 export async function memberLedger(
   deps: AppDeps,
   query: { userId: number; page: number; pageSize: number },
 ): Promise<MemberLedgerPage> {
   await findMember(deps, query.userId);
-  const live = (await selectBindingRowsOfUser(deps.db, query.userId)).filter((row) => row.unboundAt === null);
-  const codes = [
-    accountCode.rewards(query.userId),
-    ...live.map((row) => accountCode.cashback(row.platId, row.uid)),
-  ];
+  const bindings = await selectBindingRowsOfUser(deps.db, query.userId);
+  const liveCodes = new Set(
+    bindings.filter((row) => row.unboundAt === null).map((row) => accountCode.cashback(row.platId, row.uid)),
+  );
+  const everCodes = new Set(bindings.map((row) => accountCode.cashback(row.platId, row.uid)));
+  const codes = [accountCode.rewards(query.userId), ...everCodes];
   const { rows, total } = await selectLedgerLinePage(deps.db, codes, query);
   return {
     rows: rows.map((row) => ({
+      bindingEnded: everCodes.has(row.account) && !liveCodes.has(row.account),
       lineId: row.lineId,
       at: row.at.toISOString(),
       kind: row.kind,

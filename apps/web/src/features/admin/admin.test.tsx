@@ -278,3 +278,69 @@ describe('approving a withdrawal', () => {
     );
   });
 });
+
+describe('a member’s page', () => {
+  it('keeps the ledger of a UID the member no longer holds, saying so on each of its lines', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    const member = {
+      userId: 12,
+      email: 'member@example.com',
+      userCode: 'EXMEM234',
+      inviteCode: 'ABCDEFGH',
+      createdAt: '2026-05-01T00:00:00.000Z',
+      deletedAt: null,
+      isOperator: false,
+      liveBindings: 1,
+      inviterId: null,
+      locale: 'en',
+      withdrawalLockedUntil: null,
+    };
+    const binding = {
+      platId: 4,
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      boundAt: '2026-05-02T00:00:00.000Z',
+      balance: '10.000000',
+    };
+    const line = {
+      at: '2026-05-20T00:00:00.000Z',
+      kind: 'rebate',
+      memo: null,
+      amount: '10.000000',
+      balanceAfter: '10.000000',
+    };
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/memberDetail': () =>
+        envelope({
+          member,
+          bindings: [
+            { ...binding, uid: '40500001', unboundAt: null, unbindReason: null },
+            {
+              ...binding,
+              uid: '40500002',
+              unboundAt: '2026-05-25T00:00:00.000Z',
+              unbindReason: 'Disputed ownership',
+            },
+          ],
+          balances: { rewards: '0.000000', cashback: '10.000000' },
+        }),
+      '/elex/admin/memberLedger': () =>
+        envelope({
+          rows: [
+            { ...line, lineId: 2, account: 'cashback:4:40500002', bindingEnded: true },
+            { ...line, lineId: 1, account: 'cashback:4:40500001', bindingEnded: false },
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 20,
+        }),
+    });
+    renderRoutes(routes, '/admin/members/12');
+    const ledger = await screen.findByRole('region', { name: t('admin.members.ledger') });
+    const ended = (await within(ledger).findByText('cashback:4:40500002')).closest('tr') as HTMLElement;
+    expect(within(ended).getByText(t('admin.ledger.bindingEnded'))).toBeVisible();
+    const live = within(ledger).getByText('cashback:4:40500001').closest('tr') as HTMLElement;
+    expect(within(live).queryByText(t('admin.ledger.bindingEnded'))).toBeNull();
+  });
+});

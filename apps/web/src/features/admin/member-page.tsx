@@ -259,7 +259,12 @@ export default function MemberPage() {
                         <tr key={line.lineId}>
                           <td>{formatTime(line.at)}</td>
                           <td>{t(`admin.ledger.kinds.${line.kind}`, { defaultValue: line.kind })}</td>
-                          <td className="mono">{line.account}</td>
+                          <td>
+                            <span className="mono">{line.account}</span>
+                            {line.bindingEnded ? (
+                              <span className="status-reason">{t('admin.ledger.bindingEnded')}</span>
+                            ) : null}
+                          </td>
                           <td className={`numeric${line.amount.startsWith('-') ? '' : ' positive'}`}>
                             {formatAmount(line.amount)}
                           </td>
