@@ -8,7 +8,6 @@ import { checkAllInvariants } from './cashback.check.js';
 import { rebates } from './cashback.tables.js';
 import { IngestRejectedError, ingestRebates, ingestReferrals, settleRebates } from './ingest.service.js';
 import { loadPartners, type Partner } from './partners.js';
-import { computeRebate, inviteBonusAmount } from './rebate-rule.js';
 import {
   BINANCE,
   BITGET,
@@ -32,6 +31,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const HOUR_MS = 60 * 60 * 1000;
+/** The speed-up window, 3 weeks after registration (spec section 9), restated for the model. */
+const SPEED_UP_MS = 21 * DAY_MS;
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const EXCHANGES = [BINANCE, BITGET] as const;
 const UIDS_PER_EXCHANGE = 3;
@@ -129,18 +130,18 @@ async function runSequence(ops: Op[]) {
         continue;
       }
       record.status = 'completed';
-      const { amountMicro } = computeRebate({
-        feeMicro: record.fee,
-        commissionMicro: record.commission,
-        periodStart: new Date(record.periodStart),
-        registeredAt: new Date(registeredAt),
-        cashRateBps: partner.cashRateBps,
-        speedUpCashRateBps: partner.speedUpCashRateBps,
-      });
+      // The rule written out here (docs/cashback.md), not imported from rebate-rule.ts, so that a
+      // mistake there cannot agree with itself: fee x rate in basis points, floored, capped by the
+      // commission; the speed-up rate while the period starts within 3 weeks of registration.
+      const speedUp = record.periodStart < registeredAt + SPEED_UP_MS;
+      const rateBps = BigInt(speedUp ? partner.speedUpCashRateBps : partner.cashRateBps);
+      const byRate = (record.fee * rateBps) / 10_000n;
+      const amountMicro = byRate < record.commission ? byRate : record.commission;
       const account = key(platId, record.uid);
       cashback.set(account, (cashback.get(account) ?? 0n) + amountMicro);
       if (amountMicro > 0n && owners.get(account) === members[0]?.id) {
-        rewards += inviteBonusAmount(amountMicro, ctx.config.inviteBonusPercent);
+        // The inviter's bonus: a whole percent of the friend's cashback, floored.
+        rewards += (amountMicro * BigInt(ctx.config.inviteBonusPercent)) / 100n;
       }
     }
   };

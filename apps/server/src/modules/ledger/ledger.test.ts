@@ -232,6 +232,27 @@ describe('the database guards the ledger', () => {
   });
 
   it('refuses a zero line and an account code that does not match its parts', async () => {
+    // A balanced journal (5 - 5 + 0) so that only the zero line can be what the database refuses.
+    const zeroKey = key('raw-zero-line');
+    expect(
+      await failure(() =>
+        ctx.db.transaction(async (tx) => {
+          const [journal] = rowsOf<{ id: string }>(
+            await tx.execute(sql`insert into ledger_journals (kind, idempotency_key, created_at)
+              values ('rebate', ${zeroKey}, now()) returning id`),
+          );
+          const [account] = rowsOf<{ id: string }>(
+            await tx.execute(sql`select id from ledger_accounts where code = 'cashback:1:GUARD001'`),
+          );
+          await tx.execute(sql`insert into ledger_lines (journal_id, account_id, amount)
+            values (${journal?.id}, ${account?.id}, 5), (${journal?.id}, ${account?.id}, -5),
+              (${journal?.id}, ${account?.id}, 0)`);
+        }),
+      ),
+    ).toMatch(/ledger_lines_amount_check/);
+    expect(
+      rowsOf(await ctx.db.execute(sql`select id from ledger_journals where idempotency_key = ${zeroKey}`)),
+    ).toHaveLength(0);
     expect(
       await failure(() =>
         ctx.db.execute(sql`insert into ledger_accounts (code, kind, plat_id, uid, created_at)
