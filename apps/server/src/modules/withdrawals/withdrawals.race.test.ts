@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { State } from '@elex/contract';
+import { CodeModule, State } from '@elex/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppDeps, buildApp } from '../../app.js';
@@ -15,11 +15,20 @@ import { checkWithdrawalInvariants } from './withdrawals.check.js';
 import { approveWithdrawal, rejectWithdrawal } from './withdrawals.service.js';
 
 // The e-mail code serialises a member's requests by itself (one code, one request: withdrawals.test.ts).
-// Here every code is accepted, so the requests really race and only the ledger's row locks stand
-// between them and an overdraft.
-vi.mock('../auth/auth.service.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../auth/auth.service.js')>();
-  return { ...actual, checkOwnAddressCode: async () => 1, useCode: async () => true };
+// Here every withdrawal code (module 3) is accepted and never used up, so the requests really race and
+// only the ledger's row locks stand between them and an overdraft. The codes module is mocked rather
+// than auth.service: auth.service and withdrawals.service import each other (account deletion asks
+// about pending withdrawals), and a mock of one end of a cycle does not reach the other end.
+const ACCEPTED_CODE_ID = -1;
+vi.mock('../auth/codes.service.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../auth/codes.service.js')>();
+  return {
+    ...actual,
+    checkCode: async (...args: Parameters<typeof actual.checkCode>) =>
+      args[1].module === CodeModule.OwnAddress ? ACCEPTED_CODE_ID : actual.checkCode(...args),
+    useCode: async (...args: Parameters<typeof actual.useCode>) =>
+      args[2] === ACCEPTED_CODE_ID ? true : actual.useCode(...args),
+  };
 });
 
 /**
