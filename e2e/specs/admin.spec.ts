@@ -119,7 +119,7 @@ test(
     await list.getByRole('row').filter({ hasText: 'Under review' }).waitFor();
     // Its number, to find it in the queue (the member's own list, read over the API).
     const records = await post(base(), '/elex/exchange/depositRecord', {}, member.token);
-    const [mine] = records.content?.records as Array<{ id: string; status: string; amount: string }>;
+    const [mine] = (records.content?.records ?? []) as Array<{ id: string; status: string; amount: string }>;
     assert.deepEqual([mine?.status, mine?.amount], ['pending', '100.000000']);
     const withdrawalId = String(mine?.id);
 
