@@ -29,7 +29,7 @@ import {
 } from './auth.repository.js';
 import type { UserRow } from './auth.tables.js';
 import { attemptCode, checkCode, issueCode, releaseAttempt, useCode } from './codes.service.js';
-import { endMemberHoldings, hasPendingWithdrawal } from './deletion.js';
+import { endMemberHoldings } from './deletion.js';
 import { emailDigest } from './digests.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { type Member, startSession } from './sessions.js';
@@ -336,9 +336,6 @@ export async function deleteAccount(
 ): Promise<void> {
   const user = await activeMember(deps.db, member);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');
-  // A withdrawal under review is decided first: rejected after the deletion, its funds would return
-  // to accounts nobody can reach any more.
-  if (await hasPendingWithdrawal(deps, user.id)) throw AppError.refused('deletionWithdrawalPending');
   const emailHash = emailDigest(deps.config.appSecret, user.email);
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();

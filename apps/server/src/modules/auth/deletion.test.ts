@@ -218,6 +218,33 @@ describe('deleting an account with money and links', () => {
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 
+  it('a deletion racing a withdrawal request never leaves a withdrawal under review on a deleted account', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const member = await fundedMember(ctx, { cashback: '60' });
+      const authCode = await ownCode(ctx, member);
+      const [deleted, requested] = await Promise.all([
+        deleteAccount(member),
+        applyDeposit(ctx, member, { amount: '50', authCode }),
+      ]);
+      // One of them goes first: either the withdrawal is under review and the deletion waits for it,
+      // or the account is gone and the request finds nothing to draw (or no session).
+      expect([deleted.state, requested.state].filter((state) => state === 0)).toHaveLength(1);
+      const pending = await ctx.db
+        .select()
+        .from(withdrawals)
+        .where(and(eq(withdrawals.userId, member.userId), eq(withdrawals.status, 'pending')));
+      const [row] = await ctx.db.select().from(users).where(eq(users.id, member.userId));
+      if (deleted.state === 0) {
+        expect(row?.deletedAt).not.toBeNull();
+        expect(pending).toEqual([]);
+      } else {
+        expect(row?.deletedAt).toBeNull();
+        expect(pending).toHaveLength(1);
+      }
+    }
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
   it('books nothing for a member without money', async () => {
     const member = await registerMember(ctx);
     expect(await deleteAccount(member)).toMatchObject({ state: 0 });

@@ -1,20 +1,14 @@
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
 import { eraseXmeUid, liveBindingsOf, unbindUid } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
-import { memberWithdrawals } from '../withdrawals/withdrawals.service.js';
+import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
 
 /** `exchange_bindings.unbind_reason` of the bindings a deletion ends (an operator's unbind has its own). */
 export const ACCOUNT_DELETED_REASON = 'accountDeleted';
 /** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
 export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
-
-/** Whether a withdrawal of the member's is still under review (deletion waits for its decision). */
-export async function hasPendingWithdrawal(deps: AppDeps, userId: number): Promise<boolean> {
-  const page = await memberWithdrawals(deps, userId, { status: 'pending', page: 1, pageSize: 1 });
-  return page.total > 0;
-}
 
 /**
  * What a deletion ends besides the user row, in its transaction (docs/accounts.md, "Deletion"):
@@ -47,6 +41,10 @@ export async function endMemberHoldings(
   for (const code of [...[...cashbackAccounts.keys()].sort(), rewardsAccount]) {
     balances.set(code, await balanceOf(tx, code, { forUpdate: true, at }));
   }
+  // A withdrawal under review is decided first: rejected after the deletion, its funds would return
+  // to accounts nobody can reach any more. Asked under the locks, so a request that committed a moment
+  // before is seen, and one that comes later waits and then finds the balances gone.
+  if (await hasWithdrawalUnderReview(tx, userId)) throw AppError.refused('deletionWithdrawalPending');
 
   let unbound = 0;
   for (const binding of bindings) {
