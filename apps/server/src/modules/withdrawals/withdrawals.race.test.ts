@@ -16,9 +16,8 @@ import { approveWithdrawal, rejectWithdrawal } from './withdrawals.service.js';
 
 // The e-mail code serialises a member's requests by itself (one code, one request: withdrawals.test.ts).
 // Here every withdrawal code (module 3) is accepted and never used up, so the requests really race and
-// only the ledger's row locks stand between them and an overdraft. The codes module is mocked rather
-// than auth.service: auth.service and withdrawals.service import each other (account deletion asks
-// about pending withdrawals), and a mock of one end of a cycle does not reach the other end.
+// only the ledger's row locks stand between them and an overdraft. The codes module is mocked, the
+// lowest layer that decides whether a code is good, so every caller above it sees the same answer.
 const ACCEPTED_CODE_ID = -1;
 vi.mock('../auth/codes.service.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../auth/codes.service.js')>();
