@@ -1,14 +1,19 @@
 /**
  * Saves full-page PNGs of routes at 1280 and 390 px in en, zh and ko, for looking at the layouts.
- * Not a test: `npm run screenshots -w @elex/e2e [-- /route ...]`. Writes to /tmp/elex-shots (outside
- * the repo) or SHOTS_DIR; uses E2E_BASE_URL when set, else starts the production server itself.
+ * Not a test: `npm run screenshots -w @elex/e2e [-- [--member] /route ...]`. Writes to
+ * /tmp/elex-shots (outside the repo) or SHOTS_DIR; uses E2E_BASE_URL when set, else starts the
+ * production server itself. `--member` (own server only) registers a member, makes it an operator and
+ * shoots the routes logged in, so /mypage, /withdrawal and /admin pages can be looked at too.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { locales } from './support/app.js';
 import { createContext, launchBrowser, type Viewport, viewports } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
-import { startSmtpCapture } from './support/smtp-capture.js';
+import { registerOverApi, uniqueEmail } from './support/members.js';
+import { type RunningServer, runOps, startServer } from './support/server.js';
+import { type SmtpCapture, startSmtpCapture } from './support/smtp-capture.js';
 
 const defaultRoutes = [
   '/',
@@ -33,17 +38,42 @@ const slug = (route: string) =>
     .replace(/[^a-z0-9]+/gi, '-')
     .replace(/^-|-$/g, '');
 
+const asMember = process.argv.includes('--member');
+if (asMember && process.env.E2E_BASE_URL) throw new Error('--member needs the server this script starts');
+
+/** A member who is also an operator, on a data directory of our own: the role is granted between two starts. */
+async function startWithMember(smtp: SmtpCapture) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-shots-'));
+  const appSecret = randomBytes(24).toString('hex');
+  const email = uniqueEmail('shots');
+  const first = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
+  const token = await registerOverApi(first.url, email);
+  await first.stop();
+  await runOps(['admin:grant', email], { dataDir, appSecret });
+  const server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
+  const stop = async () => {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { server: { ...server, stop }, token };
+}
+
 fs.mkdirSync(outDir, { recursive: true });
 // The production server needs SMTP_URL; the capture receives whatever mail a route sends.
 const smtp = process.env.E2E_BASE_URL ? undefined : await startSmtpCapture();
-const server: RunningServer | undefined = smtp ? await startServer({ smtpUrl: smtp.url }) : undefined;
+if (smtp) process.env.E2E_MAIL_DIR = smtp.dir;
+let server: RunningServer | undefined;
+let token: string | undefined;
+if (smtp && asMember) ({ server, token } = await startWithMember(smtp));
+else if (smtp) server = await startServer({ smtpUrl: smtp.url });
 const baseURL = process.env.E2E_BASE_URL ?? (server as RunningServer).url;
 const browser = await launchBrowser();
 let saved = 0;
 try {
   for (const locale of locales) {
     for (const viewport of Object.keys(viewports) as Viewport[]) {
-      const context = await createContext(browser, { viewport, baseURL, localStorage: { locale } });
+      const storage: Record<string, string> = token ? { locale, token } : { locale };
+      const context = await createContext(browser, { viewport, baseURL, localStorage: storage });
       const page = await context.newPage();
       page.on('pageerror', (error) => console.warn(`  page error on ${page.url()}: ${error.message}`));
       for (const route of routes.length > 0 ? routes : defaultRoutes) {
