@@ -2,6 +2,7 @@ import {
   BindExchangeUidRequestSchema,
   type BindingRefusal,
   BindingRefusalSchema,
+  CASHBACK,
   type ExchangeDictionaryEntry,
   PATHS,
   State,
@@ -153,7 +154,7 @@ export default function UidLinkingPage() {
         {outcome?.kind === 'success' ? (
           <div className="result-dialog">
             <CircleCheck size={40} aria-hidden="true" className="success" />
-            <p>{t('binding.successBody', { uid: outcome.uid })}</p>
+            <p>{t('binding.successBody', { uid: outcome.uid, segmentHours: CASHBACK.dataSegmentHours })}</p>
             <div className="dialog-actions">
               <button type="button" className="button button-ghost" onClick={() => setOutcome(null)}>
                 {t('binding.bindAnother')}

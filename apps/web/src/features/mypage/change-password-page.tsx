@@ -1,4 +1,4 @@
-import { loginPasswordSchema, newPasswordSchema } from '@elex/contract';
+import { loginPasswordSchema, newPasswordSchema, WITHDRAWAL } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -33,7 +33,10 @@ export default function ChangePasswordPage() {
   const message = (key: string | undefined) => (key ? t(`msg:${key}`) : undefined);
 
   return (
-    <Page title={t('pages.changePassword.title')} intro={t('pages.changePassword.intro')}>
+    <Page
+      title={t('pages.changePassword.title')}
+      intro={t('pages.changePassword.intro', { hours: WITHDRAWAL.lockAfterPasswordChangeHours })}
+    >
       {lockedUntil ? (
         <p className="card notice" role="status">
           {t('mypage.withdrawalLockedUntil', {

@@ -125,7 +125,11 @@ export default function WithdrawalPage() {
     : '';
 
   return (
-    <Page title={t('pages.withdrawal.title')} intro={t('pages.withdrawal.intro')} wide>
+    <Page
+      title={t('pages.withdrawal.title')}
+      intro={t('pages.withdrawal.intro', { minimum: WITHDRAWAL.minimumUsdt })}
+      wide
+    >
       {lockedUntil ? (
         <p className="card notice lock-notice" role="status">
           <Lock size={18} aria-hidden="true" />
