@@ -200,7 +200,10 @@ test(
     await waitForPath(member, '/exchangeLinkDetail');
     assert.equal(currentUrl(member).searchParams.get('UID'), uid);
     // A term only this page has: the home page's own terms can still be on screen just after the click.
-    await member.getByRole('term').filter({ hasText: text('cashback.pending') }).waitFor();
+    await member
+      .getByRole('term')
+      .filter({ hasText: text('cashback.pending') })
+      .waitFor();
     assert.deepEqual(await stats(member), {
       [text('cashback.balance')]: `${shown(credited)} USDT`,
       [text('cashback.totalRebate')]: `${shown(credited)} USDT`,

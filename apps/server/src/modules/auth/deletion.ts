@@ -18,8 +18,9 @@ export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
  *   longer a live destination;
  * - the money not yet withdrawn, which the terms (section 8) say is lost: each bound UID's cashback
  *   goes back to its exchange's commission account and the member's rewards to rewards-expense, one
- *   journal per account. Without it the UID's balance would wait for its next binding, and its owner
- *   could collect it again under another e-mail. The ledger keeps every line (append-only), so the
+ *   journal per account. Without it the balance settled by the deletion would wait for the UID's next
+ *   binding, and its owner could collect it again under another e-mail (periods settled later go to
+ *   whoever binds the UID next, docs/accounts.md). The ledger keeps every line (append-only), so the
  *   records stay whole and anonymous;
  * - the XME account id and the Telegram and Discord ids, through their modules.
  *
@@ -32,20 +33,29 @@ export async function endMemberHoldings(
   userId: number,
   at: Date,
 ): Promise<{ unbound: number; forfeitedMicro: bigint }> {
-  const bindings = await liveBindingsOf(tx, userId);
-  const cashbackAccounts = new Map(
-    bindings.map((binding) => [accountCode.cashback(binding.platId, binding.uid), binding.platId]),
-  );
-  const rewardsAccount = accountCode.rewards(userId);
   const balances = new Map<string, bigint>();
-  for (const code of [...[...cashbackAccounts.keys()].sort(), rewardsAccount]) {
-    balances.set(code, await balanceOf(tx, code, { forUpdate: true, at }));
-  }
+  const lock = async (codes: string[]) => {
+    for (const code of codes.filter((candidate) => !balances.has(candidate)).sort()) {
+      balances.set(code, await balanceOf(tx, code, { forUpdate: true, at }));
+    }
+  };
+  const rewardsAccount = accountCode.rewards(userId);
+  await lock([
+    ...(await liveBindingsOf(tx, userId)).map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+    rewardsAccount,
+  ]);
   // A withdrawal under review is decided first: rejected after the deletion, its funds would return
   // to accounts nobody can reach any more. Asked under the locks, so a request that committed a moment
   // before is seen, and one that comes later waits and then finds the balances gone.
   if (await hasWithdrawalUnderReview(tx, userId)) throw AppError.refused('deletionWithdrawalPending');
 
+  // The bindings again, now that the accounts are locked: an operator may have unbound one (and another
+  // member bound it) or the member bound one more while the first read waited for the locks. A UID
+  // bound since is locked too (after the others: in that rare race a deadlock aborts one side, and the
+  // member asks again); only bindings this member still holds are ended and forfeited.
+  const bindings = await liveBindingsOf(tx, userId);
+  await lock(bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)));
+  const cashbackAccounts = new Map<string, number>();
   let unbound = 0;
   for (const binding of bindings) {
     const ended = await unbindUid(tx, {
@@ -54,8 +64,11 @@ export async function endMemberHoldings(
       reason: ACCOUNT_DELETED_REASON,
       operatorId: null,
       at,
+      holderId: userId,
     });
-    if (ended) unbound += 1;
+    if (!ended) continue;
+    unbound += 1;
+    cashbackAccounts.set(accountCode.cashback(binding.platId, binding.uid), binding.platId);
   }
 
   let forfeitedMicro = 0n;

@@ -59,12 +59,20 @@ export async function insertBindingUnlessTaken(
 
 export async function markUnbound(
   tx: Executor,
-  input: { platId: number; uid: string; reason: string; operatorId: number | null; at: Date },
+  input: {
+    platId: number;
+    uid: string;
+    reason: string;
+    operatorId: number | null;
+    at: Date;
+    holderId?: number | undefined;
+  },
 ): Promise<ExchangeBindingRow | undefined> {
+  const held = input.holderId === undefined ? undefined : eq(exchangeBindings.userId, input.holderId);
   const [row] = await tx
     .update(exchangeBindings)
     .set({ unboundAt: input.at, unbindReason: input.reason, unboundBy: input.operatorId })
-    .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live))
+    .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live, held))
     .returning();
   return row;
 }

@@ -126,9 +126,17 @@ export async function bindExchangeUid(
  * Ends a UID's binding (operator issue). The UID's cashback stays on `cashback:<platId>:<uid>` for its
  * next binding. Answers the binding it ended, or undefined when the UID was not bound.
  */
+/** Ends the UID's live binding; with `holderId`, only while that member still holds it. */
 export async function unbindUid(
   tx: Transaction,
-  input: { platId: number; uid: string; reason: string; operatorId: number | null; at: Date },
+  input: {
+    platId: number;
+    uid: string;
+    reason: string;
+    operatorId: number | null;
+    at: Date;
+    holderId?: number | undefined;
+  },
 ): Promise<ExchangeBindingRow | undefined> {
   return markUnbound(tx, input);
 }

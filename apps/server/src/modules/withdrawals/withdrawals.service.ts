@@ -312,6 +312,10 @@ export async function requestWithdrawal(
     // between): this look, with the user row held until commit, is the one that counts.
     const lockedNow = await withdrawalLockedUntilInTransaction(tx, userId, now);
     if (lockedNow) throw AppError.refused('withdrawalLocked', { time: displayTime(lockedNow) });
+    // Likewise the binding: an operator's unbind (or the account's deletion) committing since the first
+    // look must stop the request, or it would draw on a UID the member no longer holds.
+    const held = await liveBindingOf(tx, request.platId, request.uid);
+    if (!held || held.userId !== userId) throw AppError.refused('withdrawalUidNotBound');
 
     refuseUnlessWithdrawable(amountMicro, cashback + rewards);
     // docs/withdrawals.md: a withdrawal draws first from the UID's cashback, then from rewards.

@@ -3,6 +3,7 @@ import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, mailsTo, NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
+import { unbindUid } from '../bindings/bindings.service.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { accountCode, postJournal } from '../ledger/ledger.service.js';
@@ -269,6 +270,41 @@ describe('a withdrawal request', () => {
       created: true,
       withdrawal: { status: 'pending', amount: '60.000000' },
     });
+    await everyInvariantHolds();
+  });
+
+  it('is refused when an operator unbinds the UID after the first look, before the money moves', async () => {
+    const member = await fundedMember(ctx, { cashback: '100' });
+    const code = await ownCode(ctx, member);
+    const unbindingMeanwhile = {
+      ...ctx.deps,
+      withdrawalFaults: {
+        'request:beforeTransaction': async () => {
+          await ctx.db.transaction((tx) =>
+            unbindUid(tx, {
+              platId: member.platId,
+              uid: member.uid,
+              reason: 'disputed',
+              operatorId: null,
+              at: ctx.clock.now(),
+            }),
+          );
+        },
+      },
+    };
+    const request = {
+      requestId: randomUUID(),
+      platId: member.platId,
+      uid: member.uid,
+      address: ADDRESS,
+      amount: '60',
+      code,
+    };
+    await expect(
+      requestWithdrawal(unbindingMeanwhile, { userId: member.userId, sessionId: 0 }, request),
+    ).rejects.toMatchObject({ messageKey: 'withdrawalUidNotBound' });
+    expect(await moneyOf(ctx, member)).toEqual({ cashback: usdt('100'), rewards: 0n, hold: 0n });
+    expect((await memberCall(ctx, member, '/elex/exchange/depositRecord', {})).content.total).toBe(0);
     await everyInvariantHolds();
   });
 
