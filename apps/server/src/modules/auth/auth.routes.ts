@@ -33,6 +33,7 @@ import {
   updatePassword,
   verifyCodeOnly,
 } from './auth.service.js';
+import { endMemberHoldings } from './deletion.js';
 import { prepareDummyHash } from './passwords.js';
 
 /**
@@ -132,7 +133,7 @@ export async function authRoutes(app: FastifyInstance) {
   app.post('/user/deleteAccount', memberCall, async (request) => {
     const member = await requireMember(request);
     const payload = parsePayload(DeleteAccountRequestSchema, request.body);
-    await deleteAccount(deps, member, { password: payload.passwd }, context(request));
+    await deleteAccount(deps, member, { password: payload.passwd }, context(request), endMemberHoldings);
     return done(request, 'accountDeleted', null);
   });
 

@@ -29,7 +29,6 @@ import {
 } from './auth.repository.js';
 import type { UserRow } from './auth.tables.js';
 import { attemptCode, checkCode, issueCode, releaseAttempt, useCode } from './codes.service.js';
-import { endMemberHoldings } from './deletion.js';
 import { emailDigest } from './digests.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { type Member, startSession } from './sessions.js';
@@ -333,6 +332,10 @@ export async function deleteAccount(
   member: Member,
   input: { password: string },
   context: RequestContext,
+  // Passed in by the route (deletion.ts's endMemberHoldings): it reaches the bindings, tasks, ledger
+  // and withdrawals modules, several of which import this service, so importing it here would close
+  // a loop of imports through them.
+  endMemberHoldings: (tx: Transaction, userId: number, at: Date) => Promise<unknown>,
 ): Promise<void> {
   const user = await activeMember(deps.db, member);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');

@@ -126,7 +126,10 @@ export async function lockXmeBindingRow(tx: Executor, userId: number, at: Date):
   return row?.xmeUid;
 }
 
-/** Account deletion: the member's XME link goes, so no row ties the XME account to them any more. */
+/**
+ * Account deletion: the member's XME link goes. Only `task_payouts` still names the XME UID, if it
+ * earned the binding task (kept so it can never earn it twice; the privacy policy says so).
+ */
 export async function deleteXmeBinding(tx: Executor, userId: number): Promise<boolean> {
   const deleted = await tx
     .delete(xmeBindings)
