@@ -1,4 +1,3 @@
-import type { InviteLink, Profile } from '@elex/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -6,23 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { logIn, renderRoutes } from '../../test/helpers';
 import { envelope, stubApi } from '../points/test-api';
 import MyPageMain from './my-page-main';
+import { LINK, PROFILE } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
-
-const PROFILE: Profile = {
-  email: 'member@example.com',
-  userCode: 'EXABC234',
-  inviteCode: 'K7Q2M9XA',
-  points: 1234,
-  xmeEnergy: 1000,
-  withdrawalLockedUntil: null,
-  createdAt: '2026-03-01T10:00:00.000Z',
-};
-const LINK: InviteLink = {
-  inviteCode: 'K7Q2M9XA',
-  link: 'https://elex.example/register?inviteCode=K7Q2M9XA',
-  rewards: { friendSignupPoints: 50, inviterPointsPerFriend: 100, bonusPercent: 10 },
-};
 
 function renderMyPage() {
   return renderRoutes(

@@ -1,4 +1,4 @@
-import { type InviteLink, type Profile, State } from '@elex/contract';
+import { State } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -7,23 +7,9 @@ import { RequireMember } from '../../../app/guards';
 import { logIn, renderRoutes, resizeTo } from '../../../test/helpers';
 import { type Answers, envelope, stubApi } from '../../points/test-api';
 import MyPageMain from '../my-page-main';
+import { LINK, PROFILE } from '../test-fixtures';
 
 const t = (key: string) => i18next.t(key);
-
-const PROFILE: Profile = {
-  email: 'member@example.com',
-  userCode: 'EXABC234',
-  inviteCode: 'K7Q2M9XA',
-  points: 1234,
-  xmeEnergy: 1000,
-  withdrawalLockedUntil: null,
-  createdAt: '2026-03-01T10:00:00.000Z',
-};
-const LINK: InviteLink = {
-  inviteCode: 'K7Q2M9XA',
-  link: 'https://elex.example/register?inviteCode=K7Q2M9XA',
-  rewards: { friendSignupPoints: 50, inviterPointsPerFriend: 100, bonusPercent: 10 },
-};
 
 /** My page with its delete button, and the dialog opened from it. */
 async function openDeleteDialog(answers: Answers = {}) {
