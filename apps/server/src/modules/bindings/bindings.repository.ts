@@ -57,17 +57,17 @@ export async function insertBindingUnlessTaken(
   return row;
 }
 
-export async function markUnbound(
-  tx: Executor,
-  input: {
-    platId: number;
-    uid: string;
-    reason: string;
-    operatorId: number | null;
-    at: Date;
-    holderId?: number | undefined;
-  },
-): Promise<ExchangeBindingRow | undefined> {
+export interface UnbindInput {
+  platId: number;
+  uid: string;
+  reason: string;
+  operatorId: number | null;
+  at: Date;
+  /** Ends the binding only while this member holds it. */
+  holderId?: number | undefined;
+}
+
+export async function markUnbound(tx: Executor, input: UnbindInput): Promise<ExchangeBindingRow | undefined> {
   const held = input.holderId === undefined ? undefined : eq(exchangeBindings.userId, input.holderId);
   const [row] = await tx
     .update(exchangeBindings)

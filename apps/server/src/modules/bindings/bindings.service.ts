@@ -24,6 +24,7 @@ import {
   markUnbound,
   selectLiveBindingsOfUser,
   selectLiveOwners,
+  type UnbindInput,
   upsertXmeBinding,
 } from './bindings.repository.js';
 import type { ExchangeBindingRow } from './bindings.tables.js';
@@ -129,14 +130,7 @@ export async function bindExchangeUid(
 /** Ends the UID's live binding; with `holderId`, only while that member still holds it. */
 export async function unbindUid(
   tx: Transaction,
-  input: {
-    platId: number;
-    uid: string;
-    reason: string;
-    operatorId: number | null;
-    at: Date;
-    holderId?: number | undefined;
-  },
+  input: UnbindInput,
 ): Promise<ExchangeBindingRow | undefined> {
   return markUnbound(tx, input);
 }
