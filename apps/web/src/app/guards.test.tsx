@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loginRedirectFor, safeRedirectTarget } from '../shared/navigation/login-redirect';
+import { storage } from '../shared/storage';
 import { envelope, logIn, renderRoutes } from '../test/helpers';
 import { routes } from './router';
 
@@ -71,6 +72,29 @@ describe('route guards (spec section 2)', () => {
 
   it('lets a visitor open /login', async () => {
     expect((await open('/login?redirect=/calculator', LOGIN())).pathname).toBe('/login');
+  });
+
+  it('sends a member who ends the session on a member page home, not to /login', async () => {
+    logIn();
+    const { router } = renderRoutes(routes, '/mypage/settings');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: t('pages.settings.title') }, { timeout: 5000 }),
+    ).toBeVisible();
+    // The token goes while the member page is still shown (logout or deletion before the page's own
+    // navigation home has rendered): the guard must not treat it as a visitor arriving.
+    act(() => storage.setToken(null, { byMember: true }));
+    expect(await screen.findByRole('heading', { level: 1, name: HOME() }, { timeout: 5000 })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('still sends a visitor to /login after a session ended elsewhere (another tab)', async () => {
+    logIn();
+    const { router } = renderRoutes(routes, '/mypage/settings');
+    await screen.findByRole('heading', { level: 1, name: t('pages.settings.title') }, { timeout: 5000 });
+    act(() => storage.setToken(null));
+    expect(await screen.findByRole('heading', { level: 1, name: LOGIN() }, { timeout: 5000 })).toBeVisible();
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/mypage/settings');
   });
 
   it('on session expiry keeps the page for 1.5 s, then goes to /login with the page as redirect', async () => {

@@ -1,7 +1,9 @@
+import { PATHS } from '@elex/contract';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { isSessionEnding } from '../shared/api/api-client';
 import { useIsLoggedIn } from '../shared/hooks/use-is-logged-in';
 import { loginRedirectFor, safeRedirectTarget } from '../shared/navigation/login-redirect';
+import { storage } from '../shared/storage';
 
 /**
  * While a session is ending (spec: 'Session expired', then /login after 1.5 s) the page stays; the
@@ -10,8 +12,11 @@ import { loginRedirectFor, safeRedirectTarget } from '../shared/navigation/login
 export function RequireMember() {
   const isLoggedIn = useIsLoggedIn();
   const { pathname, search } = useLocation();
-  if (!isLoggedIn && !isSessionEnding()) return <Navigate to={loginRedirectFor(pathname, search)} replace />;
-  return <Outlet />;
+  if (isLoggedIn || isSessionEnding()) return <Outlet />;
+  // A member who logged out or deleted the account from a member page goes home, whichever renders
+  // first: the page's own navigation home or this guard reacting to the token it removed.
+  if (storage.sessionEndedByMember()) return <Navigate to={PATHS.home} replace />;
+  return <Navigate to={loginRedirectFor(pathname, search)} replace />;
 }
 
 /** spec: a logged-in user opening /login or /register goes to the redirect target or /. */

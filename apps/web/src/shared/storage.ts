@@ -24,12 +24,18 @@ function write(key: StorageKey, value: string | null) {
   }
 }
 
+/** Whether the last session in this tab was ended by the member here (logout, account deletion). */
+let endedByMember = false;
+
 export const storage = {
   getToken: () => read('token'),
-  setToken(token: string | null) {
+  /** `byMember`: the member ended the session here, so a member page goes home, not to /login. */
+  setToken(token: string | null, options: { byMember?: boolean } = {}) {
+    endedByMember = token === null && options.byMember === true;
     write('token', token);
     window.dispatchEvent(new Event(TOKEN_EVENT));
   },
+  sessionEndedByMember: () => endedByMember,
   getLocale: () => read('locale'),
   setLocale: (locale: string) => write('locale', locale),
   getEncr: () => read('encr'),

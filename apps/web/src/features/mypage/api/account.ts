@@ -12,10 +12,10 @@ export function updatePassword(request: UpdatePasswordRequest) {
  */
 export async function logout() {
   await apiCall('/elex/user/logout', {}, { silent: true }).catch(() => undefined);
-  storage.setToken(null);
+  storage.setToken(null, { byMember: true });
 }
 
 export async function deleteAccount(password: string) {
   await apiCall('/elex/user/deleteAccount', { passwd: password });
-  storage.setToken(null);
+  storage.setToken(null, { byMember: true });
 }
