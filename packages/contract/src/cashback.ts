@@ -30,9 +30,16 @@ const requiredUidSchema = z
 /**
  * Whether a UID can be bound: `eligible` (referred with our code, not bound), `boundToYou`,
  * `boundToOther` ('This account is already bound!'), `notReferred` ('Only accounts created with the
- * product's referral code can be bound').
+ * product's referral code can be bound': the exchange's live check said so), `notYetListed` (an
+ * exchange fed by CSV or sync does not list it yet: a new account can take CASHBACK.rosterDelayHours).
  */
-export const UID_ELIGIBILITY = ['eligible', 'boundToYou', 'boundToOther', 'notReferred'] as const;
+export const UID_ELIGIBILITY = [
+  'eligible',
+  'boundToYou',
+  'boundToOther',
+  'notReferred',
+  'notYetListed',
+] as const;
 export type UidEligibility = (typeof UID_ELIGIBILITY)[number];
 
 // /elex/user/verifyExchangeUid {platId, uid}: public (the /exchangeNo search), rate-limited.
@@ -59,7 +66,7 @@ export type BindExchangeUidRequest = z.input<typeof BindExchangeUidRequestSchema
  * translated message.
  */
 export const BindingRefusalSchema = z.object({
-  messageKey: z.enum(['uidNotReferred', 'uidAlreadyBound', 'exchangeUnavailable']),
+  messageKey: z.enum(['uidNotReferred', 'uidAlreadyBound', 'exchangeUnavailable', 'uidNotYetListed']),
 });
 export type BindingRefusal = z.infer<typeof BindingRefusalSchema>;
 

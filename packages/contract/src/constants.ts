@@ -65,6 +65,11 @@ export const CASHBACK = {
    * delay note quotes it.
    */
   dataFinalHours: 48,
+  /**
+   * How long a new account can take to appear in the roster of an exchange fed by CSV or sync (no
+   * live check): a UID it does not list yet hears this instead of "not referred" (issue 11).
+   */
+  rosterDelayHours: 48,
   accruableYears: 5,
   recordsKeptYears: 5,
 } as const;

@@ -44,6 +44,8 @@ const en = {
   bindingFailed: 'Binding failed',
   uidNotReferred: "Only accounts created with the product's referral code can be bound",
   uidAlreadyBound: 'This account is already bound!',
+  uidNotYetListed:
+    "This UID is not in the exchange's list of our referrals yet. An account opened with our link can take up to {{hours}} hours to appear; we will e-mail you when it does.",
   savedSuccessfully: 'Saved successfully',
   saveFailed: 'Save failed. Check your connection.',
   copiedSuccessfully: 'Copied successfully',
@@ -155,6 +157,8 @@ const zh: MessageCatalogue = {
   bindingFailed: '绑定失败',
   uidNotReferred: '只能绑定通过本平台推荐码注册的账户',
   uidAlreadyBound: '该账户已被绑定！',
+  uidNotYetListed:
+    '该 UID 尚未出现在交易所的推荐名单中。通过我们的链接注册的账户最多需要 {{hours}} 小时才会出现，出现后我们会发邮件通知您。',
   savedSuccessfully: '保存成功',
   saveFailed: '保存失败，请检查网络连接。',
   copiedSuccessfully: '复制成功',
@@ -262,6 +266,8 @@ const ko: MessageCatalogue = {
   bindingFailed: '연동 실패',
   uidNotReferred: '본 서비스의 추천 코드로 가입한 계정만 연동할 수 있습니다',
   uidAlreadyBound: '이미 연동된 계정입니다!',
+  uidNotYetListed:
+    '이 UID는 아직 거래소의 추천 명단에 없습니다. 저희 링크로 만든 계정이 명단에 나타나기까지 최대 {{hours}}시간이 걸릴 수 있으며, 나타나면 이메일로 알려 드립니다.',
   savedSuccessfully: '저장되었습니다',
   saveFailed: '저장에 실패했습니다. 네트워크 연결을 확인해 주세요.',
   copiedSuccessfully: '복사되었습니다',

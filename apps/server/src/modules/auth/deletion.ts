@@ -1,6 +1,6 @@
 import type { Transaction } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { eraseXmeUid, liveBindingsOf, unbindUid } from '../bindings/bindings.service.js';
+import { eraseXmeUid, forgetUidWatches, liveBindingsOf, unbindUid } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
@@ -91,6 +91,7 @@ export async function endMemberHoldings(
   await forfeit(rewardsAccount, accountCode.rewardsExpense);
 
   await eraseXmeUid(tx, userId);
+  await forgetUidWatches(tx, userId);
   await eraseSocialAccounts(tx, userId);
   return { unbound, forfeitedMicro };
 }

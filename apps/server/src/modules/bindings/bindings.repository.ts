@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type ExchangeBindingRow, exchangeBindings, xmeBindings } from './bindings.tables.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
 
 const live = isNull(exchangeBindings.unboundAt);
 
@@ -136,4 +137,37 @@ export async function deleteXmeBinding(tx: Executor, userId: number): Promise<bo
     .where(eq(xmeBindings.userId, userId))
     .returning({ userId: xmeBindings.userId });
   return deleted.length > 0;
+}
+
+/** Remembers that a member waits for a UID to join the roster (once per member and UID). */
+export async function insertUidWatch(
+  db: Executor,
+  watch: { userId: number; platId: number; uid: string; createdAt: Date },
+): Promise<void> {
+  await db.insert(uidWatches).values(watch).onConflictDoNothing();
+}
+
+/**
+ * Marks as notified every waiting watch of an exchange whose UID is in the roster now, and answers
+ * them (one set-based statement: no parameter per UID, whatever the roster's size).
+ */
+export async function markListedWatches(
+  tx: Executor,
+  platId: number,
+  at: Date,
+): Promise<Array<{ userId: number; uid: string }>> {
+  const result = await tx.execute(sql`
+    update uid_watches w set notified_at = ${at.toISOString()}::timestamptz
+    from referrals r
+    where w.plat_id = ${platId} and w.notified_at is null and r.plat_id = w.plat_id and r.uid = w.uid
+    returning w.user_id, w.uid`);
+  return rowsOf<{ user_id: string | number; uid: string }>(result).map((row) => ({
+    userId: Number(row.user_id),
+    uid: row.uid,
+  }));
+}
+
+/** Account deletion: the member's waits go with the account. */
+export async function deleteUidWatches(tx: Executor, userId: number): Promise<void> {
+  await tx.delete(uidWatches).where(eq(uidWatches.userId, userId));
 }

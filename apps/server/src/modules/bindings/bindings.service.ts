@@ -1,5 +1,6 @@
 import {
   type BindingRefusal,
+  CASHBACK,
   DECIMALS,
   type ExchangeBind,
   fromScaled,
@@ -11,16 +12,21 @@ import { getAddress } from 'viem';
 import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { ingestReferrals, isReferred } from '../cashback/ingest.service.js';
+import { memberContact } from '../auth/auth.service.js';
+import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.service.js';
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import { enqueueMail } from '../mail/outbox.js';
 import {
+  deleteUidWatches,
   deleteXmeBinding,
   findLiveBinding,
   findXmeBinding,
   findXmeHolder,
   insertBindingUnlessTaken,
+  insertUidWatch,
   lockXmeBindingRow,
+  markListedWatches,
   markUnbound,
   selectLiveBindingsOfUser,
   selectLiveOwners,
@@ -38,24 +44,33 @@ async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
 }
 
 /**
- * Whether a UID was referred with our code: the roster says so, or, for a UID the roster does not
- * know yet, the exchange's affiliate API (when an adapter is configured for it) says so live; a UID
- * it confirms joins the roster (source 'api'), so the next question is answered locally.
- */
-/**
  * A binding refusal that names its message key in the content too: the page tells 'not referred'
  * (its explanation page) from the other 1002 refusals by the key, not by the translated text.
  */
 function bindingRefused(messageKey: BindingRefusal['messageKey']): AppError {
-  return new AppError(State.Refused, messageKey, {}, { messageKey });
+  const params: Record<string, number> =
+    messageKey === 'uidNotYetListed' ? { hours: CASHBACK.rosterDelayHours } : {};
+  return new AppError(State.Refused, messageKey, params, { messageKey });
 }
 
-async function ensureReferred(deps: AppDeps, partner: Partner, uid: string): Promise<boolean> {
-  if (await isReferred(deps.db, partner.platId, uid)) return true;
+/**
+ * Whether a UID was referred with our code: 'referred' when the roster says so, or, for a UID the
+ * roster does not know yet, when the exchange's affiliate API (an adapter configured for it) says so
+ * live; a UID it confirms joins the roster (source 'api') and its waiting records settle at once.
+ * 'notReferred' only when that live check says no. An exchange without a live check is fed by CSV
+ * or sync: a UID it does not list may be one opened minutes ago, so it is 'notYetListed', not
+ * "not referred" (CASHBACK.rosterDelayHours).
+ */
+async function referralOf(
+  deps: AppDeps,
+  partner: Partner,
+  uid: string,
+): Promise<'referred' | 'notReferred' | 'notYetListed'> {
+  if (await isReferred(deps.db, partner.platId, uid)) return 'referred';
   const adapter =
     deps.exchangeAdapters?.get(partner.name.toLowerCase()) ??
     deps.exchangeAdapters?.get(partner.abbreviation.toLowerCase());
-  if (!adapter) return false;
+  if (!adapter) return 'notYetListed';
   let referral: Awaited<ReturnType<typeof adapter.checkReferral>>;
   try {
     referral = await adapter.checkReferral(uid);
@@ -63,18 +78,19 @@ async function ensureReferred(deps: AppDeps, partner: Partner, uid: string): Pro
     // The exchange did not answer: we cannot tell, so we say so rather than "not referred".
     throw bindingRefused('exchangeUnavailable');
   }
-  if (!referral) return false;
+  if (!referral) return 'notReferred';
   const now = deps.clock.now();
   // An exchange clock a little ahead must not make the roster refuse a registration "in the future".
   const registeredAt = referral.registeredAt.getTime() > now.getTime() ? now : referral.registeredAt;
-  await ingestReferrals(
+  const { inserted } = await ingestReferrals(
     deps,
     partner.platId,
     [{ uid, registeredAt }],
     { kind: 'api', label: `checkReferral:${adapter.exchange}` },
     { settle: false },
   );
-  return true;
+  if (inserted > 0) await settleUidSoon(deps, partner.platId, uid);
+  return 'referred';
 }
 
 /** /elex/user/verifyExchangeUid: what binding this UID would answer, for a visitor or a member. */
@@ -87,7 +103,10 @@ export async function uidEligibility(
   const binding = await findLiveBinding(deps.db, input.platId, input.uid);
   let eligibility: UidEligibility;
   if (binding) eligibility = binding.userId === userId ? 'boundToYou' : 'boundToOther';
-  else eligibility = (await ensureReferred(deps, partner, input.uid)) ? 'eligible' : 'notReferred';
+  else {
+    const referral = await referralOf(deps, partner, input.uid);
+    eligibility = referral === 'referred' ? 'eligible' : referral;
+  }
   return { platId: input.platId, uid: input.uid, eligibility };
 }
 
@@ -104,7 +123,18 @@ export async function bindExchangeUid(
   const partner = await findPartner(deps, input.platId);
   const address = getAddress(input.address);
   if (await findLiveBinding(deps.db, input.platId, input.uid)) throw bindingRefused('uidAlreadyBound');
-  if (!(await ensureReferred(deps, partner, input.uid))) throw bindingRefused('uidNotReferred');
+  const referral = await referralOf(deps, partner, input.uid);
+  if (referral === 'notReferred') throw bindingRefused('uidNotReferred');
+  if (referral === 'notYetListed') {
+    // Mailed when the UID joins the roster (notifyListedUids), instead of leaving the member to check.
+    await insertUidWatch(deps.db, {
+      userId,
+      platId: input.platId,
+      uid: input.uid,
+      createdAt: deps.clock.now(),
+    });
+    throw bindingRefused('uidNotYetListed');
+  }
   const row = await insertBindingUnlessTaken(deps.db, {
     userId,
     platId: input.platId,
@@ -224,4 +254,33 @@ export async function lockXmeUid(tx: Transaction, userId: number, at: Date): Pro
  */
 export async function eraseXmeUid(tx: Transaction, userId: number): Promise<boolean> {
   return deleteXmeBinding(tx, userId);
+}
+
+/**
+ * Called by every roster import in its transaction: mails each member who waited for a UID of this
+ * exchange that is in the roster now ('uidListed'), once.
+ */
+export async function notifyListedUids(tx: Transaction, deps: AppDeps, platId: number): Promise<number> {
+  const listed = await markListedWatches(tx, platId, deps.clock.now());
+  if (listed.length === 0) return 0;
+  const exchange = (await loadPartners(deps)).get(platId)?.name ?? String(platId);
+  let mailed = 0;
+  for (const watch of listed) {
+    const contact = await memberContact(tx, watch.userId);
+    if (!contact) continue;
+    await enqueueMail(tx, deps, {
+      template: 'uidListed',
+      locale: contact.locale,
+      to: contact.email,
+      params: { exchange, platId, uid: watch.uid },
+      userId: watch.userId,
+    });
+    mailed += 1;
+  }
+  return mailed;
+}
+
+/** Account deletion: the member's waits for UIDs go with the account. */
+export async function forgetUidWatches(tx: Transaction, userId: number): Promise<void> {
+  await deleteUidWatches(tx, userId);
 }

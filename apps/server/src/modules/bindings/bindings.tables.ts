@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -61,6 +62,30 @@ export const xmeBindings = pgTable(
     lockedAt: timestamp('locked_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('xme_bindings_xme_uid_unique').on(table.xmeUid)],
+);
+
+/**
+ * A member who tried to bind a UID that the exchange's roster does not list yet (an exchange fed by
+ * CSV or sync, where a new account can take CASHBACK.rosterDelayHours to appear): when the UID joins
+ * the roster, the member is mailed once (`notified_at`).
+ */
+export const uidWatches = pgTable(
+  'uid_watches',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    platId: integer('plat_id')
+      .notNull()
+      .references(() => exchanges.id),
+    uid: text('uid').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.platId, table.uid] }),
+    index('uid_watches_waiting_idx').on(table.platId, table.uid).where(sql`${table.notifiedAt} is null`),
+  ],
 );
 
 export type ExchangeBindingRow = typeof exchangeBindings.$inferSelect;

@@ -1,4 +1,5 @@
-import { DECIMALS, fromScaled } from '@elex/contract';
+import { parseArgs } from 'node:util';
+import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
 import { cliActor, recordAudit } from '../admin/audit.service.js';
@@ -30,7 +31,10 @@ export function settlementSummary(settlement: SettlementResult): string {
   return (
     `settled ${settlement.completed + settlement.failed}: ${settlement.completed} completed ` +
     `(${usdt(settlement.creditedMicro)} USDT cashback, ${usdt(settlement.bonusMicro)} USDT invite bonuses), ` +
-    `${settlement.failed} failed`
+    `${settlement.failed} failed` +
+    (settlement.recovered > 0
+      ? `; ${settlement.recovered} of them once refused as not referred, now in the roster`
+      : '')
   );
 }
 
@@ -53,16 +57,33 @@ export const ledgerCheck: CashbackCommand = {
 };
 
 export const rebatesSettle: CashbackCommand = {
-  summary: 'settle every due rebate record (all exchanges, or one)',
-  usage: 'rebates:settle [platId|name]',
+  summary: 'settle every due rebate record (all exchanges, one, or one UID of one)',
+  usage: 'rebates:settle [platId|name] [--uid <uid>]',
   async run(deps, args, io) {
+    let parsed: ReturnType<typeof parseSettleArgs>;
+    try {
+      parsed = parseSettleArgs(args);
+    } catch (error) {
+      io.err(`${(error as Error).message}. Usage: rebates:settle [platId|name] [--uid <uid>]`);
+      return 1;
+    }
+    const [exchange] = parsed.positionals;
+    const uid = parsed.values.uid;
     let platId: number | undefined;
-    if (args[0]) {
-      platId = await resolvePlatId(deps, args[0]);
+    if (exchange) {
+      platId = await resolvePlatId(deps, exchange);
       if (platId === undefined) {
-        io.err(`Unknown exchange "${args[0]}".`);
+        io.err(`Unknown exchange "${exchange}".`);
         return 1;
       }
+    }
+    if (uid !== undefined && (platId === undefined || !EXCHANGE_UID_PATTERN.test(uid))) {
+      io.err(
+        platId === undefined
+          ? '--uid needs the exchange too: rebates:settle <platId|name> --uid <uid>'
+          : `"${uid}" is not a UID (4-32 of A-Z a-z 0-9 _ -).`,
+      );
+      return 1;
     }
     const partners = await loadPartners(deps);
     const actor = cliActor();
@@ -70,16 +91,19 @@ export const rebatesSettle: CashbackCommand = {
     // the money and its record commit together. A run that found nothing due changed nothing.
     const result = await settleRebates(deps, {
       ...(platId === undefined ? {} : { platId }),
+      ...(uid === undefined ? {} : { uid }),
       onSettled: (tx, settledPlatId, settlement) =>
         recordAudit(tx, {
           actor,
           action: 'rebates.settle',
-          target: `settlement:${settledPlatId}`,
+          target: uid === undefined ? `settlement:${settledPlatId}` : `settlement:${settledPlatId}:${uid}`,
           after: {
             platId: settledPlatId,
             exchange: partners.get(settledPlatId)?.name ?? null,
+            uid: uid ?? null,
             completed: settlement.completed,
             failed: settlement.failed,
+            recovered: settlement.recovered,
             cashbackCredited: usdt(settlement.creditedMicro),
             inviteBonuses: usdt(settlement.bonusMicro),
           },
@@ -94,6 +118,10 @@ export const rebatesSettle: CashbackCommand = {
     return 0;
   },
 };
+
+function parseSettleArgs(args: string[]) {
+  return parseArgs({ args, allowPositionals: true, strict: true, options: { uid: { type: 'string' } } });
+}
 
 export const demoSeed: CashbackCommand = {
   summary: 'create the demo member (demo@elex.local) with bindings and 90 days of rebates',

@@ -157,14 +157,41 @@ export async function selectPeriodsTouching(
   return found;
 }
 
-/** Pending records of an exchange whose period ended by `endedBy`, with the UID's registration. */
-export async function selectDuePendingRebates(tx: Executor, platId: number, endedBy: Date) {
-  return tx
+/**
+ * The records of an exchange that settlement may decide now, with the UID's registration: pending
+ * records whose period ended by `endedBy`, and records refused as 'uidNotReferred' whose UID has
+ * joined the roster since (a late roster: they settle like any other). `uid` narrows it to one UID.
+ */
+export async function selectSettleableRebates(tx: Executor, platId: number, endedBy: Date, uid?: string) {
+  const sameUid = uid === undefined ? undefined : eq(rebates.uid, uid);
+  const joinRoster = and(eq(referrals.platId, rebates.platId), eq(referrals.uid, rebates.uid));
+  const pending = await tx
     .select({ rebate: rebates, registeredAt: referrals.registeredAt })
     .from(rebates)
-    .leftJoin(referrals, and(eq(referrals.platId, rebates.platId), eq(referrals.uid, rebates.uid)))
-    .where(and(eq(rebates.platId, platId), eq(rebates.status, 'pending'), lte(rebates.periodEnd, endedBy)))
+    .leftJoin(referrals, joinRoster)
+    .where(
+      and(
+        eq(rebates.platId, platId),
+        sameUid,
+        eq(rebates.status, 'pending'),
+        lte(rebates.periodEnd, endedBy),
+      ),
+    )
     .orderBy(asc(rebates.id));
+  const recovered = await tx
+    .select({ rebate: rebates, registeredAt: referrals.registeredAt })
+    .from(rebates)
+    .innerJoin(referrals, joinRoster)
+    .where(
+      and(
+        eq(rebates.platId, platId),
+        sameUid,
+        eq(rebates.status, 'failed'),
+        eq(rebates.failureReason, 'uidNotReferred'),
+      ),
+    )
+    .orderBy(asc(rebates.id));
+  return [...pending, ...recovered];
 }
 
 export interface RebateSettlement {
@@ -176,7 +203,10 @@ export interface RebateSettlement {
   amountMicro: bigint | null;
 }
 
-/** Writes settlement outcomes (only onto records still pending); answers how many were written. */
+/**
+ * Writes settlement outcomes, only onto records still undecided (pending, or refused as
+ * 'uidNotReferred' and settled again); answers how many were written.
+ */
 export async function updateRebateSettlements(
   tx: Executor,
   outcomes: readonly RebateSettlement[],
@@ -198,7 +228,8 @@ export async function updateRebateSettlements(
         cash_rate_bps = v.cash_rate_bps, is_speed_up = v.is_speed_up, amount_micro = v.amount_micro,
         settled_at = ${at.toISOString()}::timestamptz
       from (values ${values}) as v(id, status, failure_reason, cash_rate_bps, is_speed_up, amount_micro)
-      where r.id = v.id and r.status = 'pending'
+      where r.id = v.id
+        and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
       returning r.id`);
     updated += rowsOf(result).length;
   }

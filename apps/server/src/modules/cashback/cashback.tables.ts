@@ -81,6 +81,10 @@ export const rebates = pgTable(
     uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),
     index('rebates_plat_uid_period_end_idx').on(table.platId, table.uid, table.periodEnd),
     index('rebates_pending_idx').on(table.platId, table.periodEnd).where(sql`${table.status} = 'pending'`),
+    // Records refused as 'uidNotReferred' settle again once their UID joins the roster (late rosters).
+    index('rebates_unreferred_idx')
+      .on(table.platId, table.uid)
+      .where(sql`${table.status} = 'failed' and ${table.failureReason} = 'uidNotReferred'`),
     check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
     check(
       'rebates_amounts_check',

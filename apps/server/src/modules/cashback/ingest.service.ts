@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
+import { notifyListedUids } from '../bindings/bindings.service.js';
 import {
   findReferral,
   insertRebateRows,
@@ -22,7 +23,7 @@ import { noSettlement, type SettlementResult, settleExchange } from './settlemen
 
 export { IngestRejectedError, type RowProblem } from './ingest-validation.js';
 export { resolvePlatId } from './partners.js';
-export { type SettlementResult, settleRebates } from './settlement.service.js';
+export { type SettlementResult, settleRebates, settleUidSoon } from './settlement.service.js';
 
 /** Where rows came from: a CSV file (its name) or an adapter call. */
 export interface IngestSource {
@@ -77,12 +78,17 @@ export async function ingestReferrals(
 
   if (options.settle === false) {
     // Idempotent inserts need no exchange lock: a bind call must not wait for a long import.
-    const inserted = await deps.db.transaction((tx) => insertReferralRows(tx, platId, unique, source, now));
+    const inserted = await deps.db.transaction(async (tx) => {
+      const count = await insertReferralRows(tx, platId, unique, source, now);
+      if (count > 0) await notifyListedUids(tx, deps, platId);
+      return count;
+    });
     return { inserted, alreadyKnown: entries.length - inserted, settlement: noSettlement() };
   }
   return deps.db.transaction(async (tx) => {
     await lockExchangeLedger(tx, platId);
     const inserted = await insertReferralRows(tx, platId, unique, source, now);
+    if (inserted > 0) await notifyListedUids(tx, deps, platId);
     options.onProgress?.(entries.length, entries.length);
     const settlement = await settleExchange(tx, deps, partner, now);
     return { inserted, alreadyKnown: entries.length - inserted, settlement };

@@ -96,6 +96,8 @@ interface ModelRecord {
   fee: bigint;
   commission: bigint;
   status: 'pending' | 'completed' | 'failed';
+  /** Why it failed: a record refused as not referred settles again once its UID is in the roster. */
+  reason?: 'uidNotReferred' | 'noCommission';
 }
 
 let run = 0;
@@ -118,15 +120,23 @@ async function runSequence(ops: Op[]) {
   const settleModel = (platId: number, now: number) => {
     const partner = partners.get(platId) as Partner;
     for (const record of records) {
-      if (record.platId !== platId || record.status !== 'pending') continue;
-      if (record.periodEnd > now - ctx.config.settlementDelayHours * HOUR_MS) continue;
+      if (record.platId !== platId) continue;
       const registeredAt = roster.get(key(platId, record.uid));
+      const unreferred = record.status === 'failed' && record.reason === 'uidNotReferred';
+      if (!(record.status === 'pending' || (unreferred && registeredAt !== undefined))) continue;
+      if (record.status === 'pending' && record.periodEnd > now - ctx.config.settlementDelayHours * HOUR_MS) {
+        continue;
+      }
       if (registeredAt === undefined) {
-        if (record.periodEnd <= now - 7 * DAY_MS) record.status = 'failed';
+        if (record.periodEnd <= now - 7 * DAY_MS) {
+          record.status = 'failed';
+          record.reason = 'uidNotReferred';
+        }
         continue;
       }
       if (record.commission === 0n) {
         record.status = 'failed';
+        record.reason = 'noCommission';
         continue;
       }
       record.status = 'completed';
@@ -229,7 +239,8 @@ async function runSequence(ops: Op[]) {
           ? 'uidAlreadyBound'
           : roster.has(key(platId, uid))
             ? 'ok'
-            : 'uidNotReferred';
+            : // No exchange here has a live check: an unlisted UID may be new, not "not referred".
+              'uidNotYetListed';
         const outcome = await bindExchangeUid(ctx.deps, member.id, { platId, uid, address: ADDRESS }).then(
           () => 'ok',
           (error: unknown) => (error instanceof AppError ? error.messageKey : String(error)),

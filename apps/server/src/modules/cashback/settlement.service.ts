@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
 import { activeInviterOf } from '../auth/auth.service.js';
@@ -8,7 +9,7 @@ import {
   lockExchangeLedger,
   type NewEventReward,
   type RebateSettlement,
-  selectDuePendingRebates,
+  selectSettleableRebates,
   updateRebateSettlements,
 } from './cashback.repository.js';
 import { loadPartners, type Partner } from './partners.js';
@@ -24,6 +25,8 @@ export const REFERRAL_GRACE_DAYS = 7;
 export interface SettlementResult {
   completed: number;
   failed: number;
+  /** Of those, records once refused as 'uidNotReferred' whose UID has joined the roster since. */
+  recovered: number;
   /** Cashback credited to UIDs, micro-USDT. */
   creditedMicro: bigint;
   /** Invite bonuses credited to inviters, micro-USDT. */
@@ -33,6 +36,7 @@ export interface SettlementResult {
 export const noSettlement = (): SettlementResult => ({
   completed: 0,
   failed: 0,
+  recovered: 0,
   creditedMicro: 0n,
   bonusMicro: 0n,
 });
@@ -45,17 +49,20 @@ export const noSettlement = (): SettlementResult => ({
  *   UID's current member's inviter, rewards-expense -> rewards:<inviterId>, in this same transaction;
  * - its UID is not in the roster REFERRAL_GRACE_DAYS after the period ended: fails ('uidNotReferred');
  * - otherwise it stays pending.
+ * A record that failed as 'uidNotReferred' is decided again as soon as its UID is in the roster (a
+ * roster that arrived late never loses the cashback). `uid` settles that one UID only.
  */
 export async function settleExchange(
   tx: Transaction,
   deps: AppDeps,
   partner: Partner,
   now: Date,
+  uid?: string,
 ): Promise<SettlementResult> {
   const result = noSettlement();
   const endedBy = new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS);
   const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
-  const due = await selectDuePendingRebates(tx, partner.platId, endedBy);
+  const due = await selectSettleableRebates(tx, partner.platId, endedBy, uid);
   if (due.length === 0) return result;
 
   const outcomes: RebateSettlement[] = [];
@@ -124,6 +131,7 @@ export async function settleExchange(
     if (outcome.status === 'completed') result.completed += 1;
     else result.failed += 1;
   }
+  result.recovered = due.filter(({ rebate }) => rebate.status === 'failed').length;
   result.creditedMicro = credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
   result.bonusMicro = rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
   return result;
@@ -191,6 +199,8 @@ export async function settleRebates(
   deps: AppDeps,
   options: {
     platId?: number;
+    /** With platId: settle this UID's records only (an operator re-settling one UID). */
+    uid?: string;
     onSettled?: (tx: Transaction, platId: number, result: SettlementResult) => Promise<void>;
   } = {},
 ): Promise<SettlementResult & { byExchange: Map<number, SettlementResult> }> {
@@ -201,7 +211,7 @@ export async function settleRebates(
     const now = deps.clock.now();
     const result = await deps.db.transaction(async (tx) => {
       await lockExchangeLedger(tx, partner.platId);
-      const settled = await settleExchange(tx, deps, partner, now);
+      const settled = await settleExchange(tx, deps, partner, now, options.uid);
       if (options.onSettled && settled.completed + settled.failed > 0) {
         await options.onSettled(tx, partner.platId, settled);
       }
@@ -210,8 +220,46 @@ export async function settleRebates(
     total.byExchange.set(partner.platId, result);
     total.completed += result.completed;
     total.failed += result.failed;
+    total.recovered += result.recovered;
     total.creditedMicro += result.creditedMicro;
     total.bonusMicro += result.bonusMicro;
   }
   return total;
+}
+
+/** PostgreSQL's "lock_not_available": a lock wait ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+function isLockTimeout(error: unknown): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return true;
+  }
+  return false;
+}
+
+/**
+ * Settles one UID's records right after a live check added it to the roster, so records refused as
+ * 'uidNotReferred' pay at once. A binding must not wait for a long import of the exchange: after
+ * `waitMs` for the exchange's ledger lock it gives up and answers null; the import that held the lock
+ * settles the UID at its end if it saw the roster line, and otherwise the next import, the sync or
+ * `rebates:settle` does.
+ */
+export async function settleUidSoon(
+  deps: AppDeps,
+  platId: number,
+  uid: string,
+  waitMs = 2000,
+): Promise<SettlementResult | null> {
+  const partner = (await loadPartners(deps)).get(platId);
+  if (!partner) return null;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local lock_timeout = ${Math.max(1, Math.floor(waitMs))}`));
+      await lockExchangeLedger(tx, platId);
+      return settleExchange(tx, deps, partner, deps.clock.now(), uid);
+    });
+  } catch (error) {
+    if (isLockTimeout(error)) return null;
+    throw error;
+  }
 }

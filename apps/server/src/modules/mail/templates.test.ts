@@ -18,6 +18,7 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
   withdrawalRequested: { ...WITHDRAWAL, reviewHours: 48 },
   withdrawalCompleted: { ...WITHDRAWAL, txHash: `0x${'ab'.repeat(32)}` },
   withdrawalRejected: { ...WITHDRAWAL, reason: 'The address <is> not on Polygon' },
+  uidListed: { exchange: 'Bitget', platId: 4, uid: '40512345' },
 };
 
 describe('mail templates', () => {
@@ -34,6 +35,13 @@ describe('mail templates', () => {
       });
     }
   }
+
+  it('names the exchange and UID that can now be bound and links the binding page filled in', () => {
+    const mail = renderMail('uidListed', 'ko', SAMPLES.uidListed, 'https://cashback.example.com');
+    expect(mail.subject).toBe('Bitget UID 40512345를 이제 연동할 수 있습니다');
+    expect(mail.text).toContain('https://cashback.example.com/uidlinking?platId=4&uid=40512345');
+    expect(mail.html).toContain('href="https://cashback.example.com/uidlinking?platId=4&amp;uid=40512345"');
+  });
 
   it('puts the code in the subject, the text and the HTML, with leading zeros kept', () => {
     const mail = renderMail('verificationCode', 'en', SAMPLES.verificationCode, 'https://x.example');

@@ -12,6 +12,8 @@ export interface MailParams {
   withdrawalRequested: WithdrawalMailParams & { reviewHours: number };
   withdrawalCompleted: WithdrawalMailParams & { txHash: string };
   withdrawalRejected: WithdrawalMailParams & { reason: string };
+  /** A UID the member waited for joined the exchange's roster (docs/cashback.md, "Late rosters"). */
+  uidListed: { exchange: string; platId: number; uid: string };
 }
 
 export interface WithdrawalMailParams {
@@ -29,6 +31,7 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'withdrawalRequested',
   'withdrawalCompleted',
   'withdrawalRejected',
+  'uidListed',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -72,6 +75,9 @@ interface Copy {
     rejectedReturned: string;
     rejectedLink: string;
   };
+  listedSubject: (exchange: string, uid: string) => string;
+  listedBody: (exchange: string, uid: string) => string;
+  listedLink: string;
   automatic: string;
 }
 
@@ -118,6 +124,10 @@ const COPY: Record<Locale, Copy> = {
       rejectedReturned: 'The full amount is back in your balance; you can ask again at any time.',
       rejectedLink: 'Your withdrawals:',
     },
+    listedSubject: (exchange, uid) => `Your ${exchange} UID ${uid} can now be bound`,
+    listedBody: (exchange, uid) =>
+      `${exchange} now lists UID ${uid} among the accounts opened with our referral code. Bind it to start collecting its cashback; trades made before binding are counted too.`,
+    listedLink: 'Bind it here:',
     automatic: 'This is an automatic message; replies are not read.',
   },
   zh: {
@@ -161,6 +171,10 @@ const COPY: Record<Locale, Copy> = {
       rejectedReturned: '全部金额已退回您的余额，您可以随时重新申请。',
       rejectedLink: '您的提现记录：',
     },
+    listedSubject: (exchange, uid) => `您的 ${exchange} UID ${uid} 现在可以绑定了`,
+    listedBody: (exchange, uid) =>
+      `${exchange} 的推荐名单中已出现 UID ${uid}（通过我们的推荐码注册的账户）。绑定后即可开始领取返佣，绑定前的交易也会计入。`,
+    listedLink: '在此绑定：',
     automatic: '此邮件由系统自动发送，请勿回复。',
   },
   ko: {
@@ -205,6 +219,10 @@ const COPY: Record<Locale, Copy> = {
       rejectedReturned: '전액이 잔액으로 반환되었습니다. 언제든지 다시 신청할 수 있습니다.',
       rejectedLink: '출금 내역:',
     },
+    listedSubject: (exchange, uid) => `${exchange} UID ${uid}를 이제 연동할 수 있습니다`,
+    listedBody: (exchange, uid) =>
+      `${exchange}의 추천 명단에 UID ${uid}가 나타났습니다(저희 추천 코드로 가입한 계정). 연동하면 캐시백을 받기 시작하며, 연동 전의 거래도 포함됩니다.`,
+    listedLink: '여기에서 연동하세요:',
     automatic: '이 메일은 자동으로 발송되었으며 회신은 확인되지 않습니다.',
   },
 };
@@ -329,6 +347,14 @@ export function renderMail<T extends MailTemplate>(
         { kind: 'p', text: copy.withdrawal.rejectedReason(rejected.reason) },
         { kind: 'p', text: copy.withdrawal.rejectedReturned },
         { kind: 'link', text: copy.withdrawal.rejectedLink, url: `${appUrl}${PATHS.withdrawal}` },
+      ]);
+    }
+    case 'uidListed': {
+      const { exchange, platId, uid } = params as MailParams['uidListed'];
+      const query = new URLSearchParams({ platId: String(platId), uid });
+      return compose(locale, copy, copy.listedSubject(exchange, uid), [
+        { kind: 'p', text: copy.listedBody(exchange, uid) },
+        { kind: 'link', text: copy.listedLink, url: `${appUrl}${PATHS.uidLinking}?${query}` },
       ]);
     }
     default:

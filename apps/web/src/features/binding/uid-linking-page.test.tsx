@@ -133,6 +133,23 @@ describe('/uidlinking', () => {
     });
   });
 
+  it('tells a UID not listed yet that it can take 48 hours and a mail will come, asking the server so it records the wait', async () => {
+    const fetchMock = stubServer({
+      verify: eligibility('notYetListed'),
+      bind: () =>
+        envelope({ messageKey: 'uidNotYetListed' }, 1002, i18next.t('msg:uidNotYetListed', { hours: 48 })),
+    });
+    await submit();
+    const dialog = await screen.findByRole('dialog', { name: t('binding.notYetListed.title') });
+    expect(within(dialog).getByRole('status')).toHaveTextContent(t('msg:uidNotYetListed', { hours: 48 }));
+    expect(dialog).not.toHaveTextContent(t('msg:uidNotReferred'));
+    expect(within(dialog).getByRole('link', { name: t('binding.notYetListed.howToFix') })).toHaveAttribute(
+      'href',
+      '/exchangeNo?uid=40512345&platId=3',
+    );
+    expect(calledPaths(fetchMock)).toContain('/elex/user/bindExchangeUid');
+  });
+
   it('fails with the server’s reason for an exchange it does not know, without trying to bind', async () => {
     const fetchMock = stubServer({ verify: () => envelope(null, 1004, t('msg:exchangeNotFound')) });
     await submit('/uidlinking?platId=99&uid=40512345');

@@ -9,7 +9,7 @@ import {
 } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleCheck, CircleX } from 'lucide-react';
+import { CircleCheck, CircleX, Clock } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { ApiError } from '../../shared/api/api-client';
 import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
+import { uidSearchHref } from '../../shared/exchanges/paths';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
@@ -36,6 +37,8 @@ type Outcome =
   | { kind: 'failure'; message: string }
   /** A failure too ('Binding failed'), with the spec's message and how to fix it. */
   | { kind: 'notReferred'; uid: string }
+  /** The roster (fed by CSV or sync) does not list the UID yet: the server mails the member when it does. */
+  | { kind: 'notYetListed'; uid: string; platId: number }
   | null;
 
 /** The message key of a bindExchangeUid refusal (state 1002), if the answer names one. */
@@ -70,6 +73,8 @@ export default function UidLinkingPage() {
         return setOutcome({ kind: 'failure', message: t('msg:exchangeNotFound') });
       if (eligibility === 'boundToOther')
         return setOutcome({ kind: 'failure', message: t('msg:uidAlreadyBound') });
+      // A UID not listed yet goes on to the bind call too: its refusal records the wait, so the
+      // member is mailed when the UID appears.
       await bindExchangeUid(values);
       await client.invalidateQueries({ queryKey: myInfoQuery.queryKey });
       setOutcome({ kind: 'success', uid: values.uid });
@@ -80,6 +85,8 @@ export default function UidLinkingPage() {
       // message key (not only a translated text), which tells 'not referred' from the other refusals.
       if (error instanceof ApiError && refusalKey(error) === 'uidNotReferred')
         return setOutcome({ kind: 'notReferred', uid: values.uid });
+      if (error instanceof ApiError && refusalKey(error) === 'uidNotYetListed')
+        return setOutcome({ kind: 'notYetListed', uid: values.uid, platId: values.platId });
       setOutcome({
         kind: 'failure',
         message: error instanceof ApiError ? error.message : t('msg:bindingFailed'),
@@ -149,7 +156,13 @@ export default function UidLinkingPage() {
       <ResponsiveDialog
         open={outcome !== null}
         onOpenChange={(open) => (open ? undefined : setOutcome(null))}
-        title={outcome?.kind === 'success' ? t('msg:bindingSuccessful') : t('msg:bindingFailed')}
+        title={
+          outcome?.kind === 'success'
+            ? t('msg:bindingSuccessful')
+            : outcome?.kind === 'notYetListed'
+              ? t('binding.notYetListed.title')
+              : t('msg:bindingFailed')
+        }
       >
         {outcome?.kind === 'success' ? (
           <div className="result-dialog">
@@ -188,6 +201,24 @@ export default function UidLinkingPage() {
               onClick={() => setOutcome(null)}
             >
               {t('binding.tryAnother')}
+            </button>
+          </div>
+        ) : outcome?.kind === 'notYetListed' ? (
+          <div className="result-dialog">
+            <Clock size={40} aria-hidden="true" className="muted" />
+            <p role="status">{t('msg:uidNotYetListed', { hours: CASHBACK.rosterDelayHours })}</p>
+            <p>
+              {t('binding.notYetListed.older', { hours: CASHBACK.rosterDelayHours })}{' '}
+              <Link to={uidSearchHref(outcome.uid, outcome.platId)}>
+                {t('binding.notYetListed.howToFix')}
+              </Link>
+            </p>
+            <button
+              type="button"
+              className="button button-primary button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('common.close')}
             </button>
           </div>
         ) : outcome?.kind === 'failure' ? (

@@ -67,7 +67,16 @@ describe('/exchangeNo (UID search result)', () => {
     expect(await screen.findByText(text())).toBeInTheDocument();
   });
 
-  it.each(['eligible', 'unanswered'])(
+  it('says a UID its exchange does not list yet may be new (up to 48 hours), not that it was not referred', async () => {
+    stubServer(() => envelope({ platId: 3, uid: '40512345', eligibility: 'notYetListed' }));
+    renderAt(<UidSearchPage />, '/exchangeNo?uid=40512345&platId=3');
+    expect(
+      await screen.findByText(i18next.t('uidSearch.notYetListed', { exchange: 'Bybit', hours: 48 })),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(i18next.t('msg:uidNotReferred'))).not.toBeInTheDocument();
+  });
+
+  it.each(['eligible', 'unanswered', 'notYetListed'])(
     'offers to bind the UID (%s), carrying the exchange and the UID to /uidlinking',
     async (answer) => {
       stubServer(() =>

@@ -1,6 +1,6 @@
-import { EXCHANGE_UID_PATTERN, PATHS } from '@elex/contract';
+import { CASHBACK, EXCHANGE_UID_PATTERN, PATHS } from '@elex/contract';
 import { useQuery } from '@tanstack/react-query';
-import { CircleCheck, CircleX, ExternalLink, Info } from 'lucide-react';
+import { CircleCheck, CircleX, Clock, ExternalLink, Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
@@ -81,6 +81,14 @@ export default function UidSearchPage() {
               <CircleX size={18} aria-hidden="true" />
               {t('msg:uidNotReferred')}
             </p>
+          ) : eligibility.data === 'notYetListed' ? (
+            <p className="result-line">
+              <Clock size={18} aria-hidden="true" />
+              {t('uidSearch.notYetListed', {
+                exchange: exchange?.name ?? t('uidSearch.unknownExchange'),
+                hours: CASHBACK.rosterDelayHours,
+              })}
+            </p>
           ) : (
             <p className="result-line">
               <Info size={18} aria-hidden="true" />
@@ -90,7 +98,9 @@ export default function UidSearchPage() {
         </div>
         {/* Binding is offered only where it can succeed: not for a UID that was not referred or that
             someone else holds; a UID the member holds already leads to its page instead. */}
-        {eligibility.data === 'eligible' || eligibility.data === 'unanswered' ? (
+        {eligibility.data === 'eligible' ||
+        eligibility.data === 'unanswered' ||
+        eligibility.data === 'notYetListed' ? (
           <Link to={uidLinkingHref(platId, uid)} className="button button-primary">
             {t('uidSearch.bind')}
           </Link>
