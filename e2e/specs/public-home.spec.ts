@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CASHBACK, type ExchangeDictionary, MESSAGES } from '@elex/contract';
+import { CASHBACK, type ExchangeDictionary } from '@elex/contract';
 import { type Locale, locales, message, openRoute, readMessages, waitForPath } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
@@ -121,7 +121,11 @@ test('the UID search goes to /exchangeNo with uid and platId and explains eligib
   const url = await waitForPath(page, '/exchangeNo');
   assert.equal(url.searchParams.get('uid'), '40512345');
   assert.equal(url.searchParams.get('platId'), '3');
-  // This UID is in no exchange's referral roster (and no exchange API is configured): not eligible.
-  await page.getByText(MESSAGES.en.uidNotReferred, { exact: true }).waitFor({ state: 'visible' });
+  // This UID is in no exchange's referral roster and no exchange API is configured, so no live check
+  // can say "not referred": the roster may not list a new account yet (up to 48 hours).
+  const notYetListed = message(strings, 'uidSearch.notYetListed')
+    .replace('{{exchange}}', 'Bybit')
+    .replace('{{hours}}', String(CASHBACK.rosterDelayHours));
+  await page.getByText(notYetListed, { exact: true }).waitFor({ state: 'visible' });
   await page.getByRole('heading', { name: message(strings, 'uidSearch.ruleTitle') }).waitFor();
 });
