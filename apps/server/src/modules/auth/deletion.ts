@@ -1,12 +1,18 @@
 import type { Transaction } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { eraseXmeUid, forgetUidWatches, liveBindingsOf, unbindUid } from '../bindings/bindings.service.js';
+import {
+  ACCOUNT_DELETED_REASON,
+  eraseXmeUid,
+  forgetUidWatches,
+  liveBindingsOf,
+  unbindUid,
+} from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
 
 /** `exchange_bindings.unbind_reason` of the bindings a deletion ends (an operator's unbind has its own). */
-export const ACCOUNT_DELETED_REASON = 'accountDeleted';
+export { ACCOUNT_DELETED_REASON };
 /** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
 export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
 

@@ -18,12 +18,48 @@ export async function findLiveBinding(
   return row;
 }
 
-export async function selectLiveBindingsOfUser(db: Executor, userId: number): Promise<ExchangeBindingRow[]> {
-  return db
-    .select()
+/**
+ * The reason a binding ends when its member deletes the account: the UID's balance is forfeited then
+ * (terms s.8), so whatever the UID earned before belongs to a history the next holder does not see.
+ */
+export const ACCOUNT_DELETED_REASON = 'accountDeleted';
+
+/** A live binding and where its member's view of the UID's history starts (null: all of it). */
+export type LiveBindingRow = ExchangeBindingRow & { historyFrom: Date | null };
+
+/**
+ * When an earlier holder of the same UID deleted their account before this binding began: the latest
+ * such moment. One correlated subquery, so a member's list needs no parameter per binding.
+ */
+const historyFrom = sql<Date | string | null>`(
+  select max(earlier.unbound_at) from exchange_bindings earlier
+  where earlier.plat_id = ${exchangeBindings.platId} and earlier.uid = ${exchangeBindings.uid}
+    and earlier.unbind_reason = ${ACCOUNT_DELETED_REASON}
+    and earlier.unbound_at <= ${exchangeBindings.boundAt})`;
+
+const asDate = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+export async function selectLiveBindingsOfUser(db: Executor, userId: number): Promise<LiveBindingRow[]> {
+  const rows = await db
+    .select({ binding: exchangeBindings, historyFrom })
     .from(exchangeBindings)
     .where(and(eq(exchangeBindings.userId, userId), live))
     .orderBy(asc(exchangeBindings.boundAt), asc(exchangeBindings.id));
+  return rows.map((row) => ({ ...row.binding, historyFrom: asDate(row.historyFrom) }));
+}
+
+/** The live binding of a UID with where its holder's view of the history starts. */
+export async function findLiveBindingWithHistory(
+  db: Executor,
+  platId: number,
+  uid: string,
+): Promise<LiveBindingRow | undefined> {
+  const [row] = await db
+    .select({ binding: exchangeBindings, historyFrom })
+    .from(exchangeBindings)
+    .where(and(eq(exchangeBindings.platId, platId), eq(exchangeBindings.uid, uid), live))
+    .limit(1);
+  return row && { ...row.binding, historyFrom: asDate(row.historyFrom) };
 }
 
 export async function selectLiveOwners(

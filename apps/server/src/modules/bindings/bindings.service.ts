@@ -21,10 +21,12 @@ import {
   deleteUidWatches,
   deleteXmeBinding,
   findLiveBinding,
+  findLiveBindingWithHistory,
   findXmeBinding,
   findXmeHolder,
   insertBindingUnlessTaken,
   insertUidWatch,
+  type LiveBindingRow,
   lockXmeBindingRow,
   markListedWatches,
   markUnbound,
@@ -35,6 +37,7 @@ import {
 } from './bindings.repository.js';
 import type { ExchangeBindingRow } from './bindings.tables.js';
 
+export { ACCOUNT_DELETED_REASON, type LiveBindingRow } from './bindings.repository.js';
 export type { ExchangeBindingRow } from './bindings.tables.js';
 
 async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
@@ -165,18 +168,21 @@ export async function unbindUid(
   return markUnbound(tx, input);
 }
 
-/** The member's live bindings, oldest first. */
-export function liveBindingsOf(db: Executor, userId: number): Promise<ExchangeBindingRow[]> {
+/**
+ * The member's live bindings, oldest first, each with `historyFrom`: where the member's view of the
+ * UID's records and totals starts (after an earlier holder deleted their account; null: all of it).
+ */
+export function liveBindingsOf(db: Executor, userId: number): Promise<LiveBindingRow[]> {
   return selectLiveBindingsOfUser(db, userId);
 }
 
-/** The live binding of a UID, if any. */
+/** The live binding of a UID, if any, with `historyFrom` as in liveBindingsOf. */
 export function liveBindingOf(
   db: Executor,
   platId: number,
   uid: string,
-): Promise<ExchangeBindingRow | undefined> {
-  return findLiveBinding(db, platId, uid);
+): Promise<LiveBindingRow | undefined> {
+  return findLiveBindingWithHistory(db, platId, uid);
 }
 
 /** Who holds each of these UIDs now (settlement: whose inviter earns a bonus). */

@@ -1,4 +1,20 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, max, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  max,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { chunks, rowsOf } from '../ledger/ledger.repository.js';
 import {
@@ -236,9 +252,27 @@ export async function updateRebateSettlements(
   return updated;
 }
 
+/**
+ * A UID as a member may see it: `historyFrom` set, only records settled after that moment (and records
+ * not settled yet); what settled up to it belongs to an earlier holder who deleted their account.
+ */
+export interface VisibleUid {
+  platId: number;
+  uid: string;
+  historyFrom?: Date | null;
+}
+
+function visibleRecords(pair: VisibleUid): SQL | undefined {
+  return and(
+    eq(rebates.platId, pair.platId),
+    eq(rebates.uid, pair.uid),
+    pair.historyFrom ? or(isNull(rebates.settledAt), gt(rebates.settledAt, pair.historyFrom)) : undefined,
+  );
+}
+
 export interface RebateFilter {
-  /** The (platId, uid) pairs the caller may see. */
-  pairs: ReadonlyArray<{ platId: number; uid: string }>;
+  /** The UIDs the caller may see, each from its history's start. */
+  pairs: readonly VisibleUid[];
   status?: RebateRow['status'];
   /** Period end on or after / before. */
   endFrom?: Date;
@@ -246,9 +280,8 @@ export interface RebateFilter {
 }
 
 function rebateConditions(filter: RebateFilter): SQL | undefined {
-  const pairs = filter.pairs.map((pair) => and(eq(rebates.platId, pair.platId), eq(rebates.uid, pair.uid)));
   return and(
-    or(...pairs),
+    or(...filter.pairs.map(visibleRecords)),
     filter.status ? eq(rebates.status, filter.status) : undefined,
     filter.endFrom ? gte(rebates.periodEnd, filter.endFrom) : undefined,
     filter.endBefore ? lt(rebates.periodEnd, filter.endBefore) : undefined,
@@ -274,10 +307,7 @@ export async function selectRebatePage(
   return { rows, total: totalRow?.value ?? 0 };
 }
 
-export async function selectPendingRebates(
-  db: Executor,
-  pairs: ReadonlyArray<{ platId: number; uid: string }>,
-): Promise<RebateRow[]> {
+export async function selectPendingRebates(db: Executor, pairs: readonly VisibleUid[]): Promise<RebateRow[]> {
   if (pairs.length === 0) return [];
   return db
     .select()
@@ -286,12 +316,12 @@ export async function selectPendingRebates(
     .orderBy(asc(rebates.id));
 }
 
-/** When the exchange's figures last arrived for a UID. */
-export async function selectLastDataAt(db: Executor, platId: number, uid: string): Promise<Date | null> {
+/** When the exchange's figures last arrived for a UID, among the records its holder may see. */
+export async function selectLastDataAt(db: Executor, pair: VisibleUid): Promise<Date | null> {
   const [row] = await db
     .select({ value: max(rebates.createdAt) })
     .from(rebates)
-    .where(and(eq(rebates.platId, platId), eq(rebates.uid, uid)));
+    .where(visibleRecords(pair));
   return row?.value ?? null;
 }
 
@@ -332,8 +362,7 @@ export async function selectRewardPage(
  */
 export async function sumCashbackByTradingDay(
   db: Executor,
-  platId: number,
-  uid: string,
+  pair: VisibleUid,
   since: Date,
 ): Promise<Array<{ day: string; total: bigint }>> {
   const day = sql<string>`to_char(${rebates.periodStart} at time zone 'UTC', 'YYYY-MM-DD')`;
@@ -342,8 +371,7 @@ export async function sumCashbackByTradingDay(
     .from(rebates)
     .where(
       and(
-        eq(rebates.platId, platId),
-        eq(rebates.uid, uid),
+        visibleRecords(pair),
         eq(rebates.status, 'completed'),
         gt(rebates.amountMicro, 0n),
         gte(rebates.periodStart, since),
@@ -354,16 +382,13 @@ export async function sumCashbackByTradingDay(
   return rows.map((row) => ({ day: row.day, total: BigInt(row.total) }));
 }
 
-/** Sum of trading_volume (micro-USDT) over every rebate record of these UIDs, whatever its status. */
-export async function sumTradingVolume(
-  db: Executor,
-  pairs: ReadonlyArray<{ platId: number; uid: string }>,
-): Promise<bigint> {
+/** Sum of trading_volume (micro-USDT) over every visible rebate record of these UIDs, whatever its status. */
+export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   if (pairs.length === 0) return 0n;
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${rebates.tradingVolumeMicro}), 0)::text` })
     .from(rebates)
-    .where(or(...pairs.map((pair) => and(eq(rebates.platId, pair.platId), eq(rebates.uid, pair.uid)))));
+    .where(or(...pairs.map(visibleRecords)));
   return BigInt(row?.total ?? '0');
 }
 

@@ -16,7 +16,7 @@ import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { memberContact } from '../auth/auth.service.js';
-import { type ExchangeBindingRow, liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
+import { type LiveBindingRow, liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
 import { accountCode, balancesOf, creditedByAccount } from '../ledger/ledger.service.js';
 import {
   selectLastDataAt,
@@ -28,6 +28,7 @@ import {
   sumEventRewards,
   sumEventRewardsBySource,
   sumTradingVolume,
+  type VisibleUid,
 } from './cashback.repository.js';
 import type { RebateRow } from './cashback.tables.js';
 import { maskEmail } from './mask-email.js';
@@ -43,17 +44,44 @@ export const DAILY_SERIES_DAYS = 90;
 /** Event rewards booked into `rewards:<userId>` (the journal kinds that count as rewards). */
 const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
 
-const pairOf = (binding: ExchangeBindingRow) => ({ platId: binding.platId, uid: binding.uid });
+/** A binding as the records it lets its member see: the UID from its history's start. */
+const pairOf = (binding: LiveBindingRow): VisibleUid => ({
+  platId: binding.platId,
+  uid: binding.uid,
+  historyFrom: binding.historyFrom,
+});
+
+/**
+ * Cashback credited to each binding's UID by rebate journals, from the binding's history start: a
+ * holder who follows a deleted account never counts the cashback that account earned.
+ */
+async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingRow[]): Promise<bigint> {
+  const whole = bindings.filter((binding) => binding.historyFrom === null);
+  let total = 0n;
+  const credited = await creditedByAccount(
+    deps.db,
+    whole.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+    ['rebate'],
+  );
+  for (const amount of credited.values()) total += amount;
+  for (const binding of bindings) {
+    if (binding.historyFrom === null) continue;
+    const code = accountCode.cashback(binding.platId, binding.uid);
+    // Journals booked after the deletion, as visibleRecords() counts records settled after it (times
+    // come from JavaScript dates: milliseconds).
+    const after = new Date(binding.historyFrom.getTime() + 1);
+    total += (await creditedByAccount(deps.db, [code], ['rebate'], after)).get(code) ?? 0n;
+  }
+  return total;
+}
 
 /** /elex/user/myInfo: live bindings with their balances, all-time rewards and cashback. */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   const bindings = await liveBindingsOf(deps.db, userId);
   const codes = bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid));
   const balances = await balancesOf(deps.db, codes);
-  const rebates = await creditedByAccount(deps.db, codes, ['rebate']);
+  const totalRebate = await creditedToBindings(deps, bindings);
   const rewards = await creditedByAccount(deps.db, [accountCode.rewards(userId)], REWARD_JOURNAL_KINDS);
-  let totalRebate = 0n;
-  for (const total of rebates.values()) totalRebate += total;
   return {
     exchangeBinds: bindings.map((binding) => ({
       platId: binding.platId,
@@ -144,7 +172,7 @@ export async function bindingDetail(
   const code = accountCode.cashback(binding.platId, binding.uid);
   const pair = [pairOf(binding)];
   const balance = (await balancesOf(deps.db, [code])).get(code) ?? 0n;
-  const credited = (await creditedByAccount(deps.db, [code], ['rebate'])).get(code) ?? 0n;
+  const credited = await creditedToBindings(deps, [binding]);
   const pendingRows = await selectPendingRebates(deps.db, pair);
   const estimates = await pendingEstimates(deps, pendingRows);
   let pending = 0n;
@@ -152,11 +180,10 @@ export async function bindingDetail(
   const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
   const daily = await sumCashbackByTradingDay(
     deps.db,
-    binding.platId,
-    binding.uid,
+    pairOf(binding),
     new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS),
   );
-  const lastDataAt = await selectLastDataAt(deps.db, binding.platId, binding.uid);
+  const lastDataAt = await selectLastDataAt(deps.db, pairOf(binding));
   return {
     platId: binding.platId,
     uid: binding.uid,
@@ -274,14 +301,11 @@ export async function rewardRecords(
 // Figures other modules read (tasks: trading volume; invites: invite bonuses)
 
 /**
- * The cumulative trading volume (micro-USDT) of these UIDs (a member's live bindings): every rebate
- * record the exchanges reported for them, whatever its settlement status (a record that paid no
- * cashback still had its trades).
+ * The cumulative trading volume (micro-USDT) of these UIDs (a member's live bindings, each from its
+ * history's start): every rebate record the exchanges reported for them, whatever its settlement
+ * status (a record that paid no cashback still had its trades).
  */
-export function tradingVolumeOf(
-  db: Executor,
-  pairs: ReadonlyArray<{ platId: number; uid: string }>,
-): Promise<bigint> {
+export function tradingVolumeOf(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   return sumTradingVolume(db, pairs);
 }
 

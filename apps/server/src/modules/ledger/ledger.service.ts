@@ -208,13 +208,21 @@ export async function balancesOf(db: Executor, codes: readonly string[]): Promis
   return selectBalances(db, [...new Set(codes)]);
 }
 
-/** Per account, the sum of the lines that journals of these kinds booked to it (e.g. credited cashback). */
+/**
+ * Per account, the sum of the lines that journals of these kinds booked to it (e.g. credited cashback),
+ * with `since` only journals booked from then on.
+ */
 export async function creditedByAccount(
   db: Executor,
   codes: readonly string[],
   journalKinds: readonly JournalKind[],
+  since?: Date,
 ): Promise<Map<string, bigint>> {
-  const rows = await sumLinesByAccount(db, { codes: [...new Set(codes)], journalKinds });
+  const rows = await sumLinesByAccount(db, {
+    codes: [...new Set(codes)],
+    journalKinds,
+    ...(since ? { since } : {}),
+  });
   return new Map(rows.map((row) => [row.code, row.total]));
 }
 
