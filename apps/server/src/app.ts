@@ -22,6 +22,7 @@ import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes.js';
 import { pointsRoutes } from './modules/points/points.routes.js';
 import { pointsHistoryRoutes } from './modules/points/points-history.routes.js';
+import { supportAdminRoutes, supportRoutes } from './modules/support/support.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.js';
 
@@ -132,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bindingsRoutes, { prefix: '/elex' });
   await app.register(cashbackRoutes, { prefix: '/elex' });
   await app.register(adminRoutes, { prefix: '/elex/admin' });
+  await app.register(supportAdminRoutes, { prefix: '/elex/admin/support' });
+  await app.register(supportRoutes, { prefix: '/elex/support' });
   await app.register(mediaRoutes);
   await app.register(withdrawalsRoutes, { prefix: '/elex' });
   // The development mailbox shows codes: it must not exist in production.

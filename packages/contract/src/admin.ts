@@ -705,5 +705,9 @@ export const AUDIT_ACTIONS = [
   'task.update',
   'rebates.settle',
   'sync.run',
+  'support.reply',
+  'support.close',
+  'support.moveBinding',
+  'support.verifyOwnership',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -161,6 +161,10 @@ export const BindingDetailSchema = z.object({
   daily: z.array(z.object({ day: z.string(), amount: usdt })),
   /** When the exchange's data last arrived for this UID, or null. */
   lastDataAt: isoTime.nullable(),
+  /** Until when the new binding's money is held for the ownership check, or null (withdrawable). */
+  heldUntil: isoTime.nullable(),
+  /** An open dispute freezes the UID's money. */
+  frozen: z.boolean(),
 });
 export type BindingDetail = z.infer<typeof BindingDetailSchema>;
 

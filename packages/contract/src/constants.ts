@@ -115,3 +115,11 @@ export const PLACEHOLDER_REFERRAL_CODE = 'ELEXCB';
 
 /** A partner's fee figures older than this are due for a new check against the exchange's fee page. */
 export const FEE_CHECK_MAX_AGE_DAYS = 90;
+
+/**
+ * Who owns a UID (issue 11, docs/support.md): a new binding's money is held this long unless an
+ * operator confirms the owner sooner; an open dispute freezes it whatever the age of the binding.
+ */
+export const OWNERSHIP = {
+  holdDays: 14,
+} as const;

@@ -13,5 +13,6 @@ export * from './points.js';
 export * from './routes.js';
 export * from './rules.js';
 export * from './states.js';
+export * from './support.js';
 export * from './tasks.js';
 export * from './withdrawals.js';

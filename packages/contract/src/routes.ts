@@ -26,6 +26,8 @@ export const PATHS = {
   myPageMakeFriend: '/mypage/makefriend',
   myPageRecords: '/mypage/records',
   myPagePoint: '/mypage/point',
+  /** Support requests and UID disputes (issue 11): the list, `/new` (query kind, platId, uid), `/:id`. */
+  myPageSupport: '/mypage/support',
 } as const;
 export type PagePath = (typeof PATHS)[keyof typeof PATHS];
 

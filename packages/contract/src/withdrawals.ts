@@ -47,6 +47,13 @@ export const WithdrawableSchema = z.object({
       withdrawable: z.string(),
       /** How much is still needed to reach the minimum ("0.000000" when reached). */
       shortfall: z.string(),
+      /**
+       * ISO time until which a new binding's money is held for the ownership check (OWNERSHIP.holdDays
+       * after binding, unless an operator confirmed the owner), or null: nothing can be withdrawn before.
+       */
+      heldUntil: z.string().nullable(),
+      /** An open dispute (support request 'uidBoundByOther') freezes the UID: nothing can be withdrawn. */
+      frozen: z.boolean(),
     }),
   ),
 });

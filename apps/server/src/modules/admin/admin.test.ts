@@ -837,9 +837,9 @@ describe('the dashboard', () => {
       const day = (n: number) => new Date(Date.parse('2026-07-01T00:00:00Z') + n * DAY_MS);
       dash.clock.set(new Date(day(0).getTime() + 9 * 3_600_000));
       const boss = await newOperator(dash);
-      const alice = await fundedMember(dash, { cashback: '0' });
+      const alice = await fundedMember(dash, { cashback: '0', confirmedBy: boss.userId });
       dash.clock.set(new Date(day(1).getTime() + 9 * 3_600_000));
-      const bob = await fundedMember(dash, { cashback: '0' });
+      const bob = await fundedMember(dash, { cashback: '0', confirmedBy: boss.userId });
       // Day 2: figures of day 0 for Alice and Bob settle (fee 10 -> Bitget's 50 %: 5 USDT each).
       dash.clock.set(new Date(day(2).getTime() + 9 * 3_600_000));
       await ingestRebates(
@@ -858,7 +858,7 @@ describe('the dashboard', () => {
         txHash: `0x${'2e'.repeat(32)}`,
       });
       expect(paid.state).toBe(0);
-      const pending = await fundedMember(dash, { cashback: '80' });
+      const pending = await fundedMember(dash, { cashback: '80', confirmedBy: boss.userId });
       expect(
         (await applyDeposit(dash, pending, { amount: '70', authCode: await ownCode(dash, pending) })).state,
       ).toBe(0);

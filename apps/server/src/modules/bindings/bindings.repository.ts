@@ -81,7 +81,15 @@ export async function selectLiveOwners(
  */
 export async function insertBindingUnlessTaken(
   tx: Executor,
-  binding: { userId: number; platId: number; uid: string; address: string; boundAt: Date },
+  binding: {
+    userId: number;
+    platId: number;
+    uid: string;
+    address: string;
+    boundAt: Date;
+    ownershipVerifiedAt?: Date;
+    ownershipVerifiedBy?: number;
+  },
 ): Promise<ExchangeBindingRow | undefined> {
   const [row] = await tx
     .insert(exchangeBindings)
@@ -206,4 +214,17 @@ export async function markListedWatches(
 /** Account deletion: the member's waits go with the account. */
 export async function deleteUidWatches(tx: Executor, userId: number): Promise<void> {
   await tx.delete(uidWatches).where(eq(uidWatches.userId, userId));
+}
+
+/** Records that an operator confirmed the live binding's member as the UID's owner. */
+export async function markOwnershipVerified(
+  tx: Executor,
+  input: { platId: number; uid: string; operatorId: number; at: Date },
+): Promise<ExchangeBindingRow | undefined> {
+  const [row] = await tx
+    .update(exchangeBindings)
+    .set({ ownershipVerifiedAt: input.at, ownershipVerifiedBy: input.operatorId })
+    .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live))
+    .returning();
+  return row;
 }

@@ -4,6 +4,7 @@ import {
   DECIMALS,
   type ExchangeBind,
   fromScaled,
+  OWNERSHIP,
   State,
   type UidEligibility,
   type VerifyExchangeUidResponse,
@@ -29,6 +30,7 @@ import {
   type LiveBindingRow,
   lockXmeBindingRow,
   markListedWatches,
+  markOwnershipVerified,
   markUnbound,
   selectLiveBindingsOfUser,
   selectLiveOwners,
@@ -289,4 +291,63 @@ export async function notifyListedUids(tx: Transaction, deps: AppDeps, platId: n
 /** Account deletion: the member's waits for UIDs go with the account. */
 export async function forgetUidWatches(tx: Transaction, userId: number): Promise<void> {
   await deleteUidWatches(tx, userId);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Until when a binding's money is held for the ownership check (docs/support.md): OWNERSHIP.holdDays
+ * after it was bound, unless an operator confirmed the owner. Null once it may be withdrawn. No
+ * affiliate API proves who controls an account, so a stranger who binds someone's UID must not be able
+ * to withdraw before its owner has had time to notice (a refused binding) and dispute it.
+ */
+export function ownershipHeldUntil(
+  binding: Pick<ExchangeBindingRow, 'boundAt' | 'ownershipVerifiedAt'>,
+  now: Date,
+): Date | null {
+  if (binding.ownershipVerifiedAt) return null;
+  const until = new Date(binding.boundAt.getTime() + OWNERSHIP.holdDays * DAY_MS);
+  return until.getTime() > now.getTime() ? until : null;
+}
+
+/** An operator confirmed the live binding's member owns the UID: its hold ends now. */
+export function confirmOwnership(
+  tx: Transaction,
+  input: { platId: number; uid: string; operatorId: number; at: Date },
+): Promise<ExchangeBindingRow | undefined> {
+  return markOwnershipVerified(tx, input);
+}
+
+/** The reason a binding ends when an operator moves it to the member who disputed it. */
+export const DISPUTE_MOVED_REASON = 'disputeMoved';
+
+/**
+ * A dispute decided for the claimant: the holder's binding ends and the claimant holds the UID, with
+ * its balance (the cashback account is the UID's) and its ownership confirmed by the operator. In the
+ * caller's transaction, which holds the UID's cashback account lock. Undefined when the UID was not
+ * bound (nothing to move) or another binding won meanwhile.
+ */
+export async function moveBinding(
+  tx: Transaction,
+  input: { platId: number; uid: string; toUserId: number; address: string; operatorId: number; at: Date },
+): Promise<{ from: ExchangeBindingRow; to: ExchangeBindingRow } | undefined> {
+  const from = await markUnbound(tx, {
+    platId: input.platId,
+    uid: input.uid,
+    reason: DISPUTE_MOVED_REASON,
+    operatorId: input.operatorId,
+    at: input.at,
+  });
+  if (!from) return undefined;
+  const to = await insertBindingUnlessTaken(tx, {
+    userId: input.toUserId,
+    platId: input.platId,
+    uid: input.uid,
+    address: getAddress(input.address),
+    boundAt: input.at,
+    ownershipVerifiedAt: input.at,
+    ownershipVerifiedBy: input.operatorId,
+  });
+  if (!to) return undefined;
+  return { from, to };
 }

@@ -37,6 +37,12 @@ export const exchangeBindings = pgTable(
     unbindReason: text('unbind_reason'),
     /** The operator who unbound it. */
     unboundBy: bigint('unbound_by', { mode: 'number' }).references(() => users.id),
+    /**
+     * When an operator confirmed that the member owns the UID (support request evidence); until then,
+     * or until OWNERSHIP.holdDays after bound_at, the binding's money cannot be withdrawn.
+     */
+    ownershipVerifiedAt: timestamp('ownership_verified_at', { withTimezone: true }),
+    ownershipVerifiedBy: bigint('ownership_verified_by', { mode: 'number' }).references(() => users.id),
   },
   (table) => [
     uniqueIndex('exchange_bindings_live_uid_unique')

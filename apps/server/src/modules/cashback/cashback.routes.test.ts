@@ -141,6 +141,9 @@ describe('seeRebateByExchangeId', () => {
         { day: '2026-03-03', amount: '15.000000' },
       ],
       lastDataAt: new Date(DAY1 + 4 * DAY_MS + 6 * 3_600_000).toISOString(),
+      // Bound more than OWNERSHIP.holdDays ago, and no dispute.
+      heldUntil: null,
+      frozen: false,
     });
   });
 

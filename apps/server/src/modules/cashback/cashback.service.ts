@@ -16,8 +16,14 @@ import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { memberContact } from '../auth/auth.service.js';
-import { type LiveBindingRow, liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
+import {
+  type LiveBindingRow,
+  liveBindingOf,
+  liveBindingsOf,
+  ownershipHeldUntil,
+} from '../bindings/bindings.service.js';
 import { accountCode, balancesOf, creditedByAccount } from '../ledger/ledger.service.js';
+import { isUidFrozen } from '../support/frozen.js';
 import {
   selectLastDataAt,
   selectPendingRebates,
@@ -194,6 +200,8 @@ export async function bindingDetail(
     pendingRebate: usdt(pending),
     daily: daily.map((day) => ({ day: day.day, amount: usdt(day.total) })),
     lastDataAt: lastDataAt?.toISOString() ?? null,
+    heldUntil: ownershipHeldUntil(binding, deps.clock.now())?.toISOString() ?? null,
+    frozen: await isUidFrozen(deps.db, binding.platId, binding.uid),
   };
 }
 

@@ -51,6 +51,11 @@ async function partnerOf(deps: AppDeps, platId: number): Promise<Partner> {
   return partner;
 }
 
+/** When a UID registered at the exchange, as its roster says; null when the roster does not list it. */
+export async function registrationOf(db: Executor, platId: number, uid: string): Promise<Date | null> {
+  return (await findReferral(db, platId, uid))?.registeredAt ?? null;
+}
+
 /** Whether a UID is in an exchange's roster. */
 export async function isReferred(db: Executor, platId: number, uid: string): Promise<boolean> {
   return (await findReferral(db, platId, uid)) !== undefined;

@@ -19,6 +19,13 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
   withdrawalCompleted: { ...WITHDRAWAL, txHash: `0x${'ab'.repeat(32)}` },
   withdrawalRejected: { ...WITHDRAWAL, reason: 'The address <is> not on Polygon' },
   uidListed: { exchange: 'Bitget', platId: 4, uid: '40512345' },
+  supportAnswered: {
+    requestId: 12,
+    kind: 'uidBoundByOther',
+    uid: '40512345',
+    text: 'Please send a screenshot <of> your account page.',
+    resolution: null,
+  },
 };
 
 describe('mail templates', () => {
@@ -41,6 +48,21 @@ describe('mail templates', () => {
     expect(mail.subject).toBe('Bitget UID 40512345를 이제 연동할 수 있습니다');
     expect(mail.text).toContain('https://cashback.example.com/uidlinking?platId=4&uid=40512345');
     expect(mail.html).toContain('href="https://cashback.example.com/uidlinking?platId=4&amp;uid=40512345"');
+  });
+
+  it("quotes the operator's answer (escaped in HTML), says a decision, and links the thread", () => {
+    const answered = renderMail('supportAnswered', 'en', SAMPLES.supportAnswered, 'https://x.example');
+    expect(answered.subject).toBe('Your support request #12 has an answer');
+    expect(answered.text).toContain('Please send a screenshot <of> your account page.');
+    expect(answered.html).toContain('screenshot &lt;of&gt; your');
+    expect(answered.text).toContain('https://x.example/mypage/support/12');
+    const moved = renderMail(
+      'supportAnswered',
+      'zh',
+      { ...SAMPLES.supportAnswered, text: null, resolution: 'moved' },
+      'https://x.example',
+    );
+    expect(moved.text).toContain('已连同余额绑定到您的账户');
   });
 
   it('puts the code in the subject, the text and the HTML, with leading zeros kept', () => {

@@ -1,4 +1,11 @@
-import { CodeModule, type Locale, PATHS, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
+import {
+  CodeModule,
+  type Locale,
+  PATHS,
+  POLYGON_EXPLORER_TX_URL,
+  type SupportKind,
+  type SupportResolution,
+} from '@elex/contract';
 
 /**
  * The mails the product sends, in the request's language (en, zh, ko), each as plain text and HTML.
@@ -14,6 +21,16 @@ export interface MailParams {
   withdrawalRejected: WithdrawalMailParams & { reason: string };
   /** A UID the member waited for joined the exchange's roster (docs/cashback.md, "Late rosters"). */
   uidListed: { exchange: string; platId: number; uid: string };
+  /** An operator answered or decided a support request (docs/support.md). */
+  supportAnswered: {
+    requestId: number;
+    kind: SupportKind;
+    uid: string | null;
+    /** The operator's words, or null for a decision without any. */
+    text: string | null;
+    /** Set when the request was closed by this decision. */
+    resolution: SupportResolution | null;
+  };
 }
 
 export interface WithdrawalMailParams {
@@ -32,6 +49,7 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'withdrawalCompleted',
   'withdrawalRejected',
   'uidListed',
+  'supportAnswered',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -78,6 +96,14 @@ interface Copy {
   listedSubject: (exchange: string, uid: string) => string;
   listedBody: (exchange: string, uid: string) => string;
   listedLink: string;
+  support: {
+    subject: (id: number) => string;
+    kind: Record<SupportKind, string>;
+    about: (kind: string, uid: string | null) => string;
+    answered: string;
+    resolution: Record<SupportResolution, string>;
+    link: string;
+  };
   automatic: string;
 }
 
@@ -128,6 +154,26 @@ const COPY: Record<Locale, Copy> = {
     listedBody: (exchange, uid) =>
       `${exchange} now lists UID ${uid} among the accounts opened with our referral code. Bind it to start collecting its cashback; trades made before binding are counted too.`,
     listedLink: 'Bind it here:',
+    support: {
+      subject: (id) => `Your support request #${id} has an answer`,
+      kind: {
+        uidBoundByOther: 'a UID bound by someone else',
+        ownership: 'proving a UID is yours',
+        missingCashback: 'missing cashback',
+        withdrawal: 'a withdrawal',
+        account: 'your account',
+        other: 'another question',
+      },
+      about: (kind, uid) => `Your request about ${kind}${uid ? ` (UID ${uid})` : ''}:`,
+      answered: 'Our support team wrote:',
+      resolution: {
+        moved:
+          'We confirmed the UID is yours: it is now bound to your account with its balance, and can be withdrawn.',
+        verified: 'We confirmed the UID belongs to the member who holds it. The request is closed.',
+        closed: 'The request is closed. You can open a new one at any time.',
+      },
+      link: 'Read and answer the conversation:',
+    },
     automatic: 'This is an automatic message; replies are not read.',
   },
   zh: {
@@ -175,6 +221,25 @@ const COPY: Record<Locale, Copy> = {
     listedBody: (exchange, uid) =>
       `${exchange} 的推荐名单中已出现 UID ${uid}（通过我们的推荐码注册的账户）。绑定后即可开始领取返佣，绑定前的交易也会计入。`,
     listedLink: '在此绑定：',
+    support: {
+      subject: (id) => `您的客服请求 #${id} 已有答复`,
+      kind: {
+        uidBoundByOther: 'UID 被他人绑定',
+        ownership: '证明 UID 属于您',
+        missingCashback: '返佣缺失',
+        withdrawal: '提现',
+        account: '您的账户',
+        other: '其他问题',
+      },
+      about: (kind, uid) => `您关于"${kind}"${uid ? `（UID ${uid}）` : ''}的请求：`,
+      answered: '我们的客服团队回复：',
+      resolution: {
+        moved: '我们已确认该 UID 属于您：它已连同余额绑定到您的账户，可以提现。',
+        verified: '我们已确认该 UID 属于当前绑定它的会员。该请求已关闭。',
+        closed: '该请求已关闭。您可以随时提交新的请求。',
+      },
+      link: '查看并回复对话：',
+    },
     automatic: '此邮件由系统自动发送，请勿回复。',
   },
   ko: {
@@ -223,6 +288,26 @@ const COPY: Record<Locale, Copy> = {
     listedBody: (exchange, uid) =>
       `${exchange}의 추천 명단에 UID ${uid}가 나타났습니다(저희 추천 코드로 가입한 계정). 연동하면 캐시백을 받기 시작하며, 연동 전의 거래도 포함됩니다.`,
     listedLink: '여기에서 연동하세요:',
+    support: {
+      subject: (id) => `고객 지원 요청 #${id}에 답변이 도착했습니다`,
+      kind: {
+        uidBoundByOther: '다른 사람이 연동한 UID',
+        ownership: 'UID 소유 증명',
+        missingCashback: '누락된 캐시백',
+        withdrawal: '출금',
+        account: '회원님의 계정',
+        other: '기타 문의',
+      },
+      about: (kind, uid) => `'${kind}'${uid ? ` (UID ${uid})` : ''}에 관한 요청:`,
+      answered: '고객 지원팀 답변:',
+      resolution: {
+        moved:
+          'UID가 회원님의 것임을 확인했습니다. 이제 잔액과 함께 회원님의 계정에 연동되었으며 출금할 수 있습니다.',
+        verified: 'UID가 현재 연동한 회원의 것임을 확인했습니다. 요청을 종료합니다.',
+        closed: '요청이 종료되었습니다. 언제든지 새 요청을 보낼 수 있습니다.',
+      },
+      link: '대화 보기 및 답장:',
+    },
     automatic: '이 메일은 자동으로 발송되었으며 회신은 확인되지 않습니다.',
   },
 };
@@ -356,6 +441,22 @@ export function renderMail<T extends MailTemplate>(
         { kind: 'p', text: copy.listedBody(exchange, uid) },
         { kind: 'link', text: copy.listedLink, url: `${appUrl}${PATHS.uidLinking}?${query}` },
       ]);
+    }
+    case 'supportAnswered': {
+      const answer = params as MailParams['supportAnswered'];
+      const blocks: Block[] = [
+        { kind: 'p', text: copy.support.about(copy.support.kind[answer.kind], answer.uid) },
+      ];
+      if (answer.text) {
+        blocks.push({ kind: 'p', text: copy.support.answered }, { kind: 'p', text: answer.text });
+      }
+      if (answer.resolution) blocks.push({ kind: 'p', text: copy.support.resolution[answer.resolution] });
+      blocks.push({
+        kind: 'link',
+        text: copy.support.link,
+        url: `${appUrl}${PATHS.myPageSupport}/${answer.requestId}`,
+      });
+      return compose(locale, copy, copy.support.subject(answer.requestId), blocks);
     }
     default:
       throw new Error(`unknown mail template ${String(template)}`);

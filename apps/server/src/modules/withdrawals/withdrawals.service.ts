@@ -26,7 +26,7 @@ import {
   withdrawalLockedUntil,
   withdrawalLockedUntilInTransaction,
 } from '../auth/auth.service.js';
-import { liveBindingOf, liveBindingsOf } from '../bindings/bindings.service.js';
+import { liveBindingOf, liveBindingsOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import {
   accountCode,
@@ -39,6 +39,7 @@ import {
 } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { MailParams, WithdrawalMailParams } from '../mail/templates.js';
+import { isUidFrozen } from '../support/frozen.js';
 import {
   type Decision,
   decidePending,
@@ -200,11 +201,15 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
   ]);
   const rewards = balances.get(rewardsCode) ?? 0n;
   const lockedUntil = await withdrawalLockedUntil(deps, userId);
+  const now = deps.clock.now();
+  const frozen = await Promise.all(
+    bindings.map((binding) => isUidFrozen(deps.db, binding.platId, binding.uid)),
+  );
   return {
     minimum: usdt(MINIMUM),
     lockedUntil: lockedUntil?.toISOString() ?? null,
     rewards: usdt(rewards),
-    bindings: bindings.map((binding) => {
+    bindings: bindings.map((binding, index) => {
       const cashback = balances.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n;
       const withdrawable = cashback + rewards;
       return {
@@ -214,6 +219,8 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
         cashback: usdt(cashback),
         withdrawable: usdt(withdrawable),
         shortfall: usdt(withdrawable >= MINIMUM ? 0n : MINIMUM - withdrawable),
+        heldUntil: ownershipHeldUntil(binding, now)?.toISOString() ?? null,
+        frozen: frozen[index] ?? false,
       };
     }),
   };
@@ -239,6 +246,15 @@ export interface WithdrawalRequestOutcome {
   withdrawal: Withdrawal;
   /** False when this request id had made the withdrawal already (a retried click): nothing moved now. */
   created: boolean;
+}
+
+/**
+ * A new binding's money waits for the ownership check (OWNERSHIP.holdDays, or an operator's
+ * confirmation): a stranger who bound someone's UID cannot take its cashback before the owner disputes.
+ */
+function refuseUnlessOwnershipSettled(binding: Parameters<typeof ownershipHeldUntil>[0], now: Date): void {
+  const heldUntil = ownershipHeldUntil(binding, now);
+  if (heldUntil) throw AppError.refused('withdrawalOwnershipHeld', { time: displayTime(heldUntil) });
 }
 
 /** A retried request answers the withdrawal it made, if it asked for the same thing. */
@@ -279,6 +295,8 @@ export async function requestWithdrawal(
   if (lockedUntil) throw AppError.refused('withdrawalLocked', { time: displayTime(lockedUntil) });
   const binding = await liveBindingOf(deps.db, request.platId, request.uid);
   if (!binding || binding.userId !== userId) throw AppError.refused('withdrawalUidNotBound');
+  refuseUnlessOwnershipSettled(binding, deps.clock.now());
+  if (await isUidFrozen(deps.db, request.platId, request.uid)) throw AppError.refused('withdrawalFrozen');
   if (amountMicro < MINIMUM) {
     throw AppError.refused('withdrawalBelowMinimum', {
       minimum: WITHDRAWAL.minimumUsdt,
@@ -316,6 +334,9 @@ export async function requestWithdrawal(
     // look must stop the request, or it would draw on a UID the member no longer holds.
     const held = await liveBindingOf(tx, request.platId, request.uid);
     if (!held || held.userId !== userId) throw AppError.refused('withdrawalUidNotBound');
+    // And the dispute: one opened since the first look froze the UID (it takes the same account lock).
+    refuseUnlessOwnershipSettled(held, now);
+    if (await isUidFrozen(tx, request.platId, request.uid)) throw AppError.refused('withdrawalFrozen');
 
     refuseUnlessWithdrawable(amountMicro, cashback + rewards);
     // docs/withdrawals.md: a withdrawal draws first from the UID's cashback, then from rewards.
@@ -538,6 +559,12 @@ async function decide(
     // (docs/withdrawals.md, "Decisions").
     if (options.decision.decidedVia === 'console' && after.userId === options.decision.decidedBy) {
       throw AppError.refused('withdrawalOwnDecision');
+    }
+    // Frozen money is never paid: a dispute opened on the UID since the request must be decided first.
+    // The UID's account lock orders this against a dispute being opened (it takes the same lock).
+    if (after.status === 'completed') {
+      await balanceOf(tx, accountCode.cashback(after.platId, after.uid), { forUpdate: true, at: now });
+      if (await isUidFrozen(tx, after.platId, after.uid)) throw AppError.refused('withdrawalFrozen');
     }
     await checkpoint(deps, 'decide:afterStatus');
 

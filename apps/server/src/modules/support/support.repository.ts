@@ -1,0 +1,133 @@
+import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  type SupportMessageRow,
+  type SupportRequestRow,
+  supportImages,
+  supportMessages,
+  supportRequests,
+} from './support.tables.js';
+
+export type NewSupportRequest = Omit<
+  SupportRequestRow,
+  'id' | 'status' | 'resolution' | 'updatedAt' | 'closedAt' | 'closedBy'
+>;
+
+export async function insertRequest(tx: Executor, request: NewSupportRequest): Promise<SupportRequestRow> {
+  const [row] = await tx
+    .insert(supportRequests)
+    .values({ ...request, status: 'open', updatedAt: request.createdAt })
+    .returning();
+  if (!row) throw new Error('support request not written');
+  return row;
+}
+
+export async function insertImage(
+  tx: Executor,
+  image: { requestId: number; contentType: string; bytes: Buffer; createdAt: Date },
+): Promise<number> {
+  const [row] = await tx
+    .insert(supportImages)
+    .values({ ...image, sizeBytes: image.bytes.length })
+    .returning({ id: supportImages.id });
+  if (!row) throw new Error('support image not written');
+  return row.id;
+}
+
+export async function insertMessage(
+  tx: Executor,
+  message: Omit<SupportMessageRow, 'id'>,
+): Promise<SupportMessageRow> {
+  const [row] = await tx.insert(supportMessages).values(message).returning();
+  if (!row) throw new Error('support message not written');
+  return row;
+}
+
+/** The request, locked until the transaction ends: decisions and replies on it queue. */
+export async function lockRequest(tx: Executor, id: number): Promise<SupportRequestRow | undefined> {
+  const [row] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for('update');
+  return row;
+}
+
+export async function findRequest(db: Executor, id: number): Promise<SupportRequestRow | undefined> {
+  const [row] = await db.select().from(supportRequests).where(eq(supportRequests.id, id)).limit(1);
+  return row;
+}
+
+export async function updateRequest(
+  tx: Executor,
+  id: number,
+  change: Partial<Pick<SupportRequestRow, 'status' | 'resolution' | 'updatedAt' | 'closedAt' | 'closedBy'>>,
+): Promise<SupportRequestRow> {
+  const [row] = await tx.update(supportRequests).set(change).where(eq(supportRequests.id, id)).returning();
+  if (!row) throw new Error(`support request ${id} vanished`);
+  return row;
+}
+
+export async function countOpenOfUser(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(supportRequests)
+    .where(and(eq(supportRequests.userId, userId), ne(supportRequests.status, 'closed')));
+  return row?.value ?? 0;
+}
+
+/** The member's request of a kind about a UID that is not closed yet, if any. */
+export async function findOpenOfUserAbout(
+  db: Executor,
+  input: { userId: number; kind: string; platId: number; uid: string },
+): Promise<SupportRequestRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(supportRequests)
+    .where(
+      and(
+        eq(supportRequests.userId, input.userId),
+        eq(supportRequests.kind, input.kind),
+        eq(supportRequests.platId, input.platId),
+        eq(supportRequests.uid, input.uid),
+        ne(supportRequests.status, 'closed'),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function selectRequestPage(
+  db: Executor,
+  filter: { userId?: number; status?: string; statuses?: readonly string[]; kind?: string },
+  page: { offset: number; limit: number },
+): Promise<{ rows: SupportRequestRow[]; total: number }> {
+  const where: SQL | undefined = and(
+    filter.userId === undefined ? undefined : eq(supportRequests.userId, filter.userId),
+    filter.status === undefined ? undefined : eq(supportRequests.status, filter.status),
+    filter.statuses === undefined ? undefined : inArray(supportRequests.status, [...filter.statuses]),
+    filter.kind === undefined ? undefined : eq(supportRequests.kind, filter.kind),
+  );
+  const [total] = await db.select({ value: count() }).from(supportRequests).where(where);
+  const rows = await db
+    .select()
+    .from(supportRequests)
+    .where(where)
+    .orderBy(desc(supportRequests.updatedAt), desc(supportRequests.id))
+    .offset(page.offset)
+    .limit(page.limit);
+  return { rows, total: total?.value ?? 0 };
+}
+
+/** A request's thread, oldest first, each message with its image when it has one. */
+export async function selectThread(
+  db: Executor,
+  requestId: number,
+): Promise<Array<SupportMessageRow & { image: { contentType: string; bytes: Buffer } | null }>> {
+  const rows = await db
+    .select({ message: supportMessages, contentType: supportImages.contentType, bytes: supportImages.bytes })
+    .from(supportMessages)
+    .leftJoin(supportImages, eq(supportImages.id, supportMessages.imageId))
+    .where(eq(supportMessages.requestId, requestId))
+    .orderBy(asc(supportMessages.id));
+  return rows.map((row) => ({
+    ...row.message,
+    image: row.contentType && row.bytes ? { contentType: row.contentType, bytes: row.bytes } : null,
+  }));
+}
