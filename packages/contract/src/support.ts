@@ -92,13 +92,15 @@ export const CreateSupportRequestSchema = z
   })
   .superRefine((value, context) => {
     if (!UID_SUPPORT_KINDS.includes(value.kind)) return;
-    if (value.platId === undefined)
-      context.addIssue({ code: 'custom', path: ['platId'], ...fail('requiredInformation') });
-    if (value.uid === undefined)
-      context.addIssue({ code: 'custom', path: ['uid'], ...fail('requiredInformation') });
-    if (value.kind === 'uidBoundByOther' && value.address === undefined) {
-      context.addIssue({ code: 'custom', path: ['address'], ...fail('requiredInformation') });
-    }
+    const required = (field: string) =>
+      context.addIssue({
+        code: 'custom',
+        path: [field],
+        message: 'requiredInformation' satisfies MessageKey,
+      });
+    if (value.platId === undefined) required('platId');
+    if (value.uid === undefined) required('uid');
+    if (value.kind === 'uidBoundByOther' && value.address === undefined) required('address');
   });
 export type CreateSupportRequest = z.input<typeof CreateSupportRequestSchema>;
 

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { CodeModule, State } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../app.js';
+import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import { ManualClock } from '../../lib/clock.js';
+import { openSharedTestDatabase, testConfig } from '../../test/test-app.js';
+import { type Caller, newOperator } from '../admin/test-support.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import type { CashbackTestContext } from '../cashback/test-support.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { accountCode, balancesOf } from '../ledger/ledger.service.js';
+import {
+  ADDRESS,
+  fundedMember,
+  OTHER_ADDRESS,
+  registerMember,
+  type TestMember,
+  usdt,
+} from '../withdrawals/test-support.js';
+
+// As in withdrawals.race.test.ts: every withdrawal code (module 3) is accepted and never used up, so
+// the requests really race and only the locks stand between them and paying frozen money.
+const ACCEPTED_CODE_ID = -1;
+vi.mock('../auth/codes.service.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../auth/codes.service.js')>();
+  return {
+    ...actual,
+    checkCode: async (...args: Parameters<typeof actual.checkCode>) =>
+      args[1].module === CodeModule.OwnAddress ? ACCEPTED_CODE_ID : actual.checkCode(...args),
+    useCode: async (...args: Parameters<typeof actual.useCode>) =>
+      args[2] === ACCEPTED_CODE_ID ? true : actual.useCode(...args),
+  };
+});
+
+/**
+ * Issue 11: "a dispute, a withdrawal and a second binding of the same UID at once never pay frozen
+ * money". On PGlite one app; on PostgreSQL (TEST_DATABASE_URL) two app instances on one database.
+ */
+type App = Awaited<ReturnType<typeof buildApp>>;
+let ctx: CashbackTestContext;
+let apps: App[];
+let operator: Caller;
+let closeDatabase: () => Promise<void>;
+
+beforeAll(async () => {
+  const shared = await openSharedTestDatabase(2, 5);
+  closeDatabase = shared.close;
+  const clock = new ManualClock();
+  const config = testConfig();
+  const instances = process.env.TEST_DATABASE_URL ? shared.handles : shared.handles.slice(0, 1);
+  apps = [];
+  for (const handle of instances)
+    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
+  for (const handle of instances) {
+    const client = (handle.db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) client.on('error', () => {});
+  }
+  const first = apps[0] as App;
+  await seedPartnerCatalog(first.deps.db);
+  ctx = { app: first, clock, config, db: first.deps.db, deps: first.deps, close: async () => {} };
+  operator = await newOperator(ctx);
+});
+
+afterAll(async () => {
+  for (const app of apps ?? []) await app.close();
+  await closeDatabase?.();
+});
+
+const appFor = (n: number) => apps[n % apps.length] as App;
+
+function post(n: number, url: string, token: string, payload: object) {
+  return appFor(n)
+    .inject({ method: 'POST', url, headers: { 'content-type': 'application/json', token }, payload })
+    .then((res) => res.json() as { state: number; message: string; content: { id?: string } | null });
+}
+
+const apply = (n: number, member: TestMember, amount: string) =>
+  post(n, '/elex/user/applyDeposit', member.token, {
+    requestId: randomUUID(),
+    platId: member.platId,
+    uid: member.uid,
+    address: ADDRESS,
+    amount,
+    authCode: '123456',
+  });
+
+async function cashbackLeft(platId: number, uid: string): Promise<bigint> {
+  const code = accountCode.cashback(platId, uid);
+  return (await balancesOf(ctx.db, [code])).get(code) ?? 0n;
+}
+
+describe(`a dispute racing withdrawals and a second binding (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  it('never pays frozen money, and the owner gets exactly what was left', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const squatter = await fundedMember(ctx, { cashback: '500', confirmedBy: operator.userId });
+      const owner = await registerMember(ctx);
+      const third = await registerMember(ctx);
+      // Two withdrawals asked before, waiting for the operator.
+      const before = [await apply(0, squatter, '50'), await apply(1, squatter, '50')];
+      expect(before.map((answer) => answer.state)).toEqual([0, 0]);
+
+      const disputeCall = post(round, '/elex/support/create', owner.token, {
+        kind: 'uidBoundByOther',
+        platId: squatter.platId,
+        uid: squatter.uid,
+        address: OTHER_ADDRESS,
+        text: `round ${round}: this UID is mine`,
+      });
+      const requests = Array.from({ length: 8 }, (_, n) => apply(n + round, squatter, '50'));
+      const approvals = before.map((answer, n) =>
+        post(n + round + 1, '/elex/admin/approveWithdrawal', operator.token, {
+          id: answer.content?.id,
+          txHash: `0x${(round * 10 + n + 1).toString(16).padStart(64, 'd')}`,
+        }),
+      );
+      const secondBinding = post(round + 1, '/elex/user/bindExchangeUid', third.token, {
+        platId: squatter.platId,
+        uid: squatter.uid,
+        address: ADDRESS,
+      });
+      const [disputed, bound, ...rest] = await Promise.all([
+        disputeCall,
+        secondBinding,
+        ...approvals,
+        ...requests,
+      ]);
+      expect(disputed.state).toBe(0);
+      expect(bound).toMatchObject({ state: State.Refused, content: { messageKey: 'uidAlreadyBound' } });
+      for (const answer of rest) expect([0, State.Refused]).toContain(answer.state);
+      // What was paid was paid before the dispute froze the UID (the approvals that won the lock).
+      const paidInRace = rest.slice(0, 2).filter((answer) => answer.state === 0).length;
+
+      // From now on nothing of the UID is paid: every withdrawal under review is refused approval.
+      const pendingIds = rowsOf<{ id: string | number }>(
+        await ctx.db.execute(
+          sql`select id from withdrawals where plat_id = ${squatter.platId} and uid = ${squatter.uid} and status = 'pending' order by id`,
+        ),
+      ).map((row) => String(row.id));
+      for (const [n, id] of pendingIds.entries()) {
+        const approved = await post(n, '/elex/admin/approveWithdrawal', operator.token, {
+          id,
+          txHash: `0x${(round * 100 + n + 50).toString(16).padStart(64, 'e')}`,
+        });
+        expect(approved).toMatchObject({
+          state: State.Refused,
+          message: expect.stringContaining('under dispute'),
+        });
+        expect(
+          (await post(n, '/elex/admin/rejectWithdrawal', operator.token, { id, reason: 'UID under dispute' }))
+            .state,
+        ).toBe(0);
+      }
+      // The operator moves the UID: the owner gets every USDT that was not paid before the freeze.
+      const list = await post(0, '/elex/admin/support/list', operator.token, {
+        status: 'active',
+        kind: 'uidBoundByOther',
+      });
+      const request = (list.content as unknown as { rows: Array<{ id: string; uid: string }> }).rows.find(
+        (row) => row.uid === squatter.uid,
+      );
+      expect(
+        (await post(1, '/elex/admin/support/moveBinding', operator.token, { id: request?.id })).state,
+      ).toBe(0);
+      expect(await cashbackLeft(squatter.platId, squatter.uid)).toBe(
+        usdt('500') - usdt('50') * BigInt(paidInRace),
+      );
+      const ownerView = await post(0, '/elex/user/withdrawable', owner.token, {});
+      expect(ownerView.content).toMatchObject({
+        bindings: [{ uid: squatter.uid, frozen: false, heldUntil: null }],
+      });
+    }
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});

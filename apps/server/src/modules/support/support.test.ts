@@ -1,0 +1,356 @@
+import { State, SUPPORT } from '@elex/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../admin/audit.service.js';
+import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
+import { call, mailsTo } from '../auth/test-support.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import { DAY_MS, nextUid } from '../cashback/test-support.js';
+import {
+  ADDRESS,
+  addToRoster,
+  applyDeposit,
+  BITGET,
+  createWithdrawalTestApp,
+  creditCashback,
+  fundedMember,
+  memberCall,
+  moneyOf,
+  OTHER_ADDRESS,
+  ownCode,
+  registerMember,
+  type TestMember,
+} from '../withdrawals/test-support.js';
+import { supportRequests } from './support.tables.js';
+
+/**
+ * Issue 11, "a UID can be taken with the money it earned": a new binding's money waits OWNERSHIP's
+ * hold; a dispute freezes the UID at once; an operator answers, moves the binding with its balance to
+ * the claimant, or confirms the holder. Every decision is audited and mailed.
+ */
+let ctx: Awaited<ReturnType<typeof createWithdrawalTestApp>>;
+let operator: Caller;
+beforeAll(async () => {
+  ctx = await createWithdrawalTestApp();
+  operator = await newOperator(ctx);
+});
+afterAll(() => ctx.close());
+
+// The smallest valid PNG: its signature, then nothing else we read.
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]).toString('base64');
+
+type Member = Pick<TestMember, 'token' | 'email' | 'userId'>;
+const open = (member: Member, body: object) => memberCall(ctx, member, '/elex/support/create', body);
+
+/** A squatter who bound `uid`... with the owner's money on it, confirmed as owner so only a dispute stops it. */
+async function squatterWithMoney(cashback = '120') {
+  return fundedMember(ctx, { cashback, confirmedBy: operator.userId });
+}
+
+async function dispute(claimant: Member, target: TestMember, text = 'This UID is mine, see the screenshot.') {
+  const answer = await open(claimant, {
+    kind: 'uidBoundByOther',
+    platId: target.platId,
+    uid: target.uid,
+    address: OTHER_ADDRESS,
+    text,
+    image: { contentType: 'image/png', data: PNG },
+  });
+  expect(answer).toMatchObject({ state: 0, content: { status: 'open', kind: 'uidBoundByOther' } });
+  return answer.content.id as string;
+}
+
+describe('the ownership hold of a new binding', () => {
+  it('refuses to withdraw before OWNERSHIP.holdDays, says until when, and allows it after', async () => {
+    const member = await registerMember(ctx);
+    const uid = nextUid('H');
+    await addToRoster(ctx, BITGET, uid);
+    expect(
+      await memberCall(ctx, member, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }),
+    ).toMatchObject({ state: 0 });
+    await creditCashback(ctx, BITGET, uid, '75');
+    const holder = { ...member, platId: BITGET, uid };
+    const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS);
+    const [binding] = (await memberCall(ctx, member, '/elex/user/withdrawable')).content.bindings;
+    expect(binding).toMatchObject({ cashback: '75.000000', heldUntil: until.toISOString(), frozen: false });
+
+    const refused = await applyDeposit(ctx, holder, { amount: '75', authCode: await ownCode(ctx, holder) });
+    expect(refused).toMatchObject({ state: State.Refused });
+    expect(refused.message).toContain(`${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect((await moneyOf(ctx, holder)).cashback).toBe(75_000_000n);
+
+    ctx.clock.advance(14 * DAY_MS);
+    expect(
+      (await applyDeposit(ctx, holder, { amount: '75', authCode: await ownCode(ctx, holder) })).state,
+    ).toBe(0);
+  });
+
+  it('ends early when an operator confirms the owner from an ownership request', async () => {
+    const member = await registerMember(ctx);
+    const uid = nextUid('O');
+    await addToRoster(ctx, BITGET, uid);
+    await memberCall(ctx, member, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS });
+    await creditCashback(ctx, BITGET, uid, '60');
+    const holder = { ...member, platId: BITGET, uid };
+    const request = await open(member, {
+      kind: 'ownership',
+      platId: BITGET,
+      uid,
+      text: 'Screenshot of my Bitget profile attached.',
+      image: { contentType: 'image/png', data: PNG },
+    });
+    expect(request.state).toBe(0);
+    const verified = await adminCall(ctx, operator, 'support/verifyOwnership', { id: request.content.id });
+    expect(verified).toMatchObject({ state: 0, content: { status: 'closed', resolution: 'verified' } });
+    expect(
+      (await memberCall(ctx, member, '/elex/user/withdrawable')).content.bindings[0].heldUntil,
+    ).toBeNull();
+    expect(
+      (await applyDeposit(ctx, holder, { amount: '60', authCode: await ownCode(ctx, holder) })).state,
+    ).toBe(0);
+    const [entry] = (
+      await listAudit(ctx.db, { target: `support:${request.content.id}`, page: 1, pageSize: 5 })
+    ).rows;
+    expect(entry).toMatchObject({ action: 'support.verifyOwnership', actor: operator.email });
+  });
+});
+
+describe('a dispute', () => {
+  it('freezes the UID at once: the holder can neither request nor be paid, until the operator moves it to the owner', async () => {
+    const squatter = await squatterWithMoney('120');
+    // A withdrawal asked before the dispute, still under review.
+    const asked = await applyDeposit(ctx, squatter, { amount: '50', authCode: await ownCode(ctx, squatter) });
+    expect(asked.state).toBe(0);
+    const owner = await registerMember(ctx, 'ko');
+    const id = await dispute(owner, squatter);
+
+    // Frozen: no new request, no approval of the one under review.
+    const refused = await applyDeposit(ctx, squatter, {
+      amount: '50',
+      authCode: await ownCode(ctx, squatter),
+    });
+    expect(refused).toMatchObject({
+      state: State.Refused,
+      message: 'This UID is under dispute: its cashback cannot be withdrawn until support has decided',
+    });
+    expect(
+      await adminCall(ctx, operator, 'approveWithdrawal', {
+        id: asked.content?.id,
+        txHash: `0x${'5a'.repeat(32)}`,
+      }),
+    ).toMatchObject({ state: State.Refused, message: expect.stringContaining('under dispute') });
+    const squatterView = (await memberCall(ctx, squatter, '/elex/user/withdrawable')).content.bindings[0];
+    expect(squatterView).toMatchObject({ frozen: true });
+
+    // The move waits for the withdrawal under review to be decided.
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id })).toMatchObject({
+      state: State.Refused,
+      message: 'A withdrawal of this UID is under review: decide it first',
+    });
+    const detail = await adminCall(ctx, operator, 'support/detail', { id });
+    expect(detail.content.uidState).toMatchObject({
+      holder: { userId: squatter.userId, email: squatter.email },
+      balance: '70.000000',
+      frozen: true,
+      withdrawalsUnderReview: 1,
+    });
+    expect(detail.content.messages[0].image).toMatch(/^data:image\/png;base64,/);
+    expect(
+      (
+        await adminCall(ctx, operator, 'rejectWithdrawal', {
+          id: asked.content?.id,
+          reason: 'UID under dispute',
+        })
+      ).state,
+    ).toBe(0);
+
+    const moved = await adminCall(ctx, operator, 'support/moveBinding', { id });
+    expect(moved).toMatchObject({ state: 0, content: { status: 'closed', resolution: 'moved' } });
+    // The owner holds the UID with the whole balance, confirmed, and can withdraw it now.
+    const ownerView = await memberCall(ctx, owner, '/elex/user/withdrawable');
+    expect(ownerView.content.bindings).toEqual([
+      expect.objectContaining({
+        uid: squatter.uid,
+        address: OTHER_ADDRESS,
+        cashback: '120.000000',
+        heldUntil: null,
+        frozen: false,
+      }),
+    ]);
+    const ownerMember = { ...owner, platId: squatter.platId, uid: squatter.uid };
+    expect(
+      (await applyDeposit(ctx, ownerMember, { amount: '120', authCode: await ownCode(ctx, ownerMember) }))
+        .state,
+    ).toBe(0);
+    // The squatter holds nothing any more and could take nothing of it.
+    expect((await memberCall(ctx, squatter, '/elex/user/myInfo')).content.exchangeBinds).toEqual([]);
+    const [entry] = (await listAudit(ctx.db, { target: `support:${id}`, page: 1, pageSize: 5 })).rows;
+    expect(entry).toMatchObject({
+      action: 'support.moveBinding',
+      actor: operator.email,
+      before: { holderId: squatter.userId, balance: '120.000000' },
+      after: { holderId: owner.userId },
+    });
+    // The claimant was told, in Korean.
+    const [mail] = (await mailsTo(ctx, owner.email)).filter((item) => item.template === 'supportAnswered');
+    expect(mail?.text).toContain('잔액과 함께 회원님의 계정에 연동되었으며');
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('is answered in the thread: the member is mailed, reads it, replies; closing ends the freeze', async () => {
+    const squatter = await squatterWithMoney('55');
+    const owner = await registerMember(ctx, 'zh');
+    const id = await dispute(owner, squatter);
+    const replied = await adminCall(ctx, operator, 'support/reply', {
+      id,
+      text: 'Please send the page that shows the UID and your e-mail.',
+    });
+    expect(replied).toMatchObject({ state: 0, content: { status: 'answered' } });
+    const [mail] = (await mailsTo(ctx, owner.email)).filter((item) => item.template === 'supportAnswered');
+    expect(mail?.text).toContain('Please send the page that shows the UID and your e-mail.');
+    expect(mail?.text).toContain(`/mypage/support/${id}`);
+
+    const thread = await memberCall(ctx, owner, '/elex/support/detail', { id });
+    expect(thread.content.messages.map((message: { author: string }) => message.author)).toEqual([
+      'member',
+      'operator',
+    ]);
+    const again = await memberCall(ctx, owner, '/elex/support/reply', { id, text: 'Here it is.' });
+    expect(again).toMatchObject({ state: 0, content: { status: 'open' } });
+    // Nobody else reads it, not even the member the dispute is about.
+    expect(await memberCall(ctx, squatter, '/elex/support/detail', { id })).toMatchObject({
+      state: State.NotFound,
+    });
+
+    expect(
+      await adminCall(ctx, operator, 'support/close', { id, text: 'The holder proved it.' }),
+    ).toMatchObject({
+      state: 0,
+      content: { status: 'closed', resolution: 'closed' },
+    });
+    expect(
+      (await applyDeposit(ctx, squatter, { amount: '55', authCode: await ownCode(ctx, squatter) })).state,
+    ).toBe(0);
+    const closed = await call(
+      ctx,
+      '/elex/support/reply',
+      { id, text: 'More?' },
+      { token: owner.token, lang: 'zh' },
+    );
+    expect(closed.json()).toMatchObject({
+      state: State.Refused,
+      message: '该请求已关闭。如需更多帮助，请提交新的请求。',
+    });
+  });
+});
+
+describe('opening a request', () => {
+  it('refuses what is wrong with a message naming it, and writes nothing', async () => {
+    const member = await registerMember(ctx);
+    const squatter = await squatterWithMoney('0');
+    const count = async () =>
+      (await ctx.db.select().from(supportRequests).where(eq(supportRequests.userId, member.userId))).length;
+    const cases: Array<[object, number, string]> = [
+      [
+        { kind: 'missingCashback', text: 'where is it' },
+        State.ValidationFailed,
+        'platId: Please enter the required information',
+      ],
+      [
+        { kind: 'uidBoundByOther', platId: BITGET, uid: squatter.uid, text: 'mine' },
+        State.ValidationFailed,
+        'address: Please enter the required information',
+      ],
+      [
+        { kind: 'other', text: 'a\u0000b' },
+        State.ValidationFailed,
+        'text: Remove the invisible control characters from the text',
+      ],
+      [
+        { kind: 'other', text: 'x'.repeat(SUPPORT.maxTextLength + 1) },
+        State.ValidationFailed,
+        'text: Please write at most 4,000 characters',
+      ],
+      [
+        {
+          kind: 'other',
+          text: 'look',
+          image: { contentType: 'image/png', data: Buffer.from('GIF89a....').toString('base64') },
+        },
+        State.Refused,
+        'The image must be a PNG, JPEG or WebP file',
+      ],
+      [
+        { kind: 'other', text: 'look', image: { contentType: 'image/gif', data: PNG } },
+        State.ValidationFailed,
+        'image.contentType: The image must be a PNG, JPEG or WebP file',
+      ],
+      [
+        { kind: 'uidBoundByOther', platId: BITGET, uid: nextUid('FREE'), address: ADDRESS, text: 'mine' },
+        State.Refused,
+        'Nobody else holds this UID. If it is yours, bind it on the binding page.',
+      ],
+      [
+        { kind: 'ownership', platId: BITGET, uid: squatter.uid, text: 'mine' },
+        State.Refused,
+        'This UID is not bound to your account',
+      ],
+      [
+        { kind: 'missingCashback', platId: 999, uid: 'ABCD1234', text: 'where' },
+        State.NotFound,
+        'This exchange is not one of our partners',
+      ],
+    ];
+    for (const [body, state, message] of cases) {
+      expect(await open(member, body), JSON.stringify(body).slice(0, 80)).toMatchObject({ state, message });
+    }
+    expect(await count()).toBe(0);
+  });
+
+  it('refuses an image over 2 MB before decoding it', async () => {
+    const member = await registerMember(ctx);
+    const huge = PNG + 'A'.repeat(Math.ceil((SUPPORT.maxImageBytes * 4) / 3));
+    const answer = await open(member, {
+      kind: 'other',
+      text: 'big',
+      image: { contentType: 'image/png', data: huge },
+    });
+    expect(answer).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'image.data: The image must be at most 2 MB',
+    });
+  });
+
+  it('allows five open requests per member and one dispute per UID', async () => {
+    const member = await registerMember(ctx);
+    const squatter = await squatterWithMoney('0');
+    await dispute(member, squatter);
+    expect(
+      await open(member, {
+        kind: 'uidBoundByOther',
+        platId: squatter.platId,
+        uid: squatter.uid,
+        address: ADDRESS,
+        text: 'again',
+      }),
+    ).toMatchObject({ state: State.Refused, message: 'You already have an open request about this UID' });
+    for (let n = 0; n < SUPPORT.maxOpenPerMember - 1; n += 1) {
+      expect((await open(member, { kind: 'other', text: `question ${n}` })).state).toBe(0);
+    }
+    expect(await open(member, { kind: 'account', text: 'one more' })).toMatchObject({
+      state: State.Refused,
+      message: 'You already have 5 open requests. Please wait for our answer before opening another.',
+    });
+    const list = await memberCall(ctx, member, '/elex/support/list', { page: 1, pageSize: 10 });
+    expect(list.content.total).toBe(SUPPORT.maxOpenPerMember);
+  });
+
+  it('keeps the console to operators: a member is refused every support call', async () => {
+    const member = await registerMember(ctx);
+    for (const path of ['list', 'detail', 'reply', 'close', 'moveBinding', 'verifyOwnership']) {
+      expect((await adminCall(ctx, member, `support/${path}`, { id: 1, text: 'x' })).state).toBe(
+        State.Forbidden,
+      );
+    }
+  });
+});
