@@ -53,19 +53,18 @@ before(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-admin-'));
   dataDir = path.join(root, 'data');
   smtp = await startSmtpCapture();
-  [member, operator, bystander] = (await seedWithdrawingMembers({
-    dataDir,
-    appSecret,
-    smtp,
-    count: 3,
-    cashback: '150',
-  })) as [WithdrawingMember, WithdrawingMember, WithdrawingMember];
+  const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 3, cashback: '150' });
+  [member, operator, bystander] = seeded as unknown as [
+    WithdrawingMember,
+    WithdrawingMember,
+    WithdrawingMember,
+  ];
   // The role is given on the command line while the server is stopped.
   const granted = await runOps(['admin:grant', operator.email], { dataDir, appSecret });
   assert.match(granted, /is now an operator/);
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
-  await bindUid(server.url, member);
-  await bindUid(server.url, bystander);
+  await bindUid(server.url, member, seeded.reviewer);
+  await bindUid(server.url, bystander, seeded.reviewer);
   bystanderWithdrawalId = await requestWithdrawal(server.url, bystander, '50', smtp.dir);
 });
 after(async () => {

@@ -43,9 +43,10 @@ before(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-withdrawal-'));
   dataDir = path.join(root, 'data');
   smtp = await startSmtpCapture();
-  members = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 2, cashback: '150' });
+  const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 2, cashback: '150' });
+  members = seeded;
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
-  for (const member of members) await bindUid(server.url, member);
+  for (const member of members) await bindUid(server.url, member, seeded.reviewer);
 });
 after(async () => {
   await server?.stop();

@@ -14,6 +14,10 @@ import { waitForCode } from './smtp-capture.js';
  *   2. `referrals:import` puts each member's UID in the Bitget roster, `rebates:import` credits it;
  *   3. the caller starts the server again on `dataDir` with the same `appSecret`, and each member
  *      binds their UID (`bindUid`) and withdraws in the browser or over the API (`requestWithdrawal`).
+ *
+ * A new binding's money is held for the ownership check (OWNERSHIP.holdDays, docs/support.md), so
+ * `bindUid` also has the member send an ownership request that the returned `reviewer` (one more
+ * account, made an operator on the command line in step 2) confirms, as a support operator would.
  */
 export const BITGET = { platId: 4, name: 'Bitget' } as const;
 /** EIP-55's own test vector: a well-formed address nobody uses. */
@@ -63,13 +67,14 @@ export async function seedWithdrawingMembers(options: {
   smtp: { url: string; dir: string };
   count: number;
   cashback: string;
-}): Promise<WithdrawingMember[]> {
+}): Promise<WithdrawingMember[] & { reviewer: WithdrawingMember }> {
   const { dataDir, appSecret, smtp } = options;
   const tag = randomBytes(3).toString('hex');
   const members: WithdrawingMember[] = [];
   const server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   try {
-    for (let index = 0; index < options.count; index += 1) {
+    // One more than asked: the last is the reviewer.
+    for (let index = 0; index <= options.count; index += 1) {
       const email = `withdraw-${tag}-${index}@example.com`;
       const sentAt = Date.now();
       expectSuccess(await post(server.url, '/elex/user/verifyCode', { module: 1, email }), 'verifyCode');
@@ -114,11 +119,21 @@ export async function seedWithdrawingMembers(options: {
   ]);
   await runOps(['referrals:import', BITGET.name, roster], { dataDir, appSecret });
   await runOps(['rebates:import', BITGET.name, figures], { dataDir, appSecret });
-  return members;
+  const reviewer = members.pop() as WithdrawingMember;
+  await runOps(['admin:grant', reviewer.email], { dataDir, appSecret });
+  return Object.assign(members, { reviewer });
 }
 
-/** Binds the member's UID to the receiving address over the API (the server runs again). */
-export async function bindUid(base: string, member: WithdrawingMember, address = RECEIVING_ADDRESS) {
+/**
+ * Binds the member's UID to the receiving address over the API (the server runs again), and has its
+ * ownership confirmed: the member's ownership request, the reviewer's confirmation in the console.
+ */
+export async function bindUid(
+  base: string,
+  member: WithdrawingMember,
+  reviewer: WithdrawingMember,
+  address = RECEIVING_ADDRESS,
+) {
   expectSuccess(
     await post(
       base,
@@ -127,6 +142,24 @@ export async function bindUid(base: string, member: WithdrawingMember, address =
       member.token,
     ),
     'bindExchangeUid',
+  );
+  const request = expectSuccess(
+    await post(
+      base,
+      '/elex/support/create',
+      {
+        kind: 'ownership',
+        platId: BITGET.platId,
+        uid: member.uid,
+        text: 'My exchange account, as a screenshot.',
+      },
+      member.token,
+    ),
+    'support/create',
+  );
+  expectSuccess(
+    await post(base, '/elex/admin/support/verifyOwnership', { id: request.content?.id }, reviewer.token),
+    'support/verifyOwnership',
   );
 }
 
