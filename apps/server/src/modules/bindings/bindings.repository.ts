@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
+import { chunks, rowsOf } from '../ledger/ledger.repository.js';
 import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
 
 const live = isNull(exchangeBindings.unboundAt);
@@ -67,12 +67,17 @@ export async function selectLiveOwners(
   platId: number,
   uids: readonly string[],
 ): Promise<Map<string, number>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db
-    .select({ uid: exchangeBindings.uid, userId: exchangeBindings.userId })
-    .from(exchangeBindings)
-    .where(and(eq(exchangeBindings.platId, platId), inArray(exchangeBindings.uid, [...new Set(uids)]), live));
-  return new Map(rows.map((row) => [row.uid, row.userId]));
+  const owners = new Map<string, number>();
+  // In chunks: a settlement asks about every UID it credits, which can pass PostgreSQL's 65,535
+  // parameters a statement (issue 13).
+  for (const part of chunks([...new Set(uids)])) {
+    const rows = await db
+      .select({ uid: exchangeBindings.uid, userId: exchangeBindings.userId })
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.platId, platId), inArray(exchangeBindings.uid, part), live));
+    for (const row of rows) owners.set(row.uid, row.userId);
+  }
+  return owners;
 }
 
 /**

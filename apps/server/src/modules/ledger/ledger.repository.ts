@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import type { ParsedAccount } from './accounts.js';
 import { ledgerAccounts, ledgerJournals, ledgerLines } from './ledger.tables.js';
@@ -53,15 +53,22 @@ export async function ensureAccountRows(
   return ids;
 }
 
-/** Locks account rows in code order (one order for every caller, so two postings cannot deadlock). */
+/**
+ * Locks account rows in code order (one order for every caller, so two postings cannot deadlock). In
+ * chunks of ascending codes, each locked in order, so the whole set is still locked in code order and
+ * no statement carries more parameters than PostgreSQL takes (a settlement can touch 100,000 UIDs).
+ */
 export async function lockAccountRows(tx: Executor, codes: readonly string[]): Promise<void> {
-  if (codes.length === 0) return;
-  await tx
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.code, [...codes]))
-    .orderBy(asc(ledgerAccounts.code))
-    .for('update');
+  const sorted = [...new Set(codes)].sort();
+  for (const part of chunks(sorted)) {
+    await tx
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(inArray(ledgerAccounts.code, part))
+      // Byte order, as the chunks are sorted (codes are ASCII), whatever the database's collation.
+      .orderBy(sql`${ledgerAccounts.code} collate "C"`)
+      .for('update');
+  }
 }
 
 /** Balances by account code: the sums of their lines (0 for an account without lines or none at all). */
