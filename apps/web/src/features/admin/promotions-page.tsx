@@ -26,7 +26,7 @@ import { fieldError } from './components/field-error';
 import { LoadError } from './components/load-error';
 import { PromotionEditDialog } from './components/promotion-edit-dialog';
 import { ScrollRegion } from './components/scroll-region';
-import { formatDay, formatTime } from './format';
+import { formatDay } from './format';
 
 const PAGE_SIZE = 50;
 
@@ -209,7 +209,6 @@ export default function PromotionsPage() {
               <thead>
                 <tr>
                   <th scope="col">{t('admin.promotions.code')}</th>
-                  <th scope="col">{t('admin.promotions.note')}</th>
                   <th scope="col">{t('admin.promotions.created')}</th>
                   <th scope="col">{t('admin.promotions.validThrough')}</th>
                   <th scope="col" className="numeric">
@@ -219,29 +218,25 @@ export default function PromotionsPage() {
                     {t('admin.promotions.signups')}
                   </th>
                   <th scope="col">{t('admin.promotions.status')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('admin.promotions.actions')}</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
                 {codes.data.rows.map((code) => (
                   <tr key={code.id}>
-                    <th scope="row" className="mono">
-                      {code.code}
+                    <th scope="row" className="promotion-code">
+                      <span className="mono">{code.code}</span>
+                      {code.note ? <span className="status-reason">{code.note}</span> : null}
                     </th>
-                    <td className="wrap">{code.note || '—'}</td>
                     <td>
-                      {formatTime(code.createdAt)}
+                      {formatDay(code.createdAt)}
                       <span className="status-reason">{code.createdBy}</span>
                     </td>
                     <td>{validThrough(code)}</td>
                     <td className="numeric">{cap(code)}</td>
                     <td className="numeric">{code.signups}</td>
-                    <td>
+                    {/* The buttons under the status they change, so the table fits beside the menu. */}
+                    <td className="promotion-status">
                       <StatusPill status={code.status} />
-                    </td>
-                    <td>
                       <RowActions code={code} onEdit={setEditing} />
                     </td>
                   </tr>
@@ -264,7 +259,10 @@ export default function PromotionsPage() {
                     })}
                   </p>
                   <p className="entry-detail">
-                    {formatTime(code.createdAt)} · {code.createdBy}
+                    {t('admin.promotions.createdBy', {
+                      day: formatDay(code.createdAt),
+                      operator: code.createdBy,
+                    })}
                   </p>
                   <RowActions code={code} onEdit={setEditing} />
                 </div>
