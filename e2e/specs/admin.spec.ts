@@ -314,6 +314,7 @@ const CONSOLE_PAGES = [
   ['/admin/catalog/4', 'Bitget'],
   ['/admin/imports', 'Imports and syncs'],
   ['/admin/tasks', 'Points tasks'],
+  ['/admin/promotions', 'Promotion codes'],
   ['/admin/audit', 'Audit log'],
 ] as const;
 

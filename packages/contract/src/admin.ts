@@ -703,6 +703,8 @@ export const AUDIT_ACTIONS = [
   'import.referrals',
   'import.rebates',
   'task.update',
+  'promotion.create',
+  'promotion.update',
   'rebates.settle',
   'sync.run',
   'support.reply',

@@ -44,17 +44,22 @@ export const VerifyEmailRequestSchema = z.object({ email: emailSchema });
 export const VerifyEmailResponseSchema = z.object({ hasEmail: z.boolean() });
 
 // /elex/user/verifyCode: sends a code. Email is required for modules 0-2 and ignored for module 3.
+// Module 1 (register) may carry the visitor's `encr`: a code that cannot be used is refused before
+// any mail goes out (EncrRefusalContentSchema); the other modules ignore it.
 export const VerifyCodeRequestSchema = z
-  .object({ module: codeModuleSchema, email: z.unknown().optional() })
+  .object({ module: codeModuleSchema, email: z.unknown().optional(), encr: optionalText(64) })
   .transform((value, ctx) => {
-    if (value.module === CodeModule.OwnAddress) return { module: value.module, email: undefined };
+    if (value.module === CodeModule.OwnAddress) {
+      return { module: value.module, email: undefined, encr: undefined };
+    }
     const email = emailSchema.safeParse(value.email);
     if (!email.success) {
       for (const issue of email.error.issues)
         ctx.addIssue({ code: 'custom', message: issue.message, path: ['email'] });
       return z.NEVER;
     }
-    return { module: value.module, email: email.data };
+    const encr = value.module === CodeModule.Register ? value.encr : undefined;
+    return { module: value.module, email: email.data, encr };
   });
 export type VerifyCodeRequest = z.output<typeof VerifyCodeRequestSchema>;
 /** Seconds until another code may be requested for the same e-mail and module. */
@@ -74,7 +79,10 @@ export const RegisterRequestSchema = z.object({
   /** The invite code of the member who invited this one; optional. */
   code: optionalText(32),
   authcode: verificationCodeSchema,
-  /** The exclusive sign-up code from a promotion link; optional, grants 1000 XME energy and 100 points. */
+  /**
+   * The exclusive sign-up code from a promotion link; optional, grants 1000 XME energy and 100 points.
+   * Must be a live promotion code (any letter case); otherwise the registration is refused.
+   */
   encr: optionalText(64),
   /** The marketing-consent flag (news about promotions by e-mail). */
   marketingConsent: formBoolean.optional().default(false),

@@ -10,6 +10,7 @@ export * from './invites.js';
 export * from './locales.js';
 export * from './messages.js';
 export * from './points.js';
+export * from './promotions.js';
 export * from './routes.js';
 export * from './rules.js';
 export * from './states.js';

@@ -82,6 +82,10 @@ const en = {
   xmeBindingLocked: 'Your XME account has earned the points of the binding task and can no longer be changed',
   emailDeleted: 'This e-mail address belonged to a deleted account and cannot register again',
   inviteCodeUnknown: 'Invite code not found',
+  encrUnknown: 'This exclusive sign-up code does not exist. You can register without it.',
+  encrExpired: 'This exclusive sign-up code has expired. You can register without it.',
+  encrDisabled: 'This exclusive sign-up code is no longer valid. You can register without it.',
+  encrUsedUp: 'This exclusive sign-up code has reached its sign-up limit. You can register without it.',
   loginFailed: 'Incorrect e-mail or password',
   codeExpired: 'The verification code has expired, please request a new one',
   codeAttemptsExceeded: 'Too many wrong attempts, please request a new code',
@@ -133,6 +137,12 @@ const en = {
     'A newly bound UID can be withdrawn from {{time}}, once its ownership check ends. To withdraw sooner, send us a screenshot of your exchange account from the UID page.',
   withdrawalFrozen: 'This UID is under dispute: its cashback cannot be withdrawn until support has decided',
   unbindSuccessful: 'UID unbound; its balance stays with the UID',
+  promotionCodeFormat: 'Use 3 to 32 letters, digits, - or _, starting with a letter or digit',
+  promotionCodeTaken: 'A promotion code with this name already exists',
+  promotionCapInvalid: 'Enter a whole number of sign-ups from 1 to 1,000,000, or leave it empty for no cap',
+  promotionValidThroughPast: 'The last valid day cannot be before today (UTC)',
+  promotionCapBelowSignups: 'The cap cannot be lower than the {{signups}} sign-ups already made',
+  promotionCodeCreated: 'Promotion code {{code}} created',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -215,6 +225,10 @@ const zh: MessageCatalogue = {
   xmeBindingLocked: '您的 XME 账户已领取绑定任务积分，不能再更改',
   emailDeleted: '该邮箱属于已注销的账户，无法再次注册',
   inviteCodeUnknown: '邀请码不存在',
+  encrUnknown: '该专属注册码不存在。您可以不使用它直接注册。',
+  encrExpired: '该专属注册码已过期。您可以不使用它直接注册。',
+  encrDisabled: '该专属注册码已失效。您可以不使用它直接注册。',
+  encrUsedUp: '该专属注册码的注册名额已用完。您可以不使用它直接注册。',
   loginFailed: '邮箱或密码不正确',
   codeExpired: '验证码已过期，请重新获取',
   codeAttemptsExceeded: '错误次数过多，请重新获取验证码',
@@ -265,6 +279,12 @@ const zh: MessageCatalogue = {
     '新绑定的 UID 需在所有权核验期结束后，即 {{time}} 起才能提现。如需提前提现，请在 UID 页面向我们发送您交易所账户的截图。',
   withdrawalFrozen: '该 UID 正处于争议中：在客服做出决定之前，其返佣无法提现',
   unbindSuccessful: 'UID 已解绑，余额保留在该 UID 上',
+  promotionCodeFormat: '请使用 3 到 32 个字母、数字、- 或 _，并以字母或数字开头',
+  promotionCodeTaken: '已存在同名的推广码',
+  promotionCapInvalid: '请输入 1 到 1,000,000 之间的整数注册次数，或留空表示不限',
+  promotionValidThroughPast: '最后有效日不能早于今天（UTC）',
+  promotionCapBelowSignups: '上限不能低于已有的 {{signups}} 次注册',
+  promotionCodeCreated: '推广码 {{code}} 已创建',
 };
 
 const ko: MessageCatalogue = {
@@ -345,6 +365,10 @@ const ko: MessageCatalogue = {
   xmeBindingLocked: 'XME 계정으로 이미 연동 과제 포인트를 받아 더 이상 변경할 수 없습니다',
   emailDeleted: '삭제된 계정의 이메일 주소로는 다시 가입할 수 없습니다',
   inviteCodeUnknown: '초대 코드를 찾을 수 없습니다',
+  encrUnknown: '존재하지 않는 전용 가입 코드입니다. 코드 없이 가입할 수 있습니다.',
+  encrExpired: '만료된 전용 가입 코드입니다. 코드 없이 가입할 수 있습니다.',
+  encrDisabled: '더 이상 유효하지 않은 전용 가입 코드입니다. 코드 없이 가입할 수 있습니다.',
+  encrUsedUp: '이 전용 가입 코드는 가입 한도에 도달했습니다. 코드 없이 가입할 수 있습니다.',
   loginFailed: '이메일 또는 비밀번호가 올바르지 않습니다',
   codeExpired: '인증 코드가 만료되었습니다. 새 코드를 요청해 주세요',
   codeAttemptsExceeded: '잘못된 시도가 너무 많습니다. 새 코드를 요청해 주세요',
@@ -395,6 +419,12 @@ const ko: MessageCatalogue = {
     '새로 연동한 UID는 소유권 확인 기간이 끝나는 {{time}}부터 출금할 수 있습니다. 더 빨리 출금하려면 UID 페이지에서 거래소 계정 화면의 스크린샷을 보내 주세요.',
   withdrawalFrozen: '이 UID는 분쟁 중입니다. 고객 지원팀이 결정하기 전까지 캐시백을 출금할 수 없습니다',
   unbindSuccessful: 'UID 연동이 해제되었습니다. 잔액은 UID에 남아 있습니다',
+  promotionCodeFormat: '영문자 또는 숫자로 시작하는 3~32자의 영문자, 숫자, - 또는 _를 사용해 주세요',
+  promotionCodeTaken: '같은 이름의 프로모션 코드가 이미 있습니다',
+  promotionCapInvalid: '1부터 1,000,000 사이의 가입 횟수를 정수로 입력하거나, 제한이 없으면 비워 두세요',
+  promotionValidThroughPast: '마지막 유효일은 오늘(UTC)보다 이전일 수 없습니다',
+  promotionCapBelowSignups: '한도는 이미 이루어진 가입 {{signups}}건보다 낮을 수 없습니다',
+  promotionCodeCreated: '프로모션 코드 {{code}}이(가) 생성되었습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

@@ -13,6 +13,7 @@ export * from '../modules/ledger/ledger.tables.js';
 export * from '../modules/mail/mail.tables.js';
 export * from '../modules/points/check-in.tables.js';
 export * from '../modules/points/points.tables.js';
+export * from '../modules/promotions/promotions.tables.js';
 export * from '../modules/support/support.tables.js';
 export * from '../modules/sync/sync.tables.js';
 export * from '../modules/tasks/tasks.tables.js';

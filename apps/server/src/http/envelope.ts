@@ -7,8 +7,13 @@ export function requestLocale(request: FastifyRequest): Locale {
 }
 
 /** A success answer; `messageKey` names the spec's success message where it has one ('Check-in successful' ...). */
-export function success<T>(request: FastifyRequest, content: T, messageKey: MessageKey = 'ok'): Envelope<T> {
-  return { state: State.Success, message: translate(requestLocale(request), messageKey), content };
+export function success<T>(
+  request: FastifyRequest,
+  content: T,
+  messageKey: MessageKey = 'ok',
+  values: Record<string, string | number> = {},
+): Envelope<T> {
+  return { state: State.Success, message: translate(requestLocale(request), messageKey, values), content };
 }
 
 export function sendEnvelope(

@@ -72,6 +72,7 @@ export const routes: RouteObject[] = [
               page('catalog/:platId', () => import('../features/admin/exchange-editor-page')),
               page('imports', () => import('../features/admin/imports-page')),
               page('tasks', () => import('../features/admin/tasks-page')),
+              page('promotions', () => import('../features/admin/promotions-page')),
               page('audit', () => import('../features/admin/audit-page')),
             ],
           },

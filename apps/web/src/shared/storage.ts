@@ -39,7 +39,8 @@ export const storage = {
   getLocale: () => read('locale'),
   setLocale: (locale: string) => write('locale', locale),
   getEncr: () => read('encr'),
-  setEncr: (encr: string) => write('encr', encr),
+  /** null forgets it: the visitor removed a code the server refused. */
+  setEncr: (encr: string | null) => write('encr', encr),
   getInviteCode: () => read('inviteCode'),
   setInviteCode: (code: string) => write('inviteCode', code),
 };

@@ -8,6 +8,7 @@ import {
   createCashbackTestApp,
   nextUid,
 } from '../cashback/test-support.js';
+import { givePromotionCode } from '../promotions/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
 import { getCatalog } from './catalog.service.js';
 import { adminCall, type Caller, newMember, newOperator, snapshotTables } from './test-support.js';
@@ -49,6 +50,7 @@ beforeAll(async () => {
   const activity = catalog.exchanges.flatMap((exchange) => exchange.activities)[0];
   if (!binance || !activity) throw new Error('the seeded catalog has no exchange or activity');
   const { platId, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
+  const promotion = await givePromotionCode(ctx, 'GUARD-EDIT', { maxUses: 5 });
   samples = {
     whoami: {},
     dashboard: { days: 7 },
@@ -89,6 +91,9 @@ beforeAll(async () => {
     withdrawalQueue: {},
     approveWithdrawal: { id: withdrawalIds[0], txHash: `0x${'ab'.repeat(32)}` },
     rejectWithdrawal: { id: withdrawalIds[1], reason: 'The address is on a sanctions list' },
+    promotionCodes: {},
+    createPromotionCode: { code: 'guard-new', note: 'Guard test', validThrough: '2026-12-31', maxUses: 10 },
+    updatePromotionCode: { id: promotion.id, disabled: true, maxUses: 7 },
     auditLog: {},
   };
   everyTable = rowsOf<{ name: string }>(

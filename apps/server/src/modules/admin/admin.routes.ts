@@ -1,12 +1,14 @@
 import {
   ApproveWithdrawalRequestSchema,
   AuditLogRequestSchema,
+  CreatePromotionCodeRequestSchema,
   DashboardRequestSchema,
   DeleteActivityRequestSchema,
   IMPORT_UPLOAD,
   MemberLedgerRequestSchema,
   MemberRequestSchema,
   PageRequestSchema,
+  PromotionCodesRequestSchema,
   RejectWithdrawalRequestSchema,
   ReplaceVipTiersRequestSchema,
   SaveActivityRequestSchema,
@@ -14,6 +16,7 @@ import {
   SyncRunsRequestSchema,
   UnbindUidRequestSchema,
   UpdateExchangeRequestSchema,
+  UpdatePromotionCodeRequestSchema,
   UpdateTaskDefinitionRequestSchema,
   UploadImportRequestSchema,
   UploadLogoRequestSchema,
@@ -36,6 +39,7 @@ import {
 import { getDashboard } from './dashboard.service.js';
 import { importUpload, listImportRuns, listSyncRuns } from './imports.service.js';
 import { memberDetail, memberLedger, searchMembers, unbindMemberUid } from './members.service.js';
+import { addPromotionCode, editPromotionCode, getPromotionCodes } from './promotions-editor.service.js';
 import { getTaskDefinitions, saveTaskDefinition } from './tasks-editor.service.js';
 import { approve, reject, withdrawalQueue } from './withdrawals-queue.service.js';
 
@@ -144,6 +148,25 @@ export async function adminRoutes(app: FastifyInstance) {
     return success(
       request,
       await saveTaskDefinition(deps, await context(request), id, update),
+      'savedSuccessfully',
+    );
+  });
+
+  // Promotion codes (encr)
+  app.post('/promotionCodes', async (request) => {
+    const page = parsePayload(PromotionCodesRequestSchema, request.body);
+    return success(request, await getPromotionCodes(deps, page));
+  });
+  app.post('/createPromotionCode', async (request) => {
+    const input = parsePayload(CreatePromotionCodeRequestSchema, request.body);
+    const created = await addPromotionCode(deps, await context(request), input);
+    return success(request, created, 'promotionCodeCreated', { code: created.code });
+  });
+  app.post('/updatePromotionCode', async (request) => {
+    const { id, ...change } = parsePayload(UpdatePromotionCodeRequestSchema, request.body);
+    return success(
+      request,
+      await editPromotionCode(deps, await context(request), id, change),
       'savedSuccessfully',
     );
   });

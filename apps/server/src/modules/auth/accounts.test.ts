@@ -16,6 +16,7 @@ import {
   verificationCodes,
 } from '../../db/schema.js';
 import { grantPoints } from '../points/points.service.js';
+import { givePromotionCode } from '../promotions/test-support.js';
 import { EXCLUSIVE_SIGNUP_GRANT } from './auth.service.js';
 import { emailDigest } from './digests.js';
 import {
@@ -158,6 +159,8 @@ describe('registering (/elex/user/register)', () => {
 
   it('grants 1000 XME energy and 100 points for an exclusive sign-up code, once, and records the code', async () => {
     const email = nextEmail();
+    await givePromotionCode(ctx, 'SPRING-PROMO');
+    await givePromotionCode(ctx, 'SUMMER-PROMO');
     const token = await signUp(ctx, email, { encr: 'SPRING-PROMO' });
     expect((await profile(token)).content).toMatchObject({
       points: EXCLUSIVE_SIGNUP.points,
@@ -788,7 +791,8 @@ describe('deleting the account (/elex/user/deleteAccount)', () => {
 
   it('erases the personal data, keeps the row and its records, and bars the e-mail for good', async () => {
     const email = nextEmail();
-    const token = await signUp(ctx, email, { encr: 'PROMO', marketingConsent: true });
+    await givePromotionCode(ctx, 'DELETION-PROMO');
+    const token = await signUp(ctx, email, { encr: 'DELETION-PROMO', marketingConsent: true });
     const second = await logIn(ctx, email);
     const before = await userByEmail(email);
     const res = await call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD }, { token, lang: 'ko' });

@@ -1,4 +1,5 @@
 import {
+  CheckEncrRequestSchema,
   CodeModule,
   DeleteAccountRequestSchema,
   type Envelope,
@@ -17,6 +18,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestLocale, success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
+import { checkPromotionCode } from '../promotions/promotions.service.js';
 import { memberOnly, requireMember } from './auth.guard.js';
 import {
   deleteAccount,
@@ -60,6 +62,13 @@ export async function authRoutes(app: FastifyInstance) {
   app.post('/user/verifyEmail', limited, async (request) => {
     const { email } = parsePayload(VerifyEmailRequestSchema, request.body);
     return success(request, await hasAccount(deps, email));
+  });
+
+  // issue 11: the register page asks on load, so a bad promotion code is marked before anything is typed.
+  app.post('/user/checkEncr', limited, async (request) => {
+    const { encr } = parsePayload(CheckEncrRequestSchema, request.body);
+    await checkPromotionCode(deps.db, encr, deps.clock.now());
+    return success(request, null);
   });
 
   // Limited by the code caps counted in the database (cool-down, per e-mail, per IP), not here.

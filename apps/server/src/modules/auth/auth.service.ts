@@ -14,6 +14,7 @@ import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { balances, grantPoints } from '../points/points.service.js';
+import { checkPromotionCode, usePromotionCode } from '../promotions/promotions.service.js';
 import {
   deleteCodesForEmail,
   findActiveUserByEmail,
@@ -82,7 +83,7 @@ export async function hasAccount(deps: AppDeps, rawEmail: string): Promise<{ has
  */
 export async function requestCode(
   deps: AppDeps,
-  input: { module: CodeModule; email: string | undefined },
+  input: { module: CodeModule; email: string | undefined; encr?: string | undefined },
   context: RequestContext,
   member: Member | null,
 ): Promise<{ resendAfterSeconds: number }> {
@@ -102,6 +103,8 @@ export async function requestCode(
   const user = await findActiveUserByEmail(deps.db, email);
   if (input.module === CodeModule.Register) {
     await refuseTakenEmail(deps, email, user);
+    // issue 11: a promotion code that cannot be used is refused before a mail goes out.
+    if (input.encr) await checkPromotionCode(deps.db, input.encr, deps.clock.now());
     return issueCode(deps, { ...context, email, module: input.module, sendMail: true });
   }
   return issueCode(deps, {
@@ -144,7 +147,10 @@ export interface RegisterInput {
   marketingConsent: boolean;
 }
 
-/** /elex/user/register: creates the account, uses the code and opens a session in one transaction. */
+/**
+ * /elex/user/register: creates the account, uses the code, counts the promotion code's use and opens
+ * a session in one transaction.
+ */
 export async function register(
   deps: AppDeps,
   input: RegisterInput,
@@ -159,23 +165,27 @@ export async function register(
     if (!inviter) throw AppError.refused('inviteCodeUnknown');
     inviterId = inviter.id;
   }
+  // The same for the promotion code; its use is counted, under its cap, in the transaction below.
+  if (input.encr) await checkPromotionCode(deps.db, input.encr, deps.clock.now());
   const codeId = await checkCode(deps, { email, module: CodeModule.Register, code: input.code });
   const passwordHash = await hashPassword(input.password);
 
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
+    // First, so a code that reached its cap (or was disabled) since the check refuses before any write.
+    const signupEncr = input.encr ? await usePromotionCode(tx, input.encr, now) : null;
     const user = await insertUser(tx, email, {
       passwordHash,
       inviterId,
       marketingConsent: input.marketingConsent,
-      signupEncr: input.encr ?? null,
+      signupEncr,
       locale: context.locale,
       createdAt: now,
     });
     if (!(await useCode(tx, deps, codeId))) throw AppError.refused('codeInvalid');
     // Invite points for both members, in this transaction: an invited registration is rewarded or not at all.
     if (inviterId !== null) await recordInvitation(tx, deps, { inviterId, friendId: user.id, at: now });
-    if (input.encr) {
+    if (signupEncr) {
       // spec: exclusive sign-up, 1000 XME energy and 100 points, once per account
       await grantPoints(tx, {
         userId: user.id,

@@ -96,19 +96,26 @@ export async function requestCode(
   module: CodeModule,
   email: string | undefined,
   options: CallOptions = {},
+  extra: { encr?: string } = {},
 ) {
-  const res = await call(ctx, '/elex/user/verifyCode', { module, email }, options);
+  const res = await call(ctx, '/elex/user/verifyCode', { module, email, ...extra }, options);
   return res.json() as { state: number; message: string; content: { resendAfterSeconds: number } | null };
 }
 
-/** Registers through the API and answers the token. */
+/** Registers through the API, as the web does (the encr goes with the code request too), and answers the token. */
 export async function signUp(
   ctx: TestContext,
   email = nextEmail(),
   extra: { code?: string; encr?: string; marketingConsent?: boolean; password?: string } = {},
 ): Promise<string> {
   const ip = nextIp();
-  const sent = await requestCode(ctx, CodeModule.Register, email, { ip });
+  const sent = await requestCode(
+    ctx,
+    CodeModule.Register,
+    email,
+    { ip },
+    extra.encr === undefined ? {} : { encr: extra.encr },
+  );
   expect(sent).toMatchObject({ state: 0 });
   const authcode = await readCode(ctx, email);
   const res = await call(

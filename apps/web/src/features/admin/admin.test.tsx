@@ -1,5 +1,11 @@
-import { type CatalogExchange, PLACEHOLDER_REFERRAL_CODE, type WithdrawalQueueItem } from '@elex/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import {
+  type CatalogExchange,
+  PLACEHOLDER_REFERRAL_CODE,
+  type PromotionCode,
+  type PromotionStatus,
+  type WithdrawalQueueItem,
+} from '@elex/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -342,5 +348,191 @@ describe('a member’s page', () => {
     expect(within(ended).getByText(t('admin.ledger.bindingEnded'))).toBeVisible();
     const live = within(ledger).getByText('cashback:4:40500001').closest('tr') as HTMLElement;
     expect(within(live).queryByText(t('admin.ledger.bindingEnded'))).toBeNull();
+  });
+});
+
+describe('the promotion codes page', () => {
+  function promotion(overrides: Partial<PromotionCode>): PromotionCode {
+    return {
+      id: 1,
+      code: 'SPRING-PROMO',
+      note: 'Spring newsletter',
+      createdAt: '2026-05-01T09:00:00.000Z',
+      createdBy: 'ops@example.com',
+      validThrough: null,
+      maxUses: 100,
+      signups: 12,
+      disabledAt: null,
+      status: 'active',
+      ...overrides,
+    };
+  }
+
+  /** The console's three promotion calls over a list the test can read. */
+  function servePromotions(initial: PromotionCode[]) {
+    const stored = [...initial];
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/promotionCodes': () =>
+        envelope({ rows: stored, total: stored.length, page: 1, pageSize: 50 }),
+      '/elex/admin/createPromotionCode': (body) => {
+        const created = promotion({
+          id: stored.length + 1,
+          code: String(body.code),
+          note: String(body.note),
+          validThrough: (body.validThrough as string | null) ?? null,
+          maxUses: (body.maxUses as number | null) ?? null,
+          signups: 0,
+        });
+        stored.unshift(created);
+        return envelope(created, 0, `Promotion code ${created.code} created`);
+      },
+      '/elex/admin/updatePromotionCode': (body) => {
+        const index = stored.findIndex((code) => code.id === body.id);
+        const current = stored[index] as PromotionCode;
+        if (typeof body.maxUses === 'number' && body.maxUses < current.signups) {
+          return envelope(
+            null,
+            1002,
+            `The cap cannot be lower than the ${current.signups} sign-ups already made`,
+          );
+        }
+        const next = { ...current, ...body } as PromotionCode & { disabled?: boolean };
+        if (body.disabled !== undefined) {
+          next.disabledAt = body.disabled ? '2026-06-01T00:00:00.000Z' : null;
+          next.status = body.disabled ? 'disabled' : 'active';
+        }
+        delete next.disabled;
+        stored[index] = next;
+        return envelope(next, 0, 'Saved successfully');
+      },
+    });
+    return {
+      calls,
+      stored,
+      bodies: (path: string) => calls.filter((c) => c.path === path).map((c) => c.body),
+    };
+  }
+
+  /** A code's row: its header cell holds the code, then the note. */
+  const codeCell = (code: string) => screen.getByRole('rowheader', { name: new RegExp(`^${code}\\b`) });
+  const rowOf = (code: string) => codeCell(code).closest('tr') as HTMLElement;
+  const cells = (row: HTMLElement) =>
+    within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+  /** The status pill of a code's row (its cell also holds the buttons). */
+  const hasStatus = (code: string, status: PromotionStatus) =>
+    expect(within(rowOf(code)).getByText(t(`admin.promotions.statuses.${status}`))).toBeVisible();
+
+  beforeEach(() => {
+    window.innerWidth = 1280;
+  });
+
+  it('lists each code with its note, creator, last day, cap, sign-ups and status, from the console menu', async () => {
+    logIn();
+    servePromotions([
+      promotion({}),
+      promotion({ id: 2, code: 'SUMMER', note: '', validThrough: '2026-08-31', maxUses: null, signups: 3 }),
+      promotion({ id: 3, code: 'FULL', maxUses: 5, signups: 5, status: 'usedUp' }),
+    ]);
+    renderRoutes(routes, '/admin/promotions');
+    expect(await screen.findByRole('heading', { level: 1, name: t('admin.promotions.title') })).toBeVisible();
+    const nav = screen.getByRole('navigation', { name: t('admin.console') });
+    expect(within(nav).getByRole('link', { name: t('admin.nav.promotions') })).toHaveAttribute(
+      'href',
+      '/admin/promotions',
+    );
+    await screen.findByRole('rowheader', { name: /^SPRING-PROMO/ });
+    expect(within(codeCell('SPRING-PROMO')).getByText('Spring newsletter')).toBeVisible();
+    const spring = cells(rowOf('SPRING-PROMO'));
+    expect(spring[0]).toContain('ops@example.com');
+    expect(spring.slice(1, 4)).toEqual([t('admin.promotions.noEnd'), '100', '12']);
+    hasStatus('SPRING-PROMO', 'active');
+    expect(cells(rowOf('SUMMER')).slice(2, 4)).toEqual([t('admin.promotions.noCap'), '3']);
+    expect(cells(rowOf('SUMMER'))[1]).toMatch(/2026/);
+    hasStatus('FULL', 'usedUp');
+  });
+
+  it('checks a new code before sending it, then creates it and lists it', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const server = servePromotions([promotion({})]);
+    renderRoutes(routes, '/admin/promotions');
+    const form = await screen.findByRole('form', { name: t('admin.promotions.createTitle') });
+    const code = within(form).getByLabelText(t('admin.promotions.code'));
+    await user.type(code, 'no spaces');
+    await user.type(within(form).getByLabelText(t('admin.promotions.maxUses')), '0');
+    await user.click(within(form).getByRole('button', { name: t('admin.promotions.create') }));
+    expect(await within(form).findByText(t('msg:promotionCodeFormat'))).toBeVisible();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(within(form).getByText(t('msg:promotionCapInvalid'))).toBeVisible();
+    expect(server.bodies('/elex/admin/createPromotionCode')).toEqual([]);
+
+    await user.clear(code);
+    await user.type(code, 'autumn-x');
+    await user.type(within(form).getByLabelText(t('admin.promotions.note')), 'Partner newsletter');
+    fireEvent.change(within(form).getByLabelText(t('admin.promotions.validThrough')), {
+      target: { value: '2099-09-30' },
+    });
+    const cap = within(form).getByLabelText(t('admin.promotions.maxUses'));
+    await user.clear(cap);
+    await user.type(cap, '500');
+    await user.click(within(form).getByRole('button', { name: t('admin.promotions.create') }));
+
+    await waitFor(() =>
+      expect(server.bodies('/elex/admin/createPromotionCode')).toEqual([
+        { code: 'AUTUMN-X', note: 'Partner newsletter', validThrough: '2099-09-30', maxUses: 500 },
+      ]),
+    );
+    expect(await screen.findByText('Promotion code AUTUMN-X created')).toBeVisible();
+    expect(await screen.findByRole('rowheader', { name: /^AUTUMN-X/ })).toBeVisible();
+    expect(code).toHaveValue('');
+  });
+
+  it('disables and enables a code, and edits its cap with the server refusing one below the sign-ups', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const server = servePromotions([promotion({})]);
+    renderRoutes(routes, '/admin/promotions');
+    await user.click(
+      await screen.findByRole('button', {
+        name: t('admin.promotions.disableCode', { code: 'SPRING-PROMO' }),
+      }),
+    );
+    await waitFor(() => hasStatus('SPRING-PROMO', 'disabled'));
+    expect(server.bodies('/elex/admin/updatePromotionCode')).toEqual([{ id: 1, disabled: true }]);
+    await user.click(
+      screen.getByRole('button', { name: t('admin.promotions.enableCode', { code: 'SPRING-PROMO' }) }),
+    );
+    await waitFor(() => hasStatus('SPRING-PROMO', 'active'));
+
+    await user.click(
+      screen.getByRole('button', { name: t('admin.promotions.editCode', { code: 'SPRING-PROMO' }) }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: t('admin.promotions.editTitle', { code: 'SPRING-PROMO' }),
+    });
+    const cap = within(dialog).getByLabelText(t('admin.promotions.maxUses'));
+    expect(cap).toHaveValue('100');
+    await user.clear(cap);
+    await user.type(cap, '5');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.promotions.save') }));
+    expect(
+      await screen.findByText('The cap cannot be lower than the 12 sign-ups already made'),
+    ).toBeVisible();
+    expect(dialog).toBeInTheDocument();
+
+    await user.clear(cap);
+    await user.type(cap, '200');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.promotions.save') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.bodies('/elex/admin/updatePromotionCode').at(-1)).toEqual({
+      id: 1,
+      note: 'Spring newsletter',
+      validThrough: null,
+      maxUses: 200,
+    });
+    await waitFor(() => expect(cells(rowOf('SPRING-PROMO'))[2]).toBe('200'));
   });
 });

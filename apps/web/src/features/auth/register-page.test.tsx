@@ -1,3 +1,4 @@
+import { State } from '@elex/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -198,6 +199,117 @@ describe('/register: invite and exclusive sign-up codes', () => {
     window.localStorage.removeItem('encr');
     renderAt(<RegisterPage />, '/register');
     expect(screen.queryByLabelText(t('auth.encrCode'))).not.toBeInTheDocument();
+  });
+});
+
+describe('/register: an exclusive sign-up code the server refuses (issue 11)', () => {
+  const UNKNOWN = 'This exclusive sign-up code does not exist. You can register without it.';
+  const USED_UP = 'This exclusive sign-up code has reached its sign-up limit. You can register without it.';
+  const refused = (reason: string, message: string) =>
+    envelope({ encrRefused: reason }, State.Refused, message);
+  const encrInput = () => screen.queryByLabelText(t('auth.encrCode'));
+  const removeButton = () => screen.getByRole('button', { name: t('auth.encrRemove') });
+
+  async function confirmCode(user: ReturnType<typeof userEvent.setup>) {
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+    await user.keyboard(GOOD_CODE);
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+  }
+
+  it('marks an unknown code on load, and the visitor registers without it', async () => {
+    const server = stubAuthServer({ checkEncr: () => refused('unknown', UNKNOWN) });
+    window.localStorage.setItem('encr', 'BOGUS777');
+    const user = userEvent.setup();
+    const { router } = renderRoutes(
+      [
+        { path: '/register', element: <RegisterPage /> },
+        { path: '/', element: <h1>home page</h1> },
+      ],
+      '/register?encr=BOGUS777&inviteCode=K7Q2M9XA',
+    );
+    expect(server.bodies('/elex/user/checkEncr')).toEqual([{ encr: 'BOGUS777' }]);
+    await waitFor(() => expect(encrInput()).toHaveAccessibleDescription(UNKNOWN));
+    expect(encrInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(encrInput()).toHaveAttribute('readonly');
+    // The promise of the bonus is not made for a code that will not pay it.
+    expect(screen.queryByText(/1000 XME energy/)).not.toBeInTheDocument();
+    await fillForm(user);
+    expect(submitButton()).toBeDisabled();
+
+    await user.click(removeButton());
+    expect(encrInput()).not.toBeInTheDocument();
+    expect(window.localStorage.getItem('encr')).toBeNull();
+    expect(new URLSearchParams(router.state.location.search).get('encr')).toBeNull();
+    expect(new URLSearchParams(router.state.location.search).get('inviteCode')).toBe('K7Q2M9XA');
+    expect(emailInput()).toHaveFocus();
+
+    await user.click(submitButton());
+    await confirmCode(user);
+    expect(await screen.findByText(msg('welcome'))).toBeInTheDocument();
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([{ module: 1, email: 'newcomer@example.com' }]);
+    expect(server.bodies('/elex/user/register')).toEqual([
+      {
+        email: 'newcomer@example.com',
+        passwd: 'Secret#123',
+        code: 'K7Q2M9XA',
+        authcode: GOOD_CODE,
+        marketingConsent: false,
+      },
+    ]);
+  });
+
+  it('sends the code with the code request; a refusal there marks the field and opens no dialog', async () => {
+    const server = stubAuthServer({
+      sendCode: (body) => (body.encr ? refused('usedUp', USED_UP) : envelope({ resendAfterSeconds: 60 })),
+    });
+    const user = userEvent.setup();
+    renderAt(<RegisterPage />, '/register?encr=SPRING-PROMO');
+    await fillForm(user);
+    await user.click(submitButton());
+
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([
+      { module: 1, email: 'newcomer@example.com', encr: 'SPRING-PROMO' },
+    ]);
+    await waitFor(() => expect(encrInput()).toHaveAccessibleDescription(USED_UP));
+    // The reason shows as a toast too, where every refused code request shows it.
+    expect(screen.getAllByText(USED_UP).length).toBeGreaterThanOrEqual(2);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(submitButton()).toBeDisabled();
+
+    await user.click(removeButton());
+    await user.click(submitButton());
+    expect(await screen.findByRole('dialog', { name: t('auth.codeTitle') })).toBeInTheDocument();
+    expect(server.bodies('/elex/user/verifyCode')[1]).toEqual({ module: 1, email: 'newcomer@example.com' });
+  });
+
+  it('goes back to the form with the field marked when the code was used up after the mail', async () => {
+    const server = stubAuthServer({
+      register: (body) =>
+        body.encr ? refused('usedUp', USED_UP) : envelope({ token: 'issued-session-token' }),
+    });
+    const user = userEvent.setup();
+    renderAt(<RegisterPage />, '/register?encr=SPRING-PROMO');
+    await fillForm(user);
+    await user.click(submitButton());
+    await confirmCode(user);
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(encrInput()).toHaveAccessibleDescription(USED_UP);
+    expect(server.bodies('/elex/user/register')).toHaveLength(1);
+    expect(screen.queryByText(msg('welcome'))).not.toBeInTheDocument();
+    expect(server.tracked()).toEqual([
+      { event: 'Register_Error', page: '/register', time: expect.any(Number) },
+    ]);
+  });
+
+  it('keeps a code the check could not reach: the code request checks it again', async () => {
+    stubAuthServer({ checkEncr: () => envelope(null, 1500, 'Error', 500) });
+    renderAt(<RegisterPage />, '/register?encr=SPRING-PROMO');
+    await waitFor(() =>
+      expect(encrInput()).toHaveAccessibleDescription('Exclusive sign-up: 1000 XME energy and 100 points'),
+    );
+    expect(encrInput()).not.toHaveAttribute('aria-invalid');
   });
 });
 

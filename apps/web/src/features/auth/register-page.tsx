@@ -9,7 +9,7 @@ import {
 } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Gift } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -20,6 +20,7 @@ import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { LegalDialog, type LegalDocument } from '../legal/legal-dialog';
 import { emailExists } from './api/check-email';
+import { encrRefusal, encrRefusalOf } from './api/check-encr';
 import { register } from './api/register';
 import { CodeDialog } from './components/code-dialog';
 import { PasswordInput } from './components/password-input';
@@ -40,11 +41,13 @@ type RegisterValues = z.output<typeof RegisterFormSchema>;
 
 export default function RegisterPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const finishLogin = useFinishLogin(REDIRECT_DELAY_MS.afterRegister);
   const requestCode = useRequestCode();
   // spec: the invite code comes from the inviteCode query or a stored one; encr is read-only.
-  const [encr] = useState(() => params.get('encr') ?? storage.getEncr() ?? '');
+  const [encr, setEncr] = useState(() => params.get('encr')?.trim() || storage.getEncr() || '');
+  /** Why the server refuses the encr code (unknown, expired, disabled, used up), in its words. */
+  const [encrError, setEncrError] = useState<string | null>(null);
   /** The values waiting for their code, and the seconds the dialog counts down from. */
   const [pending, setPending] = useState<(RegisterValues & { seconds: number }) | null>(null);
   const [sending, setSending] = useState(false);
@@ -65,7 +68,33 @@ export default function RegisterPage() {
   const email = form.watch('email');
   const password = form.watch('password');
   const rulesPass = emailSchema.safeParse(email).success && newPasswordSchema.safeParse(password).success;
-  const canSubmit = rulesPass && !taken && !sending;
+  const canSubmit = rulesPass && !taken && !sending && !encrError;
+
+  // issue 11: a code that cannot be used is marked at once, before anything is typed.
+  useEffect(() => {
+    if (!encr) return;
+    let current = true;
+    void encrRefusal(encr).then((refusal) => {
+      if (current) setEncrError(refusal);
+    });
+    return () => {
+      current = false;
+    };
+  }, [encr]);
+
+  /** A refused code must never hold the visitor up: it goes from the page, the address and storage. */
+  const removeEncr = () => {
+    setEncr('');
+    setEncrError(null);
+    storage.setEncr(null);
+    if (params.has('encr')) {
+      const next = new URLSearchParams(params);
+      next.delete('encr');
+      setParams(next, { replace: true });
+    }
+    // The field and its button are gone: the visitor carries on from the form's first field.
+    form.setFocus('email');
+  };
 
   const checkEmail = async () => {
     const parsed = emailSchema.safeParse(form.getValues('email'));
@@ -79,9 +108,14 @@ export default function RegisterPage() {
   const onSubmit = async (values: RegisterValues) => {
     setSending(true);
     try {
-      setPending({ ...values, seconds: await requestCode(CodeModule.Register, values.email) });
-    } catch {
-      // The API client showed the reason.
+      setPending({
+        ...values,
+        seconds: await requestCode(CodeModule.Register, values.email, encr || undefined),
+      });
+    } catch (error) {
+      // The reason was shown (useRequestCode); a refused encr code is marked on its field too.
+      const refusal = encrRefusalOf(error);
+      if (refusal) setEncrError(refusal);
     } finally {
       setSending(false);
     }
@@ -103,6 +137,13 @@ export default function RegisterPage() {
       finishLogin(token, PATHS.home);
     } catch (error) {
       track('Register_Error');
+      const refusal = encrRefusalOf(error);
+      // The code was spent or disabled since it was checked: back to the form, where it is marked.
+      if (refusal) {
+        setEncrError(refusal);
+        setPending(null);
+        return;
+      }
       throw error;
     }
   };
@@ -134,9 +175,21 @@ export default function RegisterPage() {
           <input type="text" autoComplete="off" {...form.register('inviteCode')} />
         </Field>
         {encr ? (
-          <Field id="register-encr" label={t('auth.encrCode')} hint={<EncrPromise />}>
-            <input type="text" value={encr} readOnly />
-          </Field>
+          <div className="encr-field">
+            <Field
+              id="register-encr"
+              label={t('auth.encrCode')}
+              hint={encrError ? undefined : <EncrPromise />}
+              error={encrError ?? undefined}
+            >
+              <input type="text" value={encr} readOnly />
+            </Field>
+            {encrError ? (
+              <button type="button" className="button button-ghost" onClick={removeEncr}>
+                {t('auth.encrRemove')}
+              </button>
+            ) : null}
+          </div>
         ) : null}
         <div className="checkbox-field">
           <input
@@ -183,7 +236,7 @@ export default function RegisterPage() {
         email={pending?.email ?? ''}
         resendAfterSeconds={pending?.seconds}
         onConfirm={onConfirm}
-        onResend={() => requestCode(CodeModule.Register, pending?.email)}
+        onResend={() => requestCode(CodeModule.Register, pending?.email, encr || undefined)}
       />
       <LegalDialog
         document={document}

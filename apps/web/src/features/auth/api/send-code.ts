@@ -3,12 +3,14 @@ import { apiCall } from '../../../shared/api/api-client';
 
 /**
  * `/elex/user/verifyCode`: e-mails a 6-digit code for login (0), register (1), reset (2) or the
- * member's own address (3). Silent: `useRequestCode` words the outcome (a refusal inside the 60 s
+ * member's own address (3). Register sends the visitor's encr too, so a code that cannot be used is
+ * refused before any mail. Silent: `useRequestCode` words the outcome (a refusal inside the 60 s
  * cool-down simply reopens the dialog for the code already mailed).
  */
-export function sendCode(module: CodeModule, email?: string) {
-  return apiCall('/elex/user/verifyCode', email === undefined ? { module } : { module, email }, {
-    schema: VerifyCodeResponseSchema,
-    silent: true,
-  });
+export function sendCode(module: CodeModule, email?: string, encr?: string) {
+  return apiCall(
+    '/elex/user/verifyCode',
+    { module, ...(email === undefined ? {} : { email }), ...(encr ? { encr } : {}) },
+    { schema: VerifyCodeResponseSchema, silent: true },
+  );
 }

@@ -18,6 +18,8 @@ export interface AuthServer {
   coolDownSeconds?: number;
   /** Any other answer to /elex/user/verifyCode (a refusal, or one that has not come yet). */
   sendCode?: Answer;
+  /** The answer to /elex/user/checkEncr (any code is good unless told). */
+  checkEncr?: Answer;
   /** The answer to /elex/user/verifyEmail (no account uses the e-mail unless told). */
   verifyEmail?: Answer;
   /** The answer to /elex/user/login (a token for the good code unless told). */
@@ -52,6 +54,8 @@ export function stubAuthServer(server: AuthServer = {}) {
                 State.TooManyRequests,
                 WAIT_MESSAGE(server.coolDownSeconds),
               );
+        case '/elex/user/checkEncr':
+          return server.checkEncr ? server.checkEncr(body) : envelope(null);
         case '/elex/user/verifyEmail':
           return server.verifyEmail ? server.verifyEmail(body) : envelope({ hasEmail: false });
         case '/elex/user/verifyCode2':
