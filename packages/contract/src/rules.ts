@@ -113,3 +113,35 @@ export const xmeUidSchema = z
 export function isCompleteCode(digits: readonly string[]): boolean {
   return digits.length === VERIFICATION_CODE.length && digits.every((digit) => /^\d$/.test(digit));
 }
+
+/**
+ * Control characters a person never types: C0 except tab, line feed and carriage return, and DEL.
+ * PostgreSQL refuses NUL in text (it answered HTTP 500); the others hide text from whoever reads it.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+export const CONTROL_CHARACTER_PATTERN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * Where in a JSON payload a string (or a key) holds a control character: its path, or null when none
+ * does. The server refuses such a payload before any schema or query sees it (`controlCharacters`,
+ * naming the field).
+ */
+export function controlCharacterPath(value: unknown, path: readonly (string | number)[] = []): string | null {
+  if (typeof value === 'string')
+    return CONTROL_CHARACTER_PATTERN.test(value) ? path.join('.') || 'body' : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = controlCharacterPath(item, [...path, index]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (CONTROL_CHARACTER_PATTERN.test(key)) return [...path, 'key'].join('.');
+      const found = controlCharacterPath(item, [...path, key]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}

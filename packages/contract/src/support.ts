@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
-import { polygonAddressSchema } from './rules.js';
+import { CONTROL_CHARACTER_PATTERN, polygonAddressSchema } from './rules.js';
 
 /**
  * Support requests and UID disputes (issue 11, docs/support.md). A member opens a request from a
@@ -54,8 +54,7 @@ export const supportTextSchema = z
   .trim()
   .min(1, fail('requiredInformation'))
   .max(SUPPORT.maxTextLength, fail('supportTextTooLong'))
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
-  .refine((text) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text), fail('controlCharacters'));
+  .refine((text) => !CONTROL_CHARACTER_PATTERN.test(text), fail('controlCharacters'));
 
 /** An id as the console and pages send it: a positive integer, as a number or a string of digits. */
 export const supportIdSchema = z.union(

@@ -1,10 +1,13 @@
-import { isMessageKey, type Locale, State, translate } from '@elex/contract';
+import { controlCharacterPath, isMessageKey, type Locale, State, translate } from '@elex/contract';
 import type { z } from 'zod';
 import { AppError } from './app-error.js';
 
 /** Parses a payload with a contract schema; a failure becomes a validation state naming the field. */
 export function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): z.output<T> {
   const input = payload ?? {};
+  // Before any schema: a control character in any field (NUL first of all) never reaches a query.
+  const controlled = controlCharacterPath(input);
+  if (controlled !== null) throw new ValidationError(controlled, 'controlCharacters');
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

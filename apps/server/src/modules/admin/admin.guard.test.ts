@@ -1,6 +1,7 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import {
   BITGET,
@@ -51,6 +52,30 @@ beforeAll(async () => {
   if (!binance || !activity) throw new Error('the seeded catalog has no exchange or activity');
   const { platId, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
   const promotion = await givePromotionCode(ctx, 'GUARD-EDIT', { maxUses: 5 });
+  // Support requests for the support queue's calls: a dispute to move, an ownership to confirm.
+  const squatter = await fundedMember(ctx, { cashback: '0' });
+  const holder = await fundedMember(ctx, { cashback: '0' });
+  const claimant = await newMember(ctx);
+  const openRequest = async (who: { token: string }, body: object) => {
+    const answer = (await call(ctx, '/elex/support/create', body, { token: who.token })).json();
+    expect(answer.state).toBe(0);
+    return answer.content.id as string;
+  };
+  const dispute = await openRequest(claimant, {
+    kind: 'uidBoundByOther',
+    platId: squatter.platId,
+    uid: squatter.uid,
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    text: 'This UID is mine',
+  });
+  const ownership = await openRequest(holder, {
+    kind: 'ownership',
+    platId: holder.platId,
+    uid: holder.uid,
+    text: 'My account page',
+  });
+  const question = await openRequest(claimant, { kind: 'other', text: 'A question' });
+  const toClose = await openRequest(claimant, { kind: 'account', text: 'Another question' });
   samples = {
     whoami: {},
     dashboard: { days: 7 },
@@ -95,6 +120,12 @@ beforeAll(async () => {
     createPromotionCode: { code: 'guard-new', note: 'Guard test', validThrough: '2026-12-31', maxUses: 10 },
     updatePromotionCode: { id: promotion.id, disabled: true, maxUses: 7 },
     auditLog: {},
+    'support/list': {},
+    'support/detail': { id: question },
+    'support/reply': { id: question, text: 'Our answer' },
+    'support/close': { id: toClose, text: 'Done' },
+    'support/moveBinding': { id: dispute },
+    'support/verifyOwnership': { id: ownership },
   };
   everyTable = rowsOf<{ name: string }>(
     await ctx.db.execute(
