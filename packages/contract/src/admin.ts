@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { isAllowedAppLink, strictIdSchema } from './rules.js';
 import { TASK_GROUPS, TASK_KINDS } from './tasks.js';
 import { txHashSchema, WITHDRAWAL_STATUSES } from './withdrawals.js';
 
@@ -17,7 +18,7 @@ const isoTime = z.string();
 
 const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
 const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
-const idSchema = z.coerce.number(fail('requiredValue')).int().positive(fail('invalidValue'));
+const idSchema = strictIdSchema;
 
 /** A page of rows: the rows, how many match, which page. */
 function pageOf<T extends z.ZodType>(row: T) {
@@ -652,11 +653,8 @@ export const UpdateTaskDefinitionRequestSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined)),
   link: emptyAsNull,
-  // An app link opens the community's app (tg://, discord://); never a script or an inline document.
-  appLink: emptyAsNull.refine(
-    (value) => value === null || !/^\s*(javascript|vbscript|data|file):/i.test(value),
-    fail('invalidValue'),
-  ),
+  // An app link opens the community's app (tg://, discord://) or the web over https; nothing else.
+  appLink: emptyAsNull.refine((value) => value === null || isAllowedAppLink(value), fail('invalidValue')),
   sortOrder: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(100_000),
   enabled: z.boolean(),
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { MessageKey } from './messages.js';
 import {
+  controlCharacterPath,
   emailSchema,
+  isAllowedAppLink,
   isCompleteCode,
   leverageSchema,
   loginPasswordSchema,
@@ -10,6 +12,7 @@ import {
   passwordRuleChecks,
   polygonAddressSchema,
   strictEmailSchema,
+  strictIdSchema,
   verificationCodeSchema,
   xmeUidSchema,
 } from './rules.js';
@@ -257,5 +260,59 @@ describe('XME UID', () => {
 describe('e-mail normalisation', () => {
   it('compares addresses case-insensitively by lower-casing them', () => {
     expect(emailSchema.parse(' Trader@Example.COM ')).toBe('trader@example.com');
+  });
+});
+
+describe('strict ids (issue 13)', () => {
+  it('reads a positive integer, as a number or a string of digits', () => {
+    expect(strictIdSchema.parse(1)).toBe(1);
+    expect(strictIdSchema.parse('42')).toBe(42);
+  });
+
+  it.each([
+    ['true', true],
+    ['an array', [1]],
+    ['hexadecimal', '0x1'],
+    ['an exponent', '1e0'],
+    ['zero', 0],
+    ['a fraction', 1.5],
+    ['a negative', -1],
+    ['a leading zero', '01'],
+    ['too many digits', '12345678901234567'],
+  ])('refuses %s', (_label, value) => {
+    expect(strictIdSchema.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('task app links (issue 13)', () => {
+  it.each(['https://t.me/elex', 'tg://resolve?domain=elex', 'discord://discord.com/invite/x'])(
+    'keeps %s',
+    (link) => {
+      expect(isAllowedAppLink(link)).toBe(true);
+    },
+  );
+
+  it.each([
+    'javascript:alert(1)',
+    'java\tscript:alert(1)',
+    ' JavaScript:alert(1)',
+    'java\nscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox',
+    'http://t.me/elex',
+    'file:///etc/passwd',
+    'not a link',
+  ])('refuses %j', (link) => {
+    expect(isAllowedAppLink(link)).toBe(false);
+  });
+});
+
+describe('control characters in a payload (issue 13)', () => {
+  it('names the field that holds one, nested or in a key, and nothing when none does', () => {
+    expect(controlCharacterPath({ email: 'a@b.co', text: 'line\nbreak\ttab' })).toBeNull();
+    expect(controlCharacterPath({ email: 'a\u0000' })).toBe('email');
+    expect(controlCharacterPath({ list: [{ title: 'x\u001b[31m' }] })).toBe('list.0.title');
+    expect(controlCharacterPath({ 'bad\u0000': 1 })).toBe('key');
+    expect(controlCharacterPath('\u007f')).toBe('body');
   });
 });

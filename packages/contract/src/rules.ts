@@ -145,3 +145,35 @@ export function controlCharacterPath(value: unknown, path: readonly (string | nu
   }
   return null;
 }
+
+/**
+ * A record id as pages and the console send it: a positive integer, as a JSON number or a string of
+ * digits. Nothing looser: `true`, `[1]`, `"0x1"` or `"1e0"` are not id 1 (issue 13).
+ */
+export const strictIdSchema = z.union(
+  [
+    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/)
+      .transform(Number),
+  ],
+  {
+    error: (issue) => (issue.input === undefined || issue.input === null ? 'requiredValue' : 'invalidValue'),
+  },
+);
+
+/** The schemes a community task may open besides the web: Telegram's and Discord's apps. */
+export const APP_LINK_PROTOCOLS = ['https:', 'tg:', 'discord:'] as const;
+
+/**
+ * Whether a task's app link opens the web over https or a documented app: parsed as a URL (which
+ * drops tabs and line breaks the way browsers do, so `java\tscript:` is seen as `javascript:`).
+ */
+export function isAllowedAppLink(value: string): boolean {
+  try {
+    return (APP_LINK_PROTOCOLS as readonly string[]).includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
-import { CONTROL_CHARACTER_PATTERN, polygonAddressSchema } from './rules.js';
+import { CONTROL_CHARACTER_PATTERN, polygonAddressSchema, strictIdSchema } from './rules.js';
 
 /**
  * Support requests and UID disputes (issue 11, docs/support.md). A member opens a request from a
@@ -56,17 +56,8 @@ export const supportTextSchema = z
   .max(SUPPORT.maxTextLength, fail('supportTextTooLong'))
   .refine((text) => !CONTROL_CHARACTER_PATTERN.test(text), fail('controlCharacters'));
 
-/** An id as the console and pages send it: a positive integer, as a number or a string of digits. */
-export const supportIdSchema = z.union(
-  [
-    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    z
-      .string()
-      .regex(/^[1-9]\d{0,15}$/)
-      .transform(Number),
-  ],
-  fail('invalidValue'),
-);
+/** An id as the console and pages send it (a positive integer, strictly). */
+export const supportIdSchema = strictIdSchema;
 
 /** One image, base64 in the JSON body (every call is JSON; the size is checked after decoding). */
 export const SupportImageSchema = z.object({

@@ -246,6 +246,18 @@ describe('the catalog editor', () => {
       position: 0,
     });
     expect((await hot('en')).map((activity) => activity.title)).toContain('Fee holiday, extended');
+    // Ids are strict (issue 13): no loose spelling of this id reaches it.
+    const id = Number(created.content.id);
+    for (const loose of [true, [id], `0x${id.toString(16)}`, `${id}e0`, `${id}.0`, ` ${id}`]) {
+      expect(
+        await adminCall(ctx, operator, 'deleteActivity', { id: loose }),
+        JSON.stringify(loose),
+      ).toMatchObject({
+        state: State.ValidationFailed,
+        message: 'id: invalid value',
+      });
+    }
+    expect((await hot('en')).map((activity) => activity.title)).toContain('Fee holiday, extended');
     expect(await adminCall(ctx, operator, 'deleteActivity', { id: created.content.id })).toMatchObject({
       state: 0,
     });
@@ -797,9 +809,12 @@ describe('points tasks', () => {
       before: { points: telegram.points },
       after: { points: telegram.points + 5 },
     });
-    expect(
-      await adminCall(ctx, operator, 'updateTaskDefinition', { ...change, appLink: 'javascript:alert(1)' }),
-    ).toMatchObject({ state: State.ValidationFailed, message: 'appLink: invalid value' });
+    for (const appLink of ['javascript:alert(1)', 'java\tscript:alert(1)', 'http://t.me/x']) {
+      expect(
+        await adminCall(ctx, operator, 'updateTaskDefinition', { ...change, appLink }),
+        appLink,
+      ).toMatchObject({ state: State.ValidationFailed, message: 'appLink: invalid value' });
+    }
     expect(
       await adminCall(ctx, operator, 'updateTaskDefinition', { ...change, link: 'http://t.me/x' }),
     ).toMatchObject({ state: State.ValidationFailed });

@@ -3,6 +3,7 @@ import {
   DECIMALS,
   type FetchTaskStatusResponse,
   fromScaled,
+  isAllowedAppLink,
   type MembershipStatus,
   type ReceiveScoreResponse,
   SOCIAL_ACCOUNT_ID_PATTERNS,
@@ -403,12 +404,9 @@ export async function updateTaskDefinition(
     patch.link = update.link;
   }
   if (update.appLink !== undefined) {
-    // An app deep link (tg:, discord: ...), never a scheme that runs code in the page.
-    if (
-      update.appLink !== null &&
-      (!isUrl(update.appLink, /^[a-z][a-z0-9+.-]*:$/) ||
-        /^(javascript|data|vbscript|file):/i.test(update.appLink.trim()))
-    ) {
+    // https or a documented app (tg:, discord:), read by the URL parser as a browser reads it: a
+    // `java\tscript:` passed the old deny list and only the CSP stopped it (issue 13).
+    if (update.appLink !== null && !isAllowedAppLink(update.appLink)) {
       throw new ValidationError('appLink', 'invalidValue');
     }
     patch.appLink = update.appLink;
