@@ -21,10 +21,19 @@ export interface ImportCommand {
   run(deps: AppDeps, args: string[], io: CommandIo): Promise<number>;
 }
 
+/** How many problems a command prints. */
+export const PRINTED_PROBLEMS = 100;
+
 function reportBadLines(io: CommandIo, file: string, problems: readonly ImportProblem[]) {
   const lines = new Set(problems.map((problem) => problem.line)).size;
   io.err(`${file}: ${lines} bad line(s), ${problems.length} problem(s); nothing was imported.`);
-  for (const problem of problems) io.err(`  line ${problem.line}, ${problem.field}: ${problem.reason}`);
+  // The first ones, each already short (csv-import quotes at most QUOTED_CELL_MAX characters of a cell):
+  // a file of a million bad lines must not print a million lines.
+  for (const problem of problems.slice(0, PRINTED_PROBLEMS)) {
+    io.err(`  line ${problem.line}, ${problem.field}: ${problem.reason}`);
+  }
+  if (problems.length > PRINTED_PROBLEMS)
+    io.err(`  … and ${problems.length - PRINTED_PROBLEMS} more problem(s).`);
 }
 
 /** What each kind of file is called in the command's lines. */

@@ -36,6 +36,12 @@ import { findUserRow } from './reports.repository.js';
 
 /** How many problems a run keeps in the table; the upload's answer lists them all. */
 const STORED_PROBLEMS = 200;
+/** The most of a fault's message a run keeps. */
+export const STORED_ERROR_MAX = 1000;
+
+function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
@@ -211,7 +217,8 @@ export async function runCsvImport(
     // Whatever went wrong, the attempt is on record; the caller still hears the fault.
     const outcome = {
       ...emptyOutcome('failed', parsed.entries.length),
-      error: String((error as Error).message),
+      // Cut: a failing statement's message can carry its whole SQL (1.18 MB seen, issue 13).
+      error: cutText(String((error as Error).message), STORED_ERROR_MAX),
     };
     await deps.db.transaction((tx) => recordRun(tx, deps, context, upload, outcome)).catch(() => {});
     throw error;

@@ -209,6 +209,22 @@ describe('referrals:import and rebates:import', () => {
   });
 });
 
+describe('what a refused file prints and keeps (issue 13)', () => {
+  it('quotes at most 64 characters of a huge cell, prints the first 100 problems, and stores it short', async () => {
+    const huge = `9${'9'.repeat(2_000_000)}`;
+    const lines = [REBATE_HEADER, `HUGE0001,2026-01-01,2026-01-02,${huge},1,1`];
+    for (let n = 0; n < 150; n += 1) lines.push(`BAD${n}X,not-a-time,2026-01-02,1,1,1`);
+    const result = await run(rebatesImport, ['bitget', csv(lines)]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`"${'9'.repeat(64)}…" (2000001 characters)`);
+    expect(result.err).toContain('… and 51 more problem(s).');
+    expect(result.err.length).toBeLessThan(20_000);
+    const [stored] = (await listImportRuns(ctx.deps, { page: 1, pageSize: 1 })).rows;
+    expect(stored?.status).toBe('rejected');
+    expect(JSON.stringify(stored).length).toBeLessThan(100_000);
+  });
+});
+
 describe('rebates:settle', () => {
   it('settles what became due and says what it did', async () => {
     ctx.clock.set(new Date('2026-06-01T12:00:00Z'));

@@ -42,9 +42,10 @@ const ISO_TIME =
  */
 export function parseIsoTime(value: string): Date | string {
   const match = ISO_TIME.exec(value);
-  if (!match) return `not an ISO 8601 time such as 2026-01-31T00:00:00Z ("${value}")`;
+  if (!match) return `not an ISO 8601 time such as 2026-01-31T00:00:00Z (${shown(value)})`;
   const [, year, month, day, hour, minute, second = '0', fraction = '', zone] = match;
-  if (hour !== undefined && zone === undefined) return `the time needs its zone, Z or +hh:mm ("${value}")`;
+  if (hour !== undefined && zone === undefined)
+    return `the time needs its zone, Z or +hh:mm (${shown(value)})`;
   const [y, mo, d, h, mi, s] = [year, month, day, hour ?? '0', minute ?? '0', second].map(Number) as [
     number,
     number,
@@ -64,14 +65,14 @@ export function parseIsoTime(value: string): Date | string {
     mi > 59 ||
     s > 59
   ) {
-    return `not a real date or time ("${value}")`;
+    return `not a real date or time (${shown(value)})`;
   }
   let offsetMinutes = 0;
   if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
     const zoneHours = Number(digits.slice(0, 2));
     const zoneMinutes = Number(digits.slice(2) || '0');
-    if (zoneHours > 23 || zoneMinutes > 59) return `not a real time zone ("${value}")`;
+    if (zoneHours > 23 || zoneMinutes > 59) return `not a real time zone (${shown(value)})`;
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
   }
   return new Date(local - offsetMinutes * 60_000);
@@ -82,13 +83,23 @@ export function parseUsdt(value: string): bigint | string {
   if (value === '') return 'required';
   const negative = /^-\s*\d/.test(value);
   const match = /^-?\s*(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!match) return `not a decimal number ("${value}")`;
-  if (negative) return `negative ("${value}")`;
+  if (!match) return `not a decimal number (${shown(value)})`;
+  if (negative) return `negative (${shown(value)})`;
   const [, whole = '0', fraction = ''] = match;
-  if (fraction.length > DECIMALS.usdt) return `more than ${DECIMALS.usdt} decimals ("${value}")`;
+  if (fraction.length > DECIMALS.usdt) return `more than ${DECIMALS.usdt} decimals (${shown(value)})`;
   const micro = BigInt(whole) * 10n ** BigInt(DECIMALS.usdt) + BigInt(fraction.padEnd(DECIMALS.usdt, '0'));
-  if (micro > MAX_MICRO) return `too large ("${value}")`;
+  if (micro > MAX_MICRO) return `too large (${shown(value)})`;
   return micro;
+}
+
+/** The most of a cell a problem quotes: a 10 MB cell must not come back whole (issue 13). */
+export const QUOTED_CELL_MAX = 64;
+
+/** A cell as a problem quotes it: in quotes, cut after QUOTED_CELL_MAX characters saying how long it was. */
+export function shown(value: string): string {
+  return value.length <= QUOTED_CELL_MAX
+    ? `"${value}"`
+    : `"${value.slice(0, QUOTED_CELL_MAX)}…" (${value.length} characters)`;
 }
 
 function describe(field: string, reason: string, line: number): CsvProblem {
@@ -109,7 +120,7 @@ export async function readReferralFile(
     const uid = values.uid ?? '';
     const rowProblems: CsvProblem[] = [];
     const badUid = uidProblem(uid);
-    if (badUid) rowProblems.push(describe('uid', `${badUid} ("${uid}")`, line));
+    if (badUid) rowProblems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
     const registeredAt = parseIsoTime(values.registered_at ?? '');
     if (typeof registeredAt === 'string') rowProblems.push(describe('registered_at', registeredAt, line));
     const earlier = lineOfUid.get(uid);
@@ -144,7 +155,7 @@ export async function readRebateFile(
     const rowProblems: CsvProblem[] = [];
     const uid = values.uid ?? '';
     const badUid = uidProblem(uid);
-    if (badUid) rowProblems.push(describe('uid', `${badUid} ("${uid}")`, line));
+    if (badUid) rowProblems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
     const times = {} as Record<'period_start' | 'period_end', Date>;
     for (const field of ['period_start', 'period_end'] as const) {
       const time = parseIsoTime(values[field] ?? '');
