@@ -12,6 +12,7 @@ export * from './messages.js';
 export * from './points.js';
 export * from './routes.js';
 export * from './rules.js';
+export * from './signup-links.js';
 export * from './states.js';
 export * from './tasks.js';
 export * from './withdrawals.js';
