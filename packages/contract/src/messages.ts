@@ -89,6 +89,8 @@ const en = {
   accountDeleted: 'Your account has been deleted',
   deletionWithdrawalPending:
     'A withdrawal of yours is under review. Delete your account once it is decided, or cancel it first.',
+  deletionForfeitChanged:
+    'The money you hold changed since the dialog opened: {{amount}} USDT would now be lost. Check the amounts and confirm again.',
   loginRequired: 'Please log in first',
   exchangeNotFound: 'This exchange is not one of our partners',
   exchangeRequired: 'Please choose an exchange',
@@ -202,6 +204,8 @@ const zh: MessageCatalogue = {
   loggedOut: '您已退出登录',
   accountDeleted: '您的账户已注销',
   deletionWithdrawalPending: '您有提现正在审核中。请在其处理完毕或取消后再注销账户。',
+  deletionForfeitChanged:
+    '自打开对话框以来，您持有的资金已有变化：现在将失去 {{amount}} USDT。请核对金额后再次确认。',
   loginRequired: '请先登录',
   exchangeNotFound: '该交易所不是我们的合作伙伴',
   exchangeRequired: '请选择交易所',
@@ -312,6 +316,8 @@ const ko: MessageCatalogue = {
   loggedOut: '로그아웃되었습니다',
   accountDeleted: '계정이 삭제되었습니다',
   deletionWithdrawalPending: '검토 중인 출금이 있습니다. 출금이 처리되거나 취소한 후에 계정을 삭제해 주세요.',
+  deletionForfeitChanged:
+    '대화 상자를 연 뒤 보유 금액이 바뀌었습니다. 이제 {{amount}} USDT를 잃게 됩니다. 금액을 확인한 뒤 다시 진행해 주세요.',
   loginRequired: '먼저 로그인해 주세요',
   exchangeNotFound: '저희 파트너 거래소가 아닙니다',
   exchangeRequired: '거래소를 선택해 주세요',
