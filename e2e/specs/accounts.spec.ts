@@ -167,6 +167,8 @@ for (const { viewport, locale } of RUNS) {
       await openRoute(page, '/mypage');
       await page.getByRole('button', { name: ui('mypage.deleteAccount'), exact: true }).click();
       const deleteDialog = page.getByRole('dialog', { name: ui('mypage.deleteTitle') });
+      // This member holds no money: the dialog says so plainly (and sends a total of 0 with the deletion).
+      await deleteDialog.getByText(ui('mypage.deleteNothingHeld'), { exact: true }).waitFor();
       await deleteDialog.getByText(ui('mypage.deleteLossMoney'), { exact: true }).waitFor();
       await deleteDialog.getByText(ui('mypage.deleteLossEmail'), { exact: true }).waitFor();
       const deletePassword = deleteDialog.getByLabel(ui('mypage.deletePassword'), { exact: true });

@@ -269,6 +269,37 @@ test('desktop: a catalog edit shows on the home page at once; a logo with a scri
   assert.equal(await rankingRow.locator(`img[src="${src}"]`).count(), 1);
 });
 
+test('desktop: the referral code an operator enters is the one every sign-up link carries', async ({
+  newPage,
+}) => {
+  // Issue 11: production offers no sign-up link while a partner is on the placeholder code; the
+  // dashboard names such partners; the code entered in the editor is the one the link carries.
+  const page = await newPage({ viewport: 'desktop' });
+  await openAs(page, operator, '/admin');
+  const notReady = page.getByRole('region', { name: 'Partners not ready for sign-ups' });
+  await notReady.getByRole('link', { name: 'Bitget', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Bitget' }).waitFor();
+  const preview = page.getByRole('group', { name: 'Link traders open' });
+  await preview.getByText(/ELEXCB is the placeholder code/).waitFor();
+  await page.getByLabel('Referral code', { exact: true }).fill('BGELEX01');
+  const link = 'https://www.bitget.com/referral/register?clacCode=BGELEX01';
+  assert.equal(await preview.getByRole('link').getAttribute('href'), link);
+  await page.getByRole('button', { name: 'Save the fields' }).click();
+  await page.getByText('Saved successfully').first().waitFor();
+
+  const visitor = await newPage({ viewport: 'desktop' });
+  await visitor.goto(`${base()}/exchangeDetail?id=4`, { waitUntil: 'networkidle' });
+  await visitor.getByRole('button', { name: 'Sign up at Bitget' }).click();
+  const dialog = visitor.getByRole('dialog', { name: 'Sign up at Bitget' });
+  const signup = dialog.getByRole('link', { name: /Open the Bitget sign-up page/ });
+  assert.equal(await signup.getAttribute('href'), link);
+  await dialog.getByText('BGELEX01', { exact: true }).waitFor();
+
+  await page.goto(`${base()}/admin`, { waitUntil: 'networkidle' });
+  await notReady.getByRole('link', { name: 'OKX', exact: true }).waitFor();
+  assert.equal(await notReady.getByRole('link', { name: 'Bitget', exact: true }).count(), 0);
+});
+
 test('desktop: a CSV upload lists every bad line and imports nothing; a good file imports', async ({
   newPage,
 }) => {

@@ -5,6 +5,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
 import { createExchangeAdapters } from './integrations/exchanges/registry.js';
 import { startOutboxWorker } from './jobs/outbox-worker.js';
+import { reportPartnersNotReady } from './modules/exchanges/exchanges.service.js';
 import { housekeepingTask } from './modules/housekeeping/housekeeping.service.js';
 import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
 import { cashbackIngest } from './modules/sync/sync.wiring.js';
@@ -23,6 +24,7 @@ async function main() {
   // First start only: afterwards the catalog belongs to the operators (see seed-catalog.ts).
   const seeded = await seedPartnerCatalog(database.db);
   if (seeded > 0) app.log.info({ exchanges: seeded }, 'seeded the partner catalog');
+  await reportPartnersNotReady(database.db, config.env, app.log);
   const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
   // The sync's runner also carries the daily housekeeping, so it starts even when no exchange syncs.
   const ingest = cashbackIngest(app.deps);

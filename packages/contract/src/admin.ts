@@ -3,6 +3,7 @@ import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
 import { isAllowedAppLink, strictIdSchema } from './rules.js';
+import { referralCodeSchema, SIGNUP_PROBLEMS, signupUrlTemplateSchema } from './signup-links.js';
 import { TASK_GROUPS, TASK_KINDS } from './tasks.js';
 import { txHashSchema, WITHDRAWAL_STATUSES } from './withdrawals.js';
 
@@ -78,6 +79,14 @@ export const DashboardDaySchema = z.object({
 });
 export type DashboardDay = z.infer<typeof DashboardDaySchema>;
 
+/** A partner whose sign-up link is not ready, and why. */
+export const PartnerNotReadySchema = z.object({
+  platId: z.number().int(),
+  name: z.string(),
+  problems: z.array(z.enum(SIGNUP_PROBLEMS)),
+});
+export type PartnerNotReady = z.infer<typeof PartnerNotReadySchema>;
+
 export const DashboardSchema = z.object({
   days: z.array(DashboardDaySchema),
   totals: z.object({
@@ -92,6 +101,8 @@ export const DashboardSchema = z.object({
   pendingWithdrawals: z.object({ count: z.number().int(), amount: usdt }),
   /** First-party page views in the range by route, most viewed first (the console's own pages left out). */
   pageViews: z.array(z.object({ page: z.string(), views: z.number().int() })),
+  /** Partners whose sign-up link cannot be offered yet, in catalog order (production hides their link). */
+  partnersNotReady: z.array(PartnerNotReadySchema),
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 
@@ -314,12 +325,9 @@ export const ExchangeFieldsSchema = z.object({
       }),
     )
     .max(8, fail('invalidValue')),
-  signupUrl: httpsUrlSchema,
-  referralCode: z
-    .string(fail('requiredValue'))
-    .trim()
-    .min(1, fail('requiredValue'))
-    .max(64, fail('invalidValue')),
+  /** The sign-up link with `{code}` where the referral code goes (signup-links.ts). */
+  signupUrlTemplate: signupUrlTemplateSchema,
+  referralCode: referralCodeSchema,
   newUserDiscountPercent: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(100),
   newUserDiscountDays: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(3650),
   isRecommended: z.boolean(),
@@ -343,7 +351,8 @@ export const CatalogExchangeSchema = z.object({
   marketPrice: z.string(),
   vipRule: z.enum(VIP_RULES),
   marks: z.array(ExchangeMarkSchema),
-  signupUrl: z.string(),
+  /** The sign-up link with `{code}`; `signupProblems()` says whether traders can be offered it. */
+  signupUrlTemplate: z.string(),
   referralCode: z.string(),
   newUserDiscountPercent: z.number().int(),
   newUserDiscountDays: z.number().int(),

@@ -116,8 +116,21 @@ export const WithdrawalLockResponseSchema = z.object({ withdrawalLockedUntil: z.
 
 // /elex/user/logout: revokes the calling session. Empty payload, null content.
 
-// /elex/user/deleteAccount: needs the password; erases personal data for good.
-export const DeleteAccountRequestSchema = z.object({ passwd: loginPasswordSchema });
+// /elex/user/deleteAccount: needs the password; erases personal data for good, and with it the money
+// not withdrawn (terms, section 8). `forfeitTotal` is the USDT the dialog told the member they would
+// lose (`forfeitOnDeletion`): the server refuses with `deletionForfeitChanged` when the money held is
+// no longer that sum, so a member never loses more than they were shown (docs/accounts.md).
+export const DeleteAccountRequestSchema = z.object({
+  passwd: loginPasswordSchema,
+  forfeitTotal: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? 'requiredValue' : 'invalidValue',
+    })
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, { error: 'invalidValue' }),
+});
+export type DeleteAccountRequest = z.input<typeof DeleteAccountRequestSchema>;
 
 // /elex/user/getSettings and /elex/user/saveSettings: notification settings.
 export const SettingsSchema = z.object({ marketingConsent: formBoolean });

@@ -86,9 +86,14 @@ export const ExchangeDictionaryEntrySchema = z.object({
   name: z.string(),
   Abbreviation: z.string(),
   logo: z.string(),
-  /** The exchange's sign-up page carrying our referral code. */
-  signupUrl: z.string(),
-  referralCode: z.string(),
+  /**
+   * The exchange's sign-up page carrying our referral code, built on the server from the partner's
+   * link template and `referralCode` (they cannot disagree). Null when the partner's link is not ready
+   * and the server runs in production: no trader is sent through a link that would not refer them.
+   */
+  signupUrl: z.string().nullable(),
+  /** Our referral code at this exchange; null exactly when `signupUrl` is. */
+  referralCode: z.string().nullable(),
   score: z.number(),
   cashRate: decimalString,
   speedUpCashRate: decimalString,
@@ -165,8 +170,9 @@ export const ExchangeDetailResponseSchema = z.object({
   logo: z.string(),
   score: z.number(),
   mark: z.array(ExchangeMarkSchema),
-  signupUrl: z.string(),
-  referralCode: z.string(),
+  /** As in the exchange dictionary: null when the partner's sign-up link is not ready (production). */
+  signupUrl: z.string().nullable(),
+  referralCode: z.string().nullable(),
   limitPrice: decimalString,
   marketPrice: decimalString,
   cashRate: decimalString,

@@ -13,6 +13,7 @@ export * from './points.js';
 export * from './promotions.js';
 export * from './routes.js';
 export * from './rules.js';
+export * from './signup-links.js';
 export * from './states.js';
 export * from './support.js';
 export * from './tasks.js';

@@ -95,6 +95,8 @@ const en = {
   accountDeleted: 'Your account has been deleted',
   deletionWithdrawalPending:
     'A withdrawal of yours is under review. Delete your account once it is decided, or cancel it first.',
+  deletionForfeitChanged:
+    'The money you hold changed since the dialog opened: {{amount}} USDT would now be lost. Check the amounts and confirm again.',
   loginRequired: 'Please log in first',
   exchangeNotFound: 'This exchange is not one of our partners',
   exchangeRequired: 'Please choose an exchange',
@@ -108,6 +110,9 @@ const en = {
   uidNotBound: 'This UID is not bound to anyone',
   abbreviationTaken: 'Another exchange already uses this abbreviation',
   urlInvalid: 'Enter a web address starting with https://',
+  signupTemplateSlot:
+    'Put {code} exactly once in the link, where the referral code goes (after the site name)',
+  referralCodeInvalid: 'Use 2 to 64 letters, digits, - or _',
   logoTooLarge: 'The logo must be at most 200 KB',
   logoTypeRefused: 'The logo must be an SVG, PNG or WebP image',
   logoUnsafe: 'This SVG contains scripts, links or external content and was refused',
@@ -237,6 +242,8 @@ const zh: MessageCatalogue = {
   loggedOut: '您已退出登录',
   accountDeleted: '您的账户已注销',
   deletionWithdrawalPending: '您有提现正在审核中。请在其处理完毕或取消后再注销账户。',
+  deletionForfeitChanged:
+    '自打开对话框以来，您持有的资金已有变化：现在将失去 {{amount}} USDT。请核对金额后再次确认。',
   loginRequired: '请先登录',
   exchangeNotFound: '该交易所不是我们的合作伙伴',
   exchangeRequired: '请选择交易所',
@@ -250,6 +257,8 @@ const zh: MessageCatalogue = {
   uidNotBound: '该 UID 未被任何人绑定',
   abbreviationTaken: '已有其他交易所使用该简称',
   urlInvalid: '请输入以 https:// 开头的网址',
+  signupTemplateSlot: '请在链接中推荐码所在的位置（网站名之后）写一次且仅一次 {code}',
+  referralCodeInvalid: '请使用 2 到 64 个字母、数字、- 或 _',
   logoTooLarge: 'Logo 不能超过 200 KB',
   logoTypeRefused: 'Logo 必须是 SVG、PNG 或 WebP 图片',
   logoUnsafe: '该 SVG 含有脚本、链接或外部内容，已被拒绝',
@@ -377,6 +386,8 @@ const ko: MessageCatalogue = {
   loggedOut: '로그아웃되었습니다',
   accountDeleted: '계정이 삭제되었습니다',
   deletionWithdrawalPending: '검토 중인 출금이 있습니다. 출금이 처리되거나 취소한 후에 계정을 삭제해 주세요.',
+  deletionForfeitChanged:
+    '대화 상자를 연 뒤 보유 금액이 바뀌었습니다. 이제 {{amount}} USDT를 잃게 됩니다. 금액을 확인한 뒤 다시 진행해 주세요.',
   loginRequired: '먼저 로그인해 주세요',
   exchangeNotFound: '저희 파트너 거래소가 아닙니다',
   exchangeRequired: '거래소를 선택해 주세요',
@@ -390,6 +401,8 @@ const ko: MessageCatalogue = {
   uidNotBound: '이 UID는 누구에게도 연동되어 있지 않습니다',
   abbreviationTaken: '다른 거래소가 이미 이 약칭을 사용하고 있습니다',
   urlInvalid: 'https://로 시작하는 웹 주소를 입력해 주세요',
+  signupTemplateSlot: '링크에서 추천 코드가 들어갈 자리(사이트 이름 뒤)에 {code}를 정확히 한 번 넣어 주세요',
+  referralCodeInvalid: '영문자, 숫자, - 또는 _ 2~64자로 입력해 주세요',
   logoTooLarge: '로고는 200 KB 이하여야 합니다',
   logoTypeRefused: '로고는 SVG, PNG 또는 WebP 이미지여야 합니다',
   logoUnsafe: '이 SVG에는 스크립트, 링크 또는 외부 콘텐츠가 있어 거부되었습니다',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECIMALS, fromScaled, toScaled } from './catalog.js';
 import { WITHDRAWAL } from './constants.js';
 import type { MessageKey } from './messages.js';
 import { polygonAddressSchema, verificationCodeSchema } from './rules.js';
@@ -58,6 +59,16 @@ export const WithdrawableSchema = z.object({
   ),
 });
 export type Withdrawable = z.infer<typeof WithdrawableSchema>;
+
+/**
+ * What deleting the account would forfeit (docs/accounts.md): every bound UID's cashback and the
+ * member's rewards, the sum the deletion dialog shows and sends back as `forfeitTotal`.
+ */
+export function forfeitOnDeletion(withdrawable: Pick<Withdrawable, 'rewards' | 'bindings'>): string {
+  let total = toScaled(withdrawable.rewards, DECIMALS.usdt);
+  for (const binding of withdrawable.bindings) total += toScaled(binding.cashback, DECIMALS.usdt);
+  return fromScaled(total, DECIMALS.usdt);
+}
 
 // /elex/user/depositVerifyEmail {authCode}: checks the withdrawal code (module 3) without using it up,
 // so the form can say 'Invalid verification code' before the request is sent.

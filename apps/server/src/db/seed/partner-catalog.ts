@@ -36,7 +36,8 @@ export interface SeedExchange {
   vipRule: VipRule;
   vipTiers: SeedVipTier[];
   tags: string[];
-  signupUrl: string;
+  /** The sign-up page with `{code}` where the referral code goes (contract signup-links.ts). */
+  signupUrlTemplate: string;
   referralCode: string;
   isRecommended: boolean;
   isRacing: boolean;
@@ -70,7 +71,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'both',
     vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['popular', 'highLiquidity'],
-    signupUrl: `https://accounts.binance.com/register?ref=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://accounts.binance.com/register?ref={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: true,
     isRacing: false,
@@ -99,7 +100,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'Lv1', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['popular', 'highCashback'],
-    signupUrl: `https://www.okx.com/join/${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.okx.com/join/{code}',
     referralCode: REFERRAL_CODE,
     isRecommended: true,
     isRacing: true,
@@ -137,7 +138,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0550' }],
     tags: ['highCashback', 'newUserBonus'],
-    signupUrl: `https://www.bybit.com/invite?ref=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.bybit.com/invite?ref={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: true,
     isRacing: true,
@@ -197,7 +198,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
       },
     ],
     tags: ['highCashback', 'popular'],
-    signupUrl: `https://www.bitget.com/referral/register?clacCode=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.bitget.com/referral/register?clacCode={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: true,
     isRacing: true,
@@ -226,7 +227,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['highCashback'],
-    signupUrl: `https://www.gate.com/signup?ref=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.gate.com/signup?ref={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
@@ -255,7 +256,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0500' }],
     tags: ['newUserBonus'],
-    signupUrl: `https://bingx.com/invite/${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://bingx.com/invite/{code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: true,
@@ -284,7 +285,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'VIP 0', volume30d: null, asset: null, maker: '0.0000', taker: '0.0400' }],
     tags: ['zeroMaker', 'lowFees'],
-    signupUrl: `https://www.mexc.com/register?inviteCode=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.mexc.com/register?inviteCode={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
@@ -313,7 +314,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
     vipRule: 'either',
     vipTiers: [{ level: 'Prime 0', volume30d: null, asset: null, maker: '0.0200', taker: '0.0600' }],
     tags: ['highCashback'],
-    signupUrl: `https://www.htx.com/invite/en-us/1f?invite_code=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.htx.com/invite/en-us/1f?invite_code={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
@@ -387,7 +388,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
       },
     ],
     tags: ['newUserBonus'],
-    signupUrl: `https://www.kucoin.com/r/rf/${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.kucoin.com/r/rf/{code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,
@@ -440,7 +441,7 @@ export const PARTNER_CATALOG: readonly SeedExchange[] = [
       },
     ],
     tags: ['highCashback'],
-    signupUrl: `https://www.bitmart.com/register-referral/en?r=${REFERRAL_CODE}`,
+    signupUrlTemplate: 'https://www.bitmart.com/register-referral/en?r={code}',
     referralCode: REFERRAL_CODE,
     isRecommended: false,
     isRacing: false,

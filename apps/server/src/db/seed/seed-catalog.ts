@@ -27,7 +27,7 @@ function toExchangeRow(exchange: SeedExchange, position: number) {
     takerFeePpm: toPpm(exchange.taker),
     vipRule: exchange.vipRule,
     marks: exchange.tags.map((tag) => ({ tag, iconUrl: TAG_ICONS[tag] ?? '' })),
-    signupUrl: exchange.signupUrl,
+    signupUrlTemplate: exchange.signupUrlTemplate,
     referralCode: exchange.referralCode,
     newUserDiscountPercent: CASHBACK.newUserDiscountPercent,
     newUserDiscountDays: CASHBACK.newUserDiscountDays,

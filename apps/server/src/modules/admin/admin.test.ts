@@ -172,8 +172,11 @@ describe('the catalog editor', () => {
       message: 'limitPrice: invalid value',
     });
     expect(
-      await adminCall(ctx, operator, 'updateExchange', { ...fields, signupUrl: 'javascript:alert(1)' }),
-    ).toMatchObject({ message: 'signupUrl: Enter a web address starting with https://' });
+      await adminCall(ctx, operator, 'updateExchange', {
+        ...fields,
+        signupUrlTemplate: 'javascript:alert({code})',
+      }),
+    ).toMatchObject({ message: 'signupUrlTemplate: Enter a web address starting with https://' });
     expect(
       await adminCall(ctx, operator, 'updateExchange', { ...fields, logo: 'https://evil.example/x.svg' }),
     ).toMatchObject({

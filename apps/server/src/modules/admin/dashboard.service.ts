@@ -1,5 +1,6 @@
 import { type Dashboard, type DashboardDay, DECIMALS, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
+import { listPartnersNotReady } from '../exchanges/exchanges.service.js';
 import {
   countBindingsByDay,
   countMembersAndBindings,
@@ -24,7 +25,7 @@ export async function getDashboard(deps: AppDeps, days: number): Promise<Dashboa
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - (days - 1) * DAY_MS);
   const to = new Date(today + DAY_MS);
-  const [signUps, bindings, accrued, paid, holds, counts, pageViews] = await Promise.all([
+  const [signUps, bindings, accrued, paid, holds, counts, pageViews, partnersNotReady] = await Promise.all([
     countSignUpsByDay(deps.db, from, to),
     countBindingsByDay(deps.db, from, to),
     sumLinesByDayAndKind(deps.db, { accountKind: 'cashback', journalKinds: ['rebate'], from, to }),
@@ -32,6 +33,7 @@ export async function getDashboard(deps: AppDeps, days: number): Promise<Dashboa
     sumOpenHolds(deps.db),
     countMembersAndBindings(deps.db),
     countPageViews(deps.db, from, to, PAGE_VIEW_ROUTES),
+    listPartnersNotReady(deps.db),
   ]);
   const series: DashboardDay[] = [];
   let totalAccrued = 0n;
@@ -62,5 +64,6 @@ export async function getDashboard(deps: AppDeps, days: number): Promise<Dashboa
     },
     pendingWithdrawals: { count: holds.count, amount: usdt(holds.amountMicro) },
     pageViews,
+    partnersNotReady,
   };
 }

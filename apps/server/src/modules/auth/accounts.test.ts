@@ -780,7 +780,12 @@ describe('settings (/elex/user/getSettings, /elex/user/saveSettings)', () => {
 describe('deleting the account (/elex/user/deleteAccount)', () => {
   it('refuses a wrong password', async () => {
     const token = await signUp(ctx);
-    const res = await call(ctx, '/elex/user/deleteAccount', { passwd: 'Wrong#pass1' }, { token });
+    const res = await call(
+      ctx,
+      '/elex/user/deleteAccount',
+      { passwd: 'Wrong#pass1', forfeitTotal: '0' },
+      { token },
+    );
     expect(res.json()).toEqual({
       state: State.Refused,
       message: 'The current password is incorrect',
@@ -795,7 +800,12 @@ describe('deleting the account (/elex/user/deleteAccount)', () => {
     const token = await signUp(ctx, email, { encr: 'DELETION-PROMO', marketingConsent: true });
     const second = await logIn(ctx, email);
     const before = await userByEmail(email);
-    const res = await call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD }, { token, lang: 'ko' });
+    const res = await call(
+      ctx,
+      '/elex/user/deleteAccount',
+      { passwd: PASSWORD, forfeitTotal: '0' },
+      { token, lang: 'ko' },
+    );
     expect(res.json()).toEqual({ state: 0, message: '계정이 삭제되었습니다', content: null });
 
     for (const t of [token, second]) expect((await profile(t)).state).toBe(State.SessionExpired);

@@ -142,7 +142,13 @@ export async function authRoutes(app: FastifyInstance) {
   app.post('/user/deleteAccount', memberCall, async (request) => {
     const member = await requireMember(request);
     const payload = parsePayload(DeleteAccountRequestSchema, request.body);
-    await deleteAccount(deps, member, { password: payload.passwd }, context(request), endMemberHoldings);
+    await deleteAccount(
+      deps,
+      member,
+      { password: payload.passwd, forfeitTotal: payload.forfeitTotal },
+      context(request),
+      endMemberHoldings,
+    );
     return done(request, 'accountDeleted', null);
   });
 

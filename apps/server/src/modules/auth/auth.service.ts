@@ -1,11 +1,13 @@
 import { randomInt } from 'node:crypto';
 import {
   CodeModule,
+  DECIMALS,
   EXCLUSIVE_SIGNUP,
   type Locale,
   type Profile,
   type Settings,
   State,
+  toScaled,
   WITHDRAWAL,
 } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
@@ -340,12 +342,18 @@ export async function logout(deps: AppDeps, member: Member): Promise<void> {
 export async function deleteAccount(
   deps: AppDeps,
   member: Member,
-  input: { password: string },
+  /** `forfeitTotal`: the USDT the member was shown they would lose (DeleteAccountRequestSchema). */
+  input: { password: string; forfeitTotal: string },
   context: RequestContext,
   // Passed in by the route (deletion.ts's endMemberHoldings): it reaches the bindings, tasks, ledger
   // and withdrawals modules, several of which import this service, so importing it here would close
   // a loop of imports through them.
-  endMemberHoldings: (tx: Transaction, userId: number, at: Date) => Promise<unknown>,
+  endMemberHoldings: (
+    tx: Transaction,
+    userId: number,
+    at: Date,
+    shownForfeitMicro: bigint,
+  ) => Promise<unknown>,
 ): Promise<void> {
   const user = await activeMember(deps.db, member);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');
@@ -353,7 +361,7 @@ export async function deleteAccount(
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     // Before the user row, as a withdrawal takes the ledger locks before it reads that row.
-    await endMemberHoldings(tx, user.id, now);
+    await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
     await enqueueMail(tx, deps, {
       template: 'accountDeleted',
       locale: context.locale,

@@ -160,7 +160,9 @@ describe('sending a code (/elex/user/verifyCode)', () => {
     const email = nextEmail();
     const token = await signUp(ctx, email);
     expect(
-      (await call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD }, { token })).json(),
+      (
+        await call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' }, { token })
+      ).json(),
     ).toMatchObject({
       state: 0,
     });

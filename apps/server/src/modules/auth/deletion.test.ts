@@ -1,4 +1,4 @@
-import { State } from '@elex/contract';
+import { forfeitOnDeletion, State } from '@elex/contract';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +20,7 @@ import {
   addToRoster,
   applyDeposit,
   createWithdrawalTestApp,
+  creditCashback,
   fundedMember,
   memberCall,
   moneyOf,
@@ -42,10 +43,24 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const deleteAccount = (member: Pick<TestMember, 'token'>, lang?: string) =>
-  call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD }, { token: member.token, lang }).then((res) =>
-    res.json(),
+/** What the deletion dialog shows the member: the money they would lose, from /withdrawable. */
+async function shownForfeit(member: Pick<TestMember, 'token'>): Promise<string> {
+  const answer = await memberCall(ctx, member, '/elex/user/withdrawable');
+  expect(answer.state).toBe(0);
+  return forfeitOnDeletion(answer.content);
+}
+
+/** Deletes as the dialog does: with the sum it showed, read just before unless given. */
+const deleteAccount = async (member: Pick<TestMember, 'token'>, lang?: string, forfeitTotal?: string) => {
+  const shown = forfeitTotal ?? (await shownForfeit(member));
+  const res = await call(
+    ctx,
+    '/elex/user/deleteAccount',
+    { passwd: PASSWORD, forfeitTotal: shown },
+    { token: member.token, lang },
   );
+  return res.json();
+};
 
 async function withdraw(member: TestMember, amount: string) {
   const authCode = await ownCode(ctx, member);
@@ -243,6 +258,65 @@ describe('deleting an account with money and links', () => {
       }
     }
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('names the sum it forfeits: refused, changing nothing, when the money held is no longer the sum shown', async () => {
+    const member = await fundedMember(ctx, { cashback: '75', rewards: '2.5' });
+    const shown = await shownForfeit(member);
+    expect(shown).toBe('77.500000');
+    // A rebate settles while the dialog is open: the member would lose more than they saw.
+    await creditCashback(ctx, member.platId, member.uid, '10');
+    expect(await deleteAccount(member, 'en', shown)).toEqual({
+      state: State.Refused,
+      message:
+        'The money you hold changed since the dialog opened: 87.50 USDT would now be lost. Check the amounts and confirm again.',
+      content: null,
+    });
+    // Nor a sum larger than held (a stale or made-up figure), in the member's language.
+    expect(await deleteAccount(member, 'ko', '100')).toMatchObject({
+      state: State.Refused,
+      message:
+        '대화 상자를 연 뒤 보유 금액이 바뀌었습니다. 이제 87.50 USDT를 잃게 됩니다. 금액을 확인한 뒤 다시 진행해 주세요.',
+    });
+    expect((await memberCall(ctx, member, '/elex/user/profile')).state).toBe(0);
+    expect(await moneyOf(ctx, member)).toEqual({ cashback: usdt('85'), rewards: usdt('2.5'), hold: 0n });
+    expect(await forfeitLines(member.userId)).toEqual([]);
+    const [binding] = await ctx.db
+      .select()
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.userId, member.userId), eq(exchangeBindings.uid, member.uid)));
+    expect(binding?.unboundAt).toBeNull();
+
+    // Shown the new sum, the member confirms and loses exactly that.
+    expect(await shownForfeit(member)).toBe('87.500000');
+    expect(await deleteAccount(member, 'en', '87.5')).toMatchObject({ state: 0 });
+    expect(await forfeitLines(member.userId)).toEqual([
+      { kind: 'accountDeletion', [`cashback:${member.platId}:${member.uid}`]: -usdt('85') },
+      { kind: 'accountDeletion', [`commission:${member.platId}`]: usdt('85') },
+      { kind: 'accountDeletion', [`rewards:${member.userId}`]: -usdt('2.5') },
+      { kind: 'accountDeletion', 'rewards-expense': usdt('2.5') },
+    ]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('needs the sum shown: a deletion without forfeitTotal, or with a malformed one, is refused naming it', async () => {
+    const member = await registerMember(ctx);
+    const attempt = (body: object) =>
+      call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, ...body }, { token: member.token }).then(
+        (res) => res.json(),
+      );
+    expect(await attempt({})).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'forfeitTotal: this field is required',
+    });
+    for (const forfeitTotal of [0, '-1', '1.1234567', '12 USDT', '']) {
+      expect(await attempt({ forfeitTotal })).toMatchObject({
+        state: State.ValidationFailed,
+        message: 'forfeitTotal: invalid value',
+      });
+    }
+    expect((await memberCall(ctx, member, '/elex/user/profile')).state).toBe(0);
+    expect(await attempt({ forfeitTotal: '0' })).toMatchObject({ state: 0 });
   });
 
   it('books nothing for a member without money', async () => {

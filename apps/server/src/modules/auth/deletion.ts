@@ -10,6 +10,7 @@ import {
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
+import { displayUsdt } from '../withdrawals/withdrawals.service.js';
 
 /** `exchange_bindings.unbind_reason` of the bindings a deletion ends (an operator's unbind has its own). */
 export { ACCOUNT_DELETED_REASON };
@@ -33,11 +34,17 @@ export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
  * The ledger accounts are locked first, in code order ('cashback:' < 'rewards:'), as a withdrawal
  * locks them before it reads the user row: a withdrawal racing the deletion either committed before
  * (its hold left the accounts) or waits and then finds nothing to draw.
+ *
+ * `shownForfeitMicro` is the sum the deletion dialog showed (issue 11): under the locks the money held
+ * must still be exactly that, or nothing happens and the member is told the new sum. A rebate settled,
+ * a reward credited or a withdrawal made since the dialog opened cannot make them lose what they did
+ * not see.
  */
 export async function endMemberHoldings(
   tx: Transaction,
   userId: number,
   at: Date,
+  shownForfeitMicro: bigint,
 ): Promise<{ unbound: number; forfeitedMicro: bigint }> {
   const balances = new Map<string, bigint>();
   const lock = async (codes: string[]) => {
@@ -61,6 +68,17 @@ export async function endMemberHoldings(
   // member asks again); only bindings this member still holds are ended and forfeited.
   const bindings = await liveBindingsOf(tx, userId);
   await lock(bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)));
+  let heldMicro = 0n;
+  for (const code of [
+    ...bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+    rewardsAccount,
+  ]) {
+    const balance = balances.get(code) ?? 0n;
+    if (balance > 0n) heldMicro += balance;
+  }
+  if (heldMicro !== shownForfeitMicro) {
+    throw AppError.refused('deletionForfeitChanged', { amount: displayUsdt(heldMicro) });
+  }
   const cashbackAccounts = new Map<string, number>();
   let unbound = 0;
   for (const binding of bindings) {

@@ -70,7 +70,7 @@ describe('a UID bound again after its holder deleted the account', () => {
       days: 1,
     });
     // The deletion's holdings step: the binding ends and the 76 USDT are forfeited (terms s.8).
-    await ctx.db.transaction((tx) => endMemberHoldings(tx, first.userId, ctx.clock.now()));
+    await ctx.db.transaction((tx) => endMemberHoldings(tx, first.userId, ctx.clock.now(), 76_000_000n));
     ctx.clock.advance(HOUR_MS);
 
     const next = { ...(await registerMember(ctx)), platId: first.platId, uid: first.uid };

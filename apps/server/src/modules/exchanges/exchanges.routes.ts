@@ -7,10 +7,13 @@ import {
   getExchangeDetail,
   getExchangeDictionary,
   getExchangeIndexEnvelopeJson,
+  signupLinkPolicy,
 } from './exchanges.service.js';
 
 /** The public catalog calls (issue 4). No token needed: visitors see all of it. */
 export async function exchangesRoutes(app: FastifyInstance) {
+  const signupLinks = signupLinkPolicy(app.deps.config.env);
+
   // spec: empty payload. The answer is served from the catalog cache, already serialized.
   app.post('/exchange/index', async (request, reply) => {
     const body = await getExchangeIndexEnvelopeJson(app.deps, requestLocale(request));
@@ -19,12 +22,12 @@ export async function exchangesRoutes(app: FastifyInstance) {
 
   // spec section 7: the one GET call, the shared resource file of the exchange dictionary.
   app.get('/user/config/res.json', async (request) =>
-    success(request, await getExchangeDictionary(app.deps)),
+    success(request, await getExchangeDictionary(app.deps, signupLinks)),
   );
 
   app.post('/exchange/detail', async (request) => {
     const { platId } = parsePayload(ExchangeDetailRequestSchema, request.body);
-    return success(request, await getExchangeDetail(app.deps, platId, requestLocale(request)));
+    return success(request, await getExchangeDetail(app.deps, platId, requestLocale(request), signupLinks));
   });
 
   app.post('/exchange/estimate', async (request) => {

@@ -1,5 +1,6 @@
 import {
   type Activity,
+  buildSignupUrl,
   CASHBACK,
   type CashbackEstimateResponse,
   DECIMALS,
@@ -11,11 +12,14 @@ import {
   fromScaled,
   type Locale,
   maskUid,
+  type PartnerNotReady,
   State,
+  signupProblems,
   type TradeFrequency,
   translate,
   type VipTier,
 } from '@elex/contract';
+import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -177,6 +181,70 @@ function toVipTier(tier: VipTierRow): VipTier {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Sign-up links (issue 11: one referral code per partner, docs/exchanges.md "Sign-up links")
+
+/**
+ * Which sign-up links the public calls serve: production only ready partners' (a trader sent through
+ * a placeholder link would never be referred, so we would never pay them); development and tests
+ * every partner's, placeholder included, so the demo and the seeded catalog can be clicked through.
+ */
+export type SignupLinkPolicy = 'readyOnly' | 'evenUnready';
+
+export function signupLinkPolicy(env: Config['env']): SignupLinkPolicy {
+  return env === 'production' ? 'readyOnly' : 'evenUnready';
+}
+
+/** The link and code a visitor is shown: built from the one stored code, or none. */
+function publicSignup(row: ExchangeRow, policy: SignupLinkPolicy) {
+  if (policy === 'readyOnly' && signupProblems(row).length > 0)
+    return { signupUrl: null, referralCode: null };
+  return {
+    signupUrl: buildSignupUrl(row.signupUrlTemplate, row.referralCode),
+    referralCode: row.referralCode,
+  };
+}
+
+/** Partners whose sign-up link cannot be offered yet, in catalog order, read fresh (not cached). */
+export async function listPartnersNotReady(db: Executor): Promise<PartnerNotReady[]> {
+  const { exchangeRows } = await selectCatalog(db);
+  return exchangeRows
+    .map((row) => ({ platId: row.id, name: row.name, problems: signupProblems(row) }))
+    .filter((partner) => partner.problems.length > 0);
+}
+
+export interface StartupLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/**
+ * Said once at start: which partners are not ready and what that means here. A warning in production
+ * (their sign-up action is unavailable to traders); a note elsewhere (their links still show).
+ */
+export async function reportPartnersNotReady(
+  db: Executor,
+  env: Config['env'],
+  log: StartupLog,
+): Promise<PartnerNotReady[]> {
+  const notReady = await listPartnersNotReady(db);
+  if (notReady.length === 0) return notReady;
+  const partners = notReady.map((partner) => `${partner.name} (${partner.problems.join(', ')})`);
+  if (signupLinkPolicy(env) === 'readyOnly') {
+    log.warn(
+      { partners },
+      'partners not ready: their sign-up links are hidden until an operator enters the real referral ' +
+        'code and a link template with {code} in the console (Exchanges)',
+    );
+  } else {
+    log.info(
+      { partners },
+      'partners not ready: their placeholder sign-up links are shown outside production',
+    );
+  }
+  return notReady;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Reads
 
 function buildIndex(snapshot: CatalogSnapshot, locale: Locale): ExchangeIndexResponse {
@@ -219,17 +287,22 @@ export async function getExchangeIndexEnvelopeJson(deps: CatalogDeps, locale: Lo
   );
 }
 
-/** `GET /elex/user/config/res.json`: the exchange dictionary the web keeps for pickers and logos. */
-export async function getExchangeDictionary(deps: CatalogDeps): Promise<ExchangeDictionary> {
+/**
+ * `GET /elex/user/config/res.json`: the exchange dictionary the web keeps for pickers and logos.
+ * Callers inside the server that only need names keep the default, which never shows an unready link.
+ */
+export async function getExchangeDictionary(
+  deps: CatalogDeps,
+  signupLinks: SignupLinkPolicy = 'readyOnly',
+): Promise<ExchangeDictionary> {
   const snapshot = await catalog(deps);
-  return memoized(snapshot, 'dictionary', () => ({
+  return memoized(snapshot, `dictionary:${signupLinks}`, () => ({
     exchangeList: snapshot.exchanges.map(({ row }) => ({
       id: row.id,
       name: row.name,
       Abbreviation: row.abbreviation,
       logo: row.logo,
-      signupUrl: row.signupUrl,
-      referralCode: row.referralCode,
+      ...publicSignup(row, signupLinks),
       score: score(row.scoreTenths),
       cashRate: cashPercent(row.cashRateBps),
       speedUpCashRate: cashPercent(row.speedUpCashRateBps),
@@ -257,10 +330,11 @@ export async function getExchangeDetail(
   deps: CatalogDeps,
   platId: number,
   locale: Locale,
+  signupLinks: SignupLinkPolicy,
 ): Promise<ExchangeDetailResponse> {
   const snapshot = await catalog(deps);
   const exchange = findExchange(snapshot, platId);
-  return memoized(snapshot, `detail:${platId}:${locale}`, () => {
+  return memoized(snapshot, `detail:${platId}:${locale}:${signupLinks}`, () => {
     const { row } = exchange;
     const ranking = snapshot.statistics.ranking.get(row.id) ?? [];
     return {
@@ -270,8 +344,7 @@ export async function getExchangeDetail(
       logo: row.logo,
       score: score(row.scoreTenths),
       mark: row.marks,
-      signupUrl: row.signupUrl,
-      referralCode: row.referralCode,
+      ...publicSignup(row, signupLinks),
       limitPrice: feePercent(row.makerFeePpm),
       marketPrice: feePercent(row.takerFeePpm),
       cashRate: cashPercent(row.cashRateBps),

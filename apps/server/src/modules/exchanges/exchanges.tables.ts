@@ -44,8 +44,11 @@ export const exchanges = pgTable(
     vipRule: text('vip_rule').$type<VipRule>().notNull(),
     /** Tags: a key the web translates and an icon URL. */
     marks: jsonb('marks').$type<ExchangeMark[]>().notNull().default([]),
-    /** The sign-up page with our referral code in it, and the code itself. */
-    signupUrl: text('signup_url').notNull(),
+    /**
+     * Our referral code, and the sign-up page with `{code}` where the code goes: every sign-up link
+     * is built from the two (contract signup-links.ts), so they cannot disagree.
+     */
+    signupUrlTemplate: text('signup_url_template').notNull(),
     referralCode: text('referral_code').notNull(),
     /** spec: new users signing up with our code get 20 % off fees for 90 days. */
     newUserDiscountPercent: smallint('new_user_discount_percent').notNull(),

@@ -204,7 +204,7 @@ describe('the partner catalog', () => {
         name: 'OKX',
         Abbreviation: 'OKX',
         logo: '/logos/okx.svg',
-        signupUrl: expect.stringMatching(/^https:\/\/www\.okx\.com\/.+ELEXCB/),
+        signupUrl: 'https://www.okx.com/join/ELEXCB',
         referralCode: 'ELEXCB',
         newUserDiscountPercent: 20,
         newUserDiscountDays: 90,

@@ -152,7 +152,9 @@ describe('a friend registers with the code', () => {
     const page2 = (await post(inviter, '/elex/user/myFriends', { page: 2, pageSize: 2 })).content;
     expect(page2.friends).toHaveLength(1);
 
-    expect((await post(lastToken, '/elex/user/deleteAccount', { passwd: PASSWORD })).state).toBe(0);
+    expect(
+      (await post(lastToken, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' })).state,
+    ).toBe(0);
     const after = (await post(inviter, '/elex/user/myFriends', { page: 1, pageSize: 2 })).content;
     expect(after.friends[0]).toMatchObject({ email: null, pointsEarned: 70 });
     expect((await post(inviter, '/elex/user/myFriends', { pageSize: 500 })).state).toBe(1001);

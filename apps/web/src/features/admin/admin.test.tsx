@@ -1,5 +1,6 @@
 import {
   type CatalogExchange,
+  type Dashboard,
   PLACEHOLDER_REFERRAL_CODE,
   type PromotionCode,
   type PromotionStatus,
@@ -146,7 +147,7 @@ function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
     marketPrice: '0.0500',
     vipRule: 'both',
     marks: [],
-    signupUrl: 'https://accounts.binance.com/register?ref=REAL42',
+    signupUrlTemplate: 'https://accounts.binance.com/register?ref={code}',
     referralCode: 'REAL42',
     newUserDiscountPercent: 20,
     newUserDiscountDays: 90,
@@ -161,7 +162,7 @@ function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
 }
 
 describe('the catalog page', () => {
-  it('lists what must be fixed before launch: the placeholder referral code and unchecked fees', async () => {
+  it('lists what must be fixed before launch: the placeholder referral code, a link without {code}, unchecked fees', async () => {
     logIn();
     serve({
       '/elex/admin/whoami': () => envelope(OPERATOR),
@@ -174,6 +175,12 @@ describe('the catalog page', () => {
               name: 'Gate',
               referralCode: PLACEHOLDER_REFERRAL_CODE,
               feesCheckedOn: null,
+            }),
+            catalogExchange({
+              platId: 6,
+              name: 'BingX',
+              referralCode: 'BX2026',
+              signupUrlTemplate: 'https://bingx.com/invite/OLD1',
             }),
           ],
         }),
@@ -189,8 +196,14 @@ describe('the catalog page', () => {
       .map((item) => item.textContent);
     expect(lines).toEqual([
       t('admin.catalog.checks.placeholderCode', { code: PLACEHOLDER_REFERRAL_CODE, names: 'Gate' }),
+      t('admin.catalog.checks.missingTemplate', { names: 'BingX' }),
       t('admin.catalog.checks.feesUnchecked', { names: 'Gate' }),
     ]);
+    // Each row says whether its sign-up link can be offered.
+    const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
+    expect(within(row('Binance')).getByText(t('admin.catalog.signupReady'))).toBeVisible();
+    expect(within(row('Gate')).getByText(t('admin.catalog.signupProblems.placeholderCode'))).toBeVisible();
+    expect(within(row('BingX')).getByText(t('admin.catalog.signupProblems.missingTemplate'))).toBeVisible();
   });
 
   it('says nothing more once every partner has its own code and current fees', async () => {
@@ -202,6 +215,67 @@ describe('the catalog page', () => {
     renderRoutes(routes, '/admin/catalog');
     expect(await screen.findByRole('link', { name: 'Binance' }, { timeout: 5000 })).toBeVisible();
     expect(screen.queryByRole('region', { name: t('admin.catalog.checks.title') })).toBeNull();
+  });
+});
+
+describe('the dashboard', () => {
+  function dashboard(partnersNotReady: Dashboard['partnersNotReady']): Dashboard {
+    const zero = '0.000000';
+    return {
+      days: [{ day: '2026-06-01', signUps: 0, boundUids: 0, cashbackAccrued: zero, cashbackPaid: zero }],
+      totals: {
+        members: 0,
+        liveBindings: 0,
+        signUps: 0,
+        boundUids: 0,
+        cashbackAccrued: zero,
+        cashbackPaid: zero,
+      },
+      pendingWithdrawals: { count: 0, amount: zero },
+      pageViews: [],
+      partnersNotReady,
+    };
+  }
+
+  it('names the partners whose sign-up link production hides, by reason, each leading to its editor', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/dashboard': () =>
+        envelope(
+          dashboard([
+            { platId: 2, name: 'OKX', problems: ['placeholderCode'] },
+            { platId: 6, name: 'BingX', problems: ['placeholderCode', 'missingTemplate'] },
+          ]),
+        ),
+    });
+    renderRoutes(routes, '/admin');
+    const notReady = await screen.findByRole(
+      'region',
+      { name: t('admin.dashboard.partnersNotReady') },
+      { timeout: 5000 },
+    );
+    expect(within(notReady).getByRole('link', { name: 'OKX' })).toHaveAttribute('href', '/admin/catalog/2');
+    const items = within(notReady)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual([
+      `${t('admin.catalog.signupProblems.placeholderCode')}: OKX, BingX`,
+      `${t('admin.catalog.signupProblems.missingTemplate')}: BingX`,
+    ]);
+  });
+
+  it('says nothing about sign-ups once every partner is ready', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/dashboard': () => envelope(dashboard([])),
+    });
+    renderRoutes(routes, '/admin');
+    expect(
+      await screen.findByText(t('admin.dashboard.pendingWithdrawals'), {}, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.queryByRole('region', { name: t('admin.dashboard.partnersNotReady') })).toBeNull();
   });
 });
 

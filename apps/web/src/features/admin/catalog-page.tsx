@@ -7,6 +7,7 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { useCatalog } from './api/get-catalog';
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
+import { SignupStatus } from './components/signup-status';
 import { formatTime } from './format';
 import { type CatalogLaunchChecks, catalogLaunchChecks, hasLaunchChecks } from './launch-checks';
 
@@ -22,6 +23,9 @@ function LaunchChecks({ checks }: { checks: CatalogLaunchChecks }) {
           code: PLACEHOLDER_REFERRAL_CODE,
           names: names(checks.placeholderCode),
         })
+      : null,
+    checks.missingTemplate.length > 0
+      ? t('admin.catalog.checks.missingTemplate', { names: names(checks.missingTemplate) })
       : null,
     checks.feesUnchecked.length > 0
       ? t('admin.catalog.checks.feesUnchecked', { names: names(checks.feesUnchecked) })
@@ -73,6 +77,7 @@ export default function CatalogPage() {
                 <th scope="col" className="numeric">
                   {t('admin.catalog.fees')}
                 </th>
+                <th scope="col">{t('admin.catalog.signupLink')}</th>
                 <th scope="col">{t('admin.catalog.activities')}</th>
                 <th scope="col">{t('admin.catalog.feesCheckedOn')}</th>
                 <th scope="col">{t('admin.catalog.updatedAt')}</th>
@@ -93,6 +98,9 @@ export default function CatalogPage() {
                   <td className="numeric">
                     {exchange.limitPrice}% / {exchange.marketPrice}%
                   </td>
+                  <td>
+                    <SignupStatus exchange={exchange} />
+                  </td>
                   <td>{exchange.activities.length}</td>
                   <td>{exchange.feesCheckedOn ?? t('admin.catalog.notChecked')}</td>
                   <td>{formatTime(exchange.updatedAt)}</td>
@@ -111,6 +119,7 @@ export default function CatalogPage() {
                   {exchange.name}
                 </Link>
               </span>
+              <SignupStatus exchange={exchange} />
               <span className="entry-amount">{exchange.cashRate}%</span>
             </li>
           ))}

@@ -1,6 +1,7 @@
-import { DASHBOARD_RANGES } from '@elex/contract';
+import { DASHBOARD_RANGES, type PartnerNotReady, SIGNUP_PROBLEMS } from '@elex/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useDashboard } from './api/get-dashboard';
@@ -9,7 +10,42 @@ import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
 import { formatAmount, formatCardAmount, formatDay } from './format';
 
-/** /admin: sign-ups, bound UIDs, cashback accrued and paid per day, pending withdrawals, page views. */
+/** Partners whose sign-up link production hides, one line per reason, each name leading to its editor. */
+function PartnersNotReady({ partners }: { partners: PartnerNotReady[] }) {
+  const { t } = useTranslation();
+  if (partners.length === 0) return null;
+  return (
+    <section
+      className="card notice launch-checks partners-not-ready"
+      aria-labelledby="partners-not-ready-title"
+    >
+      <h2 id="partners-not-ready-title">{t('admin.dashboard.partnersNotReady')}</h2>
+      <p>{t('admin.dashboard.partnersNotReadyIntro')}</p>
+      <ul>
+        {SIGNUP_PROBLEMS.map((problem) => {
+          const named = partners.filter((partner) => partner.problems.includes(problem));
+          if (named.length === 0) return null;
+          return (
+            <li key={problem}>
+              {t(`admin.catalog.signupProblems.${problem}`)}:{' '}
+              {named.map((partner, index) => (
+                <span key={partner.platId}>
+                  {index > 0 ? ', ' : null}
+                  <Link to={`/admin/catalog/${partner.platId}`}>{partner.name}</Link>
+                </span>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * /admin: partners not ready for sign-ups, then sign-ups, bound UIDs, cashback accrued and paid per
+ * day, pending withdrawals, page views.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const [days, setDays] = useState<number>(30);
@@ -40,6 +76,7 @@ export default function DashboardPage() {
         )
       ) : (
         <>
+          <PartnersNotReady partners={data.partnersNotReady} />
           <dl className="admin-stats">
             <div className="card admin-stat">
               <dt>{t('admin.dashboard.pendingWithdrawals')}</dt>

@@ -1,4 +1,9 @@
-import type { CatalogExchange, ExchangeDictionary, ExchangeIndexResponse } from '@elex/contract';
+import {
+  buildSignupUrl,
+  type CatalogExchange,
+  type ExchangeDictionary,
+  type ExchangeIndexResponse,
+} from '@elex/contract';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -25,7 +30,7 @@ function bybit(): CatalogExchange {
     marketPrice: '0.0550',
     vipRule: 'either',
     marks: [],
-    signupUrl: 'https://www.bybit.com/invite?ref=REAL42',
+    signupUrlTemplate: 'https://www.bybit.com/invite?ref={code}',
     referralCode: 'REAL42',
     newUserDiscountPercent: 20,
     newUserDiscountDays: 90,
@@ -49,7 +54,7 @@ function serveCatalog() {
         name: stored.name,
         Abbreviation: stored.abbreviation,
         logo: stored.logo,
-        signupUrl: stored.signupUrl,
+        signupUrl: buildSignupUrl(stored.signupUrlTemplate, stored.referralCode),
         referralCode: stored.referralCode,
         score: Number(stored.score),
         cashRate: stored.cashRate,
@@ -156,6 +161,69 @@ describe('the exchange editor and the public pages', () => {
     expect(
       await within(await screen.findByRole('tabpanel')).findByRole('link', { name: 'Bybit Pro' }),
     ).toBeVisible();
+  });
+
+  it('previews the sign-up link as the code and the template are typed, and the saved link reaches the dialog', async () => {
+    const server = serveCatalog();
+    const user = userEvent.setup();
+    const { router } = renderConsoleAndSite();
+    await screen.findByRole('heading', { level: 2, name: 'Bybit' });
+    await act(() => router.navigate('/admin/catalog/3'));
+    const preview = await screen.findByRole('group', { name: t('admin.catalog.signupPreview') });
+    expect(within(preview).getByRole('link')).toHaveAttribute(
+      'href',
+      'https://www.bybit.com/invite?ref=REAL42',
+    );
+
+    const code = screen.getByLabelText(t('admin.catalog.referralCode'));
+    await user.clear(code);
+    await user.type(code, 'ELEXCB');
+    // The placeholder is called out before it is saved: production would show traders no link.
+    expect(
+      within(preview).getByText(t('admin.catalog.signupPreviewPlaceholder', { code: 'ELEXCB' })),
+    ).toBeVisible();
+    await user.clear(code);
+    await user.type(code, 'BYB2026');
+    expect(within(preview).getByRole('link')).toHaveAttribute(
+      'href',
+      'https://www.bybit.com/invite?ref=BYB2026',
+    );
+    expect(
+      within(preview).queryByText(t('admin.catalog.signupPreviewPlaceholder', { code: 'ELEXCB' })),
+    ).toBeNull();
+
+    // A template without {code} is refused on the spot and never sent.
+    const template = screen.getByLabelText(t('admin.catalog.signupUrlTemplate'));
+    await user.clear(template);
+    await user.type(template, 'https://www.bybit.com/invite?ref=BYB2026');
+    await user.tab();
+    expect(await screen.findByText(t('msg:signupTemplateSlot'))).toBeVisible();
+    expect(template).toHaveAttribute('aria-invalid', 'true');
+    expect(within(preview).queryByRole('link')).toBeNull();
+    expect(within(preview).getByText(t('admin.catalog.signupPreviewInvalid'))).toBeVisible();
+    await user.click(screen.getByRole('button', { name: t('admin.catalog.saveFields') }));
+    expect(server.calls).not.toContain('/elex/admin/updateExchange');
+
+    await user.clear(template);
+    await user.type(template, 'https://partner.bybit.com/r/{{code}');
+    expect(within(preview).getByRole('link')).toHaveAttribute('href', 'https://partner.bybit.com/r/BYB2026');
+    await user.click(screen.getByRole('button', { name: t('admin.catalog.saveFields') }));
+    expect(await screen.findByText(t('msg:savedSuccessfully'))).toBeInTheDocument();
+
+    // The visitor's sign-up dialog opens the link with the same code it shows.
+    await act(() => router.navigate('/exchange'));
+    await user.click(
+      await screen.findByRole('button', { name: t('exchanges.signupCta', { name: 'Bybit' }) }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: t('exchanges.signup.title', { name: 'Bybit' }),
+    });
+    expect(
+      await within(dialog).findByRole('link', {
+        name: new RegExp(t('exchanges.signup.open', { name: 'Bybit' })),
+      }),
+    ).toHaveAttribute('href', 'https://partner.bybit.com/r/BYB2026');
+    expect(within(dialog).getByText('BYB2026')).toBeVisible();
   });
 
   it('loads the exchange dictionary again after a logo upload', async () => {

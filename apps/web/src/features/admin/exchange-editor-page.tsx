@@ -9,7 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Plus, Trash2, Upload } from 'lucide-react';
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
@@ -27,6 +27,7 @@ import { uploadLogo } from './api/upload-logo';
 import { ActivitiesEditor } from './components/activities-editor';
 import { fieldError } from './components/field-error';
 import { LoadError } from './components/load-error';
+import { SignupLinkPreview } from './components/signup-link-preview';
 import { formatBytes, formatTime } from './format';
 
 type FieldsInput = z.input<typeof ExchangeFieldsSchema>;
@@ -47,7 +48,7 @@ function fieldsOf(exchange: CatalogExchange): FieldsInput {
     marketPrice: exchange.marketPrice,
     vipRule: exchange.vipRule,
     marks: exchange.marks,
-    signupUrl: exchange.signupUrl,
+    signupUrlTemplate: exchange.signupUrlTemplate,
     referralCode: exchange.referralCode,
     newUserDiscountPercent: exchange.newUserDiscountPercent,
     newUserDiscountDays: exchange.newUserDiscountDays,
@@ -127,6 +128,10 @@ function FieldsForm({ exchange, onSaved }: { exchange: CatalogExchange; onSaved(
     values: useMemo(() => fieldsOf(exchange), [exchange]),
   });
   const marks = useFieldArray({ control: form.control, name: 'marks' });
+  const [signupUrlTemplate, referralCode] = useWatch({
+    control: form.control,
+    name: ['signupUrlTemplate', 'referralCode'],
+  });
   const { errors, isSubmitting, isDirty } = form.formState;
   const error = (message: string | undefined) => fieldError(t, message);
   const text = (
@@ -185,8 +190,6 @@ function FieldsForm({ exchange, onSaved }: { exchange: CatalogExchange; onSaved(
             ))}
           </select>
         </Field>
-        {text('signupUrl', t('admin.catalog.signupUrl'), { mono: true })}
-        {text('referralCode', t('admin.catalog.referralCode'), { mono: true })}
         {text('newUserDiscountPercent', t('admin.catalog.discountPercent'))}
         {text('newUserDiscountDays', t('admin.catalog.discountDays'))}
         {text('feesCheckedOn', t('admin.catalog.feesCheckedOn'), {
@@ -204,6 +207,20 @@ function FieldsForm({ exchange, onSaved }: { exchange: CatalogExchange; onSaved(
           </label>
         </div>
       </div>
+      <fieldset className="admin-fieldset">
+        <legend>{t('admin.catalog.signupLink')}</legend>
+        <div className="admin-signup-grid">
+          {text('referralCode', t('admin.catalog.referralCode'), {
+            mono: true,
+            hint: t('admin.catalog.referralCodeHint'),
+          })}
+          {text('signupUrlTemplate', t('admin.catalog.signupUrlTemplate'), {
+            mono: true,
+            hint: t('admin.catalog.signupUrlTemplateHint'),
+          })}
+        </div>
+        <SignupLinkPreview template={signupUrlTemplate ?? ''} referralCode={referralCode ?? ''} />
+      </fieldset>
       <fieldset className="admin-fieldset">
         <legend>{t('admin.catalog.marks')}</legend>
         {marks.fields.length === 0 ? <p className="muted">{t('admin.catalog.noMarks')}</p> : null}

@@ -5,26 +5,36 @@ import { catalogLaunchChecks, hasLaunchChecks } from './launch-checks';
 const NOW = new Date('2026-11-22T12:00:00Z');
 const partner = (
   name: string,
-  overrides: Partial<{ referralCode: string; signupUrl: string; feesCheckedOn: string | null }> = {},
+  overrides: Partial<{ referralCode: string; signupUrlTemplate: string; feesCheckedOn: string | null }> = {},
 ) => ({
   name,
   referralCode: 'REAL123',
-  signupUrl: `https://example.com/join?ref=REAL123`,
+  signupUrlTemplate: 'https://example.com/join?ref={code}',
   feesCheckedOn: '2026-11-01',
   ...overrides,
 });
 
 describe('catalog launch checks', () => {
-  it('names the partners on the placeholder code, in the code field or only in the link', () => {
+  it('names the partners on the placeholder code, however it is capitalised', () => {
     const checks = catalogLaunchChecks(
       [
         partner('A', { referralCode: PLACEHOLDER_REFERRAL_CODE }),
-        partner('B', { signupUrl: `https://example.com/join?ref=${PLACEHOLDER_REFERRAL_CODE}` }),
+        partner('B', { referralCode: PLACEHOLDER_REFERRAL_CODE.toLowerCase() }),
         partner('C'),
       ],
       NOW,
     );
     expect(checks.placeholderCode).toEqual(['A', 'B']);
+    expect(checks.missingTemplate).toEqual([]);
+  });
+
+  it('names the partners whose sign-up link has no {code} slot (a link the migration kept)', () => {
+    const checks = catalogLaunchChecks(
+      [partner('Kept', { signupUrlTemplate: 'https://example.com/join?ref=OLD1' }), partner('Fine')],
+      NOW,
+    );
+    expect(checks.missingTemplate).toEqual(['Kept']);
+    expect(hasLaunchChecks(checks)).toBe(true);
   });
 
   it('tells unchecked fees from fees checked more than 90 days ago', () => {

@@ -120,12 +120,14 @@ export default function UidSearchPage() {
         <ol className="uid-fix-list">
           <li>
             <strong>{t('uidSearch.fixNewTitle')}</strong> {t('uidSearch.fixNewBody')}{' '}
-            {exchange ? (
+            {exchange?.signupUrl ? (
               <a href={exchange.signupUrl} target="_blank" rel="noopener noreferrer">
                 {t('uidSearch.fixNewLink', { name: exchange.name })}
                 <ExternalLink size={14} aria-hidden="true" />
                 <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
               </a>
+            ) : exchange ? (
+              t('exchanges.signup.unavailable', { name: exchange.name })
             ) : null}
           </li>
           <li>

@@ -1,8 +1,9 @@
-import { CASHBACK, PATHS } from '@elex/contract';
+import { CASHBACK } from '@elex/contract';
 import { Clock } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { withdrawalHref } from '../../shared/exchanges/paths';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
@@ -107,7 +108,7 @@ export default function ExchangeLinkDetailPage() {
             )}
           </section>
           <div className="actions-row">
-            <Link to={PATHS.withdrawal} className="button button-primary">
+            <Link to={withdrawalHref(platId, uid)} className="button button-primary">
               {t('cashback.withdraw')}
             </Link>
           </div>

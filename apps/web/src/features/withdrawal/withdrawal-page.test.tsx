@@ -159,6 +159,19 @@ describe('/withdrawal: the amount rules', () => {
     expect(screen.queryByText(/more than this UID can withdraw/)).not.toBeInTheDocument();
   });
 
+  it('chooses the UID named in the address (the deletion dialog’s "withdraw first"), else the first', async () => {
+    stubServer();
+    renderAt(<WithdrawalPage />, '/withdrawal?platId=1&uid=777001');
+    expect(await screen.findByLabelText(t('withdrawal.uid'))).toHaveDisplayValue('Binance · UID 777001');
+    expect(screen.getByLabelText(t('withdrawal.address'))).toHaveValue(OTHER);
+  });
+
+  it('ignores a UID in the address that is not one of the member’s', async () => {
+    stubServer();
+    renderAt(<WithdrawalPage />, '/withdrawal?platId=1&uid=999999');
+    expect(await screen.findByLabelText(t('withdrawal.uid'))).toHaveDisplayValue('Bitget · UID 40512345');
+  });
+
   it('says how much is still needed below the minimum and will not withdraw', async () => {
     stubServer();
     const user = userEvent.setup();

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
 import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { currentLocale } from '../../shared/i18n/i18n';
@@ -50,6 +50,9 @@ type Outcome = { kind: 'success'; withdrawal: Withdrawal } | { kind: 'failure'; 
 export default function WithdrawalPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
+  // ?platId=&uid= (a UID's cashback page, the deletion dialog's "withdraw first") chooses that UID.
+  const [params] = useSearchParams();
+  const preferred = { platId: Number(params.get('platId')), uid: params.get('uid') ?? '' };
   const withdrawable = useWithdrawable();
   const profile = useProfile();
   const exchanges = useExchangeList();
@@ -142,6 +145,7 @@ export default function WithdrawalPage() {
         <WithdrawalForm
           key={formKey}
           withdrawable={withdrawable.data}
+          preferred={preferred}
           exchangeName={exchangeName}
           isLocked={lockedUntil !== null}
           onSubmit={startWithdrawal}

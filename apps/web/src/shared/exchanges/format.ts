@@ -21,6 +21,14 @@ export function formatUsdt(value: Decimal): string {
   return format(value, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: 'trunc' });
 }
 
+/**
+ * "75.004000" -> "75.004", "75.000000" -> "75.00": every digit that counts, for a sum a member must
+ * see exactly (what deleting the account forfeits); at least two decimals like the other amounts.
+ */
+export function formatUsdtExact(value: Decimal): string {
+  return format(value, { minimumFractionDigits: 2, maximumFractionDigits: 6, roundingMode: 'trunc' });
+}
+
 /** "15000000" -> "15,000,000". */
 export function formatInteger(value: Decimal): string {
   return format(value, { maximumFractionDigits: 0, roundingMode: 'trunc' });

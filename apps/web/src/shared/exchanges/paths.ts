@@ -13,3 +13,7 @@ export const uidLinkingHref = (platId: number, uid?: string) =>
 /** spec section 2: /exchangeLinkDetail (query platId, UID). */
 export const exchangeLinkDetailHref = (platId: number, uid: string) =>
   `${PATHS.exchangeLinkDetail}?${new URLSearchParams({ platId: String(platId), UID: uid })}`;
+
+/** /withdrawal reads platId and uid to choose that bound UID in its form (the spec names no query). */
+export const withdrawalHref = (platId: number, uid: string) =>
+  `${PATHS.withdrawal}?${new URLSearchParams({ platId: String(platId), uid })}`;

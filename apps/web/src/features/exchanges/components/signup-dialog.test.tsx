@@ -39,6 +39,34 @@ describe('exchange sign-up dialog', () => {
     expect(dialog.style.maxWidth).toBe('400px');
   });
 
+  it('offers our link in a new window with the code it carries', async () => {
+    const dialog = await openDialog();
+    const link = within(dialog).getByRole('link', {
+      name: new RegExp(t('exchanges.signup.open', { name: 'Bybit' })),
+    });
+    expect(link).toHaveAttribute('href', BYBIT.signupUrl);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(within(dialog).getByText('ELEXCB')).toBeVisible();
+  });
+
+  it('says sign-up through us is coming soon when the server offers no link, and still offers the binding', async () => {
+    renderAt(
+      <SignupDialog exchange={{ ...BYBIT, signupUrl: null, referralCode: null }} onClose={() => {}} />,
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: t('exchanges.signup.title', { name: 'Bybit' }),
+    });
+    expect(within(dialog).getByText(t('exchanges.signup.unavailable', { name: 'Bybit' }))).toBeVisible();
+    expect(
+      within(dialog).queryByRole('link', { name: new RegExp(t('exchanges.signup.open', { name: 'Bybit' })) }),
+    ).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: t('exchanges.signup.copyCode') })).toBeNull();
+    expect(within(dialog).getByRole('link', { name: t('exchanges.signup.bind') })).toHaveAttribute(
+      'href',
+      '/uidlinking?platId=3',
+    );
+  });
+
   describe('copying the referral code (spec section 8)', () => {
     it('copies with the Clipboard API: Copied successfully', async () => {
       const user = userEvent.setup();

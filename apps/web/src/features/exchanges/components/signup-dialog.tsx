@@ -1,4 +1,4 @@
-import { Copy, ExternalLink, Link2 } from 'lucide-react';
+import { Clock, Copy, ExternalLink, Link2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { copyText } from '../../../shared/copy-text';
@@ -12,8 +12,9 @@ export interface SignupExchange {
   id: number;
   name: string;
   logo: string;
-  signupUrl: string;
-  referralCode: string;
+  /** Null when the server offers no link yet (production, partner not ready): the step says so. */
+  signupUrl: string | null;
+  referralCode: string | null;
   newUserDiscountPercent: number;
   newUserDiscountDays: number;
 }
@@ -21,11 +22,13 @@ export interface SignupExchange {
 /**
  * The exchange sign-up dialog: 1 sign up with our link (the exchange opens in a new window) and get
  * the new-user discount, 2 bind the UID (spec section 2; /uidlinking asks a visitor to log in first).
+ * Without a link from the server (our referral code at this exchange is not set up yet) step 1 says
+ * sign-up through us is coming soon instead of sending the trader where they would not be referred.
  */
 export function SignupDialog({ exchange, onClose }: { exchange: SignupExchange | null; onClose(): void }) {
   const { t } = useTranslation();
   const copyCode = async () => {
-    if (!exchange) return;
+    if (!exchange?.referralCode) return;
     // The shared copy falls back to the selection command where the Clipboard API is missing or denied.
     if (await copyText(exchange.referralCode)) toast.success(t('msg:copiedSuccessfully'));
     else toast.error(t('msg:copyFailed'));
@@ -50,29 +53,38 @@ export function SignupDialog({ exchange, onClose }: { exchange: SignupExchange |
           <ol className="signup-steps">
             <li>
               <h3>{t('exchanges.signup.step1Title')}</h3>
-              <p className="muted">{t('exchanges.signup.step1Body', { name: exchange.name })}</p>
-              <a
-                className="button button-primary button-block"
-                href={exchange.signupUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {t('exchanges.signup.open', { name: exchange.name })}
-                <ExternalLink size={16} aria-hidden="true" />
-                <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
-              </a>
-              <p className="referral-code">
-                <span className="muted">{t('exchanges.signup.code')}</span>{' '}
-                <strong className="mono">{exchange.referralCode}</strong>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={t('exchanges.signup.copyCode')}
-                  onClick={() => void copyCode()}
-                >
-                  <Copy size={16} aria-hidden="true" />
-                </button>
-              </p>
+              {exchange.signupUrl && exchange.referralCode ? (
+                <>
+                  <p className="muted">{t('exchanges.signup.step1Body', { name: exchange.name })}</p>
+                  <a
+                    className="button button-primary button-block"
+                    href={exchange.signupUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {t('exchanges.signup.open', { name: exchange.name })}
+                    <ExternalLink size={16} aria-hidden="true" />
+                    <span className="visually-hidden"> {t('common.opensInNewWindow')}</span>
+                  </a>
+                  <p className="referral-code">
+                    <span className="muted">{t('exchanges.signup.code')}</span>{' '}
+                    <strong className="mono">{exchange.referralCode}</strong>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={t('exchanges.signup.copyCode')}
+                      onClick={() => void copyCode()}
+                    >
+                      <Copy size={16} aria-hidden="true" />
+                    </button>
+                  </p>
+                </>
+              ) : (
+                <p className="signup-unavailable">
+                  <Clock size={16} aria-hidden="true" />
+                  <span>{t('exchanges.signup.unavailable', { name: exchange.name })}</span>
+                </p>
+              )}
             </li>
             <li>
               <h3>{t('exchanges.signup.step2Title')}</h3>

@@ -1,4 +1,8 @@
-import { type UpdatePasswordRequest, WithdrawalLockResponseSchema } from '@elex/contract';
+import {
+  type DeleteAccountRequest,
+  type UpdatePasswordRequest,
+  WithdrawalLockResponseSchema,
+} from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 import { storage } from '../../../shared/storage';
 
@@ -15,7 +19,9 @@ export async function logout() {
   storage.setToken(null, { byMember: true });
 }
 
-export async function deleteAccount(password: string) {
-  await apiCall('/elex/user/deleteAccount', { passwd: password });
+/** `forfeitTotal`: the USDT the dialog showed would be lost; the server refuses if that changed. */
+export async function deleteAccount({ password, forfeitTotal }: { password: string; forfeitTotal: string }) {
+  const request: DeleteAccountRequest = { passwd: password, forfeitTotal };
+  await apiCall('/elex/user/deleteAccount', request);
   storage.setToken(null, { byMember: true });
 }

@@ -1,15 +1,69 @@
-import { State } from '@elex/contract';
+import { State, type Withdrawable } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RequireMember } from '../../../app/guards';
+import { clearExchangeDictionary } from '../../../shared/exchanges/exchange-dictionary';
 import { logIn, renderRoutes, resizeTo } from '../../../test/helpers';
 import { type Answers, envelope, stubApi } from '../../points/test-api';
 import MyPageMain from '../my-page-main';
 import { LINK, PROFILE } from '../test-fixtures';
 
-const t = (key: string) => i18next.t(key);
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+
+const DICTIONARY = {
+  exchangeList: [
+    { id: 4, name: 'Bitget', Abbreviation: 'BG', logo: '/logos/bg.svg' },
+    { id: 1, name: 'Binance', Abbreviation: 'BN', logo: '/logos/bn.svg' },
+  ],
+  score: [],
+};
+
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+type Binding = Withdrawable['bindings'][number];
+const BITGET: Binding = {
+  platId: 4,
+  uid: '40512345',
+  address: ADDRESS,
+  cashback: '75.000000',
+  withdrawable: '77.500000',
+  shortfall: '0.000000',
+};
+const BINANCE: Binding = {
+  platId: 1,
+  uid: '777001',
+  address: ADDRESS,
+  cashback: '20.004000',
+  withdrawable: '22.504000',
+  shortfall: '27.496000',
+};
+
+/** A member with 75 USDT at Bitget (withdrawable), 20.004 at Binance (not) and 2.5 of rewards. */
+function holdings(overrides: Partial<Withdrawable> = {}): Withdrawable {
+  return {
+    minimum: '50.000000',
+    lockedUntil: null,
+    rewards: '2.500000',
+    bindings: [BITGET, BINANCE],
+    ...overrides,
+  };
+}
+
+const NOTHING: Withdrawable = { minimum: '50.000000', lockedUntil: null, rewards: '0.000000', bindings: [] };
+
+/** The rows of the dialog's table of money lost, as "label: amount". */
+function forfeitRows(dialog: HTMLElement) {
+  const table = within(dialog).getByRole('table', { name: t('mypage.deleteForfeitTitle') });
+  return within(table)
+    .getAllByRole('row')
+    .map((row) =>
+      [...within(row).getAllByRole('rowheader'), ...within(row).getAllByRole('cell')]
+        .map((cell) => cell.textContent)
+        .join(': '),
+    );
+}
 
 /** My page with its delete button, and the dialog opened from it. */
 async function openDeleteDialog(answers: Answers = {}) {
@@ -21,6 +75,8 @@ async function openDeleteDialog(answers: Answers = {}) {
   const api = stubApi({
     '/elex/user/profile': forMember(PROFILE),
     '/elex/user/getInviteLink': forMember(LINK),
+    '/elex/user/withdrawable': forMember(NOTHING),
+    '/elex/user/config/res.json': envelope(DICTIONARY),
     ...answers,
   });
   const user = userEvent.setup();
@@ -29,6 +85,7 @@ async function openDeleteDialog(answers: Answers = {}) {
       { element: <RequireMember />, children: [{ path: '/mypage', element: <MyPageMain /> }] },
       { path: '/login', element: <h1>login page</h1> },
       { path: '/', element: <h1>home page</h1> },
+      { path: '/withdrawal', element: <h1>withdrawal page</h1> },
     ],
     '/mypage',
   );
@@ -39,7 +96,10 @@ async function openDeleteDialog(answers: Answers = {}) {
   return { ...view, api, user, opener, dialog };
 }
 
-beforeEach(() => logIn('member-token'));
+beforeEach(() => {
+  clearExchangeDictionary();
+  logIn('member-token');
+});
 
 describe('account deletion', () => {
   it('says what is lost before anything is deleted', async () => {
@@ -114,7 +174,7 @@ describe('account deletion', () => {
 
     expect(await screen.findByText(i18next.t('msg:accountDeleted'))).toBeInTheDocument();
     expect(api.calls.filter((call) => call.path === '/elex/user/deleteAccount')).toEqual([
-      { path: '/elex/user/deleteAccount', body: { passwd: 'Secret#123' } },
+      { path: '/elex/user/deleteAccount', body: { passwd: 'Secret#123', forfeitTotal: '0.000000' } },
     ]);
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(await screen.findByRole('heading', { name: 'home page' })).toBeInTheDocument();
@@ -123,5 +183,95 @@ describe('account deletion', () => {
     // Leaving the member page is not a session expiry: no second trip to the server, no /login.
     expect(api.count('/elex/user/profile')).toBe(1);
     expect(screen.queryByText('Session expired, please log in again')).not.toBeInTheDocument();
+  });
+
+  it('names the money lost per UID, the rewards and the exact total, and offers to withdraw first', async () => {
+    const { dialog } = await openDeleteDialog({ '/elex/user/withdrawable': envelope(holdings()) });
+    await within(dialog).findByRole('table', { name: t('mypage.deleteForfeitTitle') });
+    expect(forfeitRows(dialog)).toEqual([
+      `${t('mypage.deleteForfeitUid', { name: 'Bitget', uid: '40512345' })}: 75.00 USDT`,
+      `${t('mypage.deleteForfeitUid', { name: 'Binance', uid: '777001' })}: 20.004 USDT`,
+      `${t('mypage.deleteForfeitRewards')}: 2.50 USDT`,
+      `${t('mypage.deleteForfeitTotal')}: 97.504 USDT`,
+    ]);
+    // Bitget's 75 + 2.5 reaches the 50 USDT minimum: withdraw it first, that UID chosen. Binance does not.
+    const withdrawFirst = within(dialog).getByRole('link', { name: t('mypage.deleteWithdrawFirst') });
+    expect(withdrawFirst).toHaveAttribute('href', '/withdrawal?platId=4&uid=40512345');
+    expect(within(dialog).getAllByRole('link')).toHaveLength(1);
+    // Offered before the delete button.
+    const deleteButton = within(dialog).getByRole('button', { name: t('mypage.deleteConfirm') });
+    expect(
+      withdrawFirst.compareDocumentPosition(deleteButton) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
+  it('follows "withdraw first" to the withdrawal page', async () => {
+    const { dialog, user, router } = await openDeleteDialog({
+      '/elex/user/withdrawable': envelope(holdings()),
+    });
+    await user.click(await within(dialog).findByRole('link', { name: t('mypage.deleteWithdrawFirst') }));
+    expect(router.state.location.pathname).toBe('/withdrawal');
+    expect(router.state.location.search).toBe('?platId=4&uid=40512345');
+  });
+
+  it('opens the withdrawal on the UID that holds the most when several could be withdrawn', async () => {
+    const rich = { ...BINANCE, cashback: '200.000000', withdrawable: '202.500000', shortfall: '0.000000' };
+    const { dialog } = await openDeleteDialog({
+      '/elex/user/withdrawable': envelope(holdings({ bindings: [BITGET, rich] })),
+    });
+    expect(
+      await within(dialog).findByRole('link', { name: t('mypage.deleteWithdrawFirst') }),
+    ).toHaveAttribute('href', '/withdrawal?platId=1&uid=777001');
+  });
+
+  it('says plainly when nothing is held, and offers no withdrawal', async () => {
+    const { dialog } = await openDeleteDialog();
+    expect(await within(dialog).findByText(t('mypage.deleteNothingHeld'))).toBeVisible();
+    expect(within(dialog).queryByRole('table')).toBeNull();
+    expect(within(dialog).queryByRole('link')).toBeNull();
+  });
+
+  it('says why nothing can be withdrawn first when every UID is under the minimum', async () => {
+    const small = holdings({
+      rewards: '0.000000',
+      bindings: [{ ...BINANCE, withdrawable: '20.004000', shortfall: '29.996000' }],
+    });
+    const { dialog } = await openDeleteDialog({ '/elex/user/withdrawable': envelope(small) });
+    expect(
+      await within(dialog).findByText(t('mypage.deleteBelowMinimum', { minimum: '50.00' })),
+    ).toBeVisible();
+    expect(within(dialog).queryByRole('link')).toBeNull();
+    expect(forfeitRows(dialog).at(-1)).toBe(`${t('mypage.deleteForfeitTotal')}: 20.004 USDT`);
+  });
+
+  it('sends the total it showed; when the server says it changed, shows the new figures and sends those', async () => {
+    let answer = holdings();
+    const refusal =
+      'The money you hold changed since the dialog opened: 107.504 USDT would now be lost. Check the amounts and confirm again.';
+    const { dialog, user, api } = await openDeleteDialog({
+      '/elex/user/withdrawable': () => envelope(answer),
+      '/elex/user/deleteAccount': (body) =>
+        body.forfeitTotal === '107.504000' ? envelope(null) : envelope(null, 1002, refusal),
+    });
+    await within(dialog).findByRole('table', { name: t('mypage.deleteForfeitTitle') });
+    // A rebate settles while the dialog is open.
+    answer = holdings({
+      bindings: [{ ...BITGET, cashback: '85.000000', withdrawable: '87.500000' }, BINANCE],
+    });
+    await user.type(within(dialog).getByLabelText(t('mypage.deletePassword')), 'Secret#123');
+    await user.click(within(dialog).getByRole('button', { name: t('mypage.deleteConfirm') }));
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(forfeitRows(dialog).at(-1)).toBe(`${t('mypage.deleteForfeitTotal')}: 107.504 USDT`),
+    );
+    expect(window.localStorage.getItem('token')).toBe('member-token');
+
+    await user.click(within(dialog).getByRole('button', { name: t('mypage.deleteConfirm') }));
+    expect(await screen.findByText(i18next.t('msg:accountDeleted'))).toBeInTheDocument();
+    expect(
+      api.calls
+        .filter((call) => call.path === '/elex/user/deleteAccount')
+        .map((call) => call.body.forfeitTotal),
+    ).toEqual(['97.504000', '107.504000']);
   });
 });

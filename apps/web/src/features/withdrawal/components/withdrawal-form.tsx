@@ -26,17 +26,22 @@ const keyOf = (binding: Pick<Binding, 'platId' | 'uid'>) => `${binding.platId}:$
  */
 export function WithdrawalForm({
   withdrawable,
+  preferred,
   exchangeName,
   isLocked,
   onSubmit,
 }: {
   withdrawable: Withdrawable;
+  /** The UID to choose first, when it is one of the member's (else the first binding). */
+  preferred?: Pick<Binding, 'platId' | 'uid'>;
   exchangeName(platId: number): string;
   isLocked: boolean;
   onSubmit(values: WithdrawalValues): Promise<void>;
 }) {
   const { t } = useTranslation();
-  const first = withdrawable.bindings[0];
+  const first =
+    withdrawable.bindings.find((binding) => preferred && keyOf(binding) === keyOf(preferred)) ??
+    withdrawable.bindings[0];
   const form = useForm<FormValues>({
     mode: 'onTouched',
     defaultValues: { binding: first ? keyOf(first) : '', address: first?.address ?? '', amount: '' },
