@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { redisWithLocalFallback } from './http/rate-limit-store.js';
 import { registerStaticSite } from './http/static-site.js';
 import type { ExchangeAdapter } from './integrations/exchanges/types.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -150,19 +151,47 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
  */
 async function registerRateLimit(app: FastifyInstance, config: Config) {
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(config.redisUrl, {
+        connectTimeout: 2_000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+        // While Redis is away a command fails at once (and this process counts instead) rather than
+        // waiting in a queue for the next reconnection: a login must not wait seconds for a cache.
+        enableOfflineQueue: false,
+      })
     : undefined;
   if (redis) {
     // Without a listener ioredis reports a lost connection on stderr; the log is where it belongs.
     redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) unavailable'));
+    // The first requests count on Redis when it answers: wait for it (or its first failure) at start.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      redis.once('ready', done);
+      redis.once('error', done);
+    });
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
   }
+  let warned = 0;
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'elex-rate-limit-' } : {}),
-    // Redis down must not take logins down: fall back to no limit, the database caps still hold.
-    skipOnError: true,
+    // Redis down must neither take logins down nor switch the limits off: each instance counts on
+    // its own meanwhile (docs/decisions.md, "Rate limits when Redis is down").
+    ...(redis
+      ? {
+          store: redisWithLocalFallback(redis, 'elex-rate-limit-', (error) => {
+            // Once a minute at most: every limited request would log it.
+            if (Date.now() - warned < 60_000) return;
+            warned = Date.now();
+            app.log.warn({ err: error }, 'rate limits counted in this process: Redis does not answer');
+          }),
+        }
+      : {}),
+    skipOnError: false,
   });
 }

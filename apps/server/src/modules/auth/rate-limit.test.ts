@@ -122,16 +122,22 @@ describe.skipIf(!hasRedis)('with REDIS_URL', () => {
 });
 
 describe('with REDIS_URL pointing at nothing', () => {
-  it('still answers: the limit is skipped, not the call', async () => {
+  it('still answers, and still limits: this process counts instead of Redis', async () => {
     const app = await instance({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
     try {
-      const res = await verifyEmail(app, nextIp());
+      const ip = nextIp();
+      const res = await verifyEmail(app, ip);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ state: 0, content: { hasEmail: false } });
+      for (let i = 1; i < AUTH_RATE_LIMIT.max; i += 1)
+        expect((await verifyEmail(app, ip)).statusCode).toBe(200);
+      expect((await verifyEmail(app, ip)).json()).toMatchObject({ state: State.TooManyRequests });
+      // Another address has its own count.
+      expect((await verifyEmail(app, nextIp())).statusCode).toBe(200);
     } finally {
       await app.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('configuration', () => {
