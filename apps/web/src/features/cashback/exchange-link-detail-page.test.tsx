@@ -24,6 +24,8 @@ function detail(overrides: Partial<BindingDetail> = {}): BindingDetail {
       { day: '2026-01-12', amount: '12.009999' },
     ],
     lastDataAt: '2026-01-15T06:10:00.000Z',
+    heldUntil: null,
+    frozen: false,
     ...overrides,
   };
 }

@@ -32,6 +32,8 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
         cashback: '100.250000',
         withdrawable: '112.750000',
         shortfall: '0.000000',
+        heldUntil: null,
+        frozen: false,
       },
       {
         platId: 1,
@@ -40,6 +42,8 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
         cashback: '20.000000',
         withdrawable: '32.500000',
         shortfall: '17.500000',
+        heldUntil: null,
+        frozen: false,
       },
     ],
     ...overrides,
