@@ -244,8 +244,7 @@ function OperatorReply({
   >({
     resolver: zodResolver(AdminSupportReplySchema),
     mode: 'onTouched',
-    values: { id: request.id, text: '' },
-    resetOptions: { keepDirtyValues: true },
+    defaultValues: { id: request.id, text: '' },
   });
   const { errors, isSubmitting } = form.formState;
   return (

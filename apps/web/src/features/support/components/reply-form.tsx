@@ -21,8 +21,7 @@ export function ReplyForm({ request }: { request: SupportDetail }) {
   const form = useForm<z.input<typeof SupportReplySchema>, unknown, z.output<typeof SupportReplySchema>>({
     resolver: zodResolver(SupportReplySchema),
     mode: 'onTouched',
-    values: { id: request.id, text: '' },
-    resetOptions: { keepDirtyValues: true },
+    defaultValues: { id: request.id, text: '' },
   });
   const { errors, isSubmitting } = form.formState;
   const error = errors.text?.message;
