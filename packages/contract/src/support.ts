@@ -93,11 +93,23 @@ export const CreateSupportRequestSchema = z
   .superRefine((value, context) => {
     if (!UID_SUPPORT_KINDS.includes(value.kind)) return;
     if (value.platId === undefined)
-      context.addIssue({ code: 'custom', path: ['platId'], message: 'requiredInformation' satisfies MessageKey });
+      context.addIssue({
+        code: 'custom',
+        path: ['platId'],
+        message: 'requiredInformation' satisfies MessageKey,
+      });
     if (value.uid === undefined)
-      context.addIssue({ code: 'custom', path: ['uid'], message: 'requiredInformation' satisfies MessageKey });
+      context.addIssue({
+        code: 'custom',
+        path: ['uid'],
+        message: 'requiredInformation' satisfies MessageKey,
+      });
     if (value.kind === 'uidBoundByOther' && value.address === undefined) {
-      context.addIssue({ code: 'custom', path: ['address'], message: 'requiredInformation' satisfies MessageKey });
+      context.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: 'requiredInformation' satisfies MessageKey,
+      });
     }
   });
 export type CreateSupportRequest = z.input<typeof CreateSupportRequestSchema>;
