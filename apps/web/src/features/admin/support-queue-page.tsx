@@ -122,7 +122,7 @@ export default function SupportQueuePage() {
                 <tr key={row.id}>
                   <td>{requestLink(row)}</td>
                   <td>{row.email ?? t('admin.members.deletedAccount')}</td>
-                  <td className="mono">{about(row)}</td>
+                  <td>{about(row)}</td>
                   <td>{statusLabel(row)}</td>
                   <td>{formatTime(row.updatedAt)}</td>
                 </tr>
@@ -143,7 +143,7 @@ export default function SupportQueuePage() {
                 {row.uid ? (
                   <>
                     <br />
-                    <span className="entry-detail mono">{about(row)}</span>
+                    <span className="entry-detail">{about(row)}</span>
                   </>
                 ) : null}
                 <br />

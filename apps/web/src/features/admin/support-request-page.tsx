@@ -158,9 +158,7 @@ function UidState({ state, exchangeName }: { state: SupportUidState; exchangeNam
       <dl className="admin-facts">
         <div>
           <dt>{t('admin.support.columns.uid')}</dt>
-          <dd className="mono">
-            {t('support.uidValue', { exchange: exchangeName(state.platId), uid: state.uid })}
-          </dd>
+          <dd>{t('support.uidValue', { exchange: exchangeName(state.platId), uid: state.uid })}</dd>
         </div>
         <div>
           <dt>{t('admin.support.holder')}</dt>

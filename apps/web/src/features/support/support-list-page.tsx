@@ -36,7 +36,7 @@ export default function SupportListPage() {
     t('support.requestTitle', { id: request.id, kind: t(`support.kinds.${request.kind}`) });
 
   return (
-    <Page title={t('pages.support.title')} intro={t('pages.support.intro')}>
+    <Page title={t('pages.support.title')} intro={t('pages.support.intro')} wide>
       <div className="actions-row support-actions">
         <Link to={newSupportRequestHref()} className="button button-primary">
           <MessageSquarePlus size={18} aria-hidden="true" />
@@ -67,7 +67,7 @@ export default function SupportListPage() {
                   <td>
                     <Link to={supportRequestHref(request.id)}>{title(request)}</Link>
                   </td>
-                  <td className="mono">{about(request)}</td>
+                  <td>{about(request)}</td>
                   <td>
                     <span className={STATUS_CLASS[request.status]}>
                       {t(`support.statuses.${request.status}`)}
@@ -90,7 +90,7 @@ export default function SupportListPage() {
                 <br />
                 {request.uid ? (
                   <>
-                    <span className="entry-detail mono">{about(request)}</span>
+                    <span className="entry-detail">{about(request)}</span>
                     <br />
                   </>
                 ) : null}

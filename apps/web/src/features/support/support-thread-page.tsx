@@ -54,9 +54,7 @@ export default function SupportThreadPage() {
             {data.platId !== null && data.uid !== null ? (
               <div>
                 <dt>{t('support.columns.uid')}</dt>
-                <dd className="mono">
-                  {t('support.uidValue', { exchange: exchangeName(data.platId), uid: data.uid })}
-                </dd>
+                <dd>{t('support.uidValue', { exchange: exchangeName(data.platId), uid: data.uid })}</dd>
               </div>
             ) : null}
             <div>

@@ -52,17 +52,27 @@ export function ImageField({
   return (
     <div className="field support-image-field">
       <label htmlFor={id}>{t('support.image')}</label>
-      <input
-        ref={input}
-        id={id}
-        type="file"
-        accept={SUPPORT.imageTypes.join(',')}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-error ${id}-hint` : `${id}-hint`}
-        onChange={(event) => void pick(event.target.files?.[0])}
-      />
+      {/* The browser's own picker speaks the browser's language, not the page's: a button of ours
+          stands for it, and the input stays in the tab order (visually hidden) for the keyboard. */}
+      <div className="support-image-picker">
+        <input
+          ref={input}
+          id={id}
+          type="file"
+          className="visually-hidden"
+          accept={SUPPORT.imageTypes.join(',')}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-error ${id}-hint` : `${id}-hint`}
+          onChange={(event) => void pick(event.target.files?.[0])}
+        />
+        <label htmlFor={id} className="button button-ghost support-small-button">
+          <ImagePlus size={16} aria-hidden="true" />
+          {t('support.imageChoose')}
+        </label>
+        <span className="muted support-preview-name">{image ? image.name : t('support.imageNone')}</span>
+      </div>
       <div id={`${id}-hint`} className="field-hint muted">
-        <ImagePlus size={14} aria-hidden="true" /> {t('support.imageHint', { megabytes: MAX_MB })}
+        {t('support.imageHint', { megabytes: MAX_MB })}
       </div>
       {problem ? (
         <p id={`${id}-error`} className="field-error" role="alert">
@@ -73,7 +83,6 @@ export function ImageField({
         <figure className="support-preview">
           <img src={image.dataUrl} alt={t('support.imagePreview', { name: image.name })} />
           <figcaption>
-            <span className="muted support-preview-name">{image.name}</span>
             <button type="button" className="button button-ghost support-small-button" onClick={remove}>
               <X size={14} aria-hidden="true" />
               {t('support.imageRemove')}

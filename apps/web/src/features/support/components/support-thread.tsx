@@ -26,7 +26,10 @@ export function SupportThread({
   return (
     <ol className="support-thread">
       {messages.map((message) => (
-        <li key={message.id} className={`support-message support-message-${message.author}`}>
+        <li
+          key={message.id}
+          className={`support-message ${message.author === reader ? 'support-message-own' : 'support-message-other'}`}
+        >
           <article
             aria-label={t('support.thread.messageLabel', {
               author: authorName(message.author),
