@@ -36,8 +36,6 @@ const kindBox = () => screen.findByRole('combobox', { name: t('support.kind') })
 const textBox = () => screen.getByRole('textbox', { name: t('support.text') });
 const imageInput = () => screen.getByLabelText(t('support.image'));
 const send = () => screen.getByRole('button', { name: t('support.send') });
-/** The error under a field, which its control names as its description. */
-const errorOf = (control: HTMLElement) => control.getAttribute('aria-describedby');
 
 beforeEach(() => {
   clearExchangeDictionary();

@@ -51,6 +51,7 @@ const checkWithContract = zodResolver(CreateSupportRequestSchema);
 const resolver: Resolver<RequestForm, unknown, RequestValues> = (values, context, options) =>
   checkWithContract(
     {
+      // '' (no topic chosen) reaches the schema, which refuses it as required information.
       kind: values.kind as SupportKind,
       platId: isUidKind(values.kind) ? blankToUndefined(values.platId) : undefined,
       uid: isUidKind(values.kind) ? blankToUndefined(values.uid) : undefined,
