@@ -340,6 +340,7 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
 const CONSOLE_PAGES = [
   ['/admin', 'Dashboard'],
   ['/admin/withdrawals', 'Withdrawal queue'],
+  ['/admin/support', 'Support requests'],
   ['/admin/members?q=example.com', 'Members'],
   ['/admin/catalog', 'Exchange catalog'],
   ['/admin/catalog/4', 'Bitget'],
@@ -348,6 +349,11 @@ const CONSOLE_PAGES = [
   ['/admin/promotions', 'Promotion codes'],
   ['/admin/audit', 'Audit log'],
 ] as const;
+/** The member's support pages (issue 11), in the same sweep: an operator is a member too. */
+const MEMBER_SUPPORT_PAGES = [
+  ['/mypage/support', 'Support'],
+  ['/mypage/support/new?kind=uidBoundByOther&platId=4&uid=40512345', 'New support request'],
+] as const;
 
 for (const viewport of ['desktop', 'mobile'] as Viewport[]) {
   test(
@@ -355,7 +361,7 @@ for (const viewport of ['desktop', 'mobile'] as Viewport[]) {
     async ({ newPage }) => {
       const page = await newPage({ viewport });
       await openAs(page, operator, '/admin');
-      for (const [route, heading] of CONSOLE_PAGES) {
+      for (const [route, heading] of [...CONSOLE_PAGES, ...MEMBER_SUPPORT_PAGES]) {
         await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await expectNoSeriousA11yViolations(page, `${route} (${viewport})`);

@@ -56,6 +56,9 @@ export const routes: RouteObject[] = [
               page('makefriend', () => import('../features/invite/make-friend-page')),
               page('records', () => import('../features/cashback/records-page')),
               page('point', () => import('../features/points/point-page')),
+              page('support', () => import('../features/support/support-list-page')),
+              page('support/new', () => import('../features/support/support-new-page')),
+              page('support/:id', () => import('../features/support/support-thread-page')),
             ],
           },
           // The operator console (issue 6): its own chunks; the server decides who is an operator.
@@ -74,6 +77,8 @@ export const routes: RouteObject[] = [
               page('tasks', () => import('../features/admin/tasks-page')),
               page('promotions', () => import('../features/admin/promotions-page')),
               page('audit', () => import('../features/admin/audit-page')),
+              page('support', () => import('../features/admin/support-queue-page')),
+              page('support/:id', () => import('../features/admin/support-request-page')),
             ],
           },
         ],

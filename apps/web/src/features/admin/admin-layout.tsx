@@ -12,6 +12,7 @@ import './admin.css';
 const SECTIONS = [
   { path: '/admin', key: 'dashboard', end: true },
   { path: '/admin/withdrawals', key: 'withdrawals' },
+  { path: '/admin/support', key: 'support' },
   { path: '/admin/members', key: 'members' },
   { path: '/admin/catalog', key: 'catalog' },
   { path: '/admin/imports', key: 'imports' },

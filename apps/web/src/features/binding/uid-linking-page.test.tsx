@@ -4,7 +4,8 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
 import { dictionaryEntry, dictionaryOf } from '../../test/exchange-fixtures';
-import { envelope, logIn, renderAt } from '../../test/helpers';
+import { envelope, logIn, renderAt, renderRoutes } from '../../test/helpers';
+import SupportNewPage from '../support/support-new-page';
 import UidLinkingPage from './uid-linking-page';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
@@ -164,6 +165,68 @@ describe('/uidlinking', () => {
     const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
     expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:uidAlreadyBound'));
     expect(calledPaths(fetchMock)).not.toContain('/elex/user/bindExchangeUid');
+  });
+
+  it('offers a member whose UID someone else bound to dispute it, with the exchange and UID filled in', async () => {
+    stubServer({ verify: eligibility('boundToOther') });
+    const user = userEvent.setup();
+    const { router } = renderRoutes(
+      [
+        { path: '/uidlinking', element: <UidLinkingPage /> },
+        { path: '/mypage/support/new', element: <SupportNewPage /> },
+      ],
+      '/uidlinking?platId=3&uid=40512345',
+    );
+    await user.type(await screen.findByRole('textbox', { name: t('binding.address') }), ADDRESS);
+    await user.click(screen.getByRole('button', { name: t('binding.submit') }));
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(t('msg:uidAlreadyBound'));
+
+    await user.click(within(dialog).getByRole('link', { name: t('binding.support.dispute') }));
+
+    expect(router.state.location.pathname).toBe('/mypage/support/new');
+    expect(await screen.findByRole('combobox', { name: t('support.kind') })).toHaveValue('uidBoundByOther');
+    expect(screen.getByRole('combobox', { name: t('support.exchange') })).toHaveValue('3');
+    expect(screen.getByRole('textbox', { name: t('support.uid') })).toHaveValue('40512345');
+    // A dispute needs the address that would receive the UID's withdrawals.
+    expect(screen.getByRole('textbox', { name: t('support.address') })).toHaveValue('');
+  });
+
+  it('offers the dispute too when the check could not answer and the binding is refused as already bound', async () => {
+    stubServer({
+      verify: () => envelope(null, 1029, 'Too many requests, please try again later', 429),
+      bind: () => envelope({ messageKey: 'uidAlreadyBound' }, 1002, t('msg:uidAlreadyBound')),
+    });
+    await submit();
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).getByRole('link', { name: t('binding.support.dispute') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?kind=uidBoundByOther&platId=3&uid=40512345',
+    );
+  });
+
+  it('offers no dispute of a UID the member holds already, but support', async () => {
+    stubServer({
+      verify: eligibility('boundToYou'),
+      bind: () => envelope({ messageKey: 'uidAlreadyBound' }, 1002, t('msg:uidAlreadyBound')),
+    });
+    await submit();
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).queryByRole('link', { name: t('binding.support.dispute') })).toBeNull();
+    expect(within(dialog).getByRole('link', { name: t('binding.support.contact') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?platId=3&uid=40512345',
+    );
+  });
+
+  it('offers support from the other refusals', async () => {
+    stubServer({ verify: eligibility('notReferred') });
+    await submit();
+    const dialog = await screen.findByRole('dialog', { name: t('msg:bindingFailed') });
+    expect(within(dialog).getByRole('link', { name: t('binding.support.contact') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?platId=3&uid=40512345',
+    );
   });
 
   it('offers to load the exchange list again when it could not be loaded', async () => {

@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/api/api-client';
 import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { uidSearchHref } from '../../shared/exchanges/paths';
+import { newSupportRequestHref } from '../../shared/navigation/support-paths';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
@@ -34,9 +35,12 @@ type BindForm = z.input<typeof BindExchangeUidRequestSchema>;
 type BindValues = z.output<typeof BindExchangeUidRequestSchema>;
 type Outcome =
   | { kind: 'success'; uid: string }
-  | { kind: 'failure'; message: string }
+  /** About the UID tried, so "Contact support" opens the form with it filled in. */
+  | { kind: 'failure'; message: string; platId: number; uid: string }
+  /** 'This account is already bound!' to someone else: the member may say it is theirs (a dispute). */
+  | { kind: 'boundToOther'; uid: string; platId: number }
   /** A failure too ('Binding failed'), with the spec's message and how to fix it. */
-  | { kind: 'notReferred'; uid: string }
+  | { kind: 'notReferred'; uid: string; platId: number }
   /** The roster (fed by CSV or sync) does not list the UID yet: the server mails the member when it does. */
   | { kind: 'notYetListed'; uid: string; platId: number }
   | null;
@@ -65,14 +69,17 @@ export default function UidLinkingPage() {
   const message = (key: string | undefined) => (key ? t(`msg:${key}`) : undefined);
 
   const onSubmit = async (values: BindValues) => {
+    let eligibility: Awaited<ReturnType<typeof verifyExchangeUid>> | undefined;
+    const about = { platId: values.platId, uid: values.uid };
     try {
       // Ask first, so a UID that was not referred gets the explanation page, not just a refusal.
-      const eligibility = await verifyExchangeUid(values.uid, values.platId);
-      if (eligibility === 'notReferred') return setOutcome({ kind: 'notReferred', uid: values.uid });
+      eligibility = await verifyExchangeUid(values.uid, values.platId);
+      if (eligibility === 'notReferred')
+        return setOutcome({ kind: 'notReferred', uid: values.uid, platId: values.platId });
       if (eligibility === 'unknownExchange')
-        return setOutcome({ kind: 'failure', message: t('msg:exchangeNotFound') });
+        return setOutcome({ kind: 'failure', message: t('msg:exchangeNotFound'), ...about });
       if (eligibility === 'boundToOther')
-        return setOutcome({ kind: 'failure', message: t('msg:uidAlreadyBound') });
+        return setOutcome({ kind: 'boundToOther', uid: values.uid, platId: values.platId });
       // A UID not listed yet goes on to the bind call too: its refusal records the wait, so the
       // member is mailed when the UID appears.
       await bindExchangeUid(values);
@@ -84,12 +91,21 @@ export default function UidLinkingPage() {
       // The server refuses the same way when the check above could not answer; the refusal names its
       // message key (not only a translated text), which tells 'not referred' from the other refusals.
       if (error instanceof ApiError && refusalKey(error) === 'uidNotReferred')
-        return setOutcome({ kind: 'notReferred', uid: values.uid });
+        return setOutcome({ kind: 'notReferred', uid: values.uid, platId: values.platId });
       if (error instanceof ApiError && refusalKey(error) === 'uidNotYetListed')
         return setOutcome({ kind: 'notYetListed', uid: values.uid, platId: values.platId });
+      // Bound meanwhile, or the check could not answer: the holder is someone else unless it was this
+      // member, whom the check would have answered 'boundToYou'.
+      if (
+        error instanceof ApiError &&
+        refusalKey(error) === 'uidAlreadyBound' &&
+        eligibility !== 'boundToYou'
+      )
+        return setOutcome({ kind: 'boundToOther', uid: values.uid, platId: values.platId });
       setOutcome({
         kind: 'failure',
         message: error instanceof ApiError ? error.message : t('msg:bindingFailed'),
+        ...about,
       });
     }
   };
@@ -202,6 +218,12 @@ export default function UidLinkingPage() {
             >
               {t('binding.tryAnother')}
             </button>
+            <p className="form-footer">
+              {t('binding.support.stillStuck')}{' '}
+              <Link to={newSupportRequestHref({ platId: outcome.platId, uid: outcome.uid })}>
+                {t('binding.support.contact')}
+              </Link>
+            </p>
           </div>
         ) : outcome?.kind === 'notYetListed' ? (
           <div className="result-dialog">
@@ -221,6 +243,29 @@ export default function UidLinkingPage() {
               {t('common.close')}
             </button>
           </div>
+        ) : outcome?.kind === 'boundToOther' ? (
+          <div className="result-dialog">
+            <CircleX size={40} aria-hidden="true" className="danger" />
+            <p role="alert">{t('msg:uidAlreadyBound')}</p>
+            <p>{t('binding.support.disputeHint')}</p>
+            <Link
+              to={newSupportRequestHref({
+                kind: 'uidBoundByOther',
+                platId: outcome.platId,
+                uid: outcome.uid,
+              })}
+              className="button button-primary button-block"
+            >
+              {t('binding.support.dispute')}
+            </Link>
+            <button
+              type="button"
+              className="button button-ghost button-block"
+              onClick={() => setOutcome(null)}
+            >
+              {t('common.close')}
+            </button>
+          </div>
         ) : outcome?.kind === 'failure' ? (
           <div className="result-dialog">
             <CircleX size={40} aria-hidden="true" className="danger" />
@@ -232,6 +277,12 @@ export default function UidLinkingPage() {
             >
               {t('common.close')}
             </button>
+            <Link
+              to={newSupportRequestHref({ platId: outcome.platId, uid: outcome.uid })}
+              className="button button-ghost button-block"
+            >
+              {t('binding.support.contact')}
+            </Link>
           </div>
         ) : null}
       </ResponsiveDialog>

@@ -24,6 +24,8 @@ function detail(overrides: Partial<BindingDetail> = {}): BindingDetail {
       { day: '2026-01-12', amount: '12.009999' },
     ],
     lastDataAt: '2026-01-15T06:10:00.000Z',
+    heldUntil: null,
+    frozen: false,
     ...overrides,
   };
 }
@@ -109,5 +111,33 @@ describe('/exchangeLinkDetail', () => {
         pageSize: 10,
       }),
     );
+  });
+
+  it('offers to report a problem about this UID', async () => {
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    expect(await screen.findByRole('link', { name: t('cashback.reportProblem') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?kind=missingCashback&platId=4&uid=770001',
+    );
+    expect(screen.queryByText(/ownership check/)).toBeNull();
+  });
+
+  it('says when a new binding’s withdrawals open and how to open them sooner', async () => {
+    stubCashbackServer({ detail: detail({ heldUntil: '2026-01-15T00:00:00.000Z' }), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const date = new Date('2026-01-15T00:00:00.000Z').toLocaleDateString('en', { dateStyle: 'long' });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent(t('cashback.heldUntil', { date }));
+    expect(within(notice).getByRole('link', { name: t('cashback.sendScreenshot') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?kind=ownership&platId=4&uid=770001',
+    );
+  });
+
+  it('says a UID under dispute cannot be withdrawn', async () => {
+    stubCashbackServer({ detail: detail({ frozen: true }), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    expect(await screen.findByRole('status')).toHaveTextContent(i18next.t('msg:withdrawalFrozen'));
   });
 });

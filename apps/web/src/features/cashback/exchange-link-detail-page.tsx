@@ -1,10 +1,11 @@
-import { CASHBACK } from '@elex/contract';
-import { Clock } from 'lucide-react';
+import { CASHBACK, PATHS } from '@elex/contract';
+import { Clock, LifeBuoy, ShieldAlert } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { withdrawalHref } from '../../shared/exchanges/paths';
 import { currentLocale } from '../../shared/i18n/i18n';
+import { newSupportRequestHref } from '../../shared/navigation/support-paths';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -59,6 +60,32 @@ export default function ExchangeLinkDetailPage() {
               </dd>
             </div>
           </dl>
+          {detail.data.frozen ? (
+            <div className="card notice uid-hold-notice" role="status">
+              <ShieldAlert size={18} aria-hidden="true" />
+              <p>{t('msg:withdrawalFrozen')}</p>
+              <Link to={newSupportRequestHref({ platId, uid })} className="button button-ghost">
+                {t('cashback.contactSupport')}
+              </Link>
+            </div>
+          ) : detail.data.heldUntil ? (
+            <div className="card notice uid-hold-notice" role="status">
+              <ShieldAlert size={18} aria-hidden="true" />
+              <p>
+                {t('cashback.heldUntil', {
+                  date: new Date(detail.data.heldUntil).toLocaleDateString(currentLocale(), {
+                    dateStyle: 'long',
+                  }),
+                })}
+              </p>
+              <Link
+                to={newSupportRequestHref({ kind: 'ownership', platId, uid })}
+                className="button button-ghost"
+              >
+                {t('cashback.sendScreenshot')}
+              </Link>
+            </div>
+          ) : null}
           <p className="card notice data-delay">
             <Clock size={18} aria-hidden="true" />
             <span>
@@ -110,6 +137,13 @@ export default function ExchangeLinkDetailPage() {
           <div className="actions-row">
             <Link to={withdrawalHref(platId, uid)} className="button button-primary">
               {t('cashback.withdraw')}
+            </Link>
+            <Link
+              to={newSupportRequestHref({ kind: 'missingCashback', platId, uid })}
+              className="button button-ghost"
+            >
+              <LifeBuoy size={18} aria-hidden="true" />
+              {t('cashback.reportProblem')}
             </Link>
           </div>
         </>

@@ -11,6 +11,7 @@ const SECTIONS = [
   { path: PATHS.myPageMakeFriend, key: 'makeFriend' },
   { path: PATHS.myPageSettings, key: 'settings' },
   { path: PATHS.myPageChangePassword, key: 'changePassword' },
+  { path: PATHS.myPageSupport, key: 'support' },
 ] as const;
 
 /** /mypage and its children share a section menu. */

@@ -36,6 +36,10 @@ describe('/mypage', () => {
     for (const key of ['point', 'makeFriend', 'records', 'rewardHistory', 'changePassword', 'settings']) {
       expect(screen.getByRole('link', { name: t(`pages.${key}.title`) })).toBeInTheDocument();
     }
+    expect(screen.getByRole('link', { name: t('pages.support.title') })).toHaveAttribute(
+      'href',
+      '/mypage/support',
+    );
     for (const name of [
       t('footer.terms'),
       t('footer.privacy'),

@@ -7,6 +7,7 @@ import {
   Gift,
   History,
   KeyRound,
+  LifeBuoy,
   LogOut,
   ShieldCheck,
   Trash2,
@@ -33,6 +34,7 @@ const LINKS = [
   { to: PATHS.myPageRewardHistory, key: 'rewardHistory', Icon: Gift },
   { to: PATHS.myPageChangePassword, key: 'changePassword', Icon: KeyRound },
   { to: PATHS.myPageSettings, key: 'settings', Icon: Bell },
+  { to: PATHS.myPageSupport, key: 'support', Icon: LifeBuoy },
 ] as const;
 
 export default function MyPageMain() {

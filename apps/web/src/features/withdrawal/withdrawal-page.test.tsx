@@ -19,6 +19,8 @@ const DICTIONARY = {
   score: [],
 };
 
+type Binding = Withdrawable['bindings'][number];
+
 function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
   return {
     minimum: '50.000000',
@@ -32,6 +34,8 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
         cashback: '100.250000',
         withdrawable: '112.750000',
         shortfall: '0.000000',
+        heldUntil: null,
+        frozen: false,
       },
       {
         platId: 1,
@@ -40,6 +44,8 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
         cashback: '20.000000',
         withdrawable: '32.500000',
         shortfall: '17.500000',
+        heldUntil: null,
+        frozen: false,
       },
     ],
     ...overrides,
@@ -409,5 +415,55 @@ describe('/withdrawal: the list', () => {
       expect(calls.find((call) => call.url === '/elex/user/cancelDeposit')?.body).toEqual({ id: '31' }),
     );
     expect(await screen.findByText(i18next.t('msg:withdrawalCancelled'))).toBeInTheDocument();
+  });
+});
+
+describe('/withdrawal: a UID held for its ownership check or frozen by a dispute (issue 11)', () => {
+  const HELD_UNTIL = '2026-02-01T12:00:00.000Z';
+  const heldTime = () =>
+    new Date(HELD_UNTIL).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+
+  it('says until when a new binding is held, refuses to withdraw and leads to support with the UID', async () => {
+    const base = withdrawable();
+    const [first, second] = base.bindings;
+    stubServer({
+      withdrawable: {
+        ...base,
+        bindings: [{ ...(first as Binding), heldUntil: HELD_UNTIL }, second as Binding],
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+
+    const notice = await screen.findByText(i18next.t('msg:withdrawalOwnershipHeld', { time: heldTime() }));
+    expect(notice.closest('[role="status"]')).not.toBeNull();
+    expect(screen.getByRole('button', { name: t('withdrawal.submit') })).toBeDisabled();
+    expect(
+      screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '112.75' }) }),
+    ).toBeDisabled();
+    expect(screen.getByRole('link', { name: t('withdrawal.sendScreenshot') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?kind=ownership&platId=4&uid=40512345',
+    );
+
+    // Another UID that is not held says nothing of it.
+    await user.selectOptions(screen.getByLabelText(t('withdrawal.uid')), '1:777001');
+    expect(screen.queryByText(i18next.t('msg:withdrawalOwnershipHeld', { time: heldTime() }))).toBeNull();
+  });
+
+  it('says a UID under dispute cannot be withdrawn until support decides, and offers support', async () => {
+    const base = withdrawable();
+    const [first, second] = base.bindings;
+    stubServer({
+      withdrawable: { ...base, bindings: [{ ...(first as Binding), frozen: true }, second as Binding] },
+    });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+
+    expect(await screen.findByText(i18next.t('msg:withdrawalFrozen'))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t('withdrawal.submit') })).toBeDisabled();
+    expect(screen.getByRole('link', { name: t('withdrawal.contactSupport') })).toHaveAttribute(
+      'href',
+      '/mypage/support/new?platId=4&uid=40512345',
+    );
   });
 });

@@ -30,6 +30,8 @@ const BITGET: Binding = {
   cashback: '75.000000',
   withdrawable: '77.500000',
   shortfall: '0.000000',
+  heldUntil: null,
+  frozen: false,
 };
 const BINANCE: Binding = {
   platId: 1,
@@ -38,6 +40,8 @@ const BINANCE: Binding = {
   cashback: '20.004000',
   withdrawable: '22.504000',
   shortfall: '27.496000',
+  heldUntil: null,
+  frozen: false,
 };
 
 /** A member with 75 USDT at Bitget (withdrawable), 20.004 at Binance (not) and 2.5 of rewards. */
@@ -222,6 +226,22 @@ describe('account deletion', () => {
     expect(
       await within(dialog).findByRole('link', { name: t('mypage.deleteWithdrawFirst') }),
     ).toHaveAttribute('href', '/withdrawal?platId=1&uid=777001');
+  });
+
+  it('does not offer to withdraw a UID held for the ownership check or frozen by a dispute', async () => {
+    const held = { ...BITGET, heldUntil: '2026-12-08T00:00:00.000Z' };
+    const frozen = {
+      ...BINANCE,
+      cashback: '200.000000',
+      withdrawable: '202.500000',
+      shortfall: '0.000000',
+      frozen: true,
+    };
+    const { dialog } = await openDeleteDialog({
+      '/elex/user/withdrawable': envelope(holdings({ bindings: [held, frozen] })),
+    });
+    await within(dialog).findByRole('table');
+    expect(within(dialog).queryByRole('link', { name: t('mypage.deleteWithdrawFirst') })).toBeNull();
   });
 
   it('says plainly when nothing is held, and offers no withdrawal', async () => {

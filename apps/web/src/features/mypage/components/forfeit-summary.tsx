@@ -25,10 +25,12 @@ export function ForfeitSummary({ withdrawable }: { withdrawable: Withdrawable })
   if (!isPositive(total)) {
     return <p className="forfeit-nothing">{t('mypage.deleteNothingHeld')}</p>;
   }
-  // The withdrawal rule (contract): a UID's cashback plus the rewards, at least the minimum. The
-  // withdrawal page opens on the UID holding the most; the member may choose another there.
+  // The withdrawal rule (contract): a UID's cashback plus the rewards, at least the minimum, and not
+  // held for the ownership check or frozen by a dispute. The withdrawal page opens on the UID holding
+  // the most; the member may choose another there.
   const micro = (usdt: string) => toScaled(usdt, DECIMALS.usdt);
   const first = withdrawable.bindings
+    .filter((binding) => !binding.frozen && binding.heldUntil === null)
     .filter((binding) => micro(binding.withdrawable) >= WITHDRAWAL.minimumMicroUsdt)
     .reduce<Withdrawable['bindings'][number] | null>(
       (best, binding) => (best && micro(best.withdrawable) >= micro(binding.withdrawable) ? best : binding),

@@ -1,6 +1,10 @@
 import { polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
+import { LifeBuoy } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { currentLocale } from '../../../shared/i18n/i18n';
+import { newSupportRequestHref } from '../../../shared/navigation/support-paths';
 import { Field } from '../../../shared/ui/field';
 import { checkAmount, displayUsdt, shortfallOf } from '../amount-rules';
 
@@ -50,7 +54,9 @@ export function WithdrawalForm({
   const chosenKey = form.watch('binding');
   const chosen = withdrawable.bindings.find((binding) => keyOf(binding) === chosenKey) ?? first;
   const shortfall = chosen ? shortfallOf(chosen.withdrawable) : WITHDRAWAL.minimumMicroUsdt;
-  const canWithdraw = !isLocked && shortfall === 0n;
+  // A new binding held for its ownership check, or a UID under dispute: nothing can be withdrawn.
+  const isHeld = Boolean(chosen && (chosen.frozen || chosen.heldUntil));
+  const canWithdraw = !isLocked && !isHeld && shortfall === 0n;
 
   // Another UID: its bound address, and the amount checked against its balance. Only on the member's
   // choice, so a refreshed balance never overwrites an address the member typed.
@@ -170,6 +176,7 @@ export function WithdrawalForm({
             </p>
           ) : null}
         </div>
+        {chosen && isHeld ? <HeldNotice binding={chosen} /> : null}
         <p className={shortfall > 0n ? 'shortfall' : 'shortfall reached'} role="status">
           {shortfall > 0n
             ? t('withdrawal.shortfall', {
@@ -188,5 +195,40 @@ export function WithdrawalForm({
         <p className="muted form-note">{t('withdrawal.codeNote', { hours: WITHDRAWAL.reviewHours })}</p>
       </fieldset>
     </form>
+  );
+}
+
+/**
+ * Why the chosen UID cannot be withdrawn now (issue 11), and the way out: a frozen UID waits for
+ * support's decision on a dispute; a new binding's hold ends at its date or sooner once support has
+ * seen a screenshot of the exchange account.
+ */
+function HeldNotice({ binding }: { binding: Binding }) {
+  const { t } = useTranslation();
+  const about = { platId: binding.platId, uid: binding.uid };
+  return (
+    <div className="held-notice" role="status">
+      <p>
+        {binding.frozen
+          ? t('msg:withdrawalFrozen')
+          : t('msg:withdrawalOwnershipHeld', {
+              time: new Date(binding.heldUntil ?? '').toLocaleString(currentLocale(), {
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              }),
+            })}
+      </p>
+      <Link
+        to={
+          binding.frozen
+            ? newSupportRequestHref(about)
+            : newSupportRequestHref({ kind: 'ownership', ...about })
+        }
+        className="button button-ghost"
+      >
+        <LifeBuoy size={16} aria-hidden="true" />
+        {binding.frozen ? t('withdrawal.contactSupport') : t('withdrawal.sendScreenshot')}
+      </Link>
+    </div>
   );
 }
