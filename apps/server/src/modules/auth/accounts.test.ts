@@ -417,7 +417,7 @@ describe('logging in (/elex/user/login)', () => {
         (await call(ctx, '/elex/user/login', { email: target, passwd: PASSWORD, authcode: code })).json(),
       ).toEqual({
         state: State.Refused,
-        message: 'Too many wrong attempts, please request a new code',
+        message: 'This code has been tried too many times, please request a new code',
         content: null,
       });
     }
@@ -447,7 +447,7 @@ describe('logging in (/elex/user/login)', () => {
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code });
     expect(res.json()).toEqual({
       state: State.Refused,
-      message: 'Too many wrong attempts, please request a new code',
+      message: 'This code has been tried too many times, please request a new code',
       content: null,
     });
   });
@@ -460,7 +460,7 @@ describe('logging in (/elex/user/login)', () => {
       await call(ctx, '/elex/user/login', { email, passwd: `Wrong#pass${i}`, authcode: code });
     }
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code });
-    expect(res.json()).toMatchObject({ message: 'Too many wrong attempts, please request a new code' });
+    expect(res.json()).toMatchObject({ message: 'This code has been tried too many times, please request a new code' });
   });
 
   it('refuses an expired code', async () => {

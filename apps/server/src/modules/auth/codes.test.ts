@@ -283,7 +283,7 @@ describe('checking a code (/elex/user/verifyCode2)', () => {
     }
     expect((await verify(email, CodeModule.Register, code)).json()).toEqual({
       state: State.Refused,
-      message: 'Too many wrong attempts, please request a new code',
+      message: 'This code has been tried too many times, please request a new code',
       content: null,
     });
     // A new code starts over.
@@ -313,7 +313,20 @@ describe('checking a code (/elex/user/verifyCode2)', () => {
     );
     const messages = answers.map((answer) => answer.message);
     expect(messages.filter((message) => message === 'Invalid verification code')).toHaveLength(5);
-    expect(messages.filter((message) => message.startsWith('Too many wrong attempts'))).toHaveLength(7);
+    expect(messages.filter((message) => message.startsWith('This code has been tried too many times'))).toHaveLength(7);
+  });
+
+  it('says a right code sent by many requests at once was tried too many times, never that it was wrong', async () => {
+    const { email, code } = await freshCode();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => verify(email, CodeModule.Register, code).then((res) => res.json())),
+    );
+    const messages = new Set(answers.map((answer) => answer.message));
+    expect(answers.some((answer) => answer.state === 0)).toBe(true);
+    expect(messages.has('Invalid verification code')).toBe(false);
+    for (const message of messages) {
+      expect(['OK', 'This code has been tried too many times, please request a new code']).toContain(message);
+    }
   });
 
   it('only the newest code counts', async () => {

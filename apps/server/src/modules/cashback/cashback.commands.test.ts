@@ -223,6 +223,16 @@ describe('what a refused file prints and keeps (issue 13)', () => {
     expect(stored?.status).toBe('rejected');
     expect(JSON.stringify(stored).length).toBeLessThan(100_000);
   });
+
+  it('lists a NUL byte in a UID as a bad line instead of crashing on the database', async () => {
+    const result = await run(referralsImport, [
+      'bitget',
+      csv(['uid,registered_at', 'AB\u0000CD12,2025-01-01']),
+    ]);
+    expect(result).toMatchObject({ code: 1 });
+    expect(result.err).toContain('line 2, uid:');
+    expect(result.err).toContain('"AB\\u0000CD12"');
+  });
 });
 
 describe('rebates:settle', () => {

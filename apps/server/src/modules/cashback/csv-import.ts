@@ -95,11 +95,20 @@ export function parseUsdt(value: string): bigint | string {
 /** The most of a cell a problem quotes: a 10 MB cell must not come back whole (issue 13). */
 export const QUOTED_CELL_MAX = 64;
 
-/** A cell as a problem quotes it: in quotes, cut after QUOTED_CELL_MAX characters saying how long it was. */
+/**
+ * A cell as a problem quotes it: in quotes, control characters written out as `\u0000` (a NUL in a
+ * problem list could not even be stored), cut after QUOTED_CELL_MAX characters saying how long it was.
+ */
 export function shown(value: string): string {
+  const visible = (text: string) =>
+    text.replace(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it rewrites
+      /[\u0000-\u001f\u007f]/g,
+      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   return value.length <= QUOTED_CELL_MAX
-    ? `"${value}"`
-    : `"${value.slice(0, QUOTED_CELL_MAX)}…" (${value.length} characters)`;
+    ? `"${visible(value)}"`
+    : `"${visible(value.slice(0, QUOTED_CELL_MAX))}…" (${value.length} characters)`;
 }
 
 function describe(field: string, reason: string, line: number): CsvProblem {
