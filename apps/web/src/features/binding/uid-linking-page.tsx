@@ -45,6 +45,23 @@ type Outcome =
   | { kind: 'notYetListed'; uid: string; platId: number }
   | null;
 
+/** The full-width button that ends a result dialog. */
+function CloseOutcome({
+  style,
+  label,
+  onClose,
+}: {
+  style: 'primary' | 'ghost';
+  label: string;
+  onClose(): void;
+}) {
+  return (
+    <button type="button" className={`button button-${style} button-block`} onClick={onClose}>
+      {label}
+    </button>
+  );
+}
+
 /** The message key of a bindExchangeUid refusal (state 1002), if the answer names one. */
 function refusalKey(error: ApiError): BindingRefusal['messageKey'] | undefined {
   if (error.kind !== 'refused' || error.state !== State.Refused) return undefined;
@@ -211,13 +228,7 @@ export default function UidLinkingPage() {
                   : undefined
               }
             />
-            <button
-              type="button"
-              className="button button-ghost button-block"
-              onClick={() => setOutcome(null)}
-            >
-              {t('binding.tryAnother')}
-            </button>
+            <CloseOutcome style="ghost" label={t('binding.tryAnother')} onClose={() => setOutcome(null)} />
             <p className="form-footer">
               {t('binding.support.stillStuck')}{' '}
               <Link to={newSupportRequestHref({ platId: outcome.platId, uid: outcome.uid })}>
@@ -235,13 +246,7 @@ export default function UidLinkingPage() {
                 {t('binding.notYetListed.howToFix')}
               </Link>
             </p>
-            <button
-              type="button"
-              className="button button-primary button-block"
-              onClick={() => setOutcome(null)}
-            >
-              {t('common.close')}
-            </button>
+            <CloseOutcome style="primary" label={t('common.close')} onClose={() => setOutcome(null)} />
           </div>
         ) : outcome?.kind === 'boundToOther' ? (
           <div className="result-dialog">
@@ -258,25 +263,13 @@ export default function UidLinkingPage() {
             >
               {t('binding.support.dispute')}
             </Link>
-            <button
-              type="button"
-              className="button button-ghost button-block"
-              onClick={() => setOutcome(null)}
-            >
-              {t('common.close')}
-            </button>
+            <CloseOutcome style="ghost" label={t('common.close')} onClose={() => setOutcome(null)} />
           </div>
         ) : outcome?.kind === 'failure' ? (
           <div className="result-dialog">
             <CircleX size={40} aria-hidden="true" className="danger" />
             <p role="alert">{outcome.message}</p>
-            <button
-              type="button"
-              className="button button-primary button-block"
-              onClick={() => setOutcome(null)}
-            >
-              {t('common.close')}
-            </button>
+            <CloseOutcome style="primary" label={t('common.close')} onClose={() => setOutcome(null)} />
             <Link
               to={newSupportRequestHref({ platId: outcome.platId, uid: outcome.uid })}
               className="button button-ghost button-block"
