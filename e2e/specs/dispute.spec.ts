@@ -129,9 +129,8 @@ test(
 
     // From now on the UID is frozen: even past the hold, nothing of it leaves.
     const frozen = await post(base(), '/elex/user/withdrawable', {}, squatter.token);
-    const squatterBinding = (frozen.content?.bindings as Array<{ uid: string; frozen: boolean }>).find(
-      (binding) => binding.uid === owner.uid,
-    );
+    const bindings = (frozen.content?.bindings ?? []) as Array<{ uid: string; frozen: boolean }>;
+    const squatterBinding = bindings.find((binding) => binding.uid === owner.uid);
     assert.equal(squatterBinding?.frozen, true);
 
     // The operator decides on a phone, in Korean: the screenshot is there, the binding moves.

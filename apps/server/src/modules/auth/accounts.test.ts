@@ -460,7 +460,9 @@ describe('logging in (/elex/user/login)', () => {
       await call(ctx, '/elex/user/login', { email, passwd: `Wrong#pass${i}`, authcode: code });
     }
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: code });
-    expect(res.json()).toMatchObject({ message: 'This code has been tried too many times, please request a new code' });
+    expect(res.json()).toMatchObject({
+      message: 'This code has been tried too many times, please request a new code',
+    });
   });
 
   it('refuses an expired code', async () => {

@@ -313,7 +313,9 @@ describe('checking a code (/elex/user/verifyCode2)', () => {
     );
     const messages = answers.map((answer) => answer.message);
     expect(messages.filter((message) => message === 'Invalid verification code')).toHaveLength(5);
-    expect(messages.filter((message) => message.startsWith('This code has been tried too many times'))).toHaveLength(7);
+    expect(
+      messages.filter((message) => message.startsWith('This code has been tried too many times')),
+    ).toHaveLength(7);
   });
 
   it('says a right code sent by many requests at once was tried too many times, never that it was wrong', async () => {

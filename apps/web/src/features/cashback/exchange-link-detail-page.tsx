@@ -1,4 +1,4 @@
-import { CASHBACK, PATHS } from '@elex/contract';
+import { CASHBACK } from '@elex/contract';
 import { Clock, LifeBuoy, ShieldAlert } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
