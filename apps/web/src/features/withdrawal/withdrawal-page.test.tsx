@@ -208,6 +208,8 @@ describe('/withdrawal: the amount rules', () => {
       ),
     ).toBeInTheDocument();
     expect(amountBox()).toHaveAttribute('aria-invalid', 'true');
+    // Only the amount's error shows: not also the balance's green "minimum reached" (issue 15).
+    expect(screen.queryByText(t('withdrawal.reached', { minimum: '50.00' }))).not.toBeInTheDocument();
     await user.clear(amountBox());
     await user.type(amountBox(), '112.750001');
     expect(

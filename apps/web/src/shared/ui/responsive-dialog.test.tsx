@@ -6,6 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { resizeTo } from '../../test/helpers';
 import { ResponsiveDialog } from './responsive-dialog';
 
+function FieldHarness() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open
+      </button>
+      <ResponsiveDialog open={open} onOpenChange={setOpen} title="With fields">
+        <p>Type the code</p>
+        <input aria-label="First box" />
+        <input aria-label="Second box" />
+      </ResponsiveDialog>
+    </>
+  );
+}
+
 function Harness({ width }: { width?: string }) {
   const [open, setOpen] = useState(false);
   return (
@@ -70,5 +86,19 @@ describe('ResponsiveDialog sizes and focus', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(opener).toHaveFocus();
+  });
+
+  it.each([
+    ['desktop', 1280],
+    ['mobile', 390],
+  ])('%s: opens with focus on its first field, not on the close button', async (_, width) => {
+    resizeTo(width);
+    const user = userEvent.setup();
+    render(<FieldHarness />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    await screen.findByRole('dialog', { name: 'With fields' });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'First box' })).toHaveFocus());
+    await user.keyboard('7');
+    expect(screen.getByRole('textbox', { name: 'First box' })).toHaveValue('7');
   });
 });

@@ -6,6 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { Drawer } from 'vaul';
 import { useIsWide } from '../hooks/use-is-wide';
 
+/** The fields a dialog opens on: the first one a person types into or picks from. */
+const FIRST_FIELD =
+  'input:not([type="hidden"]):not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]):not([readonly])';
+
 export interface ResponsiveDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
@@ -28,8 +32,18 @@ export function ResponsiveDialog(props: ResponsiveDialogProps) {
   const { t } = useTranslation();
   const { open, onOpenChange, title, description, children } = props;
   const opener = useRef<HTMLElement | null>(null);
-  const rememberOpener = () => {
+  /**
+   * Remembers the opener, then puts focus on the dialog's first field when it has one: the libraries
+   * focus the first focusable element, which on desktop is the close button, so typed code digits
+   * went nowhere (issue 15).
+   */
+  const onOpenAutoFocus = (event: Event) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const content = event.target instanceof HTMLElement ? event.target : null;
+    const field = content?.querySelector<HTMLElement>(FIRST_FIELD);
+    if (!field) return;
+    event.preventDefault();
+    field.focus();
   };
   const returnFocus = (event: Event) => {
     event.preventDefault();
@@ -45,7 +59,7 @@ export function ResponsiveDialog(props: ResponsiveDialogProps) {
             className="drawer"
             style={{ minHeight: LAYOUT.drawerSize }}
             aria-describedby={undefined}
-            onOpenAutoFocus={rememberOpener}
+            onOpenAutoFocus={onOpenAutoFocus}
             onCloseAutoFocus={returnFocus}
           >
             <div className="drawer-handle" aria-hidden="true" />
@@ -71,7 +85,7 @@ export function ResponsiveDialog(props: ResponsiveDialogProps) {
             maxWidth: props.maxWidthPx ?? LAYOUT.modalMaxWidthPx,
           }}
           aria-describedby={undefined}
-          onOpenAutoFocus={rememberOpener}
+          onOpenAutoFocus={onOpenAutoFocus}
           onCloseAutoFocus={returnFocus}
         >
           <div className="dialog-header">

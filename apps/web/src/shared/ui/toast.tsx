@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
 
 /**
@@ -11,6 +12,17 @@ export const toast = {
   warning: (message: string) => sonner.warning(message, { closeButton: true }),
 };
 
+/** The toast region and its close buttons are named in the page's language (sonner's are English). */
 export function Toaster() {
-  return <SonnerToaster position="top-center" theme="dark" richColors closeButton />;
+  const { t } = useTranslation();
+  return (
+    <SonnerToaster
+      position="top-center"
+      theme="dark"
+      richColors
+      closeButton
+      containerAriaLabel={t('common.notifications')}
+      toastOptions={{ closeButtonAriaLabel: t('common.close') }}
+    />
+  );
 }

@@ -42,6 +42,18 @@ afterEach(() => {
 const values = (boxes: HTMLElement[]) => boxes.map((box) => (box as HTMLInputElement).value).join('|');
 
 describe('code entry (spec section 5)', () => {
+  it.each([1280, 390])(
+    'at %i px opens with focus on the first box, so typed digits land (issue 15)',
+    async (width) => {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      const { boxes } = renderDialog();
+      await waitFor(() => expect(boxes[0]).toHaveFocus());
+      await user.keyboard('4');
+      expect(values(boxes)).toBe('4|||||');
+    },
+  );
+
   it('takes digits only, one per box, moving on to the next box', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { boxes } = renderDialog();

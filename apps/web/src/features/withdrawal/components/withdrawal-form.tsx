@@ -177,14 +177,20 @@ export function WithdrawalForm({
           ) : null}
         </div>
         {chosen && isHeld ? <HeldNotice binding={chosen} /> : null}
-        <p className={shortfall > 0n ? 'shortfall' : 'shortfall reached'} role="status">
-          {shortfall > 0n
-            ? t('withdrawal.shortfall', {
-                shortfall: displayUsdt(shortfall),
-                minimum: WITHDRAWAL.minimumUsdt,
-              })
-            : t('withdrawal.reached', { minimum: WITHDRAWAL.minimumUsdt })}
-        </p>
+        {/* The balance's line: "reached" is not shown beside the amount's own error (49.99 typed on a
+            balance of 150 read red "0.01 more is needed" and green "the minimum is reached" at once). */}
+        {shortfall > 0n ? (
+          <p className="shortfall" role="status">
+            {t('withdrawal.shortfall', {
+              shortfall: displayUsdt(shortfall),
+              minimum: WITHDRAWAL.minimumUsdt,
+            })}
+          </p>
+        ) : errors.amount ? null : (
+          <p className="shortfall reached" role="status">
+            {t('withdrawal.reached', { minimum: WITHDRAWAL.minimumUsdt })}
+          </p>
+        )}
         <button
           type="submit"
           className="button button-primary button-block"

@@ -1,0 +1,19 @@
+import { render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { act } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Toaster, toast } from './toast';
+
+describe('the toast region (issue 15)', () => {
+  it('is named in the page language, and so are its close buttons', async () => {
+    await i18next.changeLanguage('ko');
+    render(<Toaster />);
+    act(() => {
+      toast.success('저장되었습니다');
+    });
+    expect(await screen.findByText('저장되었습니다')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: /알림/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: i18next.t('common.close') })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: /Notifications/ })).not.toBeInTheDocument();
+  });
+});
