@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { withEmptyDays } from '../fill-days';
 
 /**
  * Cashback per day as bars (recharts, in this page's chunk only). The figures beside it are the
@@ -6,7 +7,12 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
  * every figure a person reads elsewhere is the exact decimal string.
  */
 export default function DailyChart({ daily }: { daily: { day: string; amount: string }[] }) {
-  const data = daily.map((point) => ({ day: point.day.slice(5), amount: Number(point.amount) }));
+  // Through today (UTC): a day without cashback is a bar of zero, not a gap closed up.
+  const today = new Date().toISOString().slice(0, 10);
+  const data = withEmptyDays(daily, today).map((point) => ({
+    day: point.day.slice(5),
+    amount: Number(point.amount),
+  }));
   return (
     <div className="daily-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={220}>
