@@ -82,7 +82,10 @@ describe('exchange detail page', () => {
 
   it('says "no cashback yet" instead of an average of 0 and an empty ranking', async () => {
     openDetail(detail({ personAvg: '0.000000', ranking: [] }));
-    expect(await screen.findByText(t('exchanges.noCashbackYet'))).toBeVisible();
+    const empty = await screen.findByText(t('exchanges.noCashbackYet'));
+    expect(empty).toBeVisible();
+    // A plain sentence, not the average's big figure (issue 15: it read like an error).
+    expect(empty).not.toHaveClass('detail-average');
     expect(screen.getByText(t('exchanges.detail.rankingEmpty'))).toBeVisible();
     expect(screen.queryByText('0.00 USDT')).toBeNull();
   });

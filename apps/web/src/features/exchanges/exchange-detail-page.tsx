@@ -174,11 +174,14 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
           <h2 id="average-title" className="card-title">
             {t('exchanges.detail.averageTitle')}
           </h2>
-          <p className="detail-average">
-            {isZeroAmount(detail.personAvg)
-              ? t('exchanges.noCashbackYet')
-              : t('exchanges.usdtAmount', { amount: formatUsdt(detail.personAvg) })}
-          </p>
+          {/* No figure yet is a plain sentence, not the big orange figure: it read like an error (issue 15). */}
+          {isZeroAmount(detail.personAvg) ? (
+            <p className="detail-average-empty">{t('exchanges.noCashbackYet')}</p>
+          ) : (
+            <p className="detail-average">
+              {t('exchanges.usdtAmount', { amount: formatUsdt(detail.personAvg) })}
+            </p>
+          )}
           <p className="muted small-print">
             {t('exchanges.detail.averageBody', { days: detail.rankingDays })}
           </p>
