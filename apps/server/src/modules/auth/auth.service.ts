@@ -109,6 +109,17 @@ export async function requestCode(
     if (input.encr) await checkPromotionCode(deps.db, input.encr, deps.clock.now());
     return issueCode(deps, { ...context, email, module: input.module, sendMail: true });
   }
+  // issue 15: a login for an address without an account is told at once, with the way to register,
+  // instead of "code sent" and a mail that never comes. It protects nothing to hide it: the public
+  // verifyEmail call (spec section 7) answers whether an address is registered. Reset stays silent.
+  if (input.module === CodeModule.Login && !user) {
+    throw new AppError(
+      State.Refused,
+      'loginEmailNotRegistered',
+      {},
+      { messageKey: 'loginEmailNotRegistered' },
+    );
+  }
   return issueCode(deps, {
     ...context,
     email,

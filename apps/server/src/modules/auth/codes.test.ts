@@ -104,7 +104,9 @@ describe('sending a code (/elex/user/verifyCode)', () => {
       message: '요청이 너무 많습니다. 잠시 후 다시 시도해 주세요',
       content: null,
     });
-    expect(await requestCode(ctx, CodeModule.Login, email)).toMatchObject({ state: State.TooManyRequests });
+    expect(await requestCode(ctx, CodeModule.ResetPassword, email)).toMatchObject({
+      state: State.TooManyRequests,
+    });
     // 10 codes took 10 × 61 s; the hour counts from the first one.
     ctx.clock.advance(60 * MINUTE - 10 * 61_000 + 1000);
     expect(await requestCode(ctx, CodeModule.Register, email)).toMatchObject({ state: 0 });
@@ -126,18 +128,30 @@ describe('sending a code (/elex/user/verifyCode)', () => {
     expect(await requestCode(ctx, CodeModule.Register, nextEmail('ip'), { ip })).toMatchObject({ state: 0 });
   });
 
-  it('answers login and reset requests for an unknown e-mail like any other, and mails nothing', async () => {
+  it('tells a login for an unknown e-mail at once, recording no code and mailing nothing (issue 15)', async () => {
     const email = nextEmail('nobody');
-    for (const module of [CodeModule.Login, CodeModule.ResetPassword]) {
-      expect(await requestCode(ctx, module, email)).toEqual({
-        state: 0,
-        message: 'Verification code sent',
-        content: { resendAfterSeconds: 60 },
-      });
-    }
+    expect(await requestCode(ctx, CodeModule.Login, email, { lang: 'zh' })).toEqual({
+      state: State.Refused,
+      message: '该邮箱尚未注册账户。请检查邮箱地址，或先注册。',
+      content: { messageKey: 'loginEmailNotRegistered' },
+    });
+    // Nothing was recorded: asking again is not a cool-down but the same answer.
+    expect(await requestCode(ctx, CodeModule.Login, email)).toMatchObject({
+      state: State.Refused,
+      content: { messageKey: 'loginEmailNotRegistered' },
+    });
     expect(await mailsTo(ctx, email)).toHaveLength(0);
-    // The cool-down answers as it would for a member, so it reveals nothing either.
-    expect(await requestCode(ctx, CodeModule.Login, email)).toEqual({
+  });
+
+  it('answers a reset request for an unknown e-mail like any other, and mails nothing', async () => {
+    const email = nextEmail('nobody');
+    expect(await requestCode(ctx, CodeModule.ResetPassword, email)).toEqual({
+      state: 0,
+      message: 'Verification code sent',
+      content: { resendAfterSeconds: 60 },
+    });
+    expect(await mailsTo(ctx, email)).toHaveLength(0);
+    expect(await requestCode(ctx, CodeModule.ResetPassword, email)).toEqual({
       state: State.TooManyRequests,
       message: 'Please wait 60 seconds before requesting another code',
       content: { resendAfterSeconds: 60 },

@@ -51,6 +51,22 @@ describe('/login: the form (spec section 5)', () => {
     expect(submitButton()).toBeEnabled();
   });
 
+  it('tells an e-mail without an account at once, with a link to register, and opens no code dialog (issue 15)', async () => {
+    stubAuthServer({
+      sendCode: async () =>
+        envelope({ messageKey: 'loginEmailNotRegistered' }, State.Refused, t('msg:loginEmailNotRegistered')),
+    });
+    renderAt(<LoginPage />, '/login?redirect=%2Fwithdrawal');
+    await submitLogin(userEvent.setup(), 'nobody@example.com');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(t('msg:loginEmailNotRegistered'));
+    expect(within(alert).getByRole('link', { name: t('nav.register') })).toHaveAttribute(
+      'href',
+      '/register?redirect=%2Fwithdrawal',
+    );
+    expect(screen.queryByRole('dialog', { name: t('auth.codeTitle') })).not.toBeInTheDocument();
+  });
+
   it('keeps submit disabled while the code is being requested', async () => {
     let answer: (response: Response) => void = () => {};
     const server = stubAuthServer({ sendCode: () => new Promise((resolve) => (answer = resolve)) });

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { track } from '../../shared/analytics/track';
+import { ApiError } from '../../shared/api/api-client';
 import { safeRedirectTarget } from '../../shared/navigation/login-redirect';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
@@ -29,6 +30,13 @@ const LoginFormSchema = z.object({ email: emailSchema, password: loginPasswordSc
 type LoginForm = z.input<typeof LoginFormSchema>;
 type LoginValues = z.output<typeof LoginFormSchema>;
 
+/** The message key a refusal names in its content, if it names one. */
+function refusalKeyOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.kind !== 'refused') return undefined;
+  const key = (error.content as { messageKey?: unknown } | null)?.messageKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
 export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -37,6 +45,8 @@ export default function LoginPage() {
   /** The values waiting for their code, and the seconds the dialog counts down from. */
   const [pending, setPending] = useState<(LoginValues & { seconds: number }) | null>(null);
   const [sending, setSending] = useState(false);
+  /** The e-mail the server said has no account (issue 15): the page offers to register with it. */
+  const [unregistered, setUnregistered] = useState<string | null>(null);
   const form = useForm<LoginForm, unknown, LoginValues>({
     resolver: zodResolver(LoginFormSchema),
     mode: 'onTouched',
@@ -51,12 +61,14 @@ export default function LoginPage() {
 
   const onSubmit = async (values: LoginValues) => {
     setSending(true);
+    setUnregistered(null);
     try {
       setPending({ ...values, seconds: await requestCode(CodeModule.Login, values.email) });
-    } catch {
+    } catch (error) {
       // spec section 4: a failed login sends Login_Error, also when it fails at the code request (the
       // reason is shown already).
       track('Login_Error');
+      if (refusalKeyOf(error) === 'loginEmailNotRegistered') setUnregistered(values.email);
     } finally {
       setSending(false);
     }
@@ -92,6 +104,14 @@ export default function LoginPage() {
         >
           <PasswordInput autoComplete="current-password" {...form.register('password')} />
         </Field>
+        {unregistered ? (
+          <p className="field-error" role="alert">
+            {t('msg:loginEmailNotRegistered')}{' '}
+            <Link to={{ pathname: PATHS.register, search: params.toString() ? `?${params}` : '' }}>
+              {t('nav.register')}
+            </Link>
+          </p>
+        ) : null}
         <div className="form-row-links">
           <Link to={PATHS.resetPassword}>{t('auth.forgotPassword')}</Link>
         </div>
