@@ -44,13 +44,19 @@ export const VerifyEmailRequestSchema = z.object({ email: emailSchema });
 export const VerifyEmailResponseSchema = z.object({ hasEmail: z.boolean() });
 
 // /elex/user/verifyCode: sends a code. Email is required for modules 0-2 and ignored for module 3.
-// Module 1 (register) may carry the visitor's `encr`: a code that cannot be used is refused before
-// any mail goes out (EncrRefusalContentSchema); the other modules ignore it.
+// Module 1 (register) may carry the visitor's `encr` and invite `code`: a promotion code that cannot
+// be used (EncrRefusalContentSchema) or an invite code nobody has ('inviteCodeUnknown', content
+// `{ field: 'code' }`) is refused before any mail goes out; the other modules ignore them.
 export const VerifyCodeRequestSchema = z
-  .object({ module: codeModuleSchema, email: z.unknown().optional(), encr: optionalText(64) })
+  .object({
+    module: codeModuleSchema,
+    email: z.unknown().optional(),
+    encr: optionalText(64),
+    code: optionalText(64),
+  })
   .transform((value, ctx) => {
     if (value.module === CodeModule.OwnAddress) {
-      return { module: value.module, email: undefined, encr: undefined };
+      return { module: value.module, email: undefined, encr: undefined, code: undefined };
     }
     const email = emailSchema.safeParse(value.email);
     if (!email.success) {
@@ -58,8 +64,13 @@ export const VerifyCodeRequestSchema = z
         ctx.addIssue({ code: 'custom', message: issue.message, path: ['email'] });
       return z.NEVER;
     }
-    const encr = value.module === CodeModule.Register ? value.encr : undefined;
-    return { module: value.module, email: email.data, encr };
+    const register = value.module === CodeModule.Register;
+    return {
+      module: value.module,
+      email: email.data,
+      encr: register ? value.encr : undefined,
+      code: register ? value.code : undefined,
+    };
   });
 export type VerifyCodeRequest = z.output<typeof VerifyCodeRequestSchema>;
 /** Seconds until another code may be requested for the same e-mail and module. */

@@ -85,7 +85,12 @@ export async function hasAccount(deps: AppDeps, rawEmail: string): Promise<{ has
  */
 export async function requestCode(
   deps: AppDeps,
-  input: { module: CodeModule; email: string | undefined; encr?: string | undefined },
+  input: {
+    module: CodeModule;
+    email: string | undefined;
+    encr?: string | undefined;
+    code?: string | undefined;
+  },
   context: RequestContext,
   member: Member | null,
 ): Promise<{ resendAfterSeconds: number }> {
@@ -105,8 +110,12 @@ export async function requestCode(
   const user = await findActiveUserByEmail(deps.db, email);
   if (input.module === CodeModule.Register) {
     await refuseTakenEmail(deps, email, user);
-    // issue 11: a promotion code that cannot be used is refused before a mail goes out.
+    // issue 11: a promotion code that cannot be used is refused before a mail goes out; issue 15: so
+    // is an invite code nobody has (it was refused only after the code was typed).
     if (input.encr) await checkPromotionCode(deps.db, input.encr, deps.clock.now());
+    if (input.code && !(await findActiveUserByInviteCode(deps.db, input.code.toUpperCase()))) {
+      throw new AppError(State.Refused, 'inviteCodeUnknown', {}, { field: 'code' });
+    }
     return issueCode(deps, { ...context, email, module: input.module, sendMail: true });
   }
   // issue 15: a login for an address without an account is told at once, with the way to register,

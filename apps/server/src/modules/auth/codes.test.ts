@@ -1,4 +1,4 @@
-import { CodeModule, State, VERIFICATION_CODE } from '@elex/contract';
+import { CodeModule, State, translate, VERIFICATION_CODE } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, verificationCodes } from '../../db/schema.js';
@@ -155,6 +155,25 @@ describe('sending a code (/elex/user/verifyCode)', () => {
       state: State.TooManyRequests,
       message: 'Please wait 60 seconds before requesting another code',
       content: { resendAfterSeconds: 60 },
+    });
+  });
+
+  it('refuses a register code for an unknown invite code before any mail, naming the field (issue 15)', async () => {
+    const email = nextEmail('invited');
+    expect(await requestCode(ctx, CodeModule.Register, email, { lang: 'ko' }, { code: 'BADCODE1' })).toEqual({
+      state: State.Refused,
+      message: translate('ko', 'inviteCodeUnknown'),
+      content: { field: 'code' },
+    });
+    expect(await mailsTo(ctx, email)).toHaveLength(0);
+    // Not a cool-down afterwards: the next request, with a real invite code, sends the code at once.
+    const inviter = await signUp(ctx, nextEmail('inviter'));
+    const { content } = (await call(ctx, '/elex/user/getMyInviteCode', {}, { token: inviter })).json();
+    const code = (content as { inviteCode: string }).inviteCode;
+    expect(
+      await requestCode(ctx, CodeModule.Register, email, {}, { code: code.toLowerCase() }),
+    ).toMatchObject({
+      state: 0,
     });
   });
 

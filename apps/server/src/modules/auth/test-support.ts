@@ -96,7 +96,7 @@ export async function requestCode(
   module: CodeModule,
   email: string | undefined,
   options: CallOptions = {},
-  extra: { encr?: string } = {},
+  extra: { encr?: string; code?: string } = {},
 ) {
   const res = await call(ctx, '/elex/user/verifyCode', { module, email, ...extra }, options);
   return res.json() as { state: number; message: string; content: { resendAfterSeconds: number } | null };

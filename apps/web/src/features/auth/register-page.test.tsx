@@ -83,6 +83,26 @@ describe('/register: the e-mail (spec section 5)', () => {
   });
 });
 
+describe('/register: the invite code (issue 15)', () => {
+  it('is refused before the code mail: the field is marked, no code dialog opens, the code goes with the request', async () => {
+    const server = stubAuthServer({
+      sendCode: async () => envelope({ field: 'code' }, State.Refused, msg('inviteCodeUnknown')),
+    });
+    const user = userEvent.setup();
+    renderAt(<RegisterPage />, '/register?inviteCode=BADCODE1');
+    await fillForm(user);
+    await user.click(submitButton());
+    const invite = screen.getByLabelText(t('auth.inviteCodeOptional'));
+    await waitFor(() =>
+      expect(invite).toHaveAccessibleDescription(expect.stringContaining(msg('inviteCodeUnknown'))),
+    );
+    expect(screen.queryByRole('dialog', { name: t('auth.codeTitle') })).not.toBeInTheDocument();
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([
+      expect.objectContaining({ module: 1, email: 'newcomer@example.com', code: 'BADCODE1' }),
+    ]);
+  });
+});
+
 describe('/register: the password rules, shown as the user types', () => {
   it('marks each rule met or not, and enables submit only when both are', async () => {
     stubAuthServer();
@@ -247,7 +267,9 @@ describe('/register: an exclusive sign-up code the server refuses (issue 11)', (
     await user.click(submitButton());
     await confirmCode(user);
     expect(await screen.findByText(msg('welcome'))).toBeInTheDocument();
-    expect(server.bodies('/elex/user/verifyCode')).toEqual([{ module: 1, email: 'newcomer@example.com' }]);
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([
+      { module: 1, email: 'newcomer@example.com', code: 'K7Q2M9XA' },
+    ]);
     expect(server.bodies('/elex/user/register')).toEqual([
       {
         email: 'newcomer@example.com',

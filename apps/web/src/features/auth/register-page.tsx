@@ -15,6 +15,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { track } from '../../shared/analytics/track';
+import { ApiError } from '../../shared/api/api-client';
 import { storage } from '../../shared/storage';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
@@ -110,12 +111,21 @@ export default function RegisterPage() {
     try {
       setPending({
         ...values,
-        seconds: await requestCode(CodeModule.Register, values.email, encr || undefined),
+        seconds: await requestCode(
+          CodeModule.Register,
+          values.email,
+          encr || undefined,
+          values.inviteCode || undefined,
+        ),
       });
     } catch (error) {
-      // The reason was shown (useRequestCode); a refused encr code is marked on its field too.
+      // The reason was shown (useRequestCode); a refused encr code is marked on its field too, and so
+      // is an unknown invite code (issue 15: it was refused only after the mailed code was typed).
       const refusal = encrRefusalOf(error);
       if (refusal) setEncrError(refusal);
+      if (error instanceof ApiError && (error.content as { field?: unknown } | null)?.field === 'code') {
+        form.setError('inviteCode', { message: 'inviteCodeUnknown' }, { shouldFocus: true });
+      }
     } finally {
       setSending(false);
     }
@@ -171,7 +181,11 @@ export default function RegisterPage() {
         <Field id="register-password" label={t('auth.password')} hint={<PasswordRules value={password} />}>
           <PasswordInput autoComplete="new-password" {...form.register('password')} />
         </Field>
-        <Field id="register-invite" label={t('auth.inviteCodeOptional')}>
+        <Field
+          id="register-invite"
+          label={t('auth.inviteCodeOptional')}
+          error={errors.inviteCode?.message && t(`msg:${errors.inviteCode.message}`)}
+        >
           <input type="text" autoComplete="off" {...form.register('inviteCode')} />
         </Field>
         {encr ? (

@@ -29,9 +29,9 @@ export function coolDownSeconds(error: unknown): number | null {
 export function useRequestCode() {
   const { t } = useTranslation();
   return useCallback(
-    async (module: CodeModule, email?: string, encr?: string): Promise<number> => {
+    async (module: CodeModule, email?: string, encr?: string, inviteCode?: string): Promise<number> => {
       try {
-        const { resendAfterSeconds } = await sendCode(module, email, encr);
+        const { resendAfterSeconds } = await sendCode(module, email, encr, inviteCode);
         toast.success(t('msg:codeSent'));
         return resendAfterSeconds;
       } catch (error) {
