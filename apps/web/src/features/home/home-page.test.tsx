@@ -175,6 +175,15 @@ describe('home page, visitor view', () => {
     }
   });
 
+  it('shows the 30-day average on the mobile cards too (issue 15)', async () => {
+    setWidth(800);
+    stubServer();
+    renderHome();
+    await screen.findAllByRole('tab');
+    const card = within(screen.getByRole('tabpanel')).getByRole('link', { name: 'Charlie' });
+    expect(card).toHaveTextContent('30-day average: 100.00 USDT');
+  });
+
   it('moves between tabs with the arrow keys', async () => {
     stubServer();
     const user = userEvent.setup();

@@ -123,7 +123,7 @@ function RankingCards({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab })
             to={exchangeDetailHref(row.platId)}
             className="card ranking-card"
             aria-labelledby={`${idPrefix}-${row.platId}-name`}
-            aria-describedby={`${idPrefix}-${row.platId}-figures ${idPrefix}-${row.platId}-cash`}
+            aria-describedby={`${idPrefix}-${row.platId}-figures ${idPrefix}-${row.platId}-average ${idPrefix}-${row.platId}-cash`}
           >
             <span className="rank-cell" aria-hidden="true">
               {index + 1}
@@ -138,6 +138,14 @@ function RankingCards({ rows, tab }: { rows: ExchangeIndexRow[]; tab: HomeTab })
                   score: formatScore(row.score),
                   limitPrice: formatPercent(row.limitPrice),
                   marketPrice: formatPercent(row.marketPrice),
+                })}
+              </span>
+              {/* The desktop table's 30-day average, which the cards left out (issue 15). */}
+              <span className="ranking-card-figures muted" id={`${idPrefix}-${row.platId}-average`}>
+                {t('exchanges.cardAverage', {
+                  amount: isZeroAmount(row.personAvg)
+                    ? t('exchanges.noCashbackYet')
+                    : t('exchanges.usdtAmount', { amount: formatUsdt(row.personAvg) }),
                 })}
               </span>
             </span>
