@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -15,5 +15,18 @@ describe('the toast region (issue 15)', () => {
     expect(screen.getByRole('region', { name: /알림/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: i18next.t('common.close') })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: /Notifications/ })).not.toBeInTheDocument();
+  });
+
+  it('clears the errors still shown when a success follows', async () => {
+    render(<Toaster />);
+    act(() => {
+      toast.error('Invalid verification code');
+    });
+    expect(await screen.findByText('Invalid verification code')).toBeInTheDocument();
+    act(() => {
+      toast.success('Welcome');
+    });
+    expect(await screen.findByText('Welcome')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Invalid verification code')).not.toBeInTheDocument());
   });
 });
