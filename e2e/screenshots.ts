@@ -1,5 +1,5 @@
 /**
- * Saves full-page PNGs of routes at 1280 and 390 px in en, zh and ko, for looking at the layouts.
+ * Saves full-page PNGs of routes at 1280, 1024 and 390 px in en, zh and ko, for looking at the layouts.
  * Not a test: `npm run screenshots -w @elex/e2e [-- [--member] /route ...]`. Writes to
  * /tmp/elex-shots (outside the repo) or SHOTS_DIR; uses E2E_BASE_URL when set, else starts the
  * production server itself. `--member` (own server only) registers a member, makes it an operator and
@@ -67,6 +67,7 @@ let token: string | undefined;
 if (smtp && asMember) ({ server, token } = await startWithMember(smtp));
 else if (smtp) server = await startServer({ smtpUrl: smtp.url });
 const baseURL = process.env.E2E_BASE_URL ?? (server as RunningServer).url;
+const LAPTOP_WIDTH = 1024;
 const browser = await launchBrowser();
 let saved = 0;
 try {
@@ -83,10 +84,19 @@ try {
           .first()
           .waitFor({ state: 'visible', timeout: 10_000 })
           .catch(() => console.warn(`  no h1 on ${route} (${locale}, ${viewport})`));
-        const file = path.join(outDir, `${slug(route)}-${viewports[viewport].viewport.width}-${locale}.png`);
-        await page.screenshot({ path: file, fullPage: true });
-        saved += 1;
-        console.log(file);
+        // Desktop is shot at 1280 and again at 1024, a common laptop width just above the 980 px switch.
+        const widths = viewport === 'desktop' ? [viewports.desktop.viewport.width, LAPTOP_WIDTH] : [];
+        for (const width of widths.length > 0 ? widths : [viewports[viewport].viewport.width]) {
+          if (width !== viewports[viewport].viewport.width) {
+            await page.setViewportSize({ width, height: viewports[viewport].viewport.height });
+            await page.waitForTimeout(300);
+          }
+          const file = path.join(outDir, `${slug(route)}-${width}-${locale}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          saved += 1;
+          console.log(file);
+        }
+        if (viewport === 'desktop') await page.setViewportSize(viewports.desktop.viewport);
       }
       await context.close();
     }

@@ -3,7 +3,6 @@ import {
   bigint,
   bigserial,
   check,
-  customType,
   index,
   integer,
   jsonb,
@@ -11,6 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { bytea } from '../../db/column-types.js';
 import { users } from '../auth/auth.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 
@@ -98,11 +98,6 @@ export const importRuns = pgTable(
     check('import_runs_status_check', sql`${table.status} in ('succeeded', 'rejected', 'failed')`),
   ],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * Files operators uploaded (exchange logos), named by the SHA-256 of their content: the URL

@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import {
   type ActivityRow,
@@ -123,13 +124,6 @@ export async function getCatalog(deps: AppDeps): Promise<Catalog> {
 /** The exchanges module's services run on the action's transaction. */
 function within(tx: Transaction, deps: AppDeps): CatalogDeps {
   return { db: tx, clock: deps.clock };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /** Runs a catalog write and its audit entry in one transaction, then drops the home cache. */

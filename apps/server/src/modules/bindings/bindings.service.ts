@@ -12,6 +12,7 @@ import {
 import { getAddress } from 'viem';
 import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import { memberContact } from '../auth/auth.service.js';
 import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.service.js';
@@ -199,13 +200,6 @@ export function liveOwnersOf(
 /** Whether the member has bound any exchange UID (the points issue's binding task). */
 export async function hasLiveBinding(db: Executor, userId: number): Promise<boolean> {
   return (await selectLiveBindingsOfUser(db, userId)).length > 0;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /** XME UIDs that differ only in case are one account (the contract's XME_UID_PATTERN). */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import { isLockTimeout } from '../../db/pg-errors.js';
 import { activeInviterOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/bindings.service.js';
 import { accountCode, type JournalInput, postJournals } from '../ledger/ledger.service.js';
@@ -225,16 +226,6 @@ export async function settleRebates(
     total.bonusMicro += result.bonusMicro;
   }
   return total;
-}
-
-/** PostgreSQL's "lock_not_available": a lock wait ran past `lock_timeout`. */
-const LOCK_NOT_AVAILABLE = '55P03';
-
-function isLockTimeout(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return true;
-  }
-  return false;
 }
 
 /**

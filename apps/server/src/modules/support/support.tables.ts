@@ -1,15 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  customType,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bytea } from '../../db/column-types.js';
 import { users } from '../auth/auth.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 
@@ -54,11 +45,6 @@ export const supportRequests = pgTable(
     ),
   ],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /** Images members attach (screenshots), readable only by their member and operators. */
 export const supportImages = pgTable(

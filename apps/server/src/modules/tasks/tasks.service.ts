@@ -18,6 +18,7 @@ import {
 } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
@@ -271,13 +272,6 @@ export async function claimTask(
 /** Where a membership check went wrong, for the log (never the token). */
 export interface MembershipLog {
   warn(details: Record<string, unknown>, message: string): void;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /**

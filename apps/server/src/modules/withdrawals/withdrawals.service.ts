@@ -16,6 +16,7 @@ import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
@@ -513,13 +514,6 @@ export async function rejectWithdrawal(
     mail: 'withdrawalRejected',
   });
   return { before: toSnapshot(before), after: toSnapshot(after) };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /**
