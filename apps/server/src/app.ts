@@ -17,6 +17,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bindingsRoutes } from './modules/bindings/bindings.routes.js';
 import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
+import { correctionsAdminRoutes, correctionsRoutes } from './modules/corrections/corrections.routes.js';
 import { exchangesRoutes } from './modules/exchanges/exchanges.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitesRoutes } from './modules/invites/invites.routes.js';
@@ -135,6 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cashbackRoutes, { prefix: '/elex' });
   await app.register(adminRoutes, { prefix: '/elex/admin' });
   await app.register(supportAdminRoutes, { prefix: '/elex/admin/support' });
+  await app.register(correctionsAdminRoutes, { prefix: '/elex/admin/corrections' });
+  await app.register(correctionsRoutes, { prefix: '/elex' });
   await app.register(supportRoutes, { prefix: '/elex/support' });
   await app.register(mediaRoutes);
   await app.register(withdrawalsRoutes, { prefix: '/elex' });

@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     },
   );
 
+  it('reads the correction approval threshold in USDT, 100 by default, and refuses a non-amount', () => {
+    expect(loadConfig({}).correctionApprovalMicro).toBe(100_000_000n);
+    expect(loadConfig({ CORRECTION_APPROVAL_USDT: '2.5' }).correctionApprovalMicro).toBe(2_500_000n);
+    expect(configError({ CORRECTION_APPROVAL_USDT: '-5' }).message).toContain('CORRECTION_APPROVAL_USDT');
+  });
+
   it('names every wrong variable at once', () => {
     const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x/y', LOG_LEVEL: 'loud' });
     expect(error.message).toContain('PORT');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CHECK_IN, INVITE_REWARD_DEFAULTS } from '@elex/contract';
+import { CHECK_IN, DECIMALS, INVITE_REWARD_DEFAULTS, toScaled } from '@elex/contract';
 import { z } from 'zod';
 import {
   type ExchangeApisConfig,
@@ -50,6 +50,15 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(INVITE_REWARD_DEFAULTS.inviterPointsPerFriend),
   /**
+   * Operator corrections above this many USDT (absolute value) wait for a second operator's approval
+   * (docs/operator-console.md, "Corrections"); up to it they post at once.
+   */
+  CORRECTION_APPROVAL_USDT: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'a USDT amount with up to 6 decimals, e.g. 100')
+    .default('100'),
+  /**
    * Which proxies may set X-Forwarded-For: unset or 'false' when clients connect directly (the
    * default, `npm start`); behind a proxy its addresses or CIDRs ('10.0.0.0/8,127.0.0.1', or
    * 'loopback'). Trusting every client would let anyone pick the IP that per-IP limits count.
@@ -85,6 +94,8 @@ export interface Config {
   inviteBonusPercent: number;
   /** Invite points: the friend's at registration, the inviter's per friend who registers. */
   invitePoints: { friendSignup: number; perFriend: number };
+  /** Corrections whose absolute amount exceeds this (micro-USDT) need a second operator. */
+  correctionApprovalMicro: bigint;
   /** Telegram and Discord bots for the social tasks; a network without its settings is null. */
   social: SocialConfig;
   /** Fastify's trustProxy: false, true, or the proxies' addresses (comma-separated). */
@@ -131,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     settlementDelayHours: env.SETTLEMENT_DELAY_HOURS,
     inviteBonusPercent: env.INVITE_BONUS_PERCENT,
     invitePoints: { friendSignup: env.INVITE_SIGNUP_POINTS, perFriend: env.INVITE_FRIEND_POINTS },
+    correctionApprovalMicro: toScaled(env.CORRECTION_APPROVAL_USDT, DECIMALS.usdt),
     social: readSocialSettings(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     exchangeApis: exchangeSettings.exchangeApis,

@@ -718,5 +718,9 @@ export const AUDIT_ACTIONS = [
   'support.close',
   'support.moveBinding',
   'support.verifyOwnership',
+  'correction.propose',
+  'correction.approve',
+  'correction.reject',
+  'correction.post',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -4,6 +4,7 @@ export * from './auth.js';
 export * from './cashback.js';
 export * from './catalog.js';
 export * from './constants.js';
+export * from './corrections.js';
 export * from './envelope.js';
 export * from './exchanges.js';
 export * from './invites.js';

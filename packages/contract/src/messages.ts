@@ -149,6 +149,18 @@ const en = {
   promotionValidThroughPast: 'The last valid day cannot be before today (UTC)',
   promotionCapBelowSignups: 'The cap cannot be lower than the {{signups}} sign-ups already made',
   promotionCodeCreated: 'Promotion code {{code}} created',
+  correctionAmountInvalid: 'Enter an amount in USDT with up to 6 decimals, with - in front for a debit',
+  correctionAmountZero: 'A correction cannot be zero',
+  correctionReasonTooLong: 'Keep the reason under 300 characters: the member reads it',
+  correctionUidRequired: 'Choose which UID the cashback correction is for',
+  correctionUidNotMember: 'This UID was never bound to this member',
+  correctionOverdraft: 'This debit would take the balance below zero: the account holds {{balance}} USDT',
+  correctionPosted: 'Correction posted',
+  correctionPending: 'Correction saved: it waits for a second operator’s approval',
+  correctionNotPending: 'This correction has already been decided',
+  correctionOwnApproval: 'You proposed this correction: another operator must approve it',
+  correctionRejected: 'Correction rejected; nothing was posted',
+  correctionNotFound: 'No such correction',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -296,6 +308,18 @@ const zh: MessageCatalogue = {
   promotionValidThroughPast: '最后有效日不能早于今天（UTC）',
   promotionCapBelowSignups: '上限不能低于已有的 {{signups}} 次注册',
   promotionCodeCreated: '推广码 {{code}} 已创建',
+  correctionAmountInvalid: '请输入 USDT 金额，最多 6 位小数，扣减时在前面加 -',
+  correctionAmountZero: '调整金额不能为零',
+  correctionReasonTooLong: '原因请少于 300 个字符：会员会看到它',
+  correctionUidRequired: '请选择返佣调整对应的 UID',
+  correctionUidNotMember: '该 UID 从未绑定到此会员',
+  correctionOverdraft: '此扣减会使余额低于零：该账户现有 {{balance}} USDT',
+  correctionPosted: '调整已入账',
+  correctionPending: '调整已保存，等待另一位运营人员审批',
+  correctionNotPending: '该调整已处理',
+  correctionOwnApproval: '这是您提出的调整，需由其他运营人员审批',
+  correctionRejected: '调整已拒绝，未入账',
+  correctionNotFound: '没有该调整',
 };
 
 const ko: MessageCatalogue = {
@@ -441,6 +465,18 @@ const ko: MessageCatalogue = {
   promotionValidThroughPast: '마지막 유효일은 오늘(UTC)보다 이전일 수 없습니다',
   promotionCapBelowSignups: '한도는 이미 이루어진 가입 {{signups}}건보다 낮을 수 없습니다',
   promotionCodeCreated: '프로모션 코드 {{code}}이(가) 생성되었습니다',
+  correctionAmountInvalid: '소수점 6자리까지 USDT 금액을 입력해 주세요. 차감은 앞에 -를 붙입니다',
+  correctionAmountZero: '조정 금액은 0일 수 없습니다',
+  correctionReasonTooLong: '사유는 300자 미만으로 입력해 주세요. 회원에게 표시됩니다',
+  correctionUidRequired: '캐시백 조정을 적용할 UID를 선택해 주세요',
+  correctionUidNotMember: '이 UID는 이 회원에게 연동된 적이 없습니다',
+  correctionOverdraft: '이 차감으로 잔액이 0 미만이 됩니다. 계정 잔액은 {{balance}} USDT입니다',
+  correctionPosted: '조정이 반영되었습니다',
+  correctionPending: '조정이 저장되었습니다. 다른 운영자의 승인을 기다립니다',
+  correctionNotPending: '이미 처리된 조정입니다',
+  correctionOwnApproval: '본인이 제안한 조정입니다. 다른 운영자가 승인해야 합니다',
+  correctionRejected: '조정이 거절되었습니다. 반영된 금액은 없습니다',
+  correctionNotFound: '해당 조정이 없습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

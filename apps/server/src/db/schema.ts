@@ -7,6 +7,7 @@ export * from '../modules/analytics/analytics.tables.js';
 export * from '../modules/auth/auth.tables.js';
 export * from '../modules/bindings/bindings.tables.js';
 export * from '../modules/cashback/cashback.tables.js';
+export * from '../modules/corrections/corrections.tables.js';
 export * from '../modules/exchanges/exchanges.tables.js';
 export * from '../modules/invites/invites.tables.js';
 export * from '../modules/ledger/ledger.tables.js';

@@ -28,3 +28,11 @@ export function requireOperator(request: FastifyRequest): Promise<Operator> {
 export async function operatorOnly(request: FastifyRequest): Promise<void> {
   await requireOperator(request);
 }
+
+/** Who acts, for the audit log, and the request id that ties the entry to the logs. */
+export async function operatorContext(
+  request: FastifyRequest,
+): Promise<{ actor: { userId: number; label: string }; requestId: string }> {
+  const operator = await requireOperator(request);
+  return { actor: { userId: operator.userId, label: operator.email }, requestId: request.id };
+}

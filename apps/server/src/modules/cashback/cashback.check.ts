@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { checkCorrectionInvariants } from '../corrections/corrections.check.js';
 import { checkLedgerInvariants, describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
 import { rowsOf } from '../ledger/ledger.repository.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
@@ -19,6 +20,8 @@ export async function checkAllInvariants(db: Executor): Promise<InvariantProblem
     ...(await checkCashbackInvariants(db)),
     // Holds, payouts and returns match their withdrawals (docs/withdrawals.md, "Invariants").
     ...(await checkWithdrawalInvariants(db)),
+    // Operator corrections match their journals and the adjustments account (docs/ledger.md).
+    ...(await checkCorrectionInvariants(db)),
   ];
 }
 

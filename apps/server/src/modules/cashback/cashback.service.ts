@@ -47,8 +47,12 @@ const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** BindingDetail.daily covers trading days from today back to the 89 days before it (UTC). */
 export const DAILY_SERIES_DAYS = 90;
-/** Event rewards booked into `rewards:<userId>` (the journal kinds that count as rewards). */
-const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
+/**
+ * What the member's totals count: event rewards booked into `rewards:<userId>`, cashback booked into a
+ * UID, each plus the operators' corrections of that account (a debit lowers the total).
+ */
+const REWARD_JOURNAL_KINDS = ['inviteBonus', 'correction'] as const;
+const CASHBACK_JOURNAL_KINDS = ['rebate', 'correction'] as const;
 
 /** A binding as the records it lets its member see: the UID from its history's start. */
 const pairOf = (binding: LiveBindingRow): VisibleUid => ({
@@ -67,7 +71,7 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
   const credited = await creditedByAccount(
     deps.db,
     whole.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
-    ['rebate'],
+    CASHBACK_JOURNAL_KINDS,
   );
   for (const amount of credited.values()) total += amount;
   for (const binding of bindings) {
@@ -76,7 +80,7 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
     // Journals booked after the deletion, as visibleRecords() counts records settled after it (times
     // come from JavaScript dates: milliseconds).
     const after = new Date(binding.historyFrom.getTime() + 1);
-    total += (await creditedByAccount(deps.db, [code], ['rebate'], after)).get(code) ?? 0n;
+    total += (await creditedByAccount(deps.db, [code], CASHBACK_JOURNAL_KINDS, after)).get(code) ?? 0n;
   }
   return total;
 }

@@ -20,6 +20,8 @@ export const accountCode = {
   hold: (withdrawalId: number) => `hold:${withdrawalId}`,
   /** Paid out on chain (withdrawal issue). */
   payout: 'payout',
+  /** The platform's side of operator corrections: minus what corrections credited members, net. */
+  adjustments: 'adjustments',
 } as const;
 
 export interface ParsedAccount {
@@ -39,6 +41,7 @@ export function parseAccountCode(code: string): ParsedAccount | null {
   const base = { code, platId: null, uid: null, userId: null, referenceId: null };
   if (code === accountCode.rewardsExpense) return { ...base, kind: 'rewards-expense' };
   if (code === accountCode.payout) return { ...base, kind: 'payout' };
+  if (code === accountCode.adjustments) return { ...base, kind: 'adjustments' };
   const [kind, first, second, ...rest] = code.split(':');
   if (rest.length > 0 || first === undefined || !ID_PART.test(first)) return null;
   const id = Number(first);

@@ -17,7 +17,7 @@ import { exchanges } from '../exchanges/exchanges.tables.js';
  * The money ledger (docs/ledger.md): double-entry and append-only, in integer micro-USDT.
  *
  * - An account is named by its code (`commission:<platId>`, `cashback:<platId>:<uid>`,
- *   `rewards:<userId>`, `rewards-expense`, `hold:<withdrawalId>`, `payout`); the parts of the code are
+ *   `rewards:<userId>`, `rewards-expense`, `hold:<withdrawalId>`, `payout`, `adjustments`); the parts of the code are
  *   kept as columns too, so reports group by exchange or UID without parsing text.
  * - A journal is one movement; its lines sum to zero. The database checks that at commit (a deferred
  *   constraint trigger) and refuses UPDATE, DELETE and TRUNCATE on accounts, journals and lines
@@ -31,6 +31,7 @@ export const LEDGER_ACCOUNT_KINDS = [
   'rewards-expense',
   'hold',
   'payout',
+  'adjustments',
 ] as const;
 export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
 
@@ -53,7 +54,7 @@ export const ledgerAccounts = pgTable(
     index('ledger_accounts_user_id_idx').on(table.userId),
     check(
       'ledger_accounts_kind_check',
-      sql`${table.kind} in ('commission', 'cashback', 'rewards', 'rewards-expense', 'hold', 'payout')`,
+      sql`${table.kind} in ('commission', 'cashback', 'rewards', 'rewards-expense', 'hold', 'payout', 'adjustments')`,
     ),
     // The code is derived from the parts: one spelling per account, checked by the database.
     check(

@@ -1,0 +1,120 @@
+import { State } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import { ManualClock } from '../../lib/clock.js';
+import { openSharedTestDatabase, testConfig } from '../../test/test-app.js';
+import { listAudit } from '../admin/audit.service.js';
+import { type Caller, newOperator } from '../admin/test-support.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import type { CashbackTestContext } from '../cashback/test-support.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { fundedMember, moneyOf, usdt } from '../withdrawals/test-support.js';
+
+/**
+ * Approvals racing: on PGlite one app (one process by construction); on PostgreSQL
+ * (TEST_DATABASE_URL) TWO app instances, each with its own connection pool, on one database.
+ */
+type App = Awaited<ReturnType<typeof buildApp>>;
+let ctx: CashbackTestContext;
+let apps: App[];
+let closeDatabase: () => Promise<void>;
+let proposer: Caller;
+let approvers: Caller[];
+
+beforeAll(async () => {
+  const shared = await openSharedTestDatabase(2, 5);
+  closeDatabase = shared.close;
+  const clock = new ManualClock();
+  const config = testConfig();
+  const instances = process.env.TEST_DATABASE_URL ? shared.handles : shared.handles.slice(0, 1);
+  apps = [];
+  for (const handle of instances)
+    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
+  for (const handle of instances) {
+    const client = (handle.db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) client.on('error', () => {});
+  }
+  const first = apps[0] as App;
+  await seedPartnerCatalog(first.deps.db);
+  ctx = { app: first, clock, config, db: first.deps.db, deps: first.deps, close: async () => {} };
+  proposer = await newOperator(ctx);
+  approvers = [await newOperator(ctx), await newOperator(ctx)];
+});
+
+afterAll(async () => {
+  for (const app of apps ?? []) await app.close();
+  await closeDatabase?.();
+});
+
+/** A console call on the n-th instance (they alternate). */
+function consoleCall(n: number, operator: Caller, path: string, payload: object) {
+  return (apps[n % apps.length] as App)
+    .inject({
+      method: 'POST',
+      url: `/elex/admin/corrections/${path}`,
+      headers: { 'content-type': 'application/json', token: operator.token },
+      payload,
+    })
+    .then((res) => res.json() as { state: number; message: string; content: { id: number } | null });
+}
+
+describe(`corrections racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  it('two operators approving at once post the correction once: one success, one “already decided”', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    for (let round = 0; round < 10; round += 1) {
+      const proposed = await consoleCall(round, proposer, 'propose', {
+        userId: member.userId,
+        account: 'cashback',
+        platId: member.platId,
+        uid: member.uid,
+        amount: '101',
+        reason: `round ${round}`,
+      });
+      const id = proposed.content?.id as number;
+      const answers = await Promise.all(
+        approvers.map((operator, n) => consoleCall(round + n, operator, 'approve', { id })),
+      );
+      expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+      expect(answers.find((answer) => answer.state !== 0)?.message).toBe(
+        'This correction has already been decided',
+      );
+      const journals = rowsOf<{ id: string }>(
+        await ctx.db.execute(
+          sql`select id from ledger_journals where idempotency_key = ${`correction:${id}`}`,
+        ),
+      );
+      expect(journals).toHaveLength(1);
+      const audit = await listAudit(ctx.db, { target: `correction:${id}`, page: 1, pageSize: 10 });
+      expect(audit.rows.map((entry) => entry.action).sort()).toEqual(
+        ['correction.approve', 'correction.post', 'correction.propose'].sort(),
+      );
+    }
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('10') + 10n * usdt('101'));
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('an approval and a rejection racing: exactly one wins, every time', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    let posted = 0n;
+    for (let round = 0; round < 10; round += 1) {
+      const proposed = await consoleCall(round, proposer, 'propose', {
+        userId: member.userId,
+        account: 'rewards',
+        amount: '200',
+        reason: `round ${round}`,
+      });
+      const id = proposed.content?.id as number;
+      const [approved, rejected] = await Promise.all([
+        consoleCall(round, approvers[0] as Caller, 'approve', { id }),
+        consoleCall(round + 1, approvers[1] as Caller, 'reject', { id, reason: 'racing' }),
+      ]);
+      expect([approved.state, rejected.state].filter((state) => state === 0)).toHaveLength(1);
+      if (approved.state === 0) posted += usdt('200');
+    }
+    expect((await moneyOf(ctx, member)).rewards).toBe(posted);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});

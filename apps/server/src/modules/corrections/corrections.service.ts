@@ -1,0 +1,331 @@
+import {
+  type AdjustmentPage,
+  type Correction,
+  type CorrectionAccount,
+  type CorrectionPage,
+  type CorrectionStatus,
+  DECIMALS,
+  fromScaled,
+  State,
+  toScaled,
+} from '@elex/contract';
+import type { AppDeps } from '../../app.js';
+import type { Transaction } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import type { ActionContext } from '../admin/catalog.service.js';
+import { findUserRow, selectBindingRowsOfUser } from '../admin/reports.repository.js';
+import { liveBindingsOf } from '../bindings/bindings.service.js';
+import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
+import {
+  decideCorrection,
+  insertCorrection,
+  lockCorrection,
+  selectCorrectionPage,
+  selectPostedPage,
+  type VisibleAccount,
+} from './corrections.repository.js';
+import type { CorrectionRow } from './corrections.tables.js';
+
+/**
+ * Corrections (docs/operator-console.md, "Corrections"): an operator credits or debits a member's
+ * cashback (one UID) or rewards with a reason the member reads. Journal `correction:<id>` moves the
+ * amount between the member's account and `adjustments`. Up to the approval threshold it posts at
+ * once; above it a second operator approves (the proposer cannot). Every step is audited in its
+ * transaction.
+ */
+
+const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+/** The ledger's journal kind and key of a correction (ledger:check reads them too). */
+export const CORRECTION_JOURNAL_KIND = 'correction';
+export const correctionJournalKey = (id: number) => `correction:${id}`;
+
+export interface ProposeInput {
+  userId: number;
+  account: CorrectionAccount;
+  platId?: number | undefined;
+  uid?: string | undefined;
+  /** Signed USDT, as the contract checked it. */
+  amount: string;
+  reason: string;
+}
+
+function signedMicro(amount: string): bigint {
+  const negative = amount.startsWith('-');
+  const micro = toScaled(amount.replace(/^[+-]/, ''), DECIMALS.usdt);
+  return negative ? -micro : micro;
+}
+
+function toCorrection(row: CorrectionRow, memberEmail: string | null): Correction {
+  return {
+    id: row.id,
+    userId: row.userId,
+    memberEmail,
+    account: row.account,
+    platId: row.platId,
+    uid: row.uid,
+    accountCode: row.accountCode,
+    amount: usdt(row.amountMicro),
+    reason: row.reason,
+    status: row.status,
+    needsApproval: row.needsApproval,
+    proposedBy: row.proposedBy,
+    proposedById: row.proposedById,
+    proposedAt: row.proposedAt.toISOString(),
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    rejectionReason: row.rejectionReason,
+    postedAt: row.status === 'posted' ? (row.decidedAt?.toISOString() ?? null) : null,
+  };
+}
+
+/** What the audit log keeps of a correction: the whole row, amounts as USDT strings. */
+function snapshot(row: CorrectionRow) {
+  return toCorrection(row, null);
+}
+
+/** The ledger's refusal in the operator's words: what the account holds now. */
+function overdraft(balance: bigint): AppError {
+  return AppError.refused('correctionOverdraft', { balance: usdt(balance < 0n ? 0n : balance) });
+}
+
+/** Which account a proposal corrects; a UID must be one the member has bound (live or ended). */
+async function targetAccount(deps: AppDeps, input: ProposeInput) {
+  const member = await findUserRow(deps.db, input.userId);
+  if (!member || member.deletedAt) throw new AppError(State.NotFound, 'memberNotFound');
+  if (input.account === 'rewards') {
+    return { platId: null, uid: null, code: accountCode.rewards(input.userId) };
+  }
+  if (input.platId === undefined || !input.uid) throw AppError.refused('correctionUidRequired');
+  const bindings = await selectBindingRowsOfUser(deps.db, input.userId);
+  const bound = bindings.find((row) => row.platId === input.platId && row.uid === input.uid);
+  if (!bound) throw AppError.refused('correctionUidNotMember');
+  return { platId: bound.platId, uid: bound.uid, code: accountCode.cashback(bound.platId, bound.uid) };
+}
+
+/** Books the correction's journal and marks it posted, in the caller's transaction; audited. */
+async function post(
+  deps: AppDeps,
+  tx: Transaction,
+  context: ActionContext,
+  pending: CorrectionRow,
+): Promise<CorrectionRow> {
+  const at = deps.clock.now();
+  let journalId: number;
+  try {
+    ({ journalId } = await postJournal(tx, {
+      kind: CORRECTION_JOURNAL_KIND,
+      key: correctionJournalKey(pending.id),
+      lines: [
+        { account: pending.accountCode, amount: pending.amountMicro },
+        { account: accountCode.adjustments, amount: -pending.amountMicro },
+      ],
+      at,
+      memo: pending.reason,
+    }));
+  } catch (error) {
+    if (error instanceof InsufficientBalanceError) throw overdraft(error.balance);
+    throw error;
+  }
+  const posted = await decideCorrection(tx, pending.id, {
+    status: 'posted',
+    decidedById: context.actor.userId,
+    decidedBy: context.actor.label,
+    decidedAt: at,
+    rejectionReason: null,
+    journalId,
+  });
+  await recordAudit(tx, {
+    actor: context.actor,
+    action: 'correction.post',
+    target: `correction:${pending.id}`,
+    before: snapshot(pending),
+    after: { ...snapshot(posted), journalId },
+    at,
+    requestId: context.requestId,
+  });
+  return posted;
+}
+
+/**
+ * /elex/admin/corrections/propose: saves the correction and posts it at once when its absolute amount
+ * is within the threshold; above it, it waits for a second operator. A debit that would take the
+ * account below zero is refused either way (for a pending one, against today's balance: the approval
+ * checks again under the account's lock).
+ */
+export async function proposeCorrection(
+  deps: AppDeps,
+  context: ActionContext,
+  input: ProposeInput,
+): Promise<Correction> {
+  const target = await targetAccount(deps, input);
+  const amountMicro = signedMicro(input.amount);
+  const magnitude = amountMicro < 0n ? -amountMicro : amountMicro;
+  const needsApproval = magnitude > deps.config.correctionApprovalMicro;
+  const row = await deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    if (needsApproval && amountMicro < 0n) {
+      const balance = await balanceOf(tx, target.code);
+      if (balance + amountMicro < 0n) throw overdraft(balance);
+    }
+    const proposed = await insertCorrection(tx, {
+      userId: input.userId,
+      account: input.account,
+      platId: target.platId,
+      uid: target.uid,
+      accountCode: target.code,
+      amountMicro,
+      reason: input.reason.trim(),
+      status: 'pending',
+      needsApproval,
+      proposedById: context.actor.userId,
+      proposedBy: context.actor.label,
+      proposedAt: at,
+    });
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'correction.propose',
+      target: `correction:${proposed.id}`,
+      before: null,
+      after: snapshot(proposed),
+      at,
+      requestId: context.requestId,
+    });
+    return needsApproval ? proposed : post(deps, tx, context, proposed);
+  });
+  const member = await findUserRow(deps.db, row.userId);
+  return toCorrection(row, member?.email ?? null);
+}
+
+function sameOperator(row: CorrectionRow, actor: AuditActor): boolean {
+  if (row.proposedById !== null || actor.userId !== null) return row.proposedById === actor.userId;
+  return row.proposedBy === actor.label;
+}
+
+async function lockPending(tx: Transaction, id: number): Promise<CorrectionRow> {
+  const row = await lockCorrection(tx, id);
+  if (!row) throw new AppError(State.NotFound, 'correctionNotFound');
+  if (row.status !== 'pending') throw AppError.refused('correctionNotPending');
+  return row;
+}
+
+/**
+ * /elex/admin/corrections/approve: a second operator posts a pending correction. The row is locked
+ * first, so of two approvals at once the second waits and then finds it posted (`correctionNotPending`);
+ * the journal's key would book it once even so.
+ */
+export async function approveCorrection(
+  deps: AppDeps,
+  context: ActionContext,
+  id: number,
+): Promise<Correction> {
+  const row = await deps.db.transaction(async (tx) => {
+    const pending = await lockPending(tx, id);
+    if (sameOperator(pending, context.actor)) throw AppError.refused('correctionOwnApproval');
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'correction.approve',
+      target: `correction:${id}`,
+      before: snapshot(pending),
+      after: { approvedBy: context.actor.label },
+      at: deps.clock.now(),
+      requestId: context.requestId,
+    });
+    return post(deps, tx, context, pending);
+  });
+  const member = await findUserRow(deps.db, row.userId);
+  return toCorrection(row, member?.email ?? null);
+}
+
+/** /elex/admin/corrections/reject: any operator, the proposer too (withdrawing it); nothing is booked. */
+export async function rejectCorrection(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { id: number; reason: string },
+): Promise<Correction> {
+  const row = await deps.db.transaction(async (tx) => {
+    const pending = await lockPending(tx, input.id);
+    const at = deps.clock.now();
+    const rejected = await decideCorrection(tx, input.id, {
+      status: 'rejected',
+      decidedById: context.actor.userId,
+      decidedBy: context.actor.label,
+      decidedAt: at,
+      rejectionReason: input.reason.trim(),
+      journalId: null,
+    });
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'correction.reject',
+      target: `correction:${input.id}`,
+      before: snapshot(pending),
+      after: snapshot(rejected),
+      at,
+      requestId: context.requestId,
+    });
+    return rejected;
+  });
+  const member = await findUserRow(deps.db, row.userId);
+  return toCorrection(row, member?.email ?? null);
+}
+
+/** /elex/admin/corrections/list: the approval queue (pending, oldest first) or the history. */
+export async function listCorrections(
+  deps: AppDeps,
+  query: {
+    status?: CorrectionStatus | undefined;
+    userId?: number | undefined;
+    page: number;
+    pageSize: number;
+  },
+): Promise<CorrectionPage> {
+  const { rows, total } = await selectCorrectionPage(
+    deps.db,
+    { status: query.status, userId: query.userId },
+    { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+  );
+  return {
+    rows: rows.map((row) => toCorrection(row.correction, row.memberEmail)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+    approvalThreshold: usdt(deps.config.correctionApprovalMicro),
+  };
+}
+
+/**
+ * /elex/user/seeAdjustments: posted corrections of the member's rewards and of the UIDs bound now (a
+ * UID's whole history, as its records, from its history's start after an earlier holder's deletion).
+ */
+export async function memberAdjustments(
+  deps: AppDeps,
+  userId: number,
+  query: { account?: CorrectionAccount | undefined; page: number; pageSize: number },
+): Promise<AdjustmentPage> {
+  const bindings = await liveBindingsOf(deps.db, userId);
+  const accounts: VisibleAccount[] = [
+    { code: accountCode.rewards(userId), from: null },
+    ...bindings.map((binding) => ({
+      code: accountCode.cashback(binding.platId, binding.uid),
+      from: binding.historyFrom,
+    })),
+  ];
+  const { rows, total } = await selectPostedPage(deps.db, accounts, query.account, {
+    offset: (query.page - 1) * query.pageSize,
+    limit: query.pageSize,
+  });
+  return {
+    records: rows.map((row) => ({
+      id: String(row.id),
+      account: row.account,
+      platId: row.platId,
+      uid: row.uid,
+      amount: usdt(row.amountMicro),
+      reason: row.reason,
+      postedAt: (row.decidedAt as Date).toISOString(),
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,317 @@
+import { State } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../admin/audit.service.js';
+import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
+import { type CashbackTestContext, nextUid } from '../cashback/test-support.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
+import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
+import {
+  createWithdrawalTestApp,
+  fundedMember,
+  memberCall,
+  moneyOf,
+  type TestMember,
+  usdt,
+} from '../withdrawals/test-support.js';
+import { checkCorrectionInvariants } from './corrections.check.js';
+
+/**
+ * Corrections through the console's API: at once up to the threshold (100 USDT by default), pending
+ * above it until a second operator approves, refused overdrafts, the audit trail, what the member
+ * sees, and ledger:check on sound and tampered data.
+ */
+let ctx: CashbackTestContext;
+let alice: Caller;
+let bob: Caller;
+beforeAll(async () => {
+  ctx = await createWithdrawalTestApp();
+  alice = await newOperator(ctx);
+  bob = await newOperator(ctx);
+});
+afterAll(() => ctx.close());
+
+const propose = (operator: Caller, body: object, lang?: string) =>
+  adminCall(ctx, operator, 'corrections/propose', body, lang);
+const approve = (operator: Caller, id: number, lang?: string) =>
+  adminCall(ctx, operator, 'corrections/approve', { id }, lang);
+const reject = (operator: Caller, id: number, reason: string) =>
+  adminCall(ctx, operator, 'corrections/reject', { id, reason });
+const cashbackOf = (member: TestMember) => ({
+  userId: member.userId,
+  account: 'cashback',
+  platId: member.platId,
+  uid: member.uid,
+});
+
+async function auditTrail(id: number) {
+  const page = await listAudit(ctx.db, { target: `correction:${id}`, page: 1, pageSize: 20 });
+  return page.rows.map((entry) => [entry.action, entry.actor]).reverse();
+}
+
+async function journalsOf(id: number) {
+  return rowsOf<{ id: string }>(
+    await ctx.db.execute(sql`select id from ledger_journals where idempotency_key = ${`correction:${id}`}`),
+  );
+}
+
+async function soundLedger() {
+  expect(await checkAllInvariants(ctx.db)).toEqual([]);
+}
+
+describe('proposing a correction', () => {
+  it('posts a credit up to the threshold at once: the UID’s balance, the member’s totals and records show it', async () => {
+    const member = await fundedMember(ctx, { cashback: '40' });
+    const answer = await propose(alice, {
+      ...cashbackOf(member),
+      amount: '12.345678',
+      reason: 'Missed rebate for 3 March',
+    });
+    expect(answer).toMatchObject({
+      state: 0,
+      message: 'Correction posted',
+      content: { status: 'posted', amount: '12.345678', needsApproval: false, proposedBy: alice.email },
+    });
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('52.345678'));
+    expect(await auditTrail(answer.content.id)).toEqual([
+      ['correction.propose', alice.email],
+      ['correction.post', alice.email],
+    ]);
+
+    const info = await memberCall(ctx, member, '/elex/user/myInfo');
+    expect(info.content.exchangeBinds[0].balance).toBe('52.345678');
+    expect(info.content.totalRebate).toBe('52.345678');
+    const adjustments = await memberCall(ctx, member, '/elex/user/seeAdjustments', { account: 'cashback' });
+    expect(adjustments.content).toMatchObject({
+      total: 1,
+      records: [
+        {
+          account: 'cashback',
+          platId: member.platId,
+          uid: member.uid,
+          amount: '12.345678',
+          reason: 'Missed rebate for 3 March',
+        },
+      ],
+    });
+    await soundLedger();
+  });
+
+  it('keeps a correction above the threshold pending, booking nothing, until a second operator approves it once', async () => {
+    const member = await fundedMember(ctx, { cashback: '10', rewards: '5' });
+    const answer = await propose(alice, {
+      userId: member.userId,
+      account: 'rewards',
+      amount: '150',
+      reason: 'Campaign prize',
+    });
+    expect(answer).toMatchObject({
+      state: 0,
+      message: 'Correction saved: it waits for a second operator’s approval',
+      content: { status: 'pending', needsApproval: true },
+    });
+    const id = answer.content.id as number;
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('5'));
+    expect(await journalsOf(id)).toHaveLength(0);
+    await soundLedger();
+
+    const queue = await adminCall(ctx, bob, 'corrections/list', { status: 'pending', pageSize: 100 });
+    expect(queue.content.approvalThreshold).toBe('100.000000');
+    expect(queue.content.rows.map((row: { id: number }) => row.id)).toContain(id);
+
+    expect(await approve(alice, id)).toMatchObject({
+      state: State.Refused,
+      message: 'You proposed this correction: another operator must approve it',
+    });
+    expect(await approve(alice, id, 'ko')).toMatchObject({
+      message: '본인이 제안한 조정입니다. 다른 운영자가 승인해야 합니다',
+    });
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('5'));
+
+    expect(await approve(bob, id)).toMatchObject({
+      state: 0,
+      message: 'Correction posted',
+      content: { status: 'posted', decidedBy: bob.email },
+    });
+    expect(await approve(bob, id)).toMatchObject({
+      state: State.Refused,
+      message: 'This correction has already been decided',
+    });
+    expect(await journalsOf(id)).toHaveLength(1);
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('155'));
+    expect(await auditTrail(id)).toEqual([
+      ['correction.propose', alice.email],
+      ['correction.approve', bob.email],
+      ['correction.post', bob.email],
+    ]);
+
+    const info = await memberCall(ctx, member, '/elex/user/myInfo');
+    expect(info.content.totalReward).toBe('155.000000');
+    const rewards = await memberCall(ctx, member, '/elex/user/seeAdjustments', { account: 'rewards' });
+    expect(rewards.content.records).toMatchObject([
+      { account: 'rewards', platId: null, uid: null, amount: '150.000000', reason: 'Campaign prize' },
+    ]);
+    expect(
+      (await memberCall(ctx, member, '/elex/user/seeAdjustments', { account: 'cashback' })).content.total,
+    ).toBe(0);
+    await soundLedger();
+  });
+
+  it('lets either operator reject a pending correction with a reason: nothing is booked', async () => {
+    const member = await fundedMember(ctx, { cashback: '300' });
+    const first = (
+      await propose(alice, { ...cashbackOf(member), amount: '-200', reason: 'Duplicate rebate' })
+    ).content.id as number;
+    const second = (await propose(alice, { ...cashbackOf(member), amount: '-250', reason: 'Typo' })).content
+      .id as number;
+    expect(await reject(bob, first, 'The rebate was not a duplicate')).toMatchObject({
+      state: 0,
+      message: 'Correction rejected; nothing was posted',
+      content: {
+        status: 'rejected',
+        rejectionReason: 'The rebate was not a duplicate',
+        decidedBy: bob.email,
+      },
+    });
+    // The proposer withdraws their own.
+    expect(await reject(alice, second, 'Wrong amount')).toMatchObject({ state: 0 });
+    expect(await approve(bob, first)).toMatchObject({ state: State.Refused });
+    expect(await reject(bob, first, 'again')).toMatchObject({
+      message: 'This correction has already been decided',
+    });
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('300'));
+    expect(await journalsOf(first)).toHaveLength(0);
+    expect(await auditTrail(first)).toEqual([
+      ['correction.propose', alice.email],
+      ['correction.reject', bob.email],
+    ]);
+    expect((await memberCall(ctx, member, '/elex/user/seeAdjustments')).content.total).toBe(0);
+    await soundLedger();
+  });
+
+  it('refuses a debit that would take the account below zero, saving nothing, now and at approval', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const corrections = await countRows(ctx, 'corrections');
+    expect(
+      await propose(alice, { ...cashbackOf(member), amount: '-10.000001', reason: 'Over-credited' }),
+    ).toMatchObject({
+      state: State.Refused,
+      message: 'This debit would take the balance below zero: the account holds 10.000000 USDT',
+    });
+    expect(
+      await propose(alice, { ...cashbackOf(member), amount: '-10.000001', reason: 'Over-credited' }, 'zh'),
+    ).toMatchObject({ message: '此扣减会使余额低于零：该账户现有 10.000000 USDT' });
+    expect(await countRows(ctx, 'corrections')).toBe(corrections);
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('10'));
+
+    // Two pending debits that fit one at a time: the second approval finds the money gone.
+    const rich = await fundedMember(ctx, { cashback: '200' });
+    const one = (await propose(alice, { ...cashbackOf(rich), amount: '-150', reason: 'Clawback 1' })).content
+      .id as number;
+    const two = (await propose(alice, { ...cashbackOf(rich), amount: '-150', reason: 'Clawback 2' })).content
+      .id as number;
+    expect(await approve(bob, one)).toMatchObject({ state: 0 });
+    expect(await approve(bob, two)).toMatchObject({
+      state: State.Refused,
+      message: 'This debit would take the balance below zero: the account holds 50.000000 USDT',
+    });
+    const list = await adminCall(ctx, bob, 'corrections/list', { userId: rich.userId });
+    expect(list.content.rows.find((row: { id: number }) => row.id === two)).toMatchObject({
+      status: 'pending',
+    });
+    expect((await moneyOf(ctx, rich)).cashback).toBe(usdt('50'));
+    await soundLedger();
+  });
+
+  it('names what is wrong with a proposal and changes nothing', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const before = await countRows(ctx, 'corrections');
+    const cases: Array<[object, string]> = [
+      [{ amount: '0', reason: 'x' }, 'A correction cannot be zero'],
+      [
+        { amount: '1.1234567', reason: 'x' },
+        'Enter an amount in USDT with up to 6 decimals, with - in front for a debit',
+      ],
+      [{ amount: '5', reason: '  ' }, 'Please give a reason'],
+      [{ amount: '5', reason: 'x'.repeat(301) }, 'Keep the reason under 300 characters: the member reads it'],
+      [{ amount: '5', reason: 'x', uid: nextUid('N') }, 'This UID was never bound to this member'],
+    ];
+    for (const [change, message] of cases) {
+      const answer = await propose(alice, { ...cashbackOf(member), ...change });
+      expect(answer.state).not.toBe(0);
+      expect(answer.message).toContain(message);
+    }
+    expect(
+      (await propose(alice, { userId: member.userId, account: 'cashback', amount: '5', reason: 'x' }))
+        .message,
+    ).toContain('Choose which UID the cashback correction is for');
+    expect(
+      (await propose(alice, { userId: 999_999, account: 'rewards', amount: '5', reason: 'x' })).message,
+    ).toBe('No such member');
+    expect((await approve(bob, 999_999)).message).toBe('No such correction');
+    expect(await countRows(ctx, 'corrections')).toBe(before);
+  });
+
+  it('is the console’s: a member is refused', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const answer = await adminCall(ctx, member, 'corrections/propose', {
+      userId: member.userId,
+      account: 'rewards',
+      amount: '5',
+      reason: 'self-service',
+    });
+    expect(answer.state).toBe(State.Forbidden);
+    expect((await moneyOf(ctx, member)).rewards).toBe(0n);
+  });
+});
+
+describe('ledger:check on corrections', () => {
+  it('refuses to change a decided correction (the database’s trigger)', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const id = (await propose(alice, { ...cashbackOf(member), amount: '1', reason: 'Goodwill' })).content.id;
+    await expect(
+      ctx.db.execute(sql`update corrections set amount_micro = 2 where id = ${id}`),
+    ).rejects.toThrow();
+    await expect(ctx.db.execute(sql`delete from corrections where id = ${id}`)).rejects.toThrow();
+  });
+
+  it('finds a journal booked for a pending correction, and an adjustment without its correction', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const id = (await propose(alice, { ...cashbackOf(member), amount: '500', reason: 'Big one' })).content.id;
+    await soundLedger();
+    // Booked behind the approval's back.
+    await ctx.db.transaction((tx) =>
+      postJournal(tx, {
+        kind: 'correction',
+        key: `correction:${id}`,
+        lines: [
+          { account: accountCode.cashback(member.platId, member.uid), amount: usdt('500') },
+          { account: accountCode.adjustments, amount: -usdt('500') },
+        ],
+        at: ctx.clock.now(),
+      }),
+    );
+    await ctx.db.transaction((tx) =>
+      postJournal(tx, {
+        kind: 'manual',
+        key: `manual:${member.uid}`,
+        lines: [
+          { account: accountCode.rewards(member.userId), amount: usdt('3') },
+          { account: accountCode.adjustments, amount: -usdt('3') },
+        ],
+        at: ctx.clock.now(),
+      }),
+    );
+    const problems = (await checkCorrectionInvariants(ctx.db)).map((problem) => problem.invariant);
+    expect(problems).toEqual([
+      'a pending or rejected correction has no journal',
+      'every correction journal and every line on adjustments belongs to a posted correction',
+      'adjustments holds minus the sum of the posted corrections',
+    ]);
+    expect((await checkAllInvariants(ctx.db)).map((problem) => problem.invariant)).toEqual(
+      expect.arrayContaining(problems),
+    );
+    expect(await balanceOf(ctx.db, accountCode.cashback(member.platId, member.uid))).toBe(usdt('510'));
+  });
+});
