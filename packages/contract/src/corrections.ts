@@ -41,7 +41,7 @@ export const signedUsdtAmountSchema = z
     fail('correctionAmountZero'),
   );
 
-const correctionReasonSchema = z
+export const correctionReasonSchema = z
   .string(fail('operatorReasonRequired'))
   .trim()
   .min(1, fail('operatorReasonRequired'))

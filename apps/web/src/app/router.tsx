@@ -79,6 +79,7 @@ export const routes: RouteObject[] = [
               page('audit', () => import('../features/admin/audit-page')),
               page('support', () => import('../features/admin/support-queue-page')),
               page('support/:id', () => import('../features/admin/support-request-page')),
+              page('corrections', () => import('../features/admin/corrections-page')),
             ],
           },
         ],

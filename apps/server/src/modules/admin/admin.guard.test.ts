@@ -76,6 +76,19 @@ beforeAll(async () => {
   });
   const question = await openRequest(claimant, { kind: 'other', text: 'A question' });
   const toClose = await openRequest(claimant, { kind: 'account', text: 'Another question' });
+  // Pending corrections (above the threshold) another operator proposed: this operator may decide them.
+  const proposer = await newOperator(ctx);
+  const pendingCorrection = async () => {
+    const answer = await adminCall(ctx, proposer, 'corrections/propose', {
+      userId: funded.userId,
+      account: 'rewards',
+      amount: '150',
+      reason: 'Guard test',
+    });
+    expect(answer.content.status).toBe('pending');
+    return answer.content.id as number;
+  };
+  const [toApprove, toReject] = [await pendingCorrection(), await pendingCorrection()];
   samples = {
     whoami: {},
     dashboard: { days: 7 },
@@ -126,6 +139,10 @@ beforeAll(async () => {
     'support/close': { id: toClose, text: 'Done' },
     'support/moveBinding': { id: dispute },
     'support/verifyOwnership': { id: ownership },
+    'corrections/list': {},
+    'corrections/propose': { userId: funded.userId, account: 'rewards', amount: '1.5', reason: 'Guard test' },
+    'corrections/approve': { id: toApprove },
+    'corrections/reject': { id: toReject, reason: 'Not needed' },
   };
   everyTable = rowsOf<{ name: string }>(
     await ctx.db.execute(

@@ -14,6 +14,7 @@ const SECTIONS = [
   { path: '/admin/withdrawals', key: 'withdrawals' },
   { path: '/admin/support', key: 'support' },
   { path: '/admin/members', key: 'members' },
+  { path: '/admin/corrections', key: 'corrections' },
   { path: '/admin/catalog', key: 'catalog' },
   { path: '/admin/imports', key: 'imports' },
   { path: '/admin/tasks', key: 'tasks' },

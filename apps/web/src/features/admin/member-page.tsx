@@ -13,15 +13,19 @@ import { Pager } from '../../shared/ui/pager';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
+import { useCorrections } from './api/corrections';
 import { useMemberDetail } from './api/get-member-detail';
 import { useMemberLedger } from './api/get-member-ledger';
 import { unbindUid } from './api/unbind-uid';
+import { ProposeCorrectionDialog } from './components/correction-dialogs';
+import { CorrectionsTable, useRefreshAfterCorrection } from './components/corrections-table';
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
 import { formatAmount, formatCardAmount, formatTime } from './format';
 import { useExchangeNames } from './use-exchange-names';
 
 const LEDGER_PAGE = 20;
+const CORRECTIONS_PAGE = 10;
 
 function UnbindDialog({
   binding,
@@ -96,6 +100,10 @@ export default function MemberPage() {
   const ledger = useMemberLedger(userId, page, LEDGER_PAGE);
   const exchangeName = useExchangeNames();
   const [unbinding, setUnbinding] = useState<AdminBinding | null>(null);
+  const [correctionsPage, setCorrectionsPage] = useState(1);
+  const corrections = useCorrections({ userId, page: correctionsPage, pageSize: CORRECTIONS_PAGE });
+  const [proposing, setProposing] = useState(false);
+  const refreshAfterCorrection = useRefreshAfterCorrection();
 
   const data = detail.data;
   const title = data?.member.email ?? (data ? t('admin.members.deletedAccount') : t('admin.members.member'));
@@ -230,6 +238,46 @@ export default function MemberPage() {
               </ScrollRegion>
             )}
           </section>
+
+          <section className="card admin-section" aria-labelledby="member-corrections">
+            <div className="admin-section-head">
+              <h2 id="member-corrections">{t('admin.corrections.section')}</h2>
+              {data.member.deletedAt ? null : (
+                <button type="button" className="button button-primary" onClick={() => setProposing(true)}>
+                  {t('admin.corrections.propose')}
+                </button>
+              )}
+            </div>
+            {!corrections.data ? (
+              <Skeleton lines={2} />
+            ) : corrections.data.rows.length === 0 ? (
+              <p className="muted">{t('admin.corrections.empty')}</p>
+            ) : (
+              <>
+                <CorrectionsTable rows={corrections.data.rows} showMember={false} />
+                <Pager
+                  page={correctionsPage}
+                  pageSize={CORRECTIONS_PAGE}
+                  total={corrections.data.total}
+                  onPage={setCorrectionsPage}
+                  label={t('admin.corrections.section')}
+                />
+              </>
+            )}
+          </section>
+          <ProposeCorrectionDialog
+            open={proposing}
+            userId={userId}
+            bindings={data.bindings}
+            rewardsBalance={data.balances.rewards}
+            threshold={corrections.data?.approvalThreshold ?? '0'}
+            exchangeName={exchangeName}
+            onClose={() => setProposing(false)}
+            onDone={async () => {
+              setProposing(false);
+              await refreshAfterCorrection(userId);
+            }}
+          />
 
           <section className="card admin-section">
             <h2>{t('admin.members.ledger')}</h2>

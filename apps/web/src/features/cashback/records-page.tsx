@@ -9,6 +9,7 @@ import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
 import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
+import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
 import { fetchAllPages } from './fetch-all-pages';
 import { useExchangeName } from './hooks';
@@ -121,6 +122,7 @@ export default function RecordsPage() {
       ) : (
         <Skeleton lines={4} />
       )}
+      <AdjustmentsSection account="cashback" />
     </Page>
   );
 }

@@ -10,6 +10,7 @@ import { toast } from '../../shared/ui/toast';
 import { formatCashback } from './amounts';
 import { useMyInfo } from './api/get-my-info';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
+import { AdjustmentsSection } from './components/adjustments-section';
 import { fetchAllPages } from './fetch-all-pages';
 import './cashback.css';
 
@@ -103,6 +104,7 @@ export default function RewardHistoryPage() {
       ) : (
         <Skeleton lines={4} />
       )}
+      <AdjustmentsSection account="rewards" />
     </Page>
   );
 }

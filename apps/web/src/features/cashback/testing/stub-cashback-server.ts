@@ -1,4 +1,4 @@
-import type { BindingDetail, MyInfo, RebateRecord, RewardRecord } from '@elex/contract';
+import type { AdjustmentRecord, BindingDetail, MyInfo, RebateRecord, RewardRecord } from '@elex/contract';
 import { vi } from 'vitest';
 import { dictionaryEntry, dictionaryOf } from '../../../test/exchange-fixtures';
 import { envelope } from '../../../test/helpers';
@@ -61,6 +61,8 @@ export function pagesOf<T>(all: readonly T[]) {
 export function stubCashbackServer(answers: {
   rebates?: (body: Body) => Page<RebateRecord>;
   rewards?: (body: Body) => Page<RewardRecord>;
+  /** Our team's corrections; none unless given. */
+  adjustments?: (body: Body) => Page<AdjustmentRecord>;
   myInfo?: MyInfo;
   detail?: BindingDetail;
 }) {
@@ -78,6 +80,10 @@ export function stubCashbackServer(answers: {
       }
       if (path === '/elex/user/seeRewardData' && answers.rewards) {
         const { records, total } = answers.rewards(body);
+        return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20 });
+      }
+      if (path === '/elex/user/seeAdjustments') {
+        const { records, total } = answers.adjustments?.(body) ?? { records: [], total: 0 };
         return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20 });
       }
       if (path === '/elex/user/myInfo' && answers.myInfo) return envelope(answers.myInfo);

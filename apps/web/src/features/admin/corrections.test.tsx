@@ -1,0 +1,191 @@
+import type { Correction } from '@elex/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/router';
+import { envelope, logIn, renderRoutes } from '../../test/helpers';
+
+const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
+
+/** Answers each call by path; anything else gets an empty success. */
+function serve(handlers: Record<string, (body: Record<string, unknown>) => Response>) {
+  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      calls.push({ path, body });
+      const handler = handlers[path];
+      return handler ? handler(body) : envelope(null);
+    }),
+  );
+  return calls;
+}
+
+function correction(overrides: Partial<Correction> = {}): Correction {
+  return {
+    id: 5,
+    userId: 12,
+    memberEmail: 'member@example.com',
+    account: 'cashback',
+    platId: 4,
+    uid: '40500001',
+    accountCode: 'cashback:4:40500001',
+    amount: '150.000000',
+    reason: 'Missed rebate',
+    status: 'pending',
+    needsApproval: true,
+    proposedBy: 'other@example.com',
+    proposedById: 8,
+    proposedAt: '2026-06-01T10:00:00.000Z',
+    decidedBy: null,
+    decidedAt: null,
+    rejectionReason: null,
+    postedAt: null,
+    ...overrides,
+  };
+}
+
+const page = (rows: Correction[]) =>
+  envelope({ rows, total: rows.length, page: 1, pageSize: 20, approvalThreshold: '100.000000' });
+
+const MEMBER = {
+  member: {
+    userId: 12,
+    email: 'member@example.com',
+    userCode: 'EXMEM234',
+    inviteCode: 'ABCDEFGH',
+    createdAt: '2026-05-01T00:00:00.000Z',
+    deletedAt: null,
+    isOperator: false,
+    liveBindings: 1,
+    inviterId: null,
+    locale: 'en',
+    withdrawalLockedUntil: null,
+  },
+  bindings: [
+    {
+      platId: 4,
+      uid: '40500001',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      boundAt: '2026-05-02T00:00:00.000Z',
+      unboundAt: null,
+      unbindReason: null,
+      balance: '10.000000',
+    },
+  ],
+  balances: { rewards: '2.000000', cashback: '10.000000' },
+};
+
+describe('correcting a member’s balance', () => {
+  it('checks the amount and the reason in the dialog, then proposes on the UID chosen', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    const user = userEvent.setup();
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/memberDetail': () => envelope(MEMBER),
+      '/elex/admin/memberLedger': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/corrections/list': () => page([]),
+      '/elex/admin/corrections/propose': (body) =>
+        envelope(correction({ amount: '-2.500000', status: 'posted', ...body }), 0, 'Correction posted'),
+    });
+    renderRoutes(routes, '/admin/members/12');
+    const section = await screen.findByRole(
+      'region',
+      { name: t('admin.corrections.section') },
+      { timeout: 5000 },
+    );
+    expect(within(section).getByText(t('admin.corrections.empty'))).toBeVisible();
+    await user.click(within(section).getByRole('button', { name: t('admin.corrections.propose') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.proposeTitle') });
+    expect(within(dialog).getByText(/Above 100\.00 USDT a second operator must approve/)).toBeVisible();
+
+    const amount = within(dialog).getByLabelText(t('admin.corrections.amountLabel'));
+    await user.type(amount, '1.1234567');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.submit') }));
+    expect(await within(dialog).findByText(t('msg:correctionAmountInvalid'))).toBeVisible();
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText(t('msg:operatorReasonRequired'))).toBeVisible();
+    expect(calls.some((call) => call.path === '/elex/admin/corrections/propose')).toBe(false);
+
+    await user.selectOptions(
+      within(dialog).getByLabelText(t('admin.corrections.accountLabel')),
+      '4:40500001',
+    );
+    await user.clear(amount);
+    await user.type(amount, '-2.5');
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.reasonLabel')), 'Duplicate credit');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.submit') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/corrections/propose')?.body).toEqual({
+        userId: 12,
+        account: 'cashback',
+        platId: 4,
+        uid: '40500001',
+        amount: '-2.5',
+        reason: 'Duplicate credit',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('the corrections queue', () => {
+  it('offers Approve on another operator’s correction, only Withdraw on one’s own', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/corrections/list': () =>
+        page([
+          correction(),
+          correction({ id: 6, proposedBy: OPERATOR.email, proposedById: OPERATOR.userId, reason: 'Mine' }),
+        ]),
+      '/elex/admin/corrections/approve': () =>
+        envelope(correction({ status: 'posted' }), 0, 'Correction posted'),
+    });
+    renderRoutes(routes, '/admin/corrections');
+    expect(
+      await screen.findByRole('link', { name: t('admin.nav.corrections') }, { timeout: 5000 }),
+    ).toHaveAttribute('aria-current', 'page');
+    const others = (await screen.findByText('Missed rebate')).closest('tr') as HTMLElement;
+    const mine = screen.getByText('Mine').closest('tr') as HTMLElement;
+    expect(within(mine).queryByRole('button', { name: t('admin.corrections.approve') })).toBeNull();
+    expect(within(mine).getByText(t('admin.corrections.yours'))).toBeVisible();
+    expect(within(mine).getByRole('button', { name: t('admin.corrections.withdraw') })).toBeVisible();
+
+    await user.click(within(others).getByRole('button', { name: t('admin.corrections.approve') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/corrections/approve')?.body).toEqual({ id: 5 }),
+    );
+  });
+
+  it('rejects only with a reason', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/corrections/list': () => page([correction()]),
+      '/elex/admin/corrections/reject': () => envelope(correction({ status: 'rejected' })),
+    });
+    renderRoutes(routes, '/admin/corrections');
+    await user.click(
+      await screen.findByRole('button', { name: t('admin.corrections.reject') }, { timeout: 5000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.rejectTitle') });
+    await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.rejectSubmit') }));
+    expect(await within(dialog).findByText(t('msg:operatorReasonRequired'))).toBeVisible();
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.rejectReason')), 'Not owed');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.rejectSubmit') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/corrections/reject')?.body).toEqual({
+        id: 5,
+        reason: 'Not owed',
+      }),
+    );
+  });
+});

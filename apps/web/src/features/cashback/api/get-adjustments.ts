@@ -1,0 +1,14 @@
+import { AdjustmentPageSchema, type CorrectionAccount } from '@elex/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** `/elex/user/seeAdjustments {account, page, pageSize}`: our team's corrections, newest first. */
+export const useAdjustments = (account: CorrectionAccount, page: number, pageSize: number) =>
+  useQuery(
+    queryOptions({
+      queryKey: ['me', 'adjustments', account, page, pageSize],
+      queryFn: () =>
+        apiCall('/elex/user/seeAdjustments', { account, page, pageSize }, { schema: AdjustmentPageSchema }),
+      placeholderData: keepPreviousData,
+    }),
+  );

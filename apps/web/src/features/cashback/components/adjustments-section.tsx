@@ -1,0 +1,70 @@
+import type { CorrectionAccount } from '@elex/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatUsdtExact } from '../../../shared/exchanges/format';
+import { currentLocale } from '../../../shared/i18n/i18n';
+import { Pager } from '../../../shared/ui/pager';
+import { useAdjustments } from '../api/get-adjustments';
+import { useExchangeName } from '../hooks';
+
+const PAGE_SIZE = 10;
+
+/** "+12.50" / "-3.123456": an adjustment says which way it went. */
+const signed = (amount: string) =>
+  amount.startsWith('-') ? formatUsdtExact(amount) : `+${formatUsdtExact(amount)}`;
+
+/**
+ * Our team's corrections of the member's cashback (per UID) or rewards, each as an "Adjustment" with
+ * the operator's reason as written. Absent until there is one: most members never see it.
+ */
+export function AdjustmentsSection({ account }: { account: CorrectionAccount }) {
+  const { t } = useTranslation();
+  const exchangeName = useExchangeName();
+  const [page, setPage] = useState(1);
+  const adjustments = useAdjustments(account, page, PAGE_SIZE);
+  const data = adjustments.data;
+  if (!data || data.total === 0) return null;
+  return (
+    <section className="adjustments" aria-labelledby={`adjustments-${account}`}>
+      <h2 id={`adjustments-${account}`}>{t('cashback.adjustments.title')}</h2>
+      <p className="muted">{t('cashback.adjustments.intro')}</p>
+      <div className="table-scroll">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('cashback.adjustments.time')}</th>
+              <th scope="col">{t('cashback.adjustments.account')}</th>
+              <th scope="col">{t('cashback.adjustments.reason')}</th>
+              <th scope="col" className="numeric">
+                {t('cashback.adjustments.amount')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.records.map((record) => (
+              <tr key={record.id}>
+                <td>
+                  {new Date(record.postedAt).toLocaleString(currentLocale(), {
+                    dateStyle: 'medium',
+                    timeStyle: 'short',
+                  })}
+                </td>
+                <td>
+                  {record.account === 'rewards'
+                    ? t('cashback.adjustments.rewards')
+                    : `${exchangeName(record.platId ?? 0)} · ${record.uid}`}
+                </td>
+                <td className="wrap">
+                  <span className="status status-completed">{t('cashback.adjustments.label')}</span>{' '}
+                  <span className="adjustment-reason">{record.reason}</span>
+                </td>
+                <td className="numeric strong">{signed(record.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onPage={setPage} />
+    </section>
+  );
+}
