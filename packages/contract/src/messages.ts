@@ -149,6 +149,9 @@ const en = {
   promotionValidThroughPast: 'The last valid day cannot be before today (UTC)',
   promotionCapBelowSignups: 'The cap cannot be lower than the {{signups}} sign-ups already made',
   promotionCodeCreated: 'Promotion code {{code}} created',
+  reconciliationRangeOrder: 'the last day must not be before the first',
+  reconciliationRangeTooLong: 'a period can cover at most 366 days',
+  rebatesSettled: '{{count}} record(s) settled',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -296,6 +299,9 @@ const zh: MessageCatalogue = {
   promotionValidThroughPast: '最后有效日不能早于今天（UTC）',
   promotionCapBelowSignups: '上限不能低于已有的 {{signups}} 次注册',
   promotionCodeCreated: '推广码 {{code}} 已创建',
+  reconciliationRangeOrder: '结束日期不能早于开始日期',
+  reconciliationRangeTooLong: '一个期间最多 366 天',
+  rebatesSettled: '已结算 {{count}} 条记录',
 };
 
 const ko: MessageCatalogue = {
@@ -441,6 +447,9 @@ const ko: MessageCatalogue = {
   promotionValidThroughPast: '마지막 유효일은 오늘(UTC)보다 이전일 수 없습니다',
   promotionCapBelowSignups: '한도는 이미 이루어진 가입 {{signups}}건보다 낮을 수 없습니다',
   promotionCodeCreated: '프로모션 코드 {{code}}이(가) 생성되었습니다',
+  reconciliationRangeOrder: '마지막 날은 첫날보다 앞설 수 없습니다',
+  reconciliationRangeTooLong: '기간은 최대 366일까지 지정할 수 있습니다',
+  rebatesSettled: '{{count}}건의 기록을 정산했습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

@@ -126,6 +126,10 @@ beforeAll(async () => {
     'support/close': { id: toClose, text: 'Done' },
     'support/moveBinding': { id: dispute },
     'support/verifyOwnership': { id: ownership },
+    'reconciliation/summary': {},
+    'reconciliation/roster': { platId: BITGET, uidPrefix: 'G' },
+    'reconciliation/rebates': { platId: BITGET },
+    'reconciliation/settle': { platId: BITGET },
   };
   everyTable = rowsOf<{ name: string }>(
     await ctx.db.execute(
