@@ -1,4 +1,6 @@
 import type { CatalogExchange } from '@elex/contract';
+import { vi } from 'vitest';
+import { envelope } from '../../test/helpers';
 
 /** A partner as the console's catalog call answers it, for the console's page tests. */
 export function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
@@ -27,4 +29,32 @@ export function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExc
     activities: [],
     ...overrides,
   };
+}
+
+export const TEST_OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
+
+type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
+
+/**
+ * Stubs fetch to answer the console's calls by path: the operator is logged in, the catalog empty
+ * unless a handler says otherwise, anything else an empty success. Answers the calls made.
+ */
+export function serveConsole(handlers: Record<string, Handler>) {
+  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const all: Record<string, Handler> = {
+    '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+    '/elex/admin/catalog': () => envelope({ exchanges: [] }),
+    ...handlers,
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      calls.push({ path, body });
+      const handler = all[path];
+      return handler ? handler(body) : envelope(null);
+    }),
+  );
+  return calls;
 }

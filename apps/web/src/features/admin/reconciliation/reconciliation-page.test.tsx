@@ -5,37 +5,18 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { envelope, logIn, renderRoutes } from '../../../test/helpers';
-import { catalogExchange } from '../test-fixtures';
+import { catalogExchange, serveConsole } from '../test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 /** The first find waits for the lazily loaded console chunks. */
 const SLOW = { timeout: 5000 };
-const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
 const CATALOG = {
   exchanges: [catalogExchange({}), catalogExchange({ platId: 4, name: 'Bitget', abbreviation: 'BG' })],
 };
 
-type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
-
-function serve(handlers: Record<string, Handler>) {
-  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-  const all: Record<string, Handler> = {
-    '/elex/admin/whoami': () => envelope(OPERATOR),
-    '/elex/admin/catalog': () => envelope(CATALOG),
-    ...handlers,
-  };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ path, body });
-      const handler = all[path];
-      return handler ? handler(body) : envelope(null);
-    }),
-  );
-  return calls;
-}
+type Handler = Parameters<typeof serveConsole>[0][string];
+const serve = (handlers: Record<string, Handler>) =>
+  serveConsole({ '/elex/admin/catalog': () => envelope(CATALOG), ...handlers });
 
 function figures(overrides: Partial<ReconciliationFigures> = {}): ReconciliationFigures {
   return {
