@@ -22,7 +22,7 @@ const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
 const idSchema = strictIdSchema;
 
 /** A page of rows: the rows, how many match, which page. */
-function pageOf<T extends z.ZodType>(row: T) {
+export function pageOf<T extends z.ZodType>(row: T) {
   return z.object({
     rows: z.array(row),
     total: z.number().int(),

@@ -12,6 +12,7 @@ export * from './locales.js';
 export * from './messages.js';
 export * from './points.js';
 export * from './promotions.js';
+export * from './reconciliation.js';
 export * from './routes.js';
 export * from './rules.js';
 export * from './signup-links.js';

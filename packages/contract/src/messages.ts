@@ -161,6 +161,9 @@ const en = {
   correctionOwnApproval: 'You proposed this correction: another operator must approve it',
   correctionRejected: 'Correction rejected; nothing was posted',
   correctionNotFound: 'No such correction',
+  reconciliationRangeOrder: 'the last day must not be before the first',
+  reconciliationRangeTooLong: 'a period can cover at most 366 days',
+  rebatesSettled: '{{count}} record(s) settled',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -320,6 +323,9 @@ const zh: MessageCatalogue = {
   correctionOwnApproval: '这是您提出的调整，需由其他运营人员审批',
   correctionRejected: '调整已拒绝，未入账',
   correctionNotFound: '没有该调整',
+  reconciliationRangeOrder: '结束日期不能早于开始日期',
+  reconciliationRangeTooLong: '一个期间最多 366 天',
+  rebatesSettled: '已结算 {{count}} 条记录',
 };
 
 const ko: MessageCatalogue = {
@@ -477,6 +483,9 @@ const ko: MessageCatalogue = {
   correctionOwnApproval: '본인이 제안한 조정입니다. 다른 운영자가 승인해야 합니다',
   correctionRejected: '조정이 거절되었습니다. 반영된 금액은 없습니다',
   correctionNotFound: '해당 조정이 없습니다',
+  reconciliationRangeOrder: '마지막 날은 첫날보다 앞설 수 없습니다',
+  reconciliationRangeTooLong: '기간은 최대 366일까지 지정할 수 있습니다',
+  rebatesSettled: '{{count}}건의 기록을 정산했습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

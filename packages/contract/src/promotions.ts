@@ -62,7 +62,7 @@ export const PROMOTION_STATUSES = ['active', 'expired', 'disabled', 'usedUp'] as
 export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
 
 /** A UTC day, YYYY-MM-DD, that exists on the calendar. */
-const daySchema = z
+export const daySchema = z
   .string()
   .trim()
   .refine((value) => {

@@ -77,6 +77,7 @@ export const routes: RouteObject[] = [
               page('tasks', () => import('../features/admin/tasks-page')),
               page('promotions', () => import('../features/admin/promotions-page')),
               page('audit', () => import('../features/admin/audit-page')),
+              page('reconciliation', () => import('../features/admin/reconciliation/reconciliation-page')),
               page('support', () => import('../features/admin/support-queue-page')),
               page('support/:id', () => import('../features/admin/support-request-page')),
               page('corrections', () => import('../features/admin/corrections-page')),

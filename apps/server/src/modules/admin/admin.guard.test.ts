@@ -143,6 +143,10 @@ beforeAll(async () => {
     'corrections/propose': { userId: funded.userId, account: 'rewards', amount: '1.5', reason: 'Guard test' },
     'corrections/approve': { id: toApprove },
     'corrections/reject': { id: toReject, reason: 'Not needed' },
+    'reconciliation/summary': {},
+    'reconciliation/roster': { platId: BITGET, uidPrefix: 'G' },
+    'reconciliation/rebates': { platId: BITGET },
+    'reconciliation/settle': { platId: BITGET },
   };
   everyTable = rowsOf<{ name: string }>(
     await ctx.db.execute(

@@ -40,6 +40,7 @@ import { getDashboard } from './dashboard.service.js';
 import { importUpload, listImportRuns, listSyncRuns } from './imports.service.js';
 import { memberDetail, memberLedger, searchMembers, unbindMemberUid } from './members.service.js';
 import { addPromotionCode, editPromotionCode, getPromotionCodes } from './promotions-editor.service.js';
+import { reconciliationRoutes } from './reconciliation.routes.js';
 import { getTaskDefinitions, saveTaskDefinition } from './tasks-editor.service.js';
 import { approve, reject, withdrawalQueue } from './withdrawals-queue.service.js';
 
@@ -170,6 +171,9 @@ export async function adminRoutes(app: FastifyInstance) {
       'savedSuccessfully',
     );
   });
+
+  // Reconciliation (issue 12)
+  reconciliationRoutes(app, context);
 
   // The audit log
   app.post('/auditLog', async (request) => {

@@ -2,11 +2,12 @@ import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
-import { cliActor, recordAudit } from '../admin/audit.service.js';
+import { cliActor } from '../admin/audit.service.js';
+import { settleAudited } from '../admin/reconciliation.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
-import { resolvePlatId, settleRebates } from './ingest.service.js';
+import { resolvePlatId } from './ingest.service.js';
 import { loadPartners } from './partners.js';
 import type { SettlementResult } from './settlement.service.js';
 
@@ -86,30 +87,8 @@ export const rebatesSettle: CashbackCommand = {
       return 1;
     }
     const partners = await loadPartners(deps);
-    const actor = cliActor();
-    // One audit entry per exchange that settled anything, in that exchange's settlement transaction:
-    // the money and its record commit together. A run that found nothing due changed nothing.
-    const result = await settleRebates(deps, {
-      ...(platId === undefined ? {} : { platId }),
-      ...(uid === undefined ? {} : { uid }),
-      onSettled: (tx, settledPlatId, settlement) =>
-        recordAudit(tx, {
-          actor,
-          action: 'rebates.settle',
-          target: uid === undefined ? `settlement:${settledPlatId}` : `settlement:${settledPlatId}:${uid}`,
-          after: {
-            platId: settledPlatId,
-            exchange: partners.get(settledPlatId)?.name ?? null,
-            uid: uid ?? null,
-            completed: settlement.completed,
-            failed: settlement.failed,
-            recovered: settlement.recovered,
-            cashbackCredited: usdt(settlement.creditedMicro),
-            inviteBonuses: usdt(settlement.bonusMicro),
-          },
-          at: deps.clock.now(),
-        }),
-    });
+    // One audit entry per exchange that settled anything, written with the money (settleAudited).
+    const result = await settleAudited(deps, cliActor(), { platId, uid });
     for (const [id, settlement] of result.byExchange) {
       if (settlement.completed + settlement.failed === 0) continue;
       io.out(`  ${partners.get(id)?.name ?? id}: ${settlementSummary(settlement)}`);

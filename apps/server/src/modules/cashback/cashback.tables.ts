@@ -38,6 +38,8 @@ export const referrals = pgTable(
   },
   (table) => [
     uniqueIndex('referrals_plat_uid_unique').on(table.platId, table.uid),
+    // The console's roster search by UID prefix, in byte order whatever the database's collation.
+    index('referrals_plat_uid_bytes_idx').on(table.platId, sql`(${table.uid} collate "C")`),
     check('referrals_source_check', sql`${table.source} in ('csv', 'api')`),
   ],
 );
@@ -85,6 +87,11 @@ export const rebates = pgTable(
     index('rebates_unreferred_idx')
       .on(table.platId, table.uid)
       .where(sql`${table.status} = 'failed' and ${table.failureReason} = 'uidNotReferred'`),
+    // Reconciliation: the commission received in a period, and the records still open, per exchange.
+    index('rebates_created_idx').on(table.createdAt),
+    index('rebates_open_idx')
+      .on(table.platId, table.periodEnd, table.id)
+      .where(sql`${table.status} <> 'completed'`),
     check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
     check(
       'rebates_amounts_check',

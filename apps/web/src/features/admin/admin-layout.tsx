@@ -17,6 +17,7 @@ const SECTIONS = [
   { path: '/admin/corrections', key: 'corrections' },
   { path: '/admin/catalog', key: 'catalog' },
   { path: '/admin/imports', key: 'imports' },
+  { path: '/admin/reconciliation', key: 'reconciliation' },
   { path: '/admin/tasks', key: 'tasks' },
   { path: '/admin/promotions', key: 'promotions' },
   { path: '/admin/audit', key: 'audit' },

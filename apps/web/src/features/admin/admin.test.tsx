@@ -1,5 +1,4 @@
 import {
-  type CatalogExchange,
   type Dashboard,
   PLACEHOLDER_REFERRAL_CODE,
   type PromotionCode,
@@ -12,6 +11,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
+import { catalogExchange } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 
@@ -132,34 +132,6 @@ describe('the operator console guard', () => {
     expect(await screen.findByText(t('admin.withdrawals.empty'))).toBeVisible();
   });
 });
-
-function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
-  return {
-    platId: 1,
-    name: 'Binance',
-    abbreviation: 'BN',
-    logo: '/logos/bn.svg',
-    position: 1,
-    score: '9.6',
-    cashRate: '30.00',
-    speedUpCashRate: '40.00',
-    limitPrice: '0.0200',
-    marketPrice: '0.0500',
-    vipRule: 'both',
-    marks: [],
-    signupUrlTemplate: 'https://accounts.binance.com/register?ref={code}',
-    referralCode: 'REAL42',
-    newUserDiscountPercent: 20,
-    newUserDiscountDays: 90,
-    isRecommended: true,
-    isRacing: false,
-    feesCheckedOn: new Date().toISOString().slice(0, 10),
-    updatedAt: '2026-11-01T00:00:00.000Z',
-    vipTiers: [],
-    activities: [],
-    ...overrides,
-  };
-}
 
 describe('the catalog page', () => {
   it('lists what must be fixed before launch: the placeholder referral code, a link without {code}, unchecked fees', async () => {

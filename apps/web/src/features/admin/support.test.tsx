@@ -5,33 +5,12 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
+import { serveConsole } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
-const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
 const CLAIMANT_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
-type Handler = (body: Record<string, unknown>) => Response;
-
-/** Answers the console's calls by path; the operator is logged in, the catalog empty. */
-function serve(handlers: Record<string, Handler>) {
-  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-  const all: Record<string, Handler> = {
-    '/elex/admin/whoami': () => envelope(OPERATOR),
-    '/elex/admin/catalog': () => envelope({ exchanges: [] }),
-    ...handlers,
-  };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ path, body });
-      const handler = all[path];
-      return handler ? handler(body) : envelope(null);
-    }),
-  );
-  return calls;
-}
+const serve = serveConsole;
 
 function row(overrides: Partial<AdminSupportRow> = {}): AdminSupportRow {
   return {

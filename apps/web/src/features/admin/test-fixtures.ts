@@ -1,0 +1,60 @@
+import type { CatalogExchange } from '@elex/contract';
+import { vi } from 'vitest';
+import { envelope } from '../../test/helpers';
+
+/** A partner as the console's catalog call answers it, for the console's page tests. */
+export function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
+  return {
+    platId: 1,
+    name: 'Binance',
+    abbreviation: 'BN',
+    logo: '/logos/bn.svg',
+    position: 1,
+    score: '9.6',
+    cashRate: '30.00',
+    speedUpCashRate: '40.00',
+    limitPrice: '0.0200',
+    marketPrice: '0.0500',
+    vipRule: 'both',
+    marks: [],
+    signupUrlTemplate: 'https://accounts.binance.com/register?ref={code}',
+    referralCode: 'REAL42',
+    newUserDiscountPercent: 20,
+    newUserDiscountDays: 90,
+    isRecommended: true,
+    isRacing: false,
+    feesCheckedOn: new Date().toISOString().slice(0, 10),
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    vipTiers: [],
+    activities: [],
+    ...overrides,
+  };
+}
+
+export const TEST_OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
+
+type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
+
+/**
+ * Stubs fetch to answer the console's calls by path: the operator is logged in, the catalog empty
+ * unless a handler says otherwise, anything else an empty success. Answers the calls made.
+ */
+export function serveConsole(handlers: Record<string, Handler>) {
+  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const all: Record<string, Handler> = {
+    '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+    '/elex/admin/catalog': () => envelope({ exchanges: [] }),
+    ...handlers,
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      calls.push({ path, body });
+      const handler = all[path];
+      return handler ? handler(body) : envelope(null);
+    }),
+  );
+  return calls;
+}
