@@ -718,5 +718,7 @@ export const AUDIT_ACTIONS = [
   'support.close',
   'support.moveBinding',
   'support.verifyOwnership',
+  'export.create',
+  'alerts.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

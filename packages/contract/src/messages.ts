@@ -149,6 +149,13 @@ const en = {
   promotionValidThroughPast: 'The last valid day cannot be before today (UTC)',
   promotionCapBelowSignups: 'The cap cannot be lower than the {{signups}} sign-ups already made',
   promotionCodeCreated: 'Promotion code {{code}} created',
+  exportKindInvalid:
+    'Choose what to export: withdrawals, members, ledger lines, rebate records or the audit log',
+  exportFromRequired: 'Enter the first day of the range',
+  exportToRequired: 'Enter the last day of the range',
+  exportDayInvalid: 'Enter a day as YYYY-MM-DD',
+  exportRangeReversed: 'The first day is after the last day: swap them',
+  exportLinkInvalid: 'This download link has expired or was already used: start the export again',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -296,6 +303,12 @@ const zh: MessageCatalogue = {
   promotionValidThroughPast: '最后有效日不能早于今天（UTC）',
   promotionCapBelowSignups: '上限不能低于已有的 {{signups}} 次注册',
   promotionCodeCreated: '推广码 {{code}} 已创建',
+  exportKindInvalid: '请选择导出内容：提现、会员、账本明细、返佣记录或审计日志',
+  exportFromRequired: '请输入起始日期',
+  exportToRequired: '请输入结束日期',
+  exportDayInvalid: '请按 YYYY-MM-DD 格式输入日期',
+  exportRangeReversed: '起始日期晚于结束日期，请对调',
+  exportLinkInvalid: '此下载链接已过期或已使用，请重新导出',
 };
 
 const ko: MessageCatalogue = {
@@ -441,6 +454,12 @@ const ko: MessageCatalogue = {
   promotionValidThroughPast: '마지막 유효일은 오늘(UTC)보다 이전일 수 없습니다',
   promotionCapBelowSignups: '한도는 이미 이루어진 가입 {{signups}}건보다 낮을 수 없습니다',
   promotionCodeCreated: '프로모션 코드 {{code}}이(가) 생성되었습니다',
+  exportKindInvalid: '내보낼 항목을 선택하세요: 출금, 회원, 원장 내역, 리베이트 기록 또는 감사 로그',
+  exportFromRequired: '기간의 시작일을 입력하세요',
+  exportToRequired: '기간의 종료일을 입력하세요',
+  exportDayInvalid: '날짜를 YYYY-MM-DD 형식으로 입력하세요',
+  exportRangeReversed: '시작일이 종료일보다 늦습니다. 두 날짜를 바꿔 주세요',
+  exportLinkInvalid: '이 다운로드 링크는 만료되었거나 이미 사용되었습니다. 내보내기를 다시 시작하세요',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

@@ -77,6 +77,8 @@ export const routes: RouteObject[] = [
               page('tasks', () => import('../features/admin/tasks-page')),
               page('promotions', () => import('../features/admin/promotions-page')),
               page('audit', () => import('../features/admin/audit-page')),
+              page('exports', () => import('../features/admin/exports-page')),
+              page('alerts', () => import('../features/admin/alerts-page')),
               page('support', () => import('../features/admin/support-queue-page')),
               page('support/:id', () => import('../features/admin/support-request-page')),
             ],

@@ -3,6 +3,7 @@ import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
 import { cliActor, recordAudit } from '../admin/audit.service.js';
+import { alertLedgerBroken } from '../alerts/alerts.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
@@ -52,6 +53,9 @@ export const ledgerCheck: CashbackCommand = {
     }
     io.err(`Ledger check failed: ${problems.length} invariant(s) broken.`);
     for (const problem of problems) io.err(`  ${problem.invariant}: ${problem.detail}`);
+    // The operators (and the webhook) hear of it too; the server's outbox worker sends it.
+    await alertLedgerBroken(deps, 'cli', problems);
+    io.err('The operators with the ledger alert on have been alerted.');
     return 1;
   },
 };

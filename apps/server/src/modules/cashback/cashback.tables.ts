@@ -85,6 +85,9 @@ export const rebates = pgTable(
     index('rebates_unreferred_idx')
       .on(table.platId, table.uid)
       .where(sql`${table.status} = 'failed' and ${table.failureReason} = 'uidNotReferred'`),
+    // The rebates export reads by trading day; the daily alert summary by arrival.
+    index('rebates_period_start_idx').on(table.periodStart, table.id),
+    index('rebates_created_idx').on(table.createdAt),
     check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
     check(
       'rebates_amounts_check',
