@@ -12,6 +12,8 @@ import { openExport } from './exports.service.js';
 export async function exportDownloadRoutes(app: FastifyInstance) {
   app.get<{ Params: { token: string }; Querystring: { lang?: string } }>(
     '/download/:token',
+    // No automatic HEAD: a link checker's HEAD would use up the one download.
+    { exposeHeadRoute: false },
     async (request, reply) => {
       const locale = toLocale(request.query.lang ?? request.headers['accept-language']?.slice(0, 2));
       let opened: Awaited<ReturnType<typeof openExport>>;

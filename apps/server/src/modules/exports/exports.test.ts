@@ -102,6 +102,8 @@ describe('exports/create', () => {
 describe('the download', () => {
   it('streams text/csv as an attachment named after the kind and range, once', async () => {
     const url = await exportLink(ctx, operator, 'members', '2026-03-01', '2026-03-01');
+    // A link checker's HEAD does not use the link up.
+    expect((await ctx.app.inject({ method: 'HEAD', url })).statusCode).not.toBe(200);
     const first = await fetchExport(ctx, url);
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-type']).toBe('text/csv; charset=utf-8');
