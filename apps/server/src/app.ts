@@ -19,6 +19,7 @@ import { bindingsRoutes } from './modules/bindings/bindings.routes.js';
 import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
 import { correctionsAdminRoutes, correctionsRoutes } from './modules/corrections/corrections.routes.js';
 import { exchangesRoutes } from './modules/exchanges/exchanges.routes.js';
+import { exportDownloadRoutes } from './modules/exports/exports.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes.js';
@@ -135,6 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bindingsRoutes, { prefix: '/elex' });
   await app.register(cashbackRoutes, { prefix: '/elex' });
   await app.register(adminRoutes, { prefix: '/elex/admin' });
+  // Outside adminRoutes: a browser download carries a one-time link, not the session header.
+  await app.register(exportDownloadRoutes, { prefix: '/elex/admin/exports' });
   await app.register(supportAdminRoutes, { prefix: '/elex/admin/support' });
   await app.register(correctionsAdminRoutes, { prefix: '/elex/admin/corrections' });
   await app.register(correctionsRoutes, { prefix: '/elex' });

@@ -68,6 +68,10 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^(true|false|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/)
     .optional(),
+  /** Operators' alerts also go here as a JSON POST (docs/operations.md, "Alerts"); mail only without it. */
+  ALERT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** An exchange's sync alerts the operators once it has failed this many runs in a row. */
+  ALERT_SYNC_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
   /** Exchange affiliate APIs and the sync job (integrations/exchanges/config.ts). */
   ...exchangeEnvShape,
   /** Community bots that verify the social tasks (integrations/social/config.ts). */
@@ -103,6 +107,8 @@ export interface Config {
   /** Configured exchange affiliate APIs, by lower-case name; absent = not configured. */
   exchangeApis: ExchangeApisConfig;
   sync: SyncConfig;
+  /** Operators' alerts: the webhook (absent: mail only) and the sync failures in a row that alert. */
+  alerts: { webhookUrl: string | undefined; syncFailures: number };
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +153,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     exchangeApis: exchangeSettings.exchangeApis,
     sync: exchangeSettings.sync,
+    alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, syncFailures: env.ALERT_SYNC_FAILURES },
   };
 }
 

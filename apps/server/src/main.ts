@@ -5,6 +5,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
 import { createExchangeAdapters } from './integrations/exchanges/registry.js';
 import { startOutboxWorker } from './jobs/outbox-worker.js';
+import { alertAfterSyncRun, dailyAlertsTask } from './modules/alerts/alerts.service.js';
 import { reportPartnersNotReady } from './modules/exchanges/exchanges.service.js';
 import { housekeepingTask } from './modules/housekeeping/housekeeping.service.js';
 import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
@@ -35,7 +36,11 @@ async function main() {
       ...(config.sync.enabled ? { settle: () => ingest.settle() } : {}),
       adapters: config.sync.enabled ? exchangeAdapters : new Map(),
       log: app.log.child({ job: 'exchange-sync' }),
-      tasks: [housekeepingTask(app.deps, app.log.child({ job: 'housekeeping' }))],
+      afterRun: (summary) => alertAfterSyncRun(app.deps, summary),
+      tasks: [
+        housekeepingTask(app.deps, app.log.child({ job: 'housekeeping' })),
+        dailyAlertsTask(app.deps, app.log.child({ job: 'daily-alerts' })),
+      ],
     },
     { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
   );

@@ -722,5 +722,7 @@ export const AUDIT_ACTIONS = [
   'correction.approve',
   'correction.reject',
   'correction.post',
+  'export.create',
+  'alerts.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

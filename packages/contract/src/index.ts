@@ -10,6 +10,7 @@ export * from './exchanges.js';
 export * from './invites.js';
 export * from './locales.js';
 export * from './messages.js';
+export * from './operations.js';
 export * from './points.js';
 export * from './promotions.js';
 export * from './reconciliation.js';

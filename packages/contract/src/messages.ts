@@ -164,6 +164,13 @@ const en = {
   reconciliationRangeOrder: 'the last day must not be before the first',
   reconciliationRangeTooLong: 'a period can cover at most 366 days',
   rebatesSettled: '{{count}} record(s) settled',
+  exportKindInvalid:
+    'Choose what to export: withdrawals, members, ledger lines, rebate records or the audit log',
+  exportFromRequired: 'Enter the first day of the range',
+  exportToRequired: 'Enter the last day of the range',
+  exportDayInvalid: 'Enter a day as YYYY-MM-DD',
+  exportRangeReversed: 'The first day is after the last day: swap them',
+  exportLinkInvalid: 'This download link has expired or was already used: start the export again',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -326,6 +333,12 @@ const zh: MessageCatalogue = {
   reconciliationRangeOrder: '结束日期不能早于开始日期',
   reconciliationRangeTooLong: '一个期间最多 366 天',
   rebatesSettled: '已结算 {{count}} 条记录',
+  exportKindInvalid: '请选择导出内容：提现、会员、账本明细、返佣记录或审计日志',
+  exportFromRequired: '请输入起始日期',
+  exportToRequired: '请输入结束日期',
+  exportDayInvalid: '请按 YYYY-MM-DD 格式输入日期',
+  exportRangeReversed: '起始日期晚于结束日期，请对调',
+  exportLinkInvalid: '此下载链接已过期或已使用，请重新导出',
 };
 
 const ko: MessageCatalogue = {
@@ -486,6 +499,12 @@ const ko: MessageCatalogue = {
   reconciliationRangeOrder: '마지막 날은 첫날보다 앞설 수 없습니다',
   reconciliationRangeTooLong: '기간은 최대 366일까지 지정할 수 있습니다',
   rebatesSettled: '{{count}}건의 기록을 정산했습니다',
+  exportKindInvalid: '내보낼 항목을 선택하세요: 출금, 회원, 원장 내역, 리베이트 기록 또는 감사 로그',
+  exportFromRequired: '기간의 시작일을 입력하세요',
+  exportToRequired: '기간의 종료일을 입력하세요',
+  exportDayInvalid: '날짜를 YYYY-MM-DD 형식으로 입력하세요',
+  exportRangeReversed: '시작일이 종료일보다 늦습니다. 두 날짜를 바꿔 주세요',
+  exportLinkInvalid: '이 다운로드 링크는 만료되었거나 이미 사용되었습니다. 내보내기를 다시 시작하세요',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

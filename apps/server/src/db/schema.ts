@@ -3,12 +3,14 @@
  * A module's tables are read and written only by that module's repository.
  */
 export * from '../modules/admin/admin.tables.js';
+export * from '../modules/alerts/alerts.tables.js';
 export * from '../modules/analytics/analytics.tables.js';
 export * from '../modules/auth/auth.tables.js';
 export * from '../modules/bindings/bindings.tables.js';
 export * from '../modules/cashback/cashback.tables.js';
 export * from '../modules/corrections/corrections.tables.js';
 export * from '../modules/exchanges/exchanges.tables.js';
+export * from '../modules/exports/exports.tables.js';
 export * from '../modules/invites/invites.tables.js';
 export * from '../modules/ledger/ledger.tables.js';
 export * from '../modules/mail/mail.tables.js';

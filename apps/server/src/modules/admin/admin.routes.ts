@@ -1,6 +1,7 @@
 import {
   ApproveWithdrawalRequestSchema,
   AuditLogRequestSchema,
+  CreateExportRequestSchema,
   CreatePromotionCodeRequestSchema,
   DashboardRequestSchema,
   DeleteActivityRequestSchema,
@@ -12,6 +13,7 @@ import {
   RejectWithdrawalRequestSchema,
   ReplaceVipTiersRequestSchema,
   SaveActivityRequestSchema,
+  SaveAlertPreferencesRequestSchema,
   SearchMembersRequestSchema,
   SyncRunsRequestSchema,
   UnbindUidRequestSchema,
@@ -25,6 +27,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
+import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
+import { createExportLink } from '../exports/exports.service.js';
 import { operatorOnly, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {
@@ -179,5 +183,25 @@ export async function adminRoutes(app: FastifyInstance) {
   app.post('/auditLog', async (request) => {
     const query = parsePayload(AuditLogRequestSchema, request.body);
     return success(request, await listAudit(deps.db, query));
+  });
+
+  // Exports: the call makes a one-time link; the download itself is exports.routes.ts.
+  app.post('/exports/create', async (request) => {
+    const input = parsePayload(CreateExportRequestSchema, request.body);
+    return success(request, await createExportLink(deps, await context(request), input));
+  });
+
+  // The calling operator's own alerts
+  app.post('/alertPreferences', async (request) => {
+    const operator = await requireOperator(request);
+    return success(request, await getAlertPreferences(deps, operator.userId));
+  });
+  app.post('/saveAlertPreferences', async (request) => {
+    const change = parsePayload(SaveAlertPreferencesRequestSchema, request.body);
+    return success(
+      request,
+      await saveAlertPreferences(deps, await context(request), change),
+      'savedSuccessfully',
+    );
   });
 }

@@ -44,6 +44,8 @@ export const users = pgTable(
     uniqueIndex('users_user_code_unique').on(table.userCode),
     uniqueIndex('users_invite_code_unique').on(table.inviteCode),
     index('users_inviter_id_idx').on(table.inviterId),
+    // Exports and the daily alert summary read members by registration day.
+    index('users_created_idx').on(table.createdAt, table.id),
     // E-mails compare case-insensitively because they are stored lower-cased; the database holds the line.
     check('users_email_lower_check', sql`${table.email} = lower(${table.email})`),
   ],

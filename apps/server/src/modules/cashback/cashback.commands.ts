@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
-import { cliActor } from '../admin/audit.service.js';
 import { settleAudited } from '../admin/reconciliation.service.js';
+import { cliActor, recordAudit } from '../admin/audit.service.js';
+import { alertLedgerBroken } from '../alerts/alerts.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
@@ -53,6 +54,9 @@ export const ledgerCheck: CashbackCommand = {
     }
     io.err(`Ledger check failed: ${problems.length} invariant(s) broken.`);
     for (const problem of problems) io.err(`  ${problem.invariant}: ${problem.detail}`);
+    // The operators (and the webhook) hear of it too; the server's outbox worker sends it.
+    await alertLedgerBroken(deps, 'cli', problems);
+    io.err('The operators with the ledger alert on have been alerted.');
     return 1;
   },
 };

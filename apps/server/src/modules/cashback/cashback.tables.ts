@@ -92,6 +92,8 @@ export const rebates = pgTable(
     index('rebates_open_idx')
       .on(table.platId, table.periodEnd, table.id)
       .where(sql`${table.status} <> 'completed'`),
+    // The rebates export reads by trading day; the daily alert summary by arrival (rebates_created_idx).
+    index('rebates_period_start_idx').on(table.periodStart, table.id),
     check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
     check(
       'rebates_amounts_check',

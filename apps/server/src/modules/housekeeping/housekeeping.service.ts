@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { deleteEventsReceivedBefore } from '../analytics/analytics.repository.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.repository.js';
+import { deleteExportLinksExpiredBefore } from '../exports/exports.repository.js';
 import { deleteMailsSentBefore } from '../mail/outbox.repository.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
 import { deleteEmptyRunRowsBefore } from '../sync/sync.repository.js';
@@ -29,6 +30,8 @@ export const HOUSEKEEPING_RETENTION_DAYS = {
   /** After receipt, raw analytics events: the console reads at most 90 days; 400 leaves a year and a
    * month for comparing a season with last year's, and bounds the table a flood of events can grow. */
   analyticsEvents: 400,
+  /** After expiry, the console's one-minute export links (used or not): the audit log keeps the export. */
+  exportLinks: 1,
 } as const;
 
 export const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
@@ -77,6 +80,12 @@ export const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `analytics events received more than ${HOUSEKEEPING_RETENTION_DAYS.analyticsEvents} days ago`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.analyticsEvents,
     deleteBatch: deleteEventsReceivedBefore,
+  },
+  {
+    table: 'export_links',
+    description: `export download links expired more than ${HOUSEKEEPING_RETENTION_DAYS.exportLinks} day ago`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.exportLinks,
+    deleteBatch: deleteExportLinksExpiredBefore,
   },
 ];
 

@@ -83,6 +83,8 @@ export const ledgerJournals = pgTable(
   (table) => [
     uniqueIndex('ledger_journals_idempotency_key_unique').on(table.idempotencyKey),
     index('ledger_journals_kind_created_idx').on(table.kind, table.createdAt),
+    // The ledger export walks journals by day, every kind.
+    index('ledger_journals_created_idx').on(table.createdAt, table.id),
   ],
 );
 

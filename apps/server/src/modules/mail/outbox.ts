@@ -13,6 +13,7 @@ import {
 import { openPayload, sealPayload } from './payload-cipher.js';
 import { isMailTemplate, type MailParams, type MailTemplate, renderMail } from './templates.js';
 import { transportFor } from './transport.js';
+import { postJson, WEBHOOK_TEMPLATE } from './webhook.js';
 
 /** Retries with exponential backoff: 30 s, 1 min, 2 min ... capped at 1 h, then the mail is given up. */
 export const MAIL_RETRY = {
@@ -56,6 +57,30 @@ export async function enqueueMail<T extends MailTemplate>(
       params: mail.params,
     }),
     userId: mail.userId ?? null,
+    nextAttemptAt: now,
+    createdAt: now,
+  });
+}
+
+/**
+ * Queues a JSON POST to `url` in the caller's transaction: the outbox delivers it like a mail, with
+ * the same retries, lease and encryption (the body may name members), and never in the request.
+ */
+export async function enqueueWebhook(
+  tx: Executor,
+  deps: Pick<AppDeps, 'config' | 'clock'>,
+  url: string,
+  body: unknown,
+): Promise<number> {
+  const now = deps.clock.now();
+  return insertOutboxMail(tx, {
+    template: WEBHOOK_TEMPLATE,
+    locale: 'en',
+    payload: sealPayload(deps.config.appSecret, associatedData(WEBHOOK_TEMPLATE, 'en'), {
+      to: url,
+      params: body,
+    }),
+    userId: null,
     nextAttemptAt: now,
     createdAt: now,
   });
@@ -116,7 +141,8 @@ async function deliver(
   log: FastifyBaseLogger,
 ): Promise<keyof DrainResult> {
   const now = deps.clock.now();
-  if (!row.payload || !isMailTemplate(row.template) || !isLocale(row.locale)) {
+  const webhook = row.template === WEBHOOK_TEMPLATE;
+  if (!row.payload || !(webhook || isMailTemplate(row.template)) || !isLocale(row.locale)) {
     await markMailFailed(deps.db, row.id, 'unreadable outbox row', true);
     log.error({ mailId: row.id, template: row.template }, 'outbox mail cannot be read');
     return 'failed';
@@ -134,8 +160,13 @@ async function deliver(
       associatedData(row.template, row.locale),
       row.payload,
     ) as { to: string; params: MailParams[MailTemplate] };
-    const rendered = renderMail(row.template, row.locale, params, deps.config.appUrl);
-    await transportFor(deps, log).send({ to, template: row.template, ...rendered });
+    if (webhook) {
+      await postJson(to, params);
+    } else {
+      const template = row.template as MailTemplate;
+      const rendered = renderMail(template, row.locale, params, deps.config.appUrl);
+      await transportFor(deps, log).send({ to, template, ...rendered });
+    }
     await markMailSent(deps.db, row.id, deps.clock.now());
     log.info({ mailId: row.id, template: row.template, attempts: row.attempts }, 'mail sent');
     return 'sent';
@@ -143,13 +174,16 @@ async function deliver(
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     if (row.attempts >= MAIL_RETRY.maxAttempts) {
       await markMailFailed(deps.db, row.id, message, false);
-      log.error({ mailId: row.id, attempts: row.attempts, err: message }, 'mail given up after retries');
+      log.error(
+        { mailId: row.id, template: row.template, attempts: row.attempts, err: message },
+        'mail given up after retries',
+      );
       return 'failed';
     }
     const next = new Date(deps.clock.now().getTime() + retryDelayMs(row.attempts));
     await markMailRetry(deps.db, row.id, message, next);
     log.warn(
-      { mailId: row.id, attempts: row.attempts, nextAttemptAt: next, err: message },
+      { mailId: row.id, template: row.template, attempts: row.attempts, nextAttemptAt: next, err: message },
       'mail send failed',
     );
     return 'retried';

@@ -26,6 +26,22 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     text: 'Please send a screenshot <of> your account page.',
     resolution: null,
   },
+  alertWithdrawalRequested: { ...WITHDRAWAL, withdrawalId: 7, memberId: 12 },
+  alertSyncFailing: { exchange: 'Bitget', platId: 4, failures: 3, since: AT, error: 'HTTP 503' },
+  alertLedgerBroken: {
+    source: 'daily',
+    at: AT,
+    problems: [{ invariant: 'all lines sum to zero', detail: 'sum 5' }],
+  },
+  alertDailySummary: {
+    day: '2026-01-14',
+    newMembers: 3,
+    withdrawalsRequested: { count: 2, amount: '120.500000' },
+    withdrawalsPaid: { count: 1, amount: '60.000000' },
+    commissionImported: '812.345678',
+    pendingWithdrawals: { count: 4, amount: '300.000000' },
+    syncs: [{ exchange: 'Bitget', status: 'failed', finishedAt: AT, lastSuccessAt: null }],
+  },
 };
 
 describe('mail templates', () => {

@@ -6,12 +6,13 @@ import {
   type SupportKind,
   type SupportResolution,
 } from '@elex/contract';
+import { type AlertMailParams, type AlertMailTemplate, renderAlertMail } from '../alerts/alert-mails.js';
 
 /**
  * The mails the product sends, in the request's language (en, zh, ko), each as plain text and HTML.
  * Parameters arrive decrypted from the outbox at send time; nothing here is stored.
  */
-export interface MailParams {
+export interface MailParams extends AlertMailParams {
   verificationCode: { code: string; module: CodeModule; validMinutes: number };
   passwordChanged: { kind: 'reset' | 'change'; at: string; withdrawalLockedUntil: string };
   accountDeleted: { at: string };
@@ -50,6 +51,11 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'withdrawalRejected',
   'uidListed',
   'supportAnswered',
+  // Operators' alerts (alerts/alert-mails.ts).
+  'alertWithdrawalRequested',
+  'alertSyncFailing',
+  'alertLedgerBroken',
+  'alertDailySummary',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -457,6 +463,19 @@ export function renderMail<T extends MailTemplate>(
         url: `${appUrl}${PATHS.myPageSupport}/${answer.requestId}`,
       });
       return compose(locale, copy, copy.support.subject(answer.requestId), blocks);
+    }
+    case 'alertWithdrawalRequested':
+    case 'alertSyncFailing':
+    case 'alertLedgerBroken':
+    case 'alertDailySummary': {
+      const alert = renderAlertMail(
+        template as AlertMailTemplate,
+        locale,
+        params as AlertMailParams[AlertMailTemplate],
+        appUrl,
+        (iso) => formatTime(locale, iso),
+      );
+      return compose(locale, copy, alert.subject, alert.blocks);
     }
     default:
       throw new Error(`unknown mail template ${String(template)}`);

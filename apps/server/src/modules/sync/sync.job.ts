@@ -43,6 +43,8 @@ export interface SyncJobDeps {
    */
   settle?: () => Promise<unknown>;
   log: SyncLog & { error(details: object, message: string): void };
+  /** Told after each exchange run (the operators' sync alert); a fault here is logged, never the run's. */
+  afterRun?: (summary: SyncRunSummary) => Promise<unknown>;
   /** Periodic work besides the exchanges, each at its own period (at least the interval). */
   tasks?: readonly PeriodicTask[];
 }
@@ -89,6 +91,13 @@ async function runOne(
 ): Promise<SyncRunSummary> {
   const summary = await syncExchange(deps, target, { trigger: 'job', backfillDays: options.backfillDays });
   options.onRun?.(summary);
+  if (deps.afterRun) {
+    await deps
+      .afterRun(summary)
+      .catch((error: unknown) =>
+        deps.log.error({ err: error, exchange: summary.exchange }, 'after-run step failed'),
+      );
+  }
   if (summary.status === 'succeeded' && summary.segmentsDone > 0) {
     deps.log.info(
       {

@@ -18,6 +18,7 @@ import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
+import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
   checkOwnAddressCode,
@@ -374,6 +375,16 @@ export async function requestWithdrawal(
         userId,
       });
     }
+    // The operators hear of it with the request: same transaction, sent by the outbox after commit.
+    await sendAlert(tx, deps, 'withdrawalRequested', {
+      withdrawalId: row.id,
+      memberId: userId,
+      amount: displayUsdt(row.amountMicro),
+      exchange,
+      uid: row.uid,
+      address: row.address,
+      at: now.toISOString(),
+    });
     await checkpoint(deps, 'request:afterMail');
     return { created: row };
   });

@@ -69,6 +69,8 @@ export const withdrawals = pgTable(
     uniqueIndex('withdrawals_tx_hash_unique').on(table.txHash),
     index('withdrawals_user_created_idx').on(table.userId, table.createdAt, table.id),
     index('withdrawals_status_created_idx').on(table.status, table.createdAt, table.id),
+    // Exports and the daily alert summary read every status by day.
+    index('withdrawals_created_idx').on(table.createdAt, table.id),
     check(
       'withdrawals_amount_check',
       sql`${table.amountMicro} > 0 and ${table.cashbackMicro} >= 0 and ${table.rewardsMicro} >= 0

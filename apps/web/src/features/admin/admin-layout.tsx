@@ -21,6 +21,8 @@ const SECTIONS = [
   { path: '/admin/tasks', key: 'tasks' },
   { path: '/admin/promotions', key: 'promotions' },
   { path: '/admin/audit', key: 'audit' },
+  { path: '/admin/exports', key: 'exports' },
+  { path: '/admin/alerts', key: 'alerts' },
 ] as const;
 
 /**

@@ -1,0 +1,223 @@
+import type { Locale } from '@elex/contract';
+
+/**
+ * The operators' alert mails (docs/operations.md, "Alerts"), in the operator's language. Rendered by
+ * mail/templates.ts like every other mail; the copy and the blocks live here.
+ */
+export interface AlertMailParams {
+  alertWithdrawalRequested: {
+    withdrawalId: number;
+    memberId: number;
+    amount: string;
+    exchange: string;
+    uid: string;
+    address: string;
+    at: string;
+  };
+  alertSyncFailing: { exchange: string; platId: number; failures: number; since: string; error: string };
+  alertLedgerBroken: {
+    /** 'daily': the background check; 'cli': `npm run ops -- ledger:check`. */
+    source: 'daily' | 'cli';
+    at: string;
+    problems: Array<{ invariant: string; detail: string }>;
+  };
+  alertDailySummary: DailySummary;
+}
+
+export interface DailySummary {
+  /** The UTC day summarised, YYYY-MM-DD. */
+  day: string;
+  newMembers: number;
+  withdrawalsRequested: { count: number; amount: string };
+  withdrawalsPaid: { count: number; amount: string };
+  /** Commission of the rebate records that arrived that day. */
+  commissionImported: string;
+  /** Waiting for a decision now. */
+  pendingWithdrawals: { count: number; amount: string };
+  /** Each exchange's last sync run. */
+  syncs: Array<{ exchange: string; status: string; finishedAt: string | null; lastSuccessAt: string | null }>;
+}
+
+export type AlertMailTemplate = keyof AlertMailParams;
+
+/** A rendered alert's parts; templates.ts wraps them in the product's mail. */
+export type AlertBlock = { kind: 'p'; text: string } | { kind: 'link'; text: string; url: string };
+
+interface AlertCopy {
+  withdrawalSubject: (amount: string, exchange: string) => string;
+  withdrawalBody: (p: AlertMailParams['alertWithdrawalRequested'], at: string) => string;
+  withdrawalLink: string;
+  syncSubject: (exchange: string, failures: number) => string;
+  syncBody: (p: AlertMailParams['alertSyncFailing'], since: string) => string;
+  syncLink: string;
+  ledgerSubject: (count: number) => string;
+  ledgerBody: (source: 'daily' | 'cli', at: string) => string;
+  ledgerAction: string;
+  summarySubject: (day: string) => string;
+  summaryBody: (s: DailySummary) => string;
+  summarySync: (exchange: string, status: string, lastSuccess: string) => string;
+  never: string;
+  dashboardLink: string;
+  turnOff: string;
+}
+
+const COPY: Record<Locale, AlertCopy> = {
+  en: {
+    withdrawalSubject: (amount, exchange) => `New withdrawal request: ${amount} USDT (${exchange})`,
+    withdrawalBody: (p, at) =>
+      `Member ${p.memberId} asked on ${at} to withdraw ${p.amount} USDT (withdrawal #${p.withdrawalId}).\nFrom: ${p.exchange} UID ${p.uid}\nTo (Polygon): ${p.address}`,
+    withdrawalLink: 'Review it in the withdrawal queue:',
+    syncSubject: (exchange, failures) => `${exchange} sync failed ${failures} times in a row`,
+    syncBody: (p, since) =>
+      `The ${p.exchange} sync has failed ${p.failures} times in a row since ${since}. Last error: ${p.error}\nNew commission figures from ${p.exchange} are not arriving until it recovers. You will not be told again until it has succeeded once.`,
+    syncLink: 'See the sync runs:',
+    ledgerSubject: (count) => `Ledger check failed: ${count} invariant(s) broken`,
+    ledgerBody: (source, at) =>
+      `${source === 'cli' ? 'ledger:check at the command line' : 'The daily ledger check'} found broken invariants on ${at}:`,
+    ledgerAction:
+      'Do not approve withdrawals until this is understood. Run `npm run ops -- ledger:check` on the server for the full report (docs/ledger.md).',
+    summarySubject: (day) => `Elex Cashback daily summary for ${day}`,
+    summaryBody: (s) =>
+      [
+        `New members: ${s.newMembers}`,
+        `Withdrawals requested: ${s.withdrawalsRequested.count} (${s.withdrawalsRequested.amount} USDT)`,
+        `Withdrawals paid: ${s.withdrawalsPaid.count} (${s.withdrawalsPaid.amount} USDT)`,
+        `Commission imported: ${s.commissionImported} USDT`,
+        `Waiting for a decision now: ${s.pendingWithdrawals.count} (${s.pendingWithdrawals.amount} USDT)`,
+      ].join('\n'),
+    summarySync: (exchange, status, lastSuccess) =>
+      `${exchange}: last run ${status}, last success ${lastSuccess}`,
+    never: 'never',
+    dashboardLink: 'Open the console:',
+    turnOff: 'You get this alert because it is on in your console settings (Alerts).',
+  },
+  zh: {
+    withdrawalSubject: (amount, exchange) => `新的提现申请：${amount} USDT（${exchange}）`,
+    withdrawalBody: (p, at) =>
+      `会员 ${p.memberId} 于 ${at} 申请提现 ${p.amount} USDT（提现 #${p.withdrawalId}）。\n来源：${p.exchange} UID ${p.uid}\n收款地址（Polygon）：${p.address}`,
+    withdrawalLink: '在提现队列中审核：',
+    syncSubject: (exchange, failures) => `${exchange} 同步已连续失败 ${failures} 次`,
+    syncBody: (p, since) =>
+      `${p.exchange} 同步自 ${since} 起已连续失败 ${p.failures} 次。最近的错误：${p.error}\n恢复之前不会收到 ${p.exchange} 的新佣金数据。在同步成功一次之前不会再次提醒。`,
+    syncLink: '查看同步记录：',
+    ledgerSubject: (count) => `账本检查失败：${count} 项不变量被破坏`,
+    ledgerBody: (source, at) =>
+      `${source === 'cli' ? '命令行 ledger:check' : '每日账本检查'}于 ${at} 发现以下不变量被破坏：`,
+    ledgerAction:
+      '查明原因之前请勿批准提现。在服务器上运行 `npm run ops -- ledger:check` 查看完整报告（docs/ledger.md）。',
+    summarySubject: (day) => `Elex 返佣 ${day} 每日摘要`,
+    summaryBody: (s) =>
+      [
+        `新会员：${s.newMembers}`,
+        `提现申请：${s.withdrawalsRequested.count} 笔（${s.withdrawalsRequested.amount} USDT）`,
+        `已支付提现：${s.withdrawalsPaid.count} 笔（${s.withdrawalsPaid.amount} USDT）`,
+        `导入佣金：${s.commissionImported} USDT`,
+        `当前待审核：${s.pendingWithdrawals.count} 笔（${s.pendingWithdrawals.amount} USDT）`,
+      ].join('\n'),
+    summarySync: (exchange, status, lastSuccess) =>
+      `${exchange}：最近一次运行 ${status}，最近成功 ${lastSuccess}`,
+    never: '从未',
+    dashboardLink: '打开运营后台：',
+    turnOff: '您收到此提醒，是因为您在后台设置（提醒）中开启了它。',
+  },
+  ko: {
+    withdrawalSubject: (amount, exchange) => `새 출금 신청: ${amount} USDT (${exchange})`,
+    withdrawalBody: (p, at) =>
+      `회원 ${p.memberId}이(가) ${at}에 ${p.amount} USDT 출금을 신청했습니다(출금 #${p.withdrawalId}).\n출처: ${p.exchange} UID ${p.uid}\n받는 주소(Polygon): ${p.address}`,
+    withdrawalLink: '출금 대기열에서 검토하세요:',
+    syncSubject: (exchange, failures) => `${exchange} 동기화가 ${failures}회 연속 실패했습니다`,
+    syncBody: (p, since) =>
+      `${p.exchange} 동기화가 ${since}부터 ${p.failures}회 연속 실패했습니다. 마지막 오류: ${p.error}\n복구될 때까지 ${p.exchange}의 새 수수료 데이터가 들어오지 않습니다. 한 번 성공할 때까지 다시 알리지 않습니다.`,
+    syncLink: '동기화 기록 보기:',
+    ledgerSubject: (count) => `원장 점검 실패: 불변 조건 ${count}개 위반`,
+    ledgerBody: (source, at) =>
+      `${source === 'cli' ? '명령줄의 ledger:check' : '일일 원장 점검'}에서 ${at}에 위반된 불변 조건을 발견했습니다:`,
+    ledgerAction:
+      '원인을 파악하기 전에는 출금을 승인하지 마세요. 서버에서 `npm run ops -- ledger:check`를 실행해 전체 보고서를 확인하세요(docs/ledger.md).',
+    summarySubject: (day) => `Elex 캐시백 ${day} 일일 요약`,
+    summaryBody: (s) =>
+      [
+        `신규 회원: ${s.newMembers}`,
+        `출금 신청: ${s.withdrawalsRequested.count}건 (${s.withdrawalsRequested.amount} USDT)`,
+        `지급된 출금: ${s.withdrawalsPaid.count}건 (${s.withdrawalsPaid.amount} USDT)`,
+        `가져온 수수료: ${s.commissionImported} USDT`,
+        `현재 검토 대기: ${s.pendingWithdrawals.count}건 (${s.pendingWithdrawals.amount} USDT)`,
+      ].join('\n'),
+    summarySync: (exchange, status, lastSuccess) =>
+      `${exchange}: 마지막 실행 ${status}, 마지막 성공 ${lastSuccess}`,
+    never: '없음',
+    dashboardLink: '운영 콘솔 열기:',
+    turnOff: '콘솔 설정(알림)에서 이 알림을 켜 두셨기 때문에 받으셨습니다.',
+  },
+};
+
+export function renderAlertMail(
+  template: AlertMailTemplate,
+  locale: Locale,
+  params: AlertMailParams[AlertMailTemplate],
+  appUrl: string,
+  time: (iso: string) => string,
+): { subject: string; blocks: AlertBlock[] } {
+  const copy = COPY[locale];
+  const footer: AlertBlock = { kind: 'p', text: copy.turnOff };
+  switch (template) {
+    case 'alertWithdrawalRequested': {
+      const p = params as AlertMailParams['alertWithdrawalRequested'];
+      return {
+        subject: copy.withdrawalSubject(p.amount, p.exchange),
+        blocks: [
+          { kind: 'p', text: copy.withdrawalBody(p, time(p.at)) },
+          { kind: 'link', text: copy.withdrawalLink, url: `${appUrl}/admin/withdrawals` },
+          footer,
+        ],
+      };
+    }
+    case 'alertSyncFailing': {
+      const p = params as AlertMailParams['alertSyncFailing'];
+      return {
+        subject: copy.syncSubject(p.exchange, p.failures),
+        blocks: [
+          { kind: 'p', text: copy.syncBody(p, time(p.since)) },
+          { kind: 'link', text: copy.syncLink, url: `${appUrl}/admin/imports` },
+          footer,
+        ],
+      };
+    }
+    case 'alertLedgerBroken': {
+      const p = params as AlertMailParams['alertLedgerBroken'];
+      return {
+        subject: copy.ledgerSubject(p.problems.length),
+        blocks: [
+          { kind: 'p', text: copy.ledgerBody(p.source, time(p.at)) },
+          {
+            kind: 'p',
+            text: p.problems.map((problem) => `- ${problem.invariant}: ${problem.detail}`).join('\n'),
+          },
+          { kind: 'p', text: copy.ledgerAction },
+          footer,
+        ],
+      };
+    }
+    case 'alertDailySummary': {
+      const s = params as DailySummary;
+      const syncs = s.syncs.map((sync) =>
+        copy.summarySync(
+          sync.exchange,
+          sync.status,
+          sync.lastSuccessAt ? time(sync.lastSuccessAt) : copy.never,
+        ),
+      );
+      return {
+        subject: copy.summarySubject(s.day),
+        blocks: [
+          { kind: 'p', text: copy.summaryBody(s) },
+          ...(syncs.length > 0 ? [{ kind: 'p' as const, text: syncs.join('\n') }] : []),
+          { kind: 'link', text: copy.dashboardLink, url: `${appUrl}/admin` },
+          footer,
+        ],
+      };
+    }
+    default:
+      throw new Error(`unknown alert template ${String(template)}`);
+  }
+}

@@ -1,0 +1,23 @@
+import { stringify } from 'csv-stringify/sync';
+
+/**
+ * CSV as RFC 4180 says (csv-stringify: fields with a comma, quote or line break are quoted, quotes
+ * doubled, CRLF between records), safe to open in a spreadsheet: a text cell starting with = + - @,
+ * a tab or a carriage return would be read as a formula, so it gets a leading apostrophe (OWASP,
+ * "CSV Injection"). A plain number (a negative amount) cannot be a formula and stays a number.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function neutraliseCell(value: string): string {
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+}
+
+/** Rows as CSV text, each ending with CRLF. */
+export function csvLines(rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return '';
+  return stringify(
+    rows.map((row) => row.map(neutraliseCell)),
+    { record_delimiter: 'windows', eof: true },
+  );
+}
