@@ -28,42 +28,30 @@ export function AdjustmentsSection({ account }: { account: CorrectionAccount }) 
     <section className="adjustments" aria-labelledby={`adjustments-${account}`}>
       <h2 id={`adjustments-${account}`}>{t('cashback.adjustments.title')}</h2>
       <p className="muted">{t('cashback.adjustments.intro')}</p>
-      <div className="table-scroll">
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('cashback.adjustments.time')}</th>
-              <th scope="col">{t('cashback.adjustments.account')}</th>
-              <th scope="col">{t('cashback.adjustments.reason')}</th>
-              <th scope="col" className="numeric">
-                {t('cashback.adjustments.amount')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.records.map((record) => (
-              <tr key={record.id}>
-                <td>
-                  {new Date(record.postedAt).toLocaleString(currentLocale(), {
-                    dateStyle: 'medium',
-                    timeStyle: 'short',
-                  })}
-                </td>
-                <td>
-                  {record.account === 'rewards'
-                    ? t('cashback.adjustments.rewards')
-                    : `${exchangeName(record.platId ?? 0)} · ${record.uid}`}
-                </td>
-                <td className="wrap">
-                  <span className="status status-completed">{t('cashback.adjustments.label')}</span>{' '}
-                  <span className="adjustment-reason">{record.reason}</span>
-                </td>
-                <td className="numeric strong">{signed(record.amount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {/* A list, not a table: on a phone the reason and the amount must show without scrolling sideways. */}
+      <ul className="adjustment-list">
+        {data.records.map((record) => (
+          <li key={record.id} className="card adjustment">
+            <p className="adjustment-head">
+              <span className="status status-completed">{t('cashback.adjustments.label')}</span>
+              <strong className="numeric">
+                {signed(record.amount)} <span className="unit">{t('cashback.usdt')}</span>
+              </strong>
+            </p>
+            <p className="adjustment-reason">{record.reason}</p>
+            <p className="muted">
+              {record.account === 'rewards'
+                ? t('cashback.adjustments.rewards')
+                : `${exchangeName(record.platId ?? 0)} · ${record.uid}`}
+              {' · '}
+              {new Date(record.postedAt).toLocaleString(currentLocale(), {
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              })}
+            </p>
+          </li>
+        ))}
+      </ul>
       <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onPage={setPage} />
     </section>
   );

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import type { Page } from 'playwright-core';
+import { expectNoSeriousA11yViolations } from '../support/a11y.js';
+import { test } from '../support/fixtures.js';
+import { type RunningServer, runOps, startServer } from '../support/server.js';
+import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.js';
+import {
+  BITGET,
+  bindUid,
+  post,
+  seedWithdrawingMembers,
+  type WithdrawingMember,
+} from '../support/withdrawals.js';
+
+/**
+ * Issue 12, corrections, end to end: an operator credits a member's UID 150 USDT (above the default
+ * 100 USDT threshold) from the member's page; it waits; the same operator cannot approve it; a second
+ * operator approves it from the Corrections queue; the member sees it as an "Adjustment" with the
+ * reason under the cashback records, and the balance includes it; `ledger:check` is clean.
+ */
+const appSecret = randomBytes(24).toString('hex');
+const REASON = 'Missed rebate for the 3 March trades';
+let root: string;
+let dataDir: string;
+let smtp: SmtpCapture;
+let server: RunningServer | undefined;
+let member: WithdrawingMember;
+let proposer: WithdrawingMember;
+let approver: WithdrawingMember;
+
+before(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-corrections-'));
+  dataDir = path.join(root, 'data');
+  smtp = await startSmtpCapture();
+  const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 2, cashback: '40' });
+  [member, approver] = seeded as unknown as [WithdrawingMember, WithdrawingMember];
+  proposer = seeded.reviewer;
+  await runOps(['admin:grant', approver.email], { dataDir, appSecret });
+  server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
+  await bindUid(server.url, member, proposer);
+});
+after(async () => {
+  await server?.stop();
+  await smtp?.stop();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const base = () => (server as RunningServer).url;
+
+async function openAs(page: Page, who: WithdrawingMember, route: string) {
+  await page.goto(`${base()}/`);
+  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
+  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+test(
+  'an operator credits 150 USDT, a second operator approves it, the member sees the adjustment',
+  async ({ newPage }) => {
+    const found = await post(base(), '/elex/admin/searchMembers', { query: member.email }, proposer.token);
+    const userId = (found.content?.rows as Array<{ userId: number }>)[0]?.userId;
+    assert.ok(userId);
+
+    // The proposer corrects the UID's cashback from the member's page.
+    const proposerPage = await newPage({ viewport: 'desktop' });
+    await openAs(proposerPage, proposer, `/admin/members/${userId}`);
+    await proposerPage.getByRole('button', { name: 'Correct a balance', exact: true }).click();
+    const dialog = proposerPage.getByRole('dialog', { name: 'Correct this member’s balance' });
+    await dialog.getByText('Above 100.00 USDT a second operator must approve', { exact: false }).waitFor();
+    await dialog
+      .getByRole('combobox', { name: 'Which balance' })
+      .selectOption(`${BITGET.platId}:${member.uid}`);
+    await dialog.getByRole('textbox', { name: 'Amount in USDT' }).fill('150');
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill(REASON);
+    await expectNoSeriousA11yViolations(proposerPage, 'propose a correction');
+    await dialog.getByRole('button', { name: 'Save the correction', exact: true }).click();
+    await proposerPage
+      .getByText('Correction saved: it waits for a second operator’s approval')
+      .first()
+      .waitFor();
+    const section = proposerPage.getByRole('region', { name: 'Corrections' });
+    await section.getByText('Yours: another operator approves').waitFor();
+    assert.equal(await section.getByRole('button', { name: 'Approve', exact: true }).count(), 0);
+
+    // Nothing moved yet.
+    const before = await post(base(), '/elex/user/myInfo', {}, member.token);
+    assert.equal((before.content?.exchangeBinds as Array<{ balance: string }>)[0]?.balance, '40.000000');
+
+    // The second operator approves it from the queue.
+    const approverPage = await newPage({ viewport: 'desktop' });
+    await openAs(approverPage, approver, '/admin/corrections');
+    const row = approverPage.getByRole('row').filter({ hasText: REASON });
+    await row.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(approverPage, '/admin/corrections');
+    await row.getByRole('button', { name: 'Approve', exact: true }).click();
+    await approverPage.getByText('Correction posted').first().waitFor();
+    await approverPage.getByText('No corrections here.').waitFor();
+
+    // The member sees it under the cashback records, and the balance includes it.
+    const memberPage = await newPage({ viewport: 'mobile' });
+    await openAs(memberPage, member, '/mypage/records');
+    const adjustments = memberPage.getByRole('region', { name: 'Adjustments' });
+    await adjustments.getByText(REASON).waitFor();
+    await adjustments.getByText('Adjustment', { exact: true }).waitFor();
+    await adjustments.getByText('+150.00 USDT', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(memberPage, '/mypage/records');
+    const info = await post(base(), '/elex/user/myInfo', {}, member.token);
+    assert.equal((info.content?.exchangeBinds as Array<{ balance: string }>)[0]?.balance, '190.000000');
+    assert.equal(info.content?.totalRebate, '190.000000');
+
+    await (server as RunningServer).stop();
+    server = undefined;
+    assert.match(await runOps(['ledger:check'], { dataDir, appSecret }), /Ledger OK/);
+  },
+  { timeout: 240_000 },
+);
