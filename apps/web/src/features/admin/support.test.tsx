@@ -2,7 +2,7 @@ import type { AdminSupportDetail, AdminSupportRow, SupportUidState } from '@elex
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
 import { serveConsole } from './test-fixtures';
