@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
-import { cliActor, recordAudit } from '../admin/audit.service.js';
+import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
+import { recordAudit } from '../admin/audit.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
@@ -19,11 +19,7 @@ import type { SettlementResult } from './settlement.service.js';
  */
 export type { CommandIo } from '../../lib/progress-bar.js';
 
-export interface CashbackCommand {
-  summary: string;
-  usage: string;
-  run(deps: AppDeps, args: string[], io: CommandIo): Promise<number>;
-}
+export type CashbackCommand = OperatorCommand<CommandIo> | OpenCommand<CommandIo>;
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
@@ -38,7 +34,8 @@ export function settlementSummary(settlement: SettlementResult): string {
   );
 }
 
-export const ledgerCheck: CashbackCommand = {
+export const ledgerCheck: OpenCommand<CommandIo> = {
+  needsOperator: false,
   summary: 'verify every ledger invariant (exit 1 listing the broken ones)',
   usage: 'ledger:check',
   async run(deps, _args, io) {
@@ -56,10 +53,10 @@ export const ledgerCheck: CashbackCommand = {
   },
 };
 
-export const rebatesSettle: CashbackCommand = {
+export const rebatesSettle: OperatorCommand<CommandIo> = {
   summary: 'settle every due rebate record (all exchanges, one, or one UID of one)',
   usage: 'rebates:settle [platId|name] [--uid <uid>]',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     let parsed: ReturnType<typeof parseSettleArgs>;
     try {
       parsed = parseSettleArgs(args);
@@ -86,7 +83,6 @@ export const rebatesSettle: CashbackCommand = {
       return 1;
     }
     const partners = await loadPartners(deps);
-    const actor = cliActor();
     // One audit entry per exchange that settled anything, in that exchange's settlement transaction:
     // the money and its record commit together. A run that found nothing due changed nothing.
     const result = await settleRebates(deps, {
@@ -123,7 +119,12 @@ function parseSettleArgs(args: string[]) {
   return parseArgs({ args, allowPositionals: true, strict: true, options: { uid: { type: 'string' } } });
 }
 
-export const demoSeed: CashbackCommand = {
+/**
+ * Development only (refused in production) and audited as 'demo:seed' by demo-seed.ts: it runs on a
+ * fresh database, before anyone could be an operator, so it names none.
+ */
+export const demoSeed: OpenCommand<CommandIo> = {
+  needsOperator: false,
   summary: 'create the demo member (demo@elex.local) with bindings and 90 days of rebates',
   usage: 'demo:seed',
   async run(deps, _args, io) {

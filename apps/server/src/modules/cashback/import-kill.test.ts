@@ -10,6 +10,7 @@ import type { AppDeps } from '../../app.js';
 import { type DatabaseTarget, openDatabase } from '../../db/client.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { systemClock } from '../../lib/clock.js';
+import { seedOperator } from '../../test/ops-command.js';
 import { testConfig } from '../../test/test-app.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { rowsOf } from './cashback.repository.js';
@@ -29,6 +30,7 @@ const serverRoot = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(serverRoot, 'src/cli.ts');
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UIDS = 200;
+const OPERATOR = 'kill-test-operator@example.com';
 const DAYS = 15;
 
 let dir: string;
@@ -85,7 +87,7 @@ beforeAll(async () => {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     target = { kind: 'postgres', url: url.toString(), poolSize: 2 };
-    env = { ...base, DATABASE_URL: url.toString() };
+    env = { ...base, DATABASE_URL: url.toString(), ELEX_OPERATOR: OPERATOR };
     dropDatabase = async () => {
       const cleanup = new pg.Client({ connectionString: adminUrl });
       await cleanup.connect();
@@ -94,7 +96,7 @@ beforeAll(async () => {
     };
   } else {
     target = { kind: 'pglite', dataDir: path.join(dir, 'data') };
-    env = { ...base, DATA_DIR: path.join(dir, 'data') };
+    env = { ...base, DATA_DIR: path.join(dir, 'data'), ELEX_OPERATOR: OPERATOR };
   }
 
   // Figures for UIDS x DAYS days that ended well before now, for UIDs registered long ago.
@@ -122,6 +124,7 @@ beforeAll(async () => {
 
   await withDatabase(async (deps) => {
     await seedPartnerCatalog(deps.db);
+    await seedOperator(deps, OPERATOR);
     const registeredAt = new Date(now - 400 * DAY_MS);
     await ingestReferrals(
       deps,
