@@ -52,13 +52,15 @@ async function main(argv: string[]): Promise<number> {
       const socketPath = opsSocketPath(dataDir);
       const code = await runThroughServer(
         socketPath,
-        { ...request, cwd: process.cwd(), progressLines: !process.stdout.isTTY },
+        // Lines, not a bar: the bar draws on the server's terminal, not this one.
+        { ...request, cwd: process.cwd(), progressLines: true },
         { out, err },
       );
       if (code !== 'unreachable') return code;
+      // Another command holding the directory itself, or a server of an older version.
       err(
-        `The server (pid ${owner}) holds ${dataDir} but does not take commands at ${socketPath}. ` +
-          'Restart it with this version, stop it, or run the command with DATABASE_URL.',
+        `Process ${owner} holds ${dataDir} but takes no commands at ${socketPath}: wait for the command ` +
+          'it runs to end, or restart the server with this version.',
       );
       return 1;
     }

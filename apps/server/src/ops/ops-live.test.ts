@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -15,6 +14,7 @@ import { ManualClock } from '../lib/clock.js';
 import { checkAllInvariants } from '../modules/cashback/cashback.check.js';
 import { BITGET, type CashbackTestContext, createMember } from '../modules/cashback/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../modules/withdrawals/test-support.js';
+import { runCliProcess, serverRoot } from '../test/cli-process.js';
 import { testConfig } from '../test/test-app.js';
 import { OPS_SOCKET_NAME } from './ops-socket.js';
 
@@ -26,9 +26,6 @@ import { OPS_SOCKET_NAME } from './ops-socket.js';
  * open clean afterwards. Always on PGlite, whatever TEST_DATABASE_URL says: that is the engine where
  * a second process must never open the directory.
  */
-const serverRoot = path.resolve(import.meta.dirname, '../..');
-// By file URL: the CLI also runs from the operator's own directory, where `tsx` does not resolve.
-const tsx = pathToFileURL(path.resolve(serverRoot, '../../node_modules/tsx/dist/loader.mjs')).href;
 const HASH = `0x${'7c'.repeat(32)}`;
 const TIMEOUT = 600_000;
 
@@ -107,21 +104,9 @@ async function startServer(): Promise<Server> {
 }
 
 function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, path.join(serverRoot, 'src/cli.ts'), ...args], {
-      cwd: options.cwd ?? serverRoot,
-      env: { ...env, ...options.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runCliProcess(args, {
+    env: { ...env, ...options.env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
 }
 
@@ -309,7 +294,9 @@ describe('operator commands beside the running server (embedded PGlite)', () => 
         fs.rmSync(path.join(dataDir, OPS_SOCKET_NAME));
         const refused = await runCli(['ledger:check']);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toContain(`The server (pid ${server.process.pid}) holds ${dataDir}`);
+        expect(refused.stderr).toContain(
+          `Process ${server.process.pid} holds ${dataDir} but takes no commands`,
+        );
         expect(refused.stdout).toBe('');
         expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);
       } finally {

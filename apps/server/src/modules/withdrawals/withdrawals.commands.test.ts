@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../../test/cli-process.js';
 import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
 import { listAudit } from '../admin/audit.service.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
@@ -120,7 +120,6 @@ describe('withdrawal commands', () => {
 });
 
 describe('npm run ops -- withdrawals:list (child process)', () => {
-  const serverRoot = path.resolve(import.meta.dirname, '../../..');
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let dropDatabase = async () => {};
@@ -155,24 +154,7 @@ describe('npm run ops -- withdrawals:list (child process)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function runCli(args: string[]) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-        cwd: serverRoot,
-        env,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const runCli = (args: string[]) => runCliProcess(args, { env });
 
   it('is registered, migrates, lists and refuses like the functions', async () => {
     const listed = await runCli(['withdrawals:list', '--status', 'all']);
