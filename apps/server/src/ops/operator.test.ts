@@ -144,7 +144,8 @@ describe('operator commands name their operator', () => {
   it('keeps four eyes on money: an operator cannot pay or reject their own withdrawal here either', async () => {
     const owner = await fundedMember(ctx, { cashback: '80' });
     expect(await ops('admin:grant', [owner.email], first.email)).toMatchObject({ code: 0 });
-    const applied = await applyDeposit(ctx, owner, { amount: '30', authCode: await ownCode(ctx, owner) });
+    const applied = await applyDeposit(ctx, owner, { amount: '60', authCode: await ownCode(ctx, owner) });
+    expect(applied.state).toBe(0);
     const id = applied.content?.id as string;
     expect(await ops('withdrawals:approve', [id, '--tx', `0x${'ab'.repeat(32)}`], owner.email)).toMatchObject(
       {
