@@ -60,7 +60,10 @@ before(async () => {
     WithdrawingMember,
   ];
   // The role is given on the command line while the server is stopped.
-  const granted = await runOps(['admin:grant', operator.email], { dataDir, appSecret });
+  const granted = await runOps(['admin:grant', operator.email, '--operator', seeded.reviewer.email], {
+    dataDir,
+    appSecret,
+  });
   assert.match(granted, /is now an operator/);
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   await bindUid(server.url, member, seeded.reviewer);

@@ -125,10 +125,12 @@ test(
     await stop();
 
     // The operator imports the referral roster: this UID registered with our code 60 days ago, so
-    // the basic cash rate applies (the speed-up rate covers the first 3 weeks only).
+    // the basic cash rate applies (the speed-up rate covers the first 3 weeks only). Commands that
+    // change data name their operator: the member is made the first one (the bootstrap grant).
+    await runOps(['admin:grant', email], { dataDir, appSecret });
     const referrals = writeCsv('referrals', ['uid,registered_at', `${uid},${iso(now - 60 * DAY)}`]);
     assert.match(
-      await runOps(['referrals:import', 'Bitget', referrals], { dataDir, appSecret }),
+      await runOps(['referrals:import', 'Bitget', referrals, '--operator', email], { dataDir, appSecret }),
       /Imported .*: 1 row\(s\), 1 new, 0 already known/,
     );
 
@@ -168,7 +170,10 @@ test(
       'uid,period_start,period_end,trading_volume,fee,commission',
       ...rows.map((row) => `${uid},${iso(row.start)},${iso(row.end)},25000.5,${row.fee},${row.commission}`),
     ]);
-    const imported = await runOps(['rebates:import', 'Bitget', rebates], { dataDir, appSecret });
+    const imported = await runOps(['rebates:import', 'Bitget', rebates, '--operator', email], {
+      dataDir,
+      appSecret,
+    });
     assert.ok(
       imported.includes(
         `4 row(s), 4 new, 0 already imported; settled 3: 2 completed (${printed(credited)} USDT cashback, ` +
@@ -177,7 +182,10 @@ test(
       imported,
     );
     // The same file again credits nothing.
-    const again = await runOps(['rebates:import', 'Bitget', rebates], { dataDir, appSecret });
+    const again = await runOps(['rebates:import', 'Bitget', rebates, '--operator', email], {
+      dataDir,
+      appSecret,
+    });
     assert.ok(
       again.includes('4 row(s), 0 new, 4 already imported; settled 0: 0 completed (0.000000 USDT cashback'),
       again,

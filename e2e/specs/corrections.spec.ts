@@ -63,7 +63,7 @@ test(
   'an operator credits 150 USDT, a second operator approves it, the member sees the adjustment',
   async ({ newPage }) => {
     const found = await post(base(), '/elex/admin/searchMembers', { query: member.email }, proposer.token);
-    const userId = (found.content?.rows as Array<{ userId: number }>)[0]?.userId;
+    const userId = (found.content as { rows: Array<{ userId: number }> } | undefined)?.rows[0]?.userId;
     assert.ok(userId);
 
     // The proposer corrects the UID's cashback from the member's page.

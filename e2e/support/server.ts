@@ -152,9 +152,10 @@ async function stopProcess(child: ChildProcess, exited: Promise<number | null>) 
 }
 
 /**
- * Runs an operator command (`npm run ops -- ...`) on a data directory, as an operator would with the
- * server stopped (embedded PGlite is one process per directory). Resolves with its output; rejects
- * with the output when it exits non-zero.
+ * Runs an operator command (`npm run ops -- ...`) on a data directory, as an operator would: with the
+ * server stopped the CLI opens the directory itself; beside a running server the server runs it.
+ * A command that changes data names its operator in `args` (`--operator <email>`). Resolves with its
+ * output; rejects with the output when it exits non-zero.
  */
 export async function runOps(args: string[], env: { dataDir: string; appSecret: string }): Promise<string> {
   const commandEnv: NodeJS.ProcessEnv = {

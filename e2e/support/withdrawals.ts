@@ -117,10 +117,17 @@ export async function seedWithdrawingMembers(options: {
         `${member.uid},${iso(today - 5 * DAY_MS)},${iso(today - 4 * DAY_MS)},100000,${Number(member.cashback) * 2},${member.cashback}`,
     ),
   ]);
-  await runOps(['referrals:import', BITGET.name, roster], { dataDir, appSecret });
-  await runOps(['rebates:import', BITGET.name, figures], { dataDir, appSecret });
+  // The first grant is the bootstrap (no operator exists yet); the imports then run as that operator.
   const reviewer = members.pop() as WithdrawingMember;
   await runOps(['admin:grant', reviewer.email], { dataDir, appSecret });
+  await runOps(['referrals:import', BITGET.name, roster, '--operator', reviewer.email], {
+    dataDir,
+    appSecret,
+  });
+  await runOps(['rebates:import', BITGET.name, figures, '--operator', reviewer.email], {
+    dataDir,
+    appSecret,
+  });
   return Object.assign(members, { reviewer });
 }
 

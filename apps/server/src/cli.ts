@@ -3,100 +3,78 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { dataDirOwner, lockDataDir } from './db/data-dir-lock.js';
 import { systemClock } from './lib/clock.js';
-import type { CommandIo } from './lib/progress-bar.js';
-import { adminCommands } from './modules/admin/admin.commands.js';
-import { importCommands } from './modules/admin/imports.commands.js';
-import { cashbackCommands } from './modules/cashback/cashback.commands.js';
-import { housekeepingCommands } from './modules/housekeeping/housekeeping.commands.js';
-import { syncCommands } from './modules/sync/sync.commands.js';
-import { withdrawalCommands } from './modules/withdrawals/withdrawals.commands.js';
+import { osUser } from './modules/admin/audit.service.js';
+import { opsCommands } from './ops/commands.js';
+import { takeOperatorFlag } from './ops/operator-flag.js';
+import { opsSocketPath, runThroughServer } from './ops/ops-socket.js';
+import { type OpsRequest, runOpsCommand } from './ops/run-command.js';
 
 /**
- * Operator commands: `npm run ops -- <command> [args]`. Each command receives an open database.
- * With embedded PGlite the data directory must not be held by a running server (one process per
- * directory); with DATABASE_URL every command connects to PostgreSQL as usual.
+ * Operator commands: `npm run ops -- <command> [args] [--operator <email|id>]`. With DATABASE_URL a
+ * command connects to PostgreSQL as usual. With embedded PGlite it opens the data directory itself
+ * when no server holds it; while a server holds it (one process per directory), the server runs the
+ * command for it over DATA_DIR/ops.sock (ops/ops-socket.ts). Either way `runOpsCommand` runs it.
  */
-interface Command {
-  summary: string;
-  usage: string;
-  run(context: CommandContext, args: string[]): Promise<number>;
-}
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
 
-type CommandContext = {
-  db: Awaited<ReturnType<typeof openDatabase>>['db'];
-  out: (line: string) => void;
-  err: (line: string) => void;
-  /** What the server's modules get, so a command calls the same services. */
-  deps: AppDeps;
-};
-
-const commands: Record<string, Command> = {
-  'db:migrate': {
-    summary: 'bring the database to the latest migration',
-    usage: 'db:migrate',
-    async run(context) {
-      context.out('Database is at the latest migration.');
-      return 0;
-    },
-  },
-  ...Object.fromEntries(
-    Object.entries({
-      ...importCommands,
-      ...cashbackCommands,
-      ...syncCommands,
-      ...adminCommands,
-      ...withdrawalCommands,
-      ...housekeepingCommands,
-    }).map(([name, command]): [string, Command] => [
-      name,
-      {
-        summary: command.summary,
-        usage: command.usage,
-        run: (context, args) => {
-          const io: CommandIo = {
-            out: context.out,
-            err: context.err,
-            progress: Boolean(process.stderr.isTTY),
-            progressLines: !process.stdout.isTTY,
-          };
-          return command.run(context.deps, args, io);
-        },
-      },
-    ]),
-  ),
-};
-
-function printHelp(out: (line: string) => void) {
-  out('Usage: npm run ops -- <command> [arguments]\n');
-  for (const command of Object.values(commands)) out(`  ${command.usage.padEnd(40)} ${command.summary}`);
+function printHelp() {
+  out('Usage: npm run ops -- <command> [arguments] [--operator <email|id>]\n');
+  for (const command of Object.values(opsCommands)) out(`  ${command.usage.padEnd(40)} ${command.summary}`);
+  out('\nA command that changes data runs as an operator: --operator, or ELEX_OPERATOR in the environment.');
 }
 
 async function main(argv: string[]): Promise<number> {
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  const [name, ...args] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command) {
-    if (name && name !== 'help' && name !== '--help') process.stderr.write(`Unknown command: ${name}\n\n`);
-    printHelp(out);
-    return name && name !== 'help' && name !== '--help' ? 2 : 0;
+  const flag = takeOperatorFlag(argv);
+  if ('error' in flag) {
+    err(flag.error);
+    return 2;
   }
+  const [name, ...args] = flag.rest;
+  if (!name || !opsCommands[name]) {
+    const asked = name && name !== 'help' && name !== '--help';
+    if (asked) err(`Unknown command: ${name}\n`);
+    printHelp();
+    return asked ? 2 : 0;
+  }
+  const request: OpsRequest = {
+    name,
+    args,
+    operator: flag.operator ?? (process.env.ELEX_OPERATOR || undefined),
+    osUser: osUser(),
+  };
   const config = loadConfig();
   let unlock = () => {};
   if (config.database.kind === 'pglite') {
-    const owner = dataDirOwner(config.database.dataDir);
+    const dataDir = config.database.dataDir;
+    const owner = dataDirOwner(dataDir);
     if (owner !== undefined) {
-      process.stderr.write(
-        `The server (pid ${owner}) holds ${config.database.dataDir}. Stop it, or run the command with DATABASE_URL.\n`,
+      const socketPath = opsSocketPath(dataDir);
+      const code = await runThroughServer(
+        socketPath,
+        // Lines, not a bar: the bar draws on the server's terminal, not this one.
+        { ...request, cwd: process.cwd(), progressLines: true },
+        { out, err },
+      );
+      if (code !== 'unreachable') return code;
+      // Another command holding the directory itself, or a server of an older version.
+      err(
+        `Process ${owner} holds ${dataDir} but takes no commands at ${socketPath}: wait for the command ` +
+          'it runs to end, or restart the server with this version.',
       );
       return 1;
     }
-    unlock = lockDataDir(config.database.dataDir);
+    unlock = lockDataDir(dataDir);
   }
   const database = await openDatabase(config.database);
   try {
-    const err = (line: string) => process.stderr.write(`${line}\n`);
     const deps: AppDeps = { config, db: database.db, databaseKind: database.kind, clock: systemClock };
-    return await command.run({ db: database.db, out, err, deps }, args);
+    return await runOpsCommand(deps, request, {
+      out,
+      err,
+      progress: Boolean(process.stderr.isTTY),
+      progressLines: !process.stdout.isTTY,
+    });
   } finally {
     await database.close();
     unlock();

@@ -10,6 +10,7 @@ import { reportPartnersNotReady } from './modules/exchanges/exchanges.service.js
 import { housekeepingTask } from './modules/housekeeping/housekeeping.service.js';
 import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
 import { cashbackIngest } from './modules/sync/sync.wiring.js';
+import { type OpsSocket, startOpsSocket } from './ops/ops-socket.js';
 
 /** Reads config, migrates, listens; closes with grace on SIGINT/SIGTERM. */
 async function main() {
@@ -26,6 +27,9 @@ async function main() {
   const seeded = await seedPartnerCatalog(database.db);
   if (seeded > 0) app.log.info({ exchanges: seeded }, 'seeded the partner catalog');
   await reportPartnersNotReady(database.db, config.env, app.log);
+  // Embedded PGlite: operator commands run here, beside the requests (ops/ops-socket.ts).
+  const opsSocket =
+    config.database.kind === 'pglite' ? await openOpsSocket(config.database.dataDir) : undefined;
   const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
   // The sync's runner also carries the daily housekeeping, so it starts even when no exchange syncs.
   const ingest = cashbackIngest(app.deps);
@@ -63,6 +67,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await opsSocket?.stop();
       await syncJob.stop();
       await outboxWorker.stop();
       await app.close();
@@ -77,6 +82,17 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ url: config.appUrl, database: database.kind }, 'elex is serving');
+
+  /** Serving matters more than the commands: without the socket the CLI says so and waits for a stop. */
+  async function openOpsSocket(dataDir: string): Promise<OpsSocket | undefined> {
+    const log = app.log.child({ job: 'operator-commands' });
+    try {
+      return await startOpsSocket(app.deps, dataDir, log);
+    } catch (error) {
+      log.warn({ err: error }, 'operator commands cannot reach this server (stop it to run them)');
+      return undefined;
+    }
+  }
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,11 @@ export interface CommandIo {
    * run from cron or CI still shows it is moving, and a supervisor can tell how far it got.
    */
   progressLines?: boolean;
+  /**
+   * Where the operator's shell is: relative file arguments are read from there, also when the
+   * running server executes the command (its own working directory is elsewhere).
+   */
+  cwd?: string;
 }
 
 /** Plain progress lines: the first step done, then every tenth of the total, then the end. */

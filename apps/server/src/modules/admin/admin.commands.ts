@@ -1,20 +1,12 @@
-import type { AppDeps } from '../../app.js';
-import { cliActor } from './audit.service.js';
+import type { OperatorCommand } from '../../ops/command.js';
 import { grantOperator, OperatorCommandError, revokeOperator } from './operators.service.js';
 
 /**
  * `npm run ops -- admin:grant <email>` and `admin:revoke <email>`: the only way to give or take the
- * operator role. Each change is written to the audit log as done by `cli:<os user>`.
+ * operator role. Each change is written to the audit log as done by the operator who ran it (the
+ * first grant on a database without operators: the bootstrap, ops/run-command.ts).
  */
-export interface AdminCommand {
-  summary: string;
-  usage: string;
-  run(
-    deps: AppDeps,
-    args: string[],
-    io: { out(line: string): void; err(line: string): void },
-  ): Promise<number>;
-}
+export type AdminCommand = OperatorCommand<{ out(line: string): void; err(line: string): void }>;
 
 function emailArgument(args: string[], usage: string, io: { err(line: string): void }): string | undefined {
   const [email] = args;
@@ -28,11 +20,11 @@ function emailArgument(args: string[], usage: string, io: { err(line: string): v
 export const adminGrant: AdminCommand = {
   summary: 'let a member use the operator console (/admin)',
   usage: 'admin:grant <email>',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     const email = emailArgument(args, this.usage, io);
     if (!email) return 2;
     try {
-      const granted = await grantOperator(deps, email, cliActor());
+      const granted = await grantOperator(deps, email, actor);
       io.out(granted ? `${email} is now an operator.` : `${email} was already an operator.`);
       return 0;
     } catch (error) {
@@ -46,11 +38,11 @@ export const adminGrant: AdminCommand = {
 export const adminRevoke: AdminCommand = {
   summary: 'take the operator role away from a member',
   usage: 'admin:revoke <email>',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     const email = emailArgument(args, this.usage, io);
     if (!email) return 2;
     try {
-      const revoked = await revokeOperator(deps, email, cliActor());
+      const revoked = await revokeOperator(deps, email, actor);
       io.out(revoked ? `${email} is no longer an operator.` : `${email} was not an operator.`);
       return 0;
     } catch (error) {

@@ -25,7 +25,7 @@ export const operators = pgTable('operators', {
     .primaryKey()
     .references(() => users.id),
   grantedAt: timestamp('granted_at', { withTimezone: true }).notNull(),
-  /** Who granted it: 'cli:<os user>' or an operator's e-mail. */
+  /** Who granted it: an operator's e-mail, 'bootstrap:cli:<os user>' for the first, or (older rows) 'cli:<os user>'. */
   grantedBy: text('granted_by').notNull(),
 });
 
@@ -41,7 +41,7 @@ export const auditLog = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** The operator's user id; null for a command-line action. */
     actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id),
-    /** The operator's e-mail at the time, or 'cli:<os user>': readable even after an account is gone. */
+    /** The operator's e-mail at the time, or 'bootstrap:cli:<os user>' / (older rows) 'cli:<os user>': readable even after an account is gone. */
     actor: text('actor').notNull(),
     /** What was done: 'withdrawal.approve', 'binding.unbind', 'exchange.update' ... */
     action: text('action').notNull(),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testOperatorActor } from '../../test/ops-command.js';
 import { call } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import { ingestRebates } from '../cashback/ingest.service.js';
@@ -53,10 +54,12 @@ afterAll(async () => {
 async function runCommand(command: typeof adminGrant, args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await command.run(ctx.deps, args, {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
+  const code = await command.run(
+    ctx.deps,
+    args,
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    { userId: operator.userId, label: operator.email },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -70,9 +73,7 @@ describe('admin:grant and admin:revoke', () => {
   it('grants the role to a member by e-mail, once, and the console opens for them', async () => {
     const member = await newMember(ctx);
     expect((await adminCall(ctx, member, 'whoami')).state).toBe(State.Forbidden);
-    vi.stubEnv('USER', 'ops-person');
     const granted = await runCommand(adminGrant, [member.email.toUpperCase()]);
-    vi.unstubAllEnvs();
     expect(granted).toEqual({ code: 0, out: `${member.email.toUpperCase()} is now an operator.`, err: '' });
     expect(await adminCall(ctx, member, 'whoami')).toMatchObject({
       state: 0,
@@ -84,7 +85,7 @@ describe('admin:grant and admin:revoke', () => {
     expect(await auditRows(`user:${member.userId}`)).toMatchObject([
       {
         action: 'operator.grant',
-        actor: 'cli:ops-person',
+        actor: operator.email,
         before: { isOperator: false },
         after: { isOperator: true },
       },
@@ -406,10 +407,12 @@ describe('CSV upload', () => {
     const out: string[] = [];
     const err: string[] = [];
     expect(
-      await referralsImport.run(ctx.deps, [String(BITGET), name], {
-        out: (l) => out.push(l),
-        err: (l) => err.push(l),
-      }),
+      await referralsImport.run(
+        ctx.deps,
+        [String(BITGET), name],
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        testOperatorActor,
+      ),
     ).toBe(1);
     const answer = await adminCall(ctx, operator, 'uploadImport', {
       kind: 'referrals',
@@ -478,13 +481,15 @@ describe('CSV upload', () => {
       problems: [{ line: 2, field: 'period_start' }],
     });
     const err: string[] = [];
-    await rebatesImport.run(ctx.deps, [String(BITGET), overlap.name], {
-      out: () => {},
-      err: (l) => err.push(l),
-    });
+    await rebatesImport.run(
+      ctx.deps,
+      [String(BITGET), overlap.name],
+      { out: () => {}, err: (l) => err.push(l) },
+      testOperatorActor,
+    );
     expect(err.slice(1)).toEqual([`  line 2, period_start: ${refused.content.problems[0].reason}`]);
 
-    // The command's attempt is in the same history, under the operating-system user who ran it.
+    // The command's attempt is in the same history, under the operator who ran it.
     const runs = (await adminCall(ctx, operator, 'importRuns', { pageSize: 4 })).content;
     expect(runs.rows.map((run: { fileName: string; status: string }) => [run.fileName, run.status])).toEqual([
       [path.basename(overlap.name), 'rejected'],
@@ -492,7 +497,7 @@ describe('CSV upload', () => {
       ['figures.csv', 'succeeded'],
       ['figures.csv', 'succeeded'],
     ]);
-    expect(runs.rows[0]).toMatchObject({ operator: expect.stringMatching(/^cli:/), problemCount: 1 });
+    expect(runs.rows[0]).toMatchObject({ operator: testOperatorActor.label, problemCount: 1 });
     expect(runs.rows[1]).toMatchObject({ operator: operator.email });
     expect(runs.rows[3]).toMatchObject({
       operator: operator.email,

@@ -2,10 +2,15 @@ import type { AuditAction, AuditEntry, AuditLogPage } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import { insertAuditRow, selectAuditPage } from './admin.repository.js';
 
-/** Who did it: an operator of the console (id and e-mail), or a command run on the server. */
+/**
+ * Who did it: an operator (id and e-mail), in the console or naming themselves to a command
+ * (`--operator`, ELEX_OPERATOR). Only the first `admin:grant` on a database without operators has no
+ * operator to name: it is 'bootstrap:cli:<os user>' (docs/decisions.md, "Operator commands beside
+ * the running server"). Entries written before that rule say 'cli:<os user>'.
+ */
 export interface AuditActor {
   userId: number | null;
-  /** The operator's e-mail, or 'cli:<os user>'. */
+  /** The operator's e-mail, or 'bootstrap:cli:<os user>'. */
   label: string;
 }
 
@@ -31,7 +36,7 @@ function toJson(value: unknown): unknown {
 /**
  * Appends one entry to the audit log. Pass the action's transaction so the entry and the action
  * commit together or not at all; the table refuses any change afterwards (a trigger).
- * The withdrawals CLI calls this too, with `actor: { userId: null, label: 'cli:<user>' }`.
+ * Operator commands call this too, with the operator the command was run as.
  */
 export async function recordAudit(tx: Executor, input: AuditInput): Promise<void> {
   await insertAuditRow(tx, {
@@ -46,10 +51,19 @@ export async function recordAudit(tx: Executor, input: AuditInput): Promise<void
   });
 }
 
-/** The command line's actor: the operating-system user who ran it. */
-export function cliActor(): AuditActor {
-  const user = process.env.SUDO_USER || process.env.USER || process.env.USERNAME || 'unknown';
-  return { userId: null, label: `cli:${user}` };
+/** The operating-system user who ran a command (behind sudo, the one who called sudo). */
+export function osUser(): string {
+  return process.env.SUDO_USER || process.env.USER || process.env.USERNAME || 'unknown';
+}
+
+/** The first grant on a database without operators: nobody to name but the machine's user. */
+export function bootstrapActor(user: string = osUser()): AuditActor {
+  return { userId: null, label: `bootstrap:cli:${user}` };
+}
+
+/** An operator as the audit log names them. */
+export function operatorActor(operator: { userId: number; email: string }): AuditActor {
+  return { userId: operator.userId, label: operator.email };
 }
 
 export async function listAudit(

@@ -1,25 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportKind, ImportProblem } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import { type CommandIo, progressBar } from '../../lib/progress-bar.js';
+import type { OperatorCommand } from '../../ops/command.js';
 import { settlementSummary } from '../cashback/cashback.commands.js';
 import { resolvePlatId } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
-import { cliActor } from './audit.service.js';
 import { runCsvImport } from './imports.service.js';
 
 /**
  * `referrals:import` and `rebates:import` (docs/cashback.md, "Operator commands"): the console's
  * upload flow (`runCsvImport`) on a file on disk, so a command-line import is checked the same way and
- * shows in the console's import history and the audit log as `cli:<os user>`. Exit codes: 0 imported,
- * 1 refused (every bad line on stderr), 2 usage.
+ * shows in the console's import history and the audit log under the operator who ran it. Exit codes:
+ * 0 imported, 1 refused (every bad line on stderr), 2 usage.
  */
-export interface ImportCommand {
-  summary: string;
-  usage: string;
-  run(deps: AppDeps, args: string[], io: CommandIo): Promise<number>;
-}
+export type ImportCommand = OperatorCommand<CommandIo>;
 
 /** How many problems a command prints. */
 export const PRINTED_PROBLEMS = 100;
@@ -53,9 +48,9 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
   return {
     summary,
     usage,
-    async run(deps, args, io) {
-      const [exchange, file] = args;
-      if (args.length !== 2 || !exchange || !file) {
+    async run(deps, args, io, actor) {
+      const [exchange, given] = args;
+      if (args.length !== 2 || !exchange || !given) {
         io.err(`Usage: npm run ops -- ${usage}`);
         return 2;
       }
@@ -64,9 +59,11 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
         io.err(`Unknown exchange "${exchange}": give its platId, name or abbreviation (see the catalog).`);
         return 1;
       }
+      // Relative to the operator's shell, also when the running server reads it (io.cwd).
+      const file = path.resolve(io.cwd ?? process.cwd(), given);
       const stat = fs.statSync(file, { throwIfNoEntry: false });
       if (!stat?.isFile()) {
-        io.err(`No such file: ${file}`);
+        io.err(`No such file: ${given}`);
         return 1;
       }
       const name = (await loadPartners(deps)).get(platId)?.name ?? String(platId);
@@ -75,7 +72,7 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
       try {
         const outcome = await runCsvImport(
           deps,
-          { actor: cliActor(), requestId: null },
+          { actor, requestId: null },
           {
             kind,
             platId,
@@ -91,11 +88,11 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
           },
         );
         if (outcome.status === 'rejected') {
-          reportBadLines(io, file, outcome.problems);
+          reportBadLines(io, given, outcome.problems);
           return 1;
         }
         io.out(
-          `Imported ${file}: ${outcome.rows} row(s), ${outcome.inserted} new, ` +
+          `Imported ${given}: ${outcome.rows} row(s), ${outcome.inserted} new, ` +
             `${outcome.duplicates} ${WORDING[kind].known}` +
             (outcome.settlement ? `; ${settlementSummary(outcome.settlement)}.` : '.') +
             ` Recorded as import #${outcome.runId}.`,

@@ -254,7 +254,8 @@ export async function listImportRuns(
   for (const id of new Set(rows.map((row) => row.operatorId).filter((id): id is number => id !== null))) {
     operators.set(id, (await findUserRow(deps.db, id))?.email ?? null);
   }
-  // A command-line import has no operator id: the audit log names who ran it ('cli:<os user>').
+  // An import without an operator id (run from the command line before commands named their
+  // operator): the audit log names who ran it ('cli:<os user>').
   const commandLine = await selectAuditActors(
     deps.db,
     rows.filter((row) => row.operatorId === null).map((row) => `import:${row.id}`),

@@ -2,7 +2,12 @@ import { type Operator, State } from '@elex/contract';
 import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { deleteOperatorRow, findOperatorRow, insertOperatorUnlessPresent } from './admin.repository.js';
+import {
+  anyLiveOperator,
+  deleteOperatorRow,
+  findOperatorRow,
+  insertOperatorUnlessPresent,
+} from './admin.repository.js';
 import { type AuditActor, recordAudit } from './audit.service.js';
 import { findActiveUserRowByEmail, findUserRow } from './reports.repository.js';
 
@@ -33,6 +38,40 @@ export async function findOperator(db: Executor, userId: number): Promise<Operat
   const user = await findUserRow(db, userId);
   if (!user?.email || user.deletedAt) return null;
   return { userId: user.id, email: user.email, userCode: user.userCode };
+}
+
+/**
+ * The operator a command names (`--operator`, ELEX_OPERATOR): an e-mail or a user id. Answers why
+ * not when the value names nobody, or a member without the role.
+ */
+export async function resolveOperator(
+  db: Executor,
+  value: string,
+): Promise<{ operator: Operator } | { refusal: string }> {
+  const text = value.trim();
+  let userId: number | undefined;
+  if (/^\d{1,15}$/.test(text)) {
+    userId = Number(text);
+  } else if (text.includes('@')) {
+    userId = (await findActiveUserRowByEmail(db, text))?.id;
+    if (userId === undefined) return { refusal: `No member with the e-mail ${text.toLowerCase()}.` };
+  } else {
+    return { refusal: `"${text}" is neither an e-mail nor a user id.` };
+  }
+  const user = await findUserRow(db, userId);
+  if (!user || user.deletedAt) return { refusal: `No member with the id ${userId}.` };
+  const operator = await findOperator(db, userId);
+  if (!operator) {
+    return {
+      refusal: `${user.email ?? `Member ${userId}`} is not an operator: an operator grants the role with admin:grant.`,
+    };
+  }
+  return { operator };
+}
+
+/** False on a new database: the first `admin:grant` then runs as the bootstrap (ops/run-command.ts). */
+export function operatorsExist(db: Executor): Promise<boolean> {
+  return anyLiveOperator(db);
 }
 
 export async function requireOperatorIdentity(db: Executor, userId: number): Promise<Operator> {

@@ -50,11 +50,14 @@ export async function withdrawalQueue(
 
 /**
  * One operator decision and its audit entry, committed together. The console's calls and the
- * `withdrawals:approve` / `withdrawals:reject` commands (actor `cli:<os user>`) both come through here.
+ * `withdrawals:approve` / `withdrawals:reject` commands (`via: 'cli'`, their operator) both come
+ * through here.
  */
+type DecisionContext = ActionContext & { via?: 'cli' };
+
 async function decideAudited(
   deps: AppDeps,
-  context: ActionContext,
+  context: DecisionContext,
   action: 'withdrawal.approve' | 'withdrawal.reject',
   decide: (within: AppDeps) => Promise<DecisionResult>,
 ) {
@@ -74,16 +77,34 @@ async function decideAudited(
 }
 
 /** Paid on chain with this transaction hash -> completed; audited. */
-export function approveAudited(deps: AppDeps, context: ActionContext, input: { id: string; txHash: string }) {
+export function approveAudited(
+  deps: AppDeps,
+  context: DecisionContext,
+  input: { id: string; txHash: string },
+) {
   return decideAudited(deps, context, 'withdrawal.approve', (within) =>
-    approveWithdrawal(within, { id: input.id, txHash: input.txHash, operatorId: context.actor.userId }),
+    approveWithdrawal(within, {
+      id: input.id,
+      txHash: input.txHash,
+      operatorId: context.actor.userId,
+      ...(context.via ? { via: context.via } : {}),
+    }),
   );
 }
 
 /** -> failed with the reason; the hold returns to where it came from; audited. */
-export function rejectAudited(deps: AppDeps, context: ActionContext, input: { id: string; reason: string }) {
+export function rejectAudited(
+  deps: AppDeps,
+  context: DecisionContext,
+  input: { id: string; reason: string },
+) {
   return decideAudited(deps, context, 'withdrawal.reject', (within) =>
-    rejectWithdrawal(within, { id: input.id, reason: input.reason, operatorId: context.actor.userId }),
+    rejectWithdrawal(within, {
+      id: input.id,
+      reason: input.reason,
+      operatorId: context.actor.userId,
+      ...(context.via ? { via: context.via } : {}),
+    }),
   );
 }
 

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpsCommand } from '../../ops/command.js';
+import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
 import { listAudit } from '../admin/audit.service.js';
 import { rebatesImport, referralsImport } from '../admin/imports.commands.js';
 import { listImportRuns } from '../admin/imports.service.js';
@@ -32,10 +34,10 @@ function csv(lines: readonly string[]): string {
   return file;
 }
 
-async function run(command: typeof rebatesImport, args: string[]) {
+async function run(command: OpsCommand, args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await command.run(ctx.deps, args, {
+  const code = await runCommandAs(command, ctx.deps, args, {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
@@ -92,7 +94,7 @@ describe('referrals:import and rebates:import', () => {
       ['rebates', path.basename(figures), 'succeeded', 3, 3, 0],
       ['referrals', path.basename(roster), 'succeeded', 2, 2, 0],
     ]);
-    for (const row of history.rows) expect(row.operator).toMatch(/^cli:/);
+    for (const row of history.rows) expect(row.operator).toBe(testOperatorActor.label);
     expect(again.out).toContain(`Recorded as import #${history.rows[0]?.id}.`);
   });
 
@@ -254,7 +256,7 @@ describe('rebates:settle', () => {
     const [entry] = await entries();
     expect(entry).toMatchObject({
       action: 'rebates.settle',
-      actor: expect.stringMatching(/^cli:.+/),
+      actor: testOperatorActor.label,
       after: { platId: BITGET, exchange: 'Bitget', completed: 1, failed: 0, cashbackCredited: '2.000000' },
     });
     // Nothing due now: nothing moved, nothing recorded.

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
+import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import { settleAudited } from '../admin/reconciliation.service.js';
-import { cliActor, recordAudit } from '../admin/audit.service.js';
 import { alertLedgerBroken } from '../alerts/alerts.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
@@ -21,11 +20,7 @@ import type { SettlementResult } from './settlement.service.js';
  */
 export type { CommandIo } from '../../lib/progress-bar.js';
 
-export interface CashbackCommand {
-  summary: string;
-  usage: string;
-  run(deps: AppDeps, args: string[], io: CommandIo): Promise<number>;
-}
+export type CashbackCommand = OperatorCommand<CommandIo> | OpenCommand<CommandIo>;
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
@@ -40,7 +35,8 @@ export function settlementSummary(settlement: SettlementResult): string {
   );
 }
 
-export const ledgerCheck: CashbackCommand = {
+export const ledgerCheck: OpenCommand<CommandIo> = {
+  needsOperator: false,
   summary: 'verify every ledger invariant (exit 1 listing the broken ones)',
   usage: 'ledger:check',
   async run(deps, _args, io) {
@@ -61,10 +57,10 @@ export const ledgerCheck: CashbackCommand = {
   },
 };
 
-export const rebatesSettle: CashbackCommand = {
+export const rebatesSettle: OperatorCommand<CommandIo> = {
   summary: 'settle every due rebate record (all exchanges, one, or one UID of one)',
   usage: 'rebates:settle [platId|name] [--uid <uid>]',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     let parsed: ReturnType<typeof parseSettleArgs>;
     try {
       parsed = parseSettleArgs(args);
@@ -92,7 +88,7 @@ export const rebatesSettle: CashbackCommand = {
     }
     const partners = await loadPartners(deps);
     // One audit entry per exchange that settled anything, written with the money (settleAudited).
-    const result = await settleAudited(deps, cliActor(), { platId, uid });
+    const result = await settleAudited(deps, actor, { platId, uid });
     for (const [id, settlement] of result.byExchange) {
       if (settlement.completed + settlement.failed === 0) continue;
       io.out(`  ${partners.get(id)?.name ?? id}: ${settlementSummary(settlement)}`);
@@ -106,7 +102,12 @@ function parseSettleArgs(args: string[]) {
   return parseArgs({ args, allowPositionals: true, strict: true, options: { uid: { type: 'string' } } });
 }
 
-export const demoSeed: CashbackCommand = {
+/**
+ * Development only (refused in production) and audited as 'demo:seed' by demo-seed.ts: it runs on a
+ * fresh database, before anyone could be an operator, so it names none.
+ */
+export const demoSeed: OpenCommand<CommandIo> = {
+  needsOperator: false,
   summary: 'create the demo member (demo@elex.local) with bindings and 90 days of rebates',
   usage: 'demo:seed',
   async run(deps, _args, io) {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +9,8 @@ import type { AppDeps } from '../../app.js';
 import { type DatabaseTarget, openDatabase } from '../../db/client.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { systemClock } from '../../lib/clock.js';
+import { runCliProcess } from '../../test/cli-process.js';
+import { seedOperator } from '../../test/ops-command.js';
 import { testConfig } from '../../test/test-app.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { rowsOf } from './cashback.repository.js';
@@ -25,10 +26,9 @@ import { BITGET } from './test-support.js';
  * The child's stdout is a pipe, so the import prints its write progress as lines; the kill follows
  * the first one, i.e. after rows were inserted and before the transaction could commit.
  */
-const serverRoot = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(serverRoot, 'src/cli.ts');
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UIDS = 200;
+const OPERATOR = 'kill-test-operator@example.com';
 const DAYS = 15;
 
 let dir: string;
@@ -48,26 +48,7 @@ async function withDatabase<T>(use: (deps: AppDeps) => Promise<T>): Promise<T> {
 }
 
 function runCli(args: string[], killAfter?: RegExp) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: serverRoot, env });
-      let stdout = '';
-      let stderr = '';
-      let killed = false;
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (killAfter && !killed && killAfter.test(stdout)) {
-          killed = true;
-          child.kill('SIGKILL');
-        }
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    },
-  );
+  return runCliProcess(args, { env, ...(killAfter ? { killAfter } : {}) });
 }
 
 beforeAll(async () => {
@@ -85,7 +66,7 @@ beforeAll(async () => {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     target = { kind: 'postgres', url: url.toString(), poolSize: 2 };
-    env = { ...base, DATABASE_URL: url.toString() };
+    env = { ...base, DATABASE_URL: url.toString(), ELEX_OPERATOR: OPERATOR };
     dropDatabase = async () => {
       const cleanup = new pg.Client({ connectionString: adminUrl });
       await cleanup.connect();
@@ -94,7 +75,7 @@ beforeAll(async () => {
     };
   } else {
     target = { kind: 'pglite', dataDir: path.join(dir, 'data') };
-    env = { ...base, DATA_DIR: path.join(dir, 'data') };
+    env = { ...base, DATA_DIR: path.join(dir, 'data'), ELEX_OPERATOR: OPERATOR };
   }
 
   // Figures for UIDS x DAYS days that ended well before now, for UIDs registered long ago.
@@ -122,6 +103,7 @@ beforeAll(async () => {
 
   await withDatabase(async (deps) => {
     await seedPartnerCatalog(deps.db);
+    await seedOperator(deps, OPERATOR);
     const registeredAt = new Date(now - 400 * DAY_MS);
     await ingestReferrals(
       deps,

@@ -2,6 +2,7 @@ import { State } from '@elex/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeAdapter } from '../../integrations/exchanges/types.js';
+import { runCommandAs } from '../../test/ops-command.js';
 import { call, mailsTo, nextEmail, signUp } from '../auth/test-support.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
@@ -52,7 +53,7 @@ async function refusedAsNotReferred(fee = '8', commission = '9') {
 async function run(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await rebatesSettle.run(ctx.deps, args, {
+  const code = await runCommandAs(rebatesSettle, ctx.deps, args, {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterOptions } from '../../integrations/exchanges/adapter.js';
 import { exchangeCase } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
+import { runCommandAs } from '../../test/ops-command.js';
 import { rebatesImport } from '../admin/imports.commands.js';
 import { rebates } from '../cashback/cashback.tables.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
@@ -73,7 +74,7 @@ describe('BingX: roster by API, figures by CSV', () => {
     );
     const out: string[] = [];
     const err: string[] = [];
-    const code = await rebatesImport.run(ctx.deps, ['bingx', file], {
+    const code = await runCommandAs(rebatesImport, ctx.deps, ['bingx', file], {
       out: (line) => out.push(line),
       err: (line) => err.push(line),
     });

@@ -3,11 +3,16 @@ import type { AppDeps } from '../../app.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { exchangeCase, TEST_CREDENTIALS } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
+import { testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import { isReferred } from '../cashback/ingest.service.js';
-import { runSyncCommand, runSyncStatusCommand } from './sync.commands.js';
+import { runSyncCommand, runSyncStatusCommand, type SyncCommandIo } from './sync.commands.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
+
+/** The command as an operator runs it. */
+const runSync = (deps: AppDeps, args: string[], io: SyncCommandIo) =>
+  runSyncCommand(deps, args, io, testOperatorActor);
 
 /**
  * `npm run ops -- sync`, end to end: the adapter built from config (BITGET_API_URL pointing at the
@@ -78,7 +83,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
 
   it('pulls the window into the roster and the rebate records and prints a summary', async () => {
     const { out, err, io: streams } = io();
-    const code = await runSyncCommand(
+    const code = await runSync(
       deps(),
       ['bitget', '--from', '2026-01-12T12:00:00Z', '--to', '2026-01-13T12:00:00Z'],
       streams,
@@ -99,7 +104,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
 
   it('a second run of the same window finds duplicates and credits nothing twice', async () => {
     const { out, io: streams } = io();
-    const code = await runSyncCommand(
+    const code = await runSync(
       deps(),
       ['4', '--from=2026-01-12T12:00:00Z', '--to=2026-01-13T12:00:00Z'],
       streams,
@@ -112,11 +117,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
   it('writes each run to the audit log as the command line’s user, failed ones too', async () => {
     const { out, io: streams } = io();
     expect(
-      await runSyncCommand(
-        deps(),
-        ['bitget', '--from', '2026-01-12', '--to', '2026-01-12T18:00:00+00:00'],
-        streams,
-      ),
+      await runSync(deps(), ['bitget', '--from', '2026-01-12', '--to', '2026-01-12T18:00:00+00:00'], streams),
     ).toBe(0);
     const runId = /run (\d+)$/.exec(out[0] ?? '')?.[1];
     const entries = async (id: string | undefined) =>
@@ -124,7 +125,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
     expect(await entries(runId)).toMatchObject([
       {
         action: 'sync.run',
-        actor: expect.stringMatching(/^cli:.+/),
+        actor: testOperatorActor.label,
         before: {
           exchange: 'bitget',
           platId: 4,
@@ -137,7 +138,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
 
     fake.failWhile((request) => request.path === '/api/v2/broker/customer-list', 'rate-limit');
     const failed = io();
-    expect(await runSyncCommand(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], failed.io)).toBe(1);
+    expect(await runSync(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], failed.io)).toBe(1);
     const failedRunId = /run (\d+)$/.exec(failed.out[0] ?? '')?.[1];
     expect(await entries(failedRunId)).toMatchObject([
       { action: 'sync.run', after: { status: 'failed', error: expect.stringContaining('rate limited') } },
@@ -146,7 +147,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
 
   it('continues from the cursor without --from', async () => {
     const { out, io: streams } = io();
-    expect(await runSyncCommand(fastDeps(), ['BG'], streams)).toBe(0);
+    expect(await runSync(fastDeps(), ['BG'], streams)).toBe(0);
     // SYNC_BACKFILL_DAYS (30) back, up to 48 h ago on a segment boundary.
     expect(out).toContain('Window:    2025-12-16T12:00:00.000Z .. 2026-01-13T12:00:00.000Z');
     expect(out).toContain('Segments:  112/112');
@@ -155,7 +156,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
   it('fails with exit 1, the exchange’s error and the segment the next run starts at', async () => {
     fake.failWhile((request) => request.path === '/api/v2/broker/customer-list', 'rate-limit');
     const { err, io: streams } = io();
-    const code = await runSyncCommand(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], streams);
+    const code = await runSync(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], streams);
     expect(code).toBe(1);
     expect(err).toContain('Status:    failed');
     expect(err).toContain('Failed at: segment 2026-01-13T00:00:00.000Z (the next run starts there)');
@@ -170,7 +171,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
       exchangeApis: { bitget: { ...TEST_CREDENTIALS, apiSecret: 'wrong', baseUrl: fake.url } },
     };
     const { err, io: streams } = io();
-    expect(await runSyncCommand({ ...ctx.app.deps, config }, ['bitget'], streams)).toBe(1);
+    expect(await runSync({ ...ctx.app.deps, config }, ['bitget'], streams)).toBe(1);
     expect(err.find((line) => line.startsWith('Error:'))).toMatch(
       /authentication refused \(HTTP 400, code 40009, "sign signature error"\); check BITGET_API_KEY, BITGET_API_SECRET/,
     );
@@ -185,7 +186,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
     [['nowhere'], 'no exchange "nowhere" in the catalog'],
   ])('refuses %j with a clear message (exit 1)', async (args, message) => {
     const { err, io: streams } = io();
-    expect(await runSyncCommand(deps(), args, streams)).toBe(1);
+    expect(await runSync(deps(), args, streams)).toBe(1);
     expect(err.join('\n')).toContain(message);
   });
 
@@ -202,15 +203,15 @@ describe('ops sync <platId> [--from] [--to]', () => {
     [['bitget', '--since', '2026-01-01'], 'unknown option --since'],
   ])('refuses the arguments %j with usage (exit 2)', async (args, message) => {
     const { err, io: streams } = io();
-    expect(await runSyncCommand(deps(), args, streams)).toBe(2);
+    expect(await runSync(deps(), args, streams)).toBe(2);
     expect(err.join('\n')).toContain(message);
     expect(err.join('\n')).toContain('Usage: npm run ops -- sync <platId|name>');
   });
 
   it('sync:status shows the cursor and the runs, newest first, with their errors', async () => {
-    await runSyncCommand(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], io().io);
+    await runSync(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], io().io);
     fake.failWhile((request) => request.path === '/api/v2/broker/customer-list');
-    await runSyncCommand(fastDeps(), ['bitget'], io().io);
+    await runSync(fastDeps(), ['bitget'], io().io);
     const { out, io: streams } = io();
     expect(await runSyncStatusCommand(deps(), ['bitget', '--limit', '5'], streams)).toBe(0);
     expect(out[0]).toBe('Cursors (next segment, lock):');

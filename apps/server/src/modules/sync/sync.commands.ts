@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../app.js';
-import { cliActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
 import { findSyncTarget, getSyncStatus, type SyncRunSummary, syncExchange } from './sync.service.js';
 import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
@@ -12,7 +12,7 @@ import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
  * leaves the cursor alone. Exit 0 when every segment went through, 1 otherwise. The times are read
  * by the CSV import's parser (a date is midnight UTC; a time needs its zone), never `new Date(text)`,
  * which would take "March 3" or a zoneless time in the server's zone. Each run is written to the
- * audit log as `cli:<os user>`.
+ * audit log under the operator who ran it.
  */
 export interface SyncCommandIo {
   out(line: string): void;
@@ -29,6 +29,7 @@ export const syncCommands = {
   },
   'sync:status': {
     summary: 'each exchange’s sync cursor and the latest sync runs',
+    needsOperator: false as const,
     usage: 'sync:status [platId|name] [--limit <n>]',
     run: runSyncStatusCommand,
   },
@@ -71,7 +72,12 @@ function parseArgs(args: string[]): ParsedArgs | string {
   return parsed;
 }
 
-export async function runSyncCommand(deps: AppDeps, args: string[], io: SyncCommandIo): Promise<number> {
+export async function runSyncCommand(
+  deps: AppDeps,
+  args: string[],
+  io: SyncCommandIo,
+  actor: AuditActor,
+): Promise<number> {
   const parsed = parseArgs(args);
   if (typeof parsed === 'string') {
     io.err(`sync: ${parsed}\nUsage: npm run ops -- ${syncCommands.sync.usage}`);
@@ -115,7 +121,7 @@ export async function runSyncCommand(deps: AppDeps, args: string[], io: SyncComm
   // After the run, in a write of its own: the run spans many transactions (one per page and
   // segment), each recorded in sync_runs as it goes; this entry says who asked for it and the result.
   await recordAudit(deps.db, {
-    actor: cliActor(),
+    actor,
     action: 'sync.run',
     target: `sync:${summary.runId}`,
     before: {

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../../test/cli-process.js';
+import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
 import { listAudit } from '../admin/audit.service.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import {
@@ -30,7 +31,7 @@ async function run(name: string, ...args: string[]) {
   const err: string[] = [];
   const command = withdrawalCommands[name];
   if (!command) throw new Error(`no command ${name}`);
-  const code = await command.run(ctx.deps, args, {
+  const code = await runCommandAs(command, ctx.deps, args, {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
@@ -97,7 +98,7 @@ describe('withdrawal commands', () => {
     });
     expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
 
-    // Each decision is in the audit log under the operating-system user; refusals wrote nothing.
+    // Each decision is in the audit log under the operator who ran it; refusals wrote nothing.
     const audit = await listAudit(ctx.db, { page: 1, pageSize: 10 });
     const decisions = audit.rows.filter((row) => row.action.startsWith('withdrawal.'));
     expect(decisions.map((row) => [row.action, row.target])).toEqual(
@@ -108,7 +109,7 @@ describe('withdrawal commands', () => {
     );
     expect(decisions).toHaveLength(2);
     for (const row of decisions) {
-      expect(row.actor).toMatch(/^cli:/);
+      expect(row.actor).toBe(testOperatorActor.label);
       expect(row.before).toMatchObject({ status: 'pending' });
     }
     expect(decisions.find((row) => row.action === 'withdrawal.approve')?.after).toMatchObject({
@@ -119,7 +120,6 @@ describe('withdrawal commands', () => {
 });
 
 describe('npm run ops -- withdrawals:list (child process)', () => {
-  const serverRoot = path.resolve(import.meta.dirname, '../../..');
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let dropDatabase = async () => {};
@@ -128,6 +128,7 @@ describe('npm run ops -- withdrawals:list (child process)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-withdrawals-cli-'));
     env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' };
     delete env.DATABASE_URL;
+    delete env.ELEX_OPERATOR;
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (adminUrl) {
       const name = `elex_wcli_${randomBytes(6).toString('hex')}`;
@@ -153,31 +154,20 @@ describe('npm run ops -- withdrawals:list (child process)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function runCli(args: string[]) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-        cwd: serverRoot,
-        env,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const runCli = (args: string[]) => runCliProcess(args, { env });
 
   it('is registered, migrates, lists and refuses like the functions', async () => {
     const listed = await runCli(['withdrawals:list', '--status', 'all']);
     expect(listed).toMatchObject({ code: 0, stdout: 'No withdrawals.\n' });
+    // A decision names its operator; on a database without one it says how the first is made.
     const refused = await runCli(['withdrawals:approve', '7', '--tx', HASH]);
-    expect(refused).toMatchObject({ code: 1, stderr: 'Refused: Not found\n' });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr:
+        'withdrawals:approve changes data: name the operator running it with --operator <email|id> or ELEX_OPERATOR.\n' +
+        'No operator exists yet: grant the first one with `npm run ops -- admin:grant <email>` (no --operator).\n',
+    });
     const help = await runCli(['help']);
     expect(help.stdout).toContain('withdrawals:reject <id> --reason <text>');
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,8 +1,8 @@
 import { translate, WITHDRAWAL_STATUSES, type WithdrawalStatus } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
-import { cliActor } from '../admin/audit.service.js';
+import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
+import type { AuditActor } from '../admin/audit.service.js';
 import { approveAudited, rejectAudited } from '../admin/withdrawals-queue.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { listWithdrawalQueue, type WithdrawalSnapshot } from './withdrawals.service.js';
@@ -11,19 +11,15 @@ import { listWithdrawalQueue, type WithdrawalSnapshot } from './withdrawals.serv
  * The withdrawal operator commands (docs/withdrawals.md, "Operator commands"): the queue, pay, reject.
  * Plain functions of the app's dependencies, their arguments and where to write, answering the exit
  * code (0 done, 1 refused, 2 usage): tests call them directly; cli.ts registers them. A decision made
- * here is recorded as `decided_via = 'cli'` with no operator id, and written to the audit log as
- * `cli:<os user>` in the decision's transaction, like a decision in the console.
+ * here is recorded as `decided_via = 'cli'` by the operator who ran it, and written to the audit log
+ * under that operator in the decision's transaction, like a decision in the console.
  */
 export interface WithdrawalCommandIo {
   out(line: string): void;
   err(line: string): void;
 }
 
-export interface WithdrawalCommand {
-  summary: string;
-  usage: string;
-  run(deps: AppDeps, args: string[], io: WithdrawalCommandIo): Promise<number>;
-}
+export type WithdrawalCommand = OperatorCommand<WithdrawalCommandIo> | OpenCommand<WithdrawalCommandIo>;
 
 /** `<positional...> --name value` or `--name=value`; unknown flags are an error. */
 function parseArgs(
@@ -74,12 +70,13 @@ async function runDecision(io: WithdrawalCommandIo, decide: () => Promise<Withdr
   }
 }
 
-/** Decisions made here are audited under the operating-system user who ran the command. */
-const cliContext = () => ({ actor: cliActor(), requestId: null });
+/** Decisions made here are audited under the operator the command was run as. */
+const cliContext = (actor: AuditActor) => ({ actor, requestId: null, via: 'cli' as const });
 
 const STATUS_FILTERS = [...WITHDRAWAL_STATUSES, 'all'] as const;
 
-export const withdrawalsList: WithdrawalCommand = {
+export const withdrawalsList: OpenCommand<WithdrawalCommandIo> = {
+  needsOperator: false,
   summary: 'list withdrawals, oldest first (pending unless --status says otherwise)',
   usage: 'withdrawals:list [--status pending|completed|failed|cancelled|all] [--page n] [--page-size n]',
   async run(deps, args, io) {
@@ -140,10 +137,10 @@ export const withdrawalsList: WithdrawalCommand = {
   },
 };
 
-export const withdrawalsApprove: WithdrawalCommand = {
+export const withdrawalsApprove: OperatorCommand<WithdrawalCommandIo> = {
   summary: 'mark a pending withdrawal paid with its Polygon transaction hash (mails the member)',
   usage: 'withdrawals:approve <id> --tx <hash>',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     const parsed = parseArgs(args, ['tx']);
     const id = typeof parsed === 'string' ? undefined : parsed.positional[0];
     const txHash = typeof parsed === 'string' ? undefined : parsed.flags.get('tx');
@@ -152,14 +149,14 @@ export const withdrawalsApprove: WithdrawalCommand = {
       io.err(`Usage: npm run ops -- ${this.usage}`);
       return 2;
     }
-    return runDecision(io, () => approveAudited(deps, cliContext(), { id, txHash }), 'paid');
+    return runDecision(io, () => approveAudited(deps, cliContext(actor), { id, txHash }), 'paid');
   },
 };
 
-export const withdrawalsReject: WithdrawalCommand = {
+export const withdrawalsReject: OperatorCommand<WithdrawalCommandIo> = {
   summary: 'reject a pending withdrawal; the funds return and the member reads the reason',
   usage: 'withdrawals:reject <id> --reason <text>',
-  async run(deps, args, io) {
+  async run(deps, args, io, actor) {
     const parsed = parseArgs(args, ['reason']);
     const id = typeof parsed === 'string' ? undefined : parsed.positional[0];
     const reason = typeof parsed === 'string' ? undefined : parsed.flags.get('reason');
@@ -168,7 +165,7 @@ export const withdrawalsReject: WithdrawalCommand = {
       io.err(`Usage: npm run ops -- ${this.usage}`);
       return 2;
     }
-    return runDecision(io, () => rejectAudited(deps, cliContext(), { id, reason }), 'rejected');
+    return runDecision(io, () => rejectAudited(deps, cliContext(actor), { id, reason }), 'rejected');
   },
 };
 

@@ -480,11 +480,12 @@ export interface DecisionResult {
  * Pays a pending withdrawal: records the payout transaction's hash, moves the hold to `payout` and
  * queues the result mail, in one transaction. Refuses a decided withdrawal ('withdrawalNotPending'),
  * a malformed hash ('txHashInvalid') and a hash recorded for another withdrawal ('txHashAlreadyUsed').
- * `operatorId` null: decided at the command line.
+ * `via` says where it was decided (the command line names its operator too); without it, an
+ * `operatorId` null means the command line.
  */
 export async function approveWithdrawal(
   deps: WithdrawalDeps,
-  input: { id: string | number; txHash: string; operatorId: number | null },
+  input: { id: string | number; txHash: string; operatorId: number | null; via?: DecidedVia },
 ): Promise<DecisionResult> {
   const withdrawalId = parseWithdrawalId(input.id);
   const txHash = parseField(txHashSchema, input.txHash).toLowerCase();
@@ -492,7 +493,7 @@ export async function approveWithdrawal(
     decision: {
       status: 'completed',
       decidedBy: input.operatorId,
-      decidedVia: input.operatorId === null ? 'cli' : 'console',
+      decidedVia: input.via ?? (input.operatorId === null ? 'cli' : 'console'),
       txHash,
     },
     mail: 'withdrawalCompleted',
@@ -509,7 +510,7 @@ export const REJECTION_REASON_MAX = 500;
  */
 export async function rejectWithdrawal(
   deps: WithdrawalDeps,
-  input: { id: string | number; reason: string; operatorId: number | null },
+  input: { id: string | number; reason: string; operatorId: number | null; via?: DecidedVia },
 ): Promise<DecisionResult> {
   const withdrawalId = parseWithdrawalId(input.id);
   const reason = input.reason.trim();
@@ -519,7 +520,7 @@ export async function rejectWithdrawal(
     decision: {
       status: 'failed',
       decidedBy: input.operatorId,
-      decidedVia: input.operatorId === null ? 'cli' : 'console',
+      decidedVia: input.via ?? (input.operatorId === null ? 'cli' : 'console'),
       failureReason: reason,
     },
     mail: 'withdrawalRejected',
@@ -560,9 +561,9 @@ async function decide(
     }
     // Four eyes on money: an operator decides nobody's withdrawal of their own (they may cancel it as a
     // member). The owner never changes, so the row the update returned answers it; throwing rolls the
-    // update back. The command line has no member identity to compare and is exempt
-    // (docs/withdrawals.md, "Decisions").
-    if (options.decision.decidedVia === 'console' && after.userId === options.decision.decidedBy) {
+    // update back. The command line names its operator too (docs/withdrawals.md, "Decisions"); only a
+    // decision without one (a service call of old, decidedBy null) has nobody to compare.
+    if (options.decision.decidedBy !== null && after.userId === options.decision.decidedBy) {
       throw AppError.refused('withdrawalOwnDecision');
     }
     // Frozen money is never paid: a dispute opened on the UID since the request must be decided first.
