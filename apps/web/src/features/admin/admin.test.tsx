@@ -49,7 +49,13 @@ function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQu
     decidedAt: null,
     txHash: null,
     failureReason: null,
-    member: { userId: 12, email: 'member@example.com', userCode: 'EXMEM234', memberSince: null },
+    member: {
+      userId: 12,
+      email: 'member@example.com',
+      userCode: 'EXMEM234',
+      memberSince: null,
+      suspendedAt: null,
+    },
     isBindingLive: true,
     isOverdue: false,
     balanceHistory: [
@@ -136,6 +142,7 @@ describe('the operator console guard', () => {
 function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
   return {
     platId: 1,
+    status: 'live',
     name: 'Binance',
     abbreviation: 'BN',
     logo: '/logos/bn.svg',
@@ -375,6 +382,9 @@ describe('a member’s page', () => {
       inviterId: null,
       locale: 'en',
       withdrawalLockedUntil: null,
+      suspendedAt: null,
+      suspension: null,
+      lockLifted: null,
     };
     const binding = {
       platId: 4,
