@@ -54,7 +54,16 @@ after(async () => {
 
 const base = () => (server as RunningServer).url;
 
+/**
+ * Each page of this spec loads the console and public pages after server-side writes that drop the
+ * catalog cache; on a loaded machine the first load after each took longer than the suite's 10 s.
+ */
+function patient(page: Page) {
+  page.setDefaultTimeout(30_000);
+}
+
 async function openAs(page: Page, who: WithdrawingMember, route: string) {
+  patient(page);
   await page.goto(`${base()}/`);
   await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
   await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
@@ -113,6 +122,7 @@ test(
 
     // It leaves the public exchange list; the member's bind is refused with the retired message.
     const visitor = await newPage({ viewport: 'desktop' });
+    patient(visitor);
     await visitor.goto(`${base()}/exchange`, { waitUntil: 'networkidle' });
     await visitor.getByRole('heading', { level: 2, name: 'Binance' }).waitFor();
     assert.equal(await visitor.getByRole('heading', { level: 2, name: BITGET.name }).count(), 0);
@@ -129,6 +139,7 @@ test(
     assert.equal((await post(base(), '/elex/user/profile', {}, member.token)).state, -5000);
 
     const login = await newPage({ viewport: 'mobile' });
+    patient(login);
     await login.goto(`${base()}/login`, { waitUntil: 'networkidle' });
     await login.getByLabel(ui('auth.email'), { exact: true }).fill(member.email);
     await login.getByLabel(ui('auth.password'), { exact: true }).fill(member.password);
