@@ -89,7 +89,11 @@ test(
 
     // Nothing moved yet.
     const before = await post(base(), '/elex/user/myInfo', {}, member.token);
-    assert.equal((before.content?.exchangeBinds as Array<{ balance: string }>)[0]?.balance, '40.000000');
+    assert.equal(
+      (before.content as { exchangeBinds: Array<{ balance: string }> } | undefined)?.exchangeBinds[0]
+        ?.balance,
+      '40.000000',
+    );
 
     // The second operator approves it from the queue.
     const approverPage = await newPage({ viewport: 'desktop' });
@@ -110,7 +114,10 @@ test(
     await adjustments.getByText('+150.00 USDT', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(memberPage, '/mypage/records');
     const info = await post(base(), '/elex/user/myInfo', {}, member.token);
-    assert.equal((info.content?.exchangeBinds as Array<{ balance: string }>)[0]?.balance, '190.000000');
+    assert.equal(
+      (info.content as { exchangeBinds: Array<{ balance: string }> } | undefined)?.exchangeBinds[0]?.balance,
+      '190.000000',
+    );
     assert.equal(info.content?.totalRebate, '190.000000');
 
     await (server as RunningServer).stop();

@@ -109,12 +109,19 @@ export type Dashboard = z.infer<typeof DashboardSchema>;
 // ---------------------------------------------------------------------------------------------------
 // Members
 
-// /elex/admin/searchMembers {query, page, pageSize}: by e-mail (part of it), user code, invite code or UID.
-export const SearchMembersRequestSchema = z.object({
-  query: z.string(fail('requiredInformation')).trim().min(1, fail('requiredInformation')).max(200),
-  page: pageSchema,
-  pageSize: pageSizeSchema,
-});
+// /elex/admin/searchMembers {query, suspendedOnly?, page, pageSize}: by e-mail (part of it), user
+// code, invite code or UID; `suspendedOnly` keeps the suspended members (then the text may be empty).
+export const SearchMembersRequestSchema = z
+  .object({
+    query: z.string().trim().max(200).default(''),
+    suspendedOnly: z.boolean().default(false),
+    page: pageSchema,
+    pageSize: pageSizeSchema,
+  })
+  .refine((request) => request.suspendedOnly || request.query.length > 0, {
+    error: 'requiredInformation',
+    path: ['query'],
+  });
 export type SearchMembersRequest = z.input<typeof SearchMembersRequestSchema>;
 
 export const MemberSummarySchema = z.object({
@@ -127,6 +134,8 @@ export const MemberSummarySchema = z.object({
   deletedAt: isoTime.nullable(),
   isOperator: z.boolean(),
   liveBindings: z.number().int(),
+  /** When an operator suspended the account (it cannot log in or withdraw), or null. */
+  suspendedAt: isoTime.nullable(),
 });
 export type MemberSummary = z.infer<typeof MemberSummarySchema>;
 export const MemberSearchPageSchema = pageOf(MemberSummarySchema);
@@ -152,6 +161,12 @@ export const MemberDetailSchema = z.object({
     inviterId: z.number().int().nullable(),
     locale: z.string(),
     withdrawalLockedUntil: isoTime.nullable(),
+    /** The suspension in force: why, by whom (the operator's e-mail), since when; null when none. */
+    suspension: z.object({ at: isoTime, reason: z.string(), by: z.string().nullable() }).nullable(),
+    /** The last time an operator lifted the 72 h withdrawal lock, from the audit log; null when never. */
+    lockLifted: z
+      .object({ at: isoTime, reason: z.string(), by: z.string(), lockedUntil: isoTime.nullable() })
+      .nullable(),
   }),
   bindings: z.array(AdminBindingSchema),
   balances: z.object({
@@ -196,6 +211,16 @@ export const UnbindUidRequestSchema = z.object({
   reason: operatorReasonSchema,
 });
 export type UnbindUidRequest = z.input<typeof UnbindUidRequestSchema>;
+
+// /elex/admin/suspendMember {userId, reason}: the member can no longer log in or withdraw, and every
+// session of theirs ends at once. The reason is shown to the member when a login is refused.
+// /elex/admin/reinstateMember {userId, reason}: lifts the suspension. Both answer the member's detail.
+export const MemberActionRequestSchema = z.object({ userId: idSchema, reason: operatorReasonSchema });
+export type MemberActionRequest = z.input<typeof MemberActionRequestSchema>;
+
+// /elex/admin/liftWithdrawalLock {userId, reason}: ends the 72 h withdrawal lock after a password change
+// or reset now; answers the member's detail.
+export const LiftWithdrawalLockRequestSchema = MemberActionRequestSchema;
 
 // ---------------------------------------------------------------------------------------------------
 // The catalog editor
@@ -335,11 +360,20 @@ export const ExchangeFieldsSchema = z.object({
   feesCheckedOn: dayOrNullSchema,
 });
 export type ExchangeFields = z.output<typeof ExchangeFieldsSchema>;
+
+/**
+ * Where a partner is in its life (issue 12): a `draft` is seen only in the console until it is
+ * published; `live` is on every public list; `retired` left the public lists and takes no new
+ * bindings, while the UIDs bound there keep their records and balances (and can be withdrawn).
+ */
+export const EXCHANGE_STATUSES = ['draft', 'live', 'retired'] as const;
+export type ExchangeStatus = (typeof EXCHANGE_STATUSES)[number];
 export type ExchangeFieldsInput = z.input<typeof ExchangeFieldsSchema>;
 
 /** One partner as the editor sees it: every field, its VIP table and its activities. */
 export const CatalogExchangeSchema = z.object({
   platId: z.number().int(),
+  status: z.enum(EXCHANGE_STATUSES),
   name: z.string(),
   abbreviation: z.string(),
   logo: z.string(),
@@ -381,6 +415,16 @@ export type Catalog = z.infer<typeof CatalogSchema>;
 // /elex/admin/updateExchange {platId, ...fields}: saves every field at once; answers the partner.
 export const UpdateExchangeRequestSchema = ExchangeFieldsSchema.extend({ platId: platIdSchema });
 export type UpdateExchangeRequest = z.input<typeof UpdateExchangeRequestSchema>;
+
+// /elex/admin/createExchange {name, abbreviation}: a new partner, as a draft with a fresh platId and
+// neutral figures (no fees, no cashback, the placeholder referral code): the editor completes it.
+export const CreateExchangeRequestSchema = ExchangeFieldsSchema.pick({ name: true, abbreviation: true });
+export type CreateExchangeRequest = z.input<typeof CreateExchangeRequestSchema>;
+
+// /elex/admin/publishExchange, /retireExchange, /reinstateExchange {platId}: draft -> live,
+// live -> retired, retired -> live. Each answers the partner.
+export const ExchangeStatusRequestSchema = z.object({ platId: platIdSchema });
+export type ExchangeStatusRequest = z.input<typeof ExchangeStatusRequestSchema>;
 
 // /elex/admin/replaceVipTiers {platId, tiers}: the whole VIP table, in level order.
 export const ReplaceVipTiersRequestSchema = z.object({
@@ -580,6 +624,8 @@ export const WithdrawalQueueItemSchema = z.object({
     email: z.string().nullable(),
     userCode: z.string(),
     memberSince: isoTime.nullable(),
+    /** The member was suspended (the withdrawal stays for the operator to decide). */
+    suspendedAt: isoTime.nullable(),
   }),
   /** Whether the UID is still bound to this member. */
   isBindingLive: z.boolean(),
@@ -704,6 +750,13 @@ export const AUDIT_ACTIONS = [
   'exchange.update',
   'exchange.vipTiers',
   'exchange.logo',
+  'exchange.create',
+  'exchange.publish',
+  'exchange.retire',
+  'exchange.reinstate',
+  'member.suspend',
+  'member.reinstate',
+  'member.liftWithdrawalLock',
   'activity.create',
   'activity.update',
   'activity.delete',

@@ -66,7 +66,13 @@ export type BindExchangeUidRequest = z.input<typeof BindExchangeUidRequestSchema
  * translated message.
  */
 export const BindingRefusalSchema = z.object({
-  messageKey: z.enum(['uidNotReferred', 'uidAlreadyBound', 'exchangeUnavailable', 'uidNotYetListed']),
+  messageKey: z.enum([
+    'uidNotReferred',
+    'uidAlreadyBound',
+    'exchangeUnavailable',
+    'uidNotYetListed',
+    'exchangeRetired',
+  ]),
 });
 export type BindingRefusal = z.infer<typeof BindingRefusalSchema>;
 

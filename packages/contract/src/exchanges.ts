@@ -106,6 +106,12 @@ export const ExchangeDictionaryEntrySchema = z.object({
   isRacing: z.boolean(),
   /** The day the fee figures were last checked against a published source (YYYY-MM-DD), or null. */
   feesCheckedOn: z.string().nullable(),
+  /**
+   * No longer a partner (issue 12): kept in the dictionary so members' UIDs, records and balances
+   * there still show its name and logo, but left out of every list a visitor chooses from. The server
+   * always sends it; absent reads as not retired.
+   */
+  retired: z.boolean().optional(),
 });
 export type ExchangeDictionaryEntry = z.infer<typeof ExchangeDictionaryEntrySchema>;
 

@@ -1,7 +1,7 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../auth/test-support.js';
+import { call, NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import {
   BITGET,
@@ -11,7 +11,8 @@ import {
 } from '../cashback/test-support.js';
 import { givePromotionCode } from '../promotions/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
-import { getCatalog } from './catalog.service.js';
+import { addExchange, changeExchangeStatus, getCatalog, saveExchange } from './catalog.service.js';
+import { suspendMember } from './members.service.js';
 import { adminCall, type Caller, newMember, newOperator, snapshotTables } from './test-support.js';
 
 /**
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const binance = catalog.exchanges[0];
   const activity = catalog.exchanges.flatMap((exchange) => exchange.activities)[0];
   if (!binance || !activity) throw new Error('the seeded catalog has no exchange or activity');
-  const { platId, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
+  const { platId, status: _status, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
   const promotion = await givePromotionCode(ctx, 'GUARD-EDIT', { maxUses: 5 });
   // Support requests for the support queue's calls: a dispute to move, an ownership to confirm.
   const squatter = await fundedMember(ctx, { cashback: '0' });
@@ -74,6 +75,41 @@ beforeAll(async () => {
     uid: holder.uid,
     text: 'My account page',
   });
+  // issue 12: a draft ready to publish, a retired partner to reinstate, a live one to retire, a
+  // suspended member to reinstate, one to suspend and one whose withdrawal lock is to be lifted.
+  const setup = { actor: { userId: operator.userId, label: operator.email }, requestId: null };
+  const draft = await addExchange(ctx.deps, setup, { name: 'Guardex', abbreviation: 'GDX' });
+  const {
+    platId: draftId,
+    status: _s,
+    updatedAt: _du,
+    vipTiers: _dv,
+    activities: _da,
+    ...draftFields
+  } = draft;
+  await saveExchange(ctx.deps, setup, draftId, {
+    ...draftFields,
+    referralCode: 'GUARD01',
+    signupUrlTemplate: 'https://guardex.example/join?ref={code}',
+  } as never);
+  const [toReinstate, toRetire] = catalog.exchanges.filter(
+    (exchange) => exchange.platId !== platId && exchange.platId !== BITGET,
+  );
+  if (!toReinstate || !toRetire) throw new Error('the seeded catalog has too few exchanges');
+  await changeExchangeStatus(ctx.deps, setup, toReinstate.platId, 'retire');
+  const suspended = await newMember(ctx);
+  await suspendMember(ctx.deps, setup, { userId: suspended.userId, reason: 'set up by the guard test' });
+  const toSuspend = await newMember(ctx);
+  const locked = await newMember(ctx);
+  const changed = (
+    await call(
+      ctx,
+      '/elex/user/updatePass',
+      { oldPasswd: PASSWORD, passwd: NEW_PASSWORD },
+      { token: locked.token },
+    )
+  ).json();
+  expect(changed.state).toBe(0);
   const question = await openRequest(claimant, { kind: 'other', text: 'A question' });
   const toClose = await openRequest(claimant, { kind: 'account', text: 'Another question' });
   // Pending corrections (above the threshold) another operator proposed: this operator may decide them.
@@ -136,6 +172,13 @@ beforeAll(async () => {
     'exports/create': { kind: 'withdrawals', from: '2026-05-01', to: '2026-06-01' },
     alertPreferences: {},
     saveAlertPreferences: { dailySummary: false },
+    createExchange: { name: 'Guard new', abbreviation: 'GNEW' },
+    publishExchange: { platId: draftId },
+    reinstateExchange: { platId: toReinstate.platId },
+    retireExchange: { platId: toRetire.platId },
+    suspendMember: { userId: toSuspend.userId, reason: 'guard test' },
+    reinstateMember: { userId: suspended.userId, reason: 'guard test' },
+    liftWithdrawalLock: { userId: locked.userId, reason: 'guard test' },
     'support/list': {},
     'support/detail': { id: question },
     'support/reply': { id: question, text: 'Our answer' },

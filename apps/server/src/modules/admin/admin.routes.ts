@@ -1,11 +1,15 @@
 import {
   ApproveWithdrawalRequestSchema,
   AuditLogRequestSchema,
+  CreateExchangeRequestSchema,
   CreateExportRequestSchema,
   CreatePromotionCodeRequestSchema,
   DashboardRequestSchema,
   DeleteActivityRequestSchema,
+  ExchangeStatusRequestSchema,
   IMPORT_UPLOAD,
+  LiftWithdrawalLockRequestSchema,
+  MemberActionRequestSchema,
   MemberLedgerRequestSchema,
   MemberRequestSchema,
   PageRequestSchema,
@@ -33,7 +37,10 @@ import { operatorOnly, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {
   type ActionContext,
+  addExchange,
+  changeExchangeStatus,
   deleteActivity,
+  type ExchangeTransition,
   getCatalog,
   saveActivity,
   saveExchange,
@@ -42,7 +49,15 @@ import {
 } from './catalog.service.js';
 import { getDashboard } from './dashboard.service.js';
 import { importUpload, listImportRuns, listSyncRuns } from './imports.service.js';
-import { memberDetail, memberLedger, searchMembers, unbindMemberUid } from './members.service.js';
+import {
+  liftWithdrawalLock,
+  memberDetail,
+  memberLedger,
+  reinstateMember,
+  searchMembers,
+  suspendMember,
+  unbindMemberUid,
+} from './members.service.js';
 import { addPromotionCode, editPromotionCode, getPromotionCodes } from './promotions-editor.service.js';
 import { reconciliationRoutes } from './reconciliation.routes.js';
 import { getTaskDefinitions, saveTaskDefinition } from './tasks-editor.service.js';
@@ -102,6 +117,22 @@ export async function adminRoutes(app: FastifyInstance) {
     const input = parsePayload(UnbindUidRequestSchema, request.body);
     return success(request, await unbindMemberUid(deps, await context(request), input), 'unbindSuccessful');
   });
+  app.post('/suspendMember', async (request) => {
+    const input = parsePayload(MemberActionRequestSchema, request.body);
+    return success(request, await suspendMember(deps, await context(request), input), 'memberSuspended');
+  });
+  app.post('/reinstateMember', async (request) => {
+    const input = parsePayload(MemberActionRequestSchema, request.body);
+    return success(request, await reinstateMember(deps, await context(request), input), 'memberReinstated');
+  });
+  app.post('/liftWithdrawalLock', async (request) => {
+    const input = parsePayload(LiftWithdrawalLockRequestSchema, request.body);
+    return success(
+      request,
+      await liftWithdrawalLock(deps, await context(request), input),
+      'withdrawalLockLifted',
+    );
+  });
 
   // The catalog
   app.post('/catalog', async (request) => success(request, await getCatalog(deps)));
@@ -113,6 +144,30 @@ export async function adminRoutes(app: FastifyInstance) {
       'savedSuccessfully',
     );
   });
+  app.post('/createExchange', async (request) => {
+    const input = parsePayload(CreateExchangeRequestSchema, request.body);
+    const created = await addExchange(deps, await context(request), input);
+    return success(request, created, 'exchangeCreated', { name: created.name });
+  });
+  const statusRoutes: [
+    string,
+    ExchangeTransition,
+    'exchangePublished' | 'exchangeRetiredDone' | 'exchangeReinstated',
+  ][] = [
+    ['/publishExchange', 'publish', 'exchangePublished'],
+    ['/retireExchange', 'retire', 'exchangeRetiredDone'],
+    ['/reinstateExchange', 'reinstate', 'exchangeReinstated'],
+  ];
+  for (const [path, transition, message] of statusRoutes) {
+    app.post(path, async (request) => {
+      const { platId } = parsePayload(ExchangeStatusRequestSchema, request.body);
+      return success(
+        request,
+        await changeExchangeStatus(deps, await context(request), platId, transition),
+        message,
+      );
+    });
+  }
   app.post('/replaceVipTiers', async (request) => {
     const input = parsePayload(ReplaceVipTiersRequestSchema, request.body);
     return success(request, await saveVipTiers(deps, await context(request), input), 'savedSuccessfully');

@@ -5,10 +5,14 @@ import {
   type CatalogExchange,
   DECIMALS,
   type ExchangeFields,
+  type ExchangeStatus,
   fromScaled,
+  type MessageKey,
+  PLACEHOLDER_REFERRAL_CODE,
   type ReplaceVipTiersRequestSchema,
   type SaveActivityRequestSchema,
   State,
+  signupProblems,
   toScaled,
 } from '@elex/contract';
 import type { z } from 'zod';
@@ -16,10 +20,12 @@ import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
+import { lockExchangeRow } from '../exchanges/exchanges.repository.js';
 import {
   type ActivityRow,
   addActivities,
   type CatalogDeps,
+  createExchange,
   type ExchangeRow,
   getCatalogRows,
   invalidateCatalogCache,
@@ -68,6 +74,7 @@ function toCatalogExchange(
 ): CatalogExchange {
   return {
     platId: row.id,
+    status: row.status,
     name: row.name,
     abbreviation: row.abbreviation,
     logo: row.logo,
@@ -182,6 +189,95 @@ export async function saveExchange(
       requestId: context.requestId,
     });
     return after;
+  });
+}
+
+/** What a new partner starts with: nothing a trader could be misled by, until the editor fills it. */
+const DRAFT_DEFAULTS = {
+  logo: '/logos/new-exchange.svg',
+  scoreTenths: 0,
+  cashRateBps: 0,
+  speedUpCashRateBps: 0,
+  makerFeePpm: 0,
+  takerFeePpm: 0,
+  vipRule: 'either',
+  marks: [],
+  signupUrlTemplate: '',
+  referralCode: PLACEHOLDER_REFERRAL_CODE,
+  newUserDiscountPercent: 0,
+  newUserDiscountDays: 0,
+  isRecommended: false,
+  isRacing: false,
+  feesCheckedOn: null,
+} as const;
+
+/** /elex/admin/createExchange: a new partner, as a draft only the console sees. */
+export async function addExchange(
+  deps: AppDeps,
+  context: ActionContext,
+  fields: { name: string; abbreviation: string },
+): Promise<CatalogExchange> {
+  return catalogWrite(deps, async (tx) => {
+    let platId: number;
+    try {
+      platId = await createExchange(within(tx, deps), { ...DRAFT_DEFAULTS, marks: [], ...fields });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.refused('abbreviationTaken');
+      throw error;
+    }
+    const after = await loadExchange(tx, platId);
+    const { vipTiers: _tiers, activities: _activities, ...afterFields } = after;
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'exchange.create',
+      target: `exchange:${platId}`,
+      before: null,
+      after: afterFields,
+      at: deps.clock.now(),
+      requestId: context.requestId,
+    });
+    return after;
+  });
+}
+
+/** The moves of a partner's life: from which status, to which, refused otherwise with which message. */
+const TRANSITIONS = {
+  publish: { from: 'draft', to: 'live', refusal: 'exchangeNotDraft' },
+  retire: { from: 'live', to: 'retired', refusal: 'exchangeNotLive' },
+  reinstate: { from: 'retired', to: 'live', refusal: 'exchangeNotRetired' },
+} as const satisfies Record<string, { from: ExchangeStatus; to: ExchangeStatus; refusal: MessageKey }>;
+export type ExchangeTransition = keyof typeof TRANSITIONS;
+
+/**
+ * /elex/admin/publishExchange, /retireExchange, /reinstateExchange. The row is held FOR UPDATE so two
+ * operators cannot both move it; a draft is published only with a sign-up link that refers traders.
+ * Retiring touches no binding and no money: the UIDs there keep their records and balances.
+ */
+export async function changeExchangeStatus(
+  deps: AppDeps,
+  context: ActionContext,
+  platId: number,
+  transition: ExchangeTransition,
+): Promise<CatalogExchange> {
+  const { from, to, refusal } = TRANSITIONS[transition];
+  return catalogWrite(deps, async (tx) => {
+    const row = await lockExchangeRow(tx, platId);
+    if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
+    if (row.status !== from) throw AppError.refused(refusal);
+    if (transition === 'publish' && signupProblems(row).length > 0) {
+      throw AppError.refused('exchangePublishNotReady');
+    }
+    await updateExchange(within(tx, deps), platId, { status: to });
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: `exchange.${transition}`,
+      target: `exchange:${platId}`,
+      before: { status: from },
+      after: { status: to },
+      at: deps.clock.now(),
+      requestId: context.requestId,
+    });
+    return loadExchange(tx, platId);
   });
 }
 

@@ -11,9 +11,10 @@ import {
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../http/app-error.js';
 import type { UserRow } from '../auth/auth.tables.js';
+import { liftUserWithdrawalLock, reinstateUser, suspendUser } from '../auth/suspension.js';
 import { type ExchangeBindingRow, liveBindingOf, unbindUid } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
-import { findOperatorRow } from './admin.repository.js';
+import { findOperatorRow, selectAuditPage } from './admin.repository.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 import {
@@ -37,16 +38,18 @@ function toSummary(user: UserRow, isOperator: boolean, liveBindings: number): Me
     deletedAt: user.deletedAt?.toISOString() ?? null,
     isOperator,
     liveBindings,
+    suspendedAt: user.suspendedAt?.toISOString() ?? null,
   };
 }
 
 /** /elex/admin/searchMembers: by part of the e-mail, the user or invite code, or a UID ever bound. */
 export async function searchMembers(
   deps: AppDeps,
-  query: { query: string; page: number; pageSize: number },
+  query: { query: string; suspendedOnly: boolean; page: number; pageSize: number },
 ): Promise<MemberSearchPage> {
   const { rows, total } = await searchMemberRows(deps.db, {
     text: query.query,
+    suspendedOnly: query.suspendedOnly,
     page: query.page,
     pageSize: query.pageSize,
   });
@@ -91,6 +94,17 @@ export async function memberDetail(deps: AppDeps, userId: number): Promise<Membe
       inviterId: user.inviterId,
       locale: user.locale,
       withdrawalLockedUntil: user.withdrawalLockedUntil?.toISOString() ?? null,
+      suspension: user.suspendedAt
+        ? {
+            at: user.suspendedAt.toISOString(),
+            reason: user.suspensionReason ?? '',
+            by:
+              user.suspendedBy === null
+                ? null
+                : ((await findUserRow(deps.db, user.suspendedBy))?.email ?? null),
+          }
+        : null,
+      lockLifted: await lastLockLifted(deps, userId),
     },
     bindings,
     balances: { rewards: usdt(balances.get(rewardsCode) ?? 0n), cashback: usdt(cashback) },
@@ -187,4 +201,109 @@ export async function unbindMemberUid(
       balance: usdt(balance),
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Suspension and the withdrawal lock (issue 12, docs/accounts.md "Suspension")
+
+const LOCK_LIFTED = 'member.liftWithdrawalLock';
+
+/** The last lift of the member's withdrawal lock, read from the audit log (its one record). */
+async function lastLockLifted(deps: AppDeps, userId: number): Promise<MemberDetail['member']['lockLifted']> {
+  const { rows } = await selectAuditPage(deps.db, {
+    action: LOCK_LIFTED,
+    target: `user:${userId}`,
+    page: 1,
+    pageSize: 1,
+  });
+  const entry = rows[0];
+  if (!entry) return null;
+  const after = (entry.after ?? {}) as { reason?: string };
+  const before = (entry.before ?? {}) as { withdrawalLockedUntil?: string };
+  return {
+    at: entry.at.toISOString(),
+    reason: after.reason ?? '',
+    by: entry.actor,
+    lockedUntil: before.withdrawalLockedUntil ?? null,
+  };
+}
+
+const suspensionOf = (user: UserRow) => ({
+  suspendedAt: user.suspendedAt?.toISOString() ?? null,
+  suspensionReason: user.suspensionReason,
+  suspendedBy: user.suspendedBy,
+});
+
+/**
+ * /elex/admin/suspendMember: no login, no withdrawal, every session ended, in one transaction with
+ * the audit entry. An operator cannot be suspended (an operator could lock the console out).
+ */
+export async function suspendMember(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { userId: number; reason: string },
+): Promise<MemberDetail> {
+  await deps.db.transaction(async (tx) => {
+    if (await findOperatorRow(tx, input.userId)) throw AppError.refused('operatorNotSuspendable');
+    const at = deps.clock.now();
+    const { before, after } = await suspendUser(tx, {
+      userId: input.userId,
+      reason: input.reason,
+      operatorId: context.actor.userId,
+      at,
+    });
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'member.suspend',
+      target: `user:${input.userId}`,
+      before: suspensionOf(before),
+      after: { ...suspensionOf(after), reason: input.reason },
+      at,
+      requestId: context.requestId,
+    });
+  });
+  return memberDetail(deps, input.userId);
+}
+
+/** /elex/admin/reinstateMember: the member can log in and withdraw again; the reason is audited. */
+export async function reinstateMember(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { userId: number; reason: string },
+): Promise<MemberDetail> {
+  await deps.db.transaction(async (tx) => {
+    const { before, after } = await reinstateUser(tx, input.userId);
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: 'member.reinstate',
+      target: `user:${input.userId}`,
+      before: suspensionOf(before),
+      after: { ...suspensionOf(after), reason: input.reason },
+      at: deps.clock.now(),
+      requestId: context.requestId,
+    });
+  });
+  return memberDetail(deps, input.userId);
+}
+
+/** /elex/admin/liftWithdrawalLock: the 72 h lock after a password change or reset ends now. */
+export async function liftWithdrawalLock(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { userId: number; reason: string },
+): Promise<MemberDetail> {
+  await deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    const lockedUntil = await liftUserWithdrawalLock(tx, input.userId, at);
+    await recordAudit(tx, {
+      actor: context.actor,
+      action: LOCK_LIFTED,
+      target: `user:${input.userId}`,
+      before: { withdrawalLockedUntil: lockedUntil.toISOString() },
+      after: { withdrawalLockedUntil: null, reason: input.reason },
+      at,
+      requestId: context.requestId,
+    });
+  });
+  return memberDetail(deps, input.userId);
 }

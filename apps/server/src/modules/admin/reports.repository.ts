@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { analyticsEvents } from '../analytics/analytics.tables.js';
 import { type UserRow, users } from '../auth/auth.tables.js';
@@ -42,11 +42,11 @@ export interface MemberSearchRow {
 
 /**
  * Members whose e-mail contains the text, whose user or invite code is it, or who ever bound it as a
- * UID; newest first.
+ * UID (any member for no text); only the suspended ones when asked; newest first.
  */
 export async function searchMemberRows(
   db: Executor,
-  query: { text: string; page: number; pageSize: number },
+  query: { text: string; suspendedOnly: boolean; page: number; pageSize: number },
 ): Promise<{ rows: MemberSearchRow[]; total: number }> {
   const text = query.text.trim();
   const code = text.toUpperCase();
@@ -54,11 +54,16 @@ export async function searchMemberRows(
     .select({ userId: exchangeBindings.userId })
     .from(exchangeBindings)
     .where(eq(exchangeBindings.uid, text));
-  const where = or(
-    ilike(users.email, `%${likeLiteral(text.toLowerCase())}%`),
-    eq(users.userCode, code),
-    eq(users.inviteCode, code),
-    inArray(users.id, boundUid),
+  const where = and(
+    text
+      ? or(
+          ilike(users.email, `%${likeLiteral(text.toLowerCase())}%`),
+          eq(users.userCode, code),
+          eq(users.inviteCode, code),
+          inArray(users.id, boundUid),
+        )
+      : undefined,
+    query.suspendedOnly ? isNotNull(users.suspendedAt) : undefined,
   );
   const liveBindings = sql<number>`(select count(*)::int from ${exchangeBindings}
     where ${exchangeBindings.userId} = ${users.id} and ${exchangeBindings.unboundAt} is null)`;

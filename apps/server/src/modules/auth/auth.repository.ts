@@ -36,6 +36,12 @@ export async function findUserByIdForShare(db: Executor, id: number): Promise<Us
   return row;
 }
 
+/** The user row held `FOR UPDATE` until the transaction ends: for an operator's change of it. */
+export async function findUserByIdForUpdate(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+  return row;
+}
+
 export async function findActiveUserByInviteCode(
   db: Executor,
   inviteCode: string,

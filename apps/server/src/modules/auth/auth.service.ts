@@ -35,6 +35,7 @@ import { attemptCode, checkCode, issueCode, releaseAttempt, useCode } from './co
 import { emailDigest } from './digests.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { type Member, startSession } from './sessions.js';
+import { refuseIfSuspended } from './suspension.js';
 
 /** What a service needs to know about the request besides its payload. */
 export interface RequestContext {
@@ -129,6 +130,8 @@ export async function requestCode(
       { messageKey: 'loginEmailNotRegistered' },
     );
   }
+  // issue 12: a suspended account is told why before a login code is mailed that could not be used.
+  if (input.module === CodeModule.Login && user) refuseIfSuspended(user);
   return issueCode(deps, {
     ...context,
     email,
@@ -270,9 +273,14 @@ export async function login(
   if (!attempt.matches) throw AppError.refused('codeInvalid');
   const passwordMatches = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordMatches) throw AppError.refused('loginFailed');
+  refuseIfSuspended(user);
   await releaseAttempt(deps, attempt);
 
   return deps.db.transaction(async (tx) => {
+    // A suspension committing since the look above revoked the sessions it saw: with the row held
+    // FOR SHARE, it is seen here or waits until this session exists (and then revokes it too).
+    const current = await findUserByIdForShare(tx, user.id);
+    if (current) refuseIfSuspended(current);
     // Another login with this code won the race: the code is used.
     if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('codeInvalid');
     if (user.locale !== context.locale) await updateUser(tx, user.id, { locale: context.locale });
@@ -442,6 +450,11 @@ export async function withdrawalLockedUntil(deps: AppDeps, userId: number): Prom
   return activeLock(user?.withdrawalLockedUntil ?? null, deps.clock.now());
 }
 
+/** Whether an operator suspended the member (no login, no withdrawal). */
+export async function isSuspended(deps: AppDeps, userId: number): Promise<boolean> {
+  return Boolean((await findUserById(deps.db, userId))?.suspendedAt);
+}
+
 /**
  * The same lock, read in the transaction that moves the member's money with the user row held
  * `FOR SHARE` until it commits: a password change or reset that committed first is seen here, and one
@@ -454,6 +467,8 @@ export async function withdrawalLockedUntilInTransaction(
   now: Date,
 ): Promise<Date | null> {
   const user = await findUserByIdForShare(tx, userId);
+  // issue 12: a member suspended since the first look cannot move money either.
+  if (user?.suspendedAt) throw AppError.refused('withdrawalSuspended');
   return activeLock(user?.withdrawalLockedUntil ?? null, now);
 }
 
@@ -493,18 +508,32 @@ export async function checkOwnAddressCode(deps: AppDeps, member: Member, code: s
 
 export { useCode } from './codes.service.js';
 
+export interface MemberIdentity {
+  email: string | null;
+  userCode: string;
+  createdAt: Date;
+  suspendedAt: Date | null;
+}
+
 /**
  * Who these members are, for operators (the withdrawal queue): e-mail (null once deleted), user code
- * and when they joined. Unknown ids are left out.
+ * when they joined and whether they are suspended. Unknown ids are left out.
  */
 export async function memberIdentities(
   db: Executor,
   userIds: readonly number[],
-): Promise<Map<number, { email: string | null; userCode: string; createdAt: Date }>> {
-  const identities = new Map<number, { email: string | null; userCode: string; createdAt: Date }>();
+): Promise<Map<number, MemberIdentity>> {
+  const identities = new Map<number, MemberIdentity>();
   for (const id of new Set(userIds)) {
     const user = await findUserById(db, id);
-    if (user) identities.set(id, { email: user.email, userCode: user.userCode, createdAt: user.createdAt });
+    if (user) {
+      identities.set(id, {
+        email: user.email,
+        userCode: user.userCode,
+        createdAt: user.createdAt,
+        suspendedAt: user.suspendedAt,
+      });
+    }
   }
   return identities;
 }

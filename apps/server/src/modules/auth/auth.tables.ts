@@ -36,6 +36,13 @@ export const users = pgTable(
     signupEncr: text('signup_encr'),
     /** spec: withdrawal restricted 72 hours after a password change or reset. */
     withdrawalLockedUntil: timestamp('withdrawal_locked_until', { withTimezone: true }),
+    /**
+     * issue 12: an operator's suspension: no login, no withdrawal, until reinstated. The reason is
+     * shown to the member on a refused login; who and when are also in the audit log.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
+    suspendedBy: bigint('suspended_by', { mode: 'number' }).references((): AnyPgColumn => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -48,6 +55,11 @@ export const users = pgTable(
     index('users_created_idx').on(table.createdAt, table.id),
     // E-mails compare case-insensitively because they are stored lower-cased; the database holds the line.
     check('users_email_lower_check', sql`${table.email} = lower(${table.email})`),
+    check(
+      'users_suspension_check',
+      sql`(${table.suspendedAt} is null) = (${table.suspensionReason} is null)`,
+    ),
+    index('users_suspended_idx').on(table.suspendedAt).where(sql`${table.suspendedAt} is not null`),
   ],
 );
 

@@ -43,9 +43,11 @@ import type { ExchangeBindingRow } from './bindings.tables.js';
 export { ACCOUNT_DELETED_REASON, type LiveBindingRow } from './bindings.repository.js';
 export type { ExchangeBindingRow } from './bindings.tables.js';
 
+/** A partner that takes new bindings: a retired one refuses them (its UIDs keep their history). */
 async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
   const partner = (await loadPartners(deps)).get(platId);
   if (!partner) throw new AppError(State.NotFound, 'exchangeNotFound');
+  if (partner.retired) throw bindingRefused('exchangeRetired');
   return partner;
 }
 

@@ -10,6 +10,8 @@ export interface Partner {
   /** Basis points of the fee. */
   cashRateBps: number;
   speedUpCashRateBps: number;
+  /** No longer a partner (issue 12): no new bindings, no sync; its UIDs keep their balances. */
+  retired: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function loadPartners(deps: CatalogDeps): Promise<Map<number, Partn
         abbreviation: entry.Abbreviation,
         cashRateBps: Number(toScaled(entry.cashRate, DECIMALS.cashPercent)),
         speedUpCashRateBps: Number(toScaled(entry.speedUpCashRate, DECIMALS.cashPercent)),
+        retired: entry.retired === true,
       },
     ]),
   );

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, max } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
 
@@ -27,6 +27,18 @@ export async function selectCatalog(db: Executor) {
 export async function countExchanges(db: Executor): Promise<number> {
   const [row] = await db.select({ value: count() }).from(exchanges);
   return row?.value ?? 0;
+}
+
+/** One partner's row, held FOR UPDATE until the transaction ends (a change of its status). */
+export async function lockExchangeRow(tx: Executor, id: number): Promise<ExchangeRow | undefined> {
+  const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).limit(1).for('update');
+  return row;
+}
+
+/** The next free platId and the position after the last partner (a new one goes to the end). */
+export async function nextExchangeSlot(db: Executor): Promise<{ id: number; position: number }> {
+  const [row] = await db.select({ id: max(exchanges.id), position: max(exchanges.position) }).from(exchanges);
+  return { id: (row?.id ?? 0) + 1, position: (row?.position ?? 0) + 1 };
 }
 
 /** Inserts an exchange unless its id is taken; answers whether it was inserted. */

@@ -29,9 +29,11 @@ import {
   deleteActivityRow,
   type ExchangeRow,
   insertActivityRows,
+  insertExchangeUnlessPresent,
   type NewActivity,
   type NewExchange,
   type NewVipTier,
+  nextExchangeSlot,
   replaceVipTierRows,
   selectCatalog,
   updateActivityRow,
@@ -71,7 +73,10 @@ interface CatalogExchange {
 }
 
 interface CatalogSnapshot {
+  /** Live and retired partners (a draft is the console's alone): names and history for members. */
   exchanges: CatalogExchange[];
+  /** The live ones: every public list, the calculator and the statistics (issue 12). */
+  listed: CatalogExchange[];
   byId: Map<number, CatalogExchange>;
   activities: ActivityRow[];
   statistics: CashbackStatistics;
@@ -113,19 +118,19 @@ function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
 }
 
 async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
-  const { exchangeRows, tierRows, activityRows } = await selectCatalog(db);
+  const catalogRows = await selectCatalog(db);
+  const exchangeRows = catalogRows.exchangeRows.filter((row) => row.status !== 'draft');
   const exchanges = exchangeRows.map((row) => ({
     row,
-    tiers: tierRows.filter((tier) => tier.exchangeId === row.id),
-    activities: activityRows.filter((activity) => activity.exchangeId === row.id),
+    tiers: catalogRows.tierRows.filter((tier) => tier.exchangeId === row.id),
+    activities: catalogRows.activityRows.filter((activity) => activity.exchangeId === row.id),
   }));
+  const listed = exchanges.filter((exchange) => exchange.row.status === 'live');
+  const listedIds = new Set(listed.map((exchange) => exchange.row.id));
   const byId = new Map(exchanges.map((exchange) => [exchange.row.id, exchange]));
-  const statistics = await cashbackStatistics(
-    db,
-    exchangeRows.map((row) => row.id),
-    now,
-  );
-  return { exchanges, byId, activities: activityRows, statistics, memo: new Map() };
+  const statistics = await cashbackStatistics(db, [...listedIds], now);
+  const activities = catalogRows.activityRows.filter((activity) => listedIds.has(activity.exchangeId));
+  return { exchanges, listed, byId, activities, statistics, memo: new Map() };
 }
 
 function memoized<T>(snapshot: CatalogSnapshot, key: string, build: () => T): T {
@@ -196,6 +201,8 @@ export function signupLinkPolicy(env: Config['env']): SignupLinkPolicy {
 
 /** The link and code a visitor is shown: built from the one stored code, or none. */
 function publicSignup(row: ExchangeRow, policy: SignupLinkPolicy) {
+  // A retired partner no longer refers anyone to us: nobody is sent to sign up there.
+  if (row.status !== 'live') return { signupUrl: null, referralCode: null };
   if (policy === 'readyOnly' && signupProblems(row).length > 0)
     return { signupUrl: null, referralCode: null };
   return {
@@ -208,6 +215,7 @@ function publicSignup(row: ExchangeRow, policy: SignupLinkPolicy) {
 export async function listPartnersNotReady(db: Executor): Promise<PartnerNotReady[]> {
   const { exchangeRows } = await selectCatalog(db);
   return exchangeRows
+    .filter((row) => row.status !== 'retired')
     .map((row) => ({ platId: row.id, name: row.name, problems: signupProblems(row) }))
     .filter((partner) => partner.problems.length > 0);
 }
@@ -254,7 +262,7 @@ function buildIndex(snapshot: CatalogSnapshot, locale: Locale): ExchangeIndexRes
         .filter((activity) => activity.kind === kind)
         .map((activity) => toActivity(activity, locale));
     return {
-      allExchange: snapshot.exchanges.map((exchange) => toIndexRow(exchange, snapshot.statistics)),
+      allExchange: snapshot.listed.map((exchange) => toIndexRow(exchange, snapshot.statistics)),
       fames: snapshot.statistics.fames.map((fame) => ({
         platId: fame.platId,
         amount: usdt(fame.amountMicro),
@@ -314,8 +322,9 @@ export async function getExchangeDictionary(
       isRecommended: row.isRecommended,
       isRacing: row.isRacing,
       feesCheckedOn: row.feesCheckedOn,
+      retired: row.status === 'retired',
     })),
-    score: snapshot.exchanges.map(({ row }) => ({ id: row.id, score: score(row.scoreTenths) })),
+    score: snapshot.listed.map(({ row }) => ({ id: row.id, score: score(row.scoreTenths) })),
   }));
 }
 
@@ -386,7 +395,9 @@ export async function estimateCashbackAtPartners(
 ): Promise<CashbackEstimateResponse> {
   const snapshot = await catalog(deps);
   const chosen = findExchange(snapshot, input.platId);
-  const estimates = snapshot.exchanges.map(({ row }) => ({
+  // The calculator compares partners a trader can still sign up with.
+  if (chosen.row.status !== 'live') throw new AppError(State.NotFound, 'exchangeNotFound');
+  const estimates = snapshot.listed.map(({ row }) => ({
     platId: row.id,
     platname: row.name,
     ...estimateCashback({
@@ -413,6 +424,32 @@ export async function estimateCashbackAtPartners(
 // Catalog writes (the operator console calls these). Each one invalidates the cache after its commit.
 
 export type ExchangePatch = Partial<Omit<NewExchange, 'id' | 'createdAt' | 'updatedAt'>>;
+
+const MAX_ID_RACES = 5;
+
+/**
+ * Adds a partner as a draft with the next free platId (ids are never reused: a retired partner keeps
+ * its own). A concurrent creation that took the id first makes this one draw the next.
+ */
+export async function createExchange(
+  deps: CatalogDeps,
+  fields: Omit<NewExchange, 'id' | 'position' | 'status' | 'createdAt' | 'updatedAt'>,
+): Promise<number> {
+  for (let attempt = 0; attempt < MAX_ID_RACES; attempt += 1) {
+    const slot = await nextExchangeSlot(deps.db);
+    const now = deps.clock.now();
+    const inserted = await insertExchangeUnlessPresent(deps.db, {
+      ...fields,
+      ...slot,
+      status: 'draft',
+      createdAt: now,
+      updatedAt: now,
+    });
+    invalidateCatalogCache();
+    if (inserted) return slot.id;
+  }
+  throw new Error('no free platId after several draws');
+}
 
 export async function updateExchange(deps: CatalogDeps, platId: number, patch: ExchangePatch) {
   const updated = await updateExchangeRow(deps.db, platId, { ...patch, updatedAt: deps.clock.now() });

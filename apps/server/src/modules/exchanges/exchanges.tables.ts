@@ -1,4 +1,4 @@
-import type { ExchangeMark, Locale, VipRule } from '@elex/contract';
+import type { ExchangeMark, ExchangeStatus, Locale, VipRule } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -57,6 +57,11 @@ export const exchanges = pgTable(
     isRacing: boolean('is_racing').notNull().default(false),
     /** When the fee figures were last checked against a published source; null until someone has. */
     feesCheckedOn: date('fees_checked_on', { mode: 'string' }),
+    /**
+     * issue 12: 'draft' (console only, until published), 'live' (public), 'retired' (off the public
+     * lists, no new bindings, no sync; its UIDs keep their history and balances).
+     */
+    status: text('status').$type<ExchangeStatus>().notNull().default('live'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -69,6 +74,7 @@ export const exchanges = pgTable(
         and ${table.makerFeePpm} between 0 and 100000 and ${table.takerFeePpm} between 0 and 100000`,
     ),
     check('exchanges_vip_rule_check', sql`${table.vipRule} in ('either', 'both')`),
+    check('exchanges_status_check', sql`${table.status} in ('draft', 'live', 'retired')`),
   ],
 );
 

@@ -357,7 +357,9 @@ export async function resolveSyncTargets(
   const targets: SyncTarget[] = [];
   for (const adapter of adapters.values()) {
     const entry = exchangeList.find((exchange) => exchange.name.toLowerCase() === adapter.exchange);
-    if (entry) targets.push({ platId: entry.id, adapter });
+    // issue 12: a retired partner's sync stops (its configured API is left alone, not called).
+    if (entry?.retired) deps.log?.info({ exchange: adapter.exchange }, 'exchange retired; not synced');
+    else if (entry) targets.push({ platId: entry.id, adapter });
     else
       deps.log?.warn(
         { exchange: adapter.exchange },
@@ -382,6 +384,7 @@ export async function findSyncTarget(
       exchange.Abbreviation.toLowerCase() === wanted,
   );
   if (!entry) return { error: `no exchange "${nameOrId}" in the catalog` };
+  if (entry.retired) return { error: `${entry.name} is retired: reinstate it in the console to sync it` };
   const adapter = adapters.get(entry.name.toLowerCase());
   if (!adapter) {
     return {

@@ -22,6 +22,7 @@ import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
   checkOwnAddressCode,
+  isSuspended,
   memberContact,
   memberIdentities,
   useCode,
@@ -293,6 +294,7 @@ export async function requestWithdrawal(
   const earlier = await findByRequestId(deps.db, userId, request.requestId);
   if (earlier) return replay(earlier, request, address, amountMicro);
 
+  if (await isSuspended(deps, userId)) throw AppError.refused('withdrawalSuspended');
   const lockedUntil = await withdrawalLockedUntil(deps, userId);
   if (lockedUntil) throw AppError.refused('withdrawalLocked', { time: displayTime(lockedUntil) });
   const binding = await liveBindingOf(deps.db, request.platId, request.uid);
@@ -660,7 +662,13 @@ export interface BalanceMovement {
 export const QUEUE_HISTORY_MOVEMENTS = 20;
 
 export interface QueueItem extends WithdrawalSnapshot {
-  member: { userId: number; email: string | null; userCode: string; memberSince: string | null };
+  member: {
+    userId: number;
+    email: string | null;
+    userCode: string;
+    memberSince: string | null;
+    suspendedAt: string | null;
+  };
   /** Whether the UID is still bound to this member (an operator may have unbound it since). */
   isBindingLive: boolean;
   /** Pending for longer than the 48 hours the spec promises. */
@@ -718,6 +726,7 @@ export async function listWithdrawalQueue(
         email: identity?.email ?? null,
         userCode: identity?.userCode ?? '',
         memberSince: identity?.createdAt.toISOString() ?? null,
+        suspendedAt: identity?.suspendedAt?.toISOString() ?? null,
       },
       isBindingLive: binding?.userId === row.userId,
       isOverdue: row.status === 'pending' && isOverdue(row.createdAt, deps.clock.now()),

@@ -49,7 +49,13 @@ function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQu
     decidedAt: null,
     txHash: null,
     failureReason: null,
-    member: { userId: 12, email: 'member@example.com', userCode: 'EXMEM234', memberSince: null },
+    member: {
+      userId: 12,
+      email: 'member@example.com',
+      userCode: 'EXMEM234',
+      memberSince: null,
+      suspendedAt: null,
+    },
     isBindingLive: true,
     isOverdue: false,
     balanceHistory: [
@@ -347,6 +353,9 @@ describe('a member’s page', () => {
       inviterId: null,
       locale: 'en',
       withdrawalLockedUntil: null,
+      suspendedAt: null,
+      suspension: null,
+      lockLifted: null,
     };
     const binding = {
       platId: 4,

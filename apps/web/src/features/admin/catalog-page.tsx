@@ -1,10 +1,12 @@
 import { FEE_CHECK_MAX_AGE_DAYS, PLACEHOLDER_REFERRAL_CODE } from '@elex/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { useCatalog } from './api/get-catalog';
+import { catalogQuery, useCatalog } from './api/get-catalog';
+import { AddExchangeButton, ExchangeStatusBadge } from './components/exchange-lifecycle';
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
 import { SignupStatus } from './components/signup-status';
@@ -51,12 +53,16 @@ export default function CatalogPage() {
   const { t } = useTranslation();
   const isWide = useIsWide();
   const catalog = useCatalog();
+  const client = useQueryClient();
+  // Launch checks concern what traders can see: a retired partner is off the lists.
+  const offered = catalog.data?.exchanges.filter((exchange) => exchange.status !== 'retired') ?? [];
   return (
     <Page title={t('admin.catalog.title')} intro={t('admin.catalog.intro')} wide>
+      <p className="admin-actions">
+        <AddExchangeButton onCreated={() => client.invalidateQueries({ queryKey: catalogQuery.queryKey })} />
+      </p>
       {catalog.isError && !catalog.data ? <LoadError onRetry={() => void catalog.refetch()} /> : null}
-      {catalog.data ? (
-        <LaunchChecks checks={catalogLaunchChecks(catalog.data.exchanges, new Date())} />
-      ) : null}
+      {catalog.data ? <LaunchChecks checks={catalogLaunchChecks(offered, new Date())} /> : null}
       {!catalog.data ? (
         catalog.isError ? null : (
           <Skeleton lines={6} />
@@ -68,6 +74,7 @@ export default function CatalogPage() {
               <tr>
                 <th scope="col">{t('admin.catalog.position')}</th>
                 <th scope="col">{t('admin.catalog.name')}</th>
+                <th scope="col">{t('admin.lifecycle.status')}</th>
                 <th scope="col" className="numeric">
                   {t('admin.catalog.score')}
                 </th>
@@ -92,6 +99,9 @@ export default function CatalogPage() {
                       <img src={exchange.logo} alt="" width={24} height={24} />
                       <Link to={`/admin/catalog/${exchange.platId}`}>{exchange.name}</Link>
                     </span>
+                  </td>
+                  <td>
+                    <ExchangeStatusBadge status={exchange.status} />
                   </td>
                   <td className="numeric">{exchange.score}</td>
                   <td className="numeric">{exchange.cashRate}%</td>
@@ -119,6 +129,7 @@ export default function CatalogPage() {
                   {exchange.name}
                 </Link>
               </span>
+              <ExchangeStatusBadge status={exchange.status} />
               <SignupStatus exchange={exchange} />
               <span className="entry-amount">{exchange.cashRate}%</span>
             </li>

@@ -19,6 +19,7 @@ const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, valu
 function bybit(): CatalogExchange {
   return {
     platId: 3,
+    status: 'live',
     name: 'Bybit',
     abbreviation: 'BYB',
     logo: '/logos/byb.svg',

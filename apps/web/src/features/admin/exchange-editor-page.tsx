@@ -25,6 +25,7 @@ import { replaceVipTiers } from './api/replace-vip-tiers';
 import { updateExchange } from './api/update-exchange';
 import { uploadLogo } from './api/upload-logo';
 import { ActivitiesEditor } from './components/activities-editor';
+import { ExchangeStatusSection } from './components/exchange-lifecycle';
 import { fieldError } from './components/field-error';
 import { LoadError } from './components/load-error';
 import { SignupLinkPreview } from './components/signup-link-preview';
@@ -416,6 +417,7 @@ export default function ExchangeEditorPage() {
           <p className="muted">
             {t('admin.catalog.platIdLine', { platId: exchange.platId, time: formatTime(exchange.updatedAt) })}
           </p>
+          <ExchangeStatusSection exchange={exchange} onSaved={refresh} />
           <LogoSection exchange={exchange} onSaved={refresh} />
           <FieldsForm exchange={exchange} onSaved={refresh} />
           <VipTiersForm exchange={exchange} onSaved={refresh} />

@@ -1,25 +1,22 @@
-import { type AdminBinding, UnbindUidRequestSchema } from '@elex/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { AdminBinding, MemberDetail } from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { z } from 'zod';
-import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
-import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
 import { useCorrections } from './api/corrections';
 import { useMemberDetail } from './api/get-member-detail';
 import { useMemberLedger } from './api/get-member-ledger';
+import { memberAction } from './api/member-actions';
 import { unbindUid } from './api/unbind-uid';
 import { ProposeCorrectionDialog } from './components/correction-dialogs';
 import { CorrectionsTable, useRefreshAfterCorrection } from './components/corrections-table';
 import { LoadError } from './components/load-error';
+import { ReasonDialog } from './components/reason-dialog';
 import { ScrollRegion } from './components/scroll-region';
 import { formatAmount, formatCardAmount, formatTime } from './format';
 import { useExchangeNames } from './use-exchange-names';
@@ -27,66 +24,135 @@ import { useExchangeNames } from './use-exchange-names';
 const LEDGER_PAGE = 20;
 const CORRECTIONS_PAGE = 10;
 
-function UnbindDialog({
-  binding,
-  exchange,
-  onClose,
-  onDone,
+type Dialog =
+  | { kind: 'unbind'; binding: AdminBinding }
+  | { kind: 'suspendMember' | 'reinstateMember' | 'liftWithdrawalLock' };
+
+/** The dialog's words and call for each action of the page that needs a reason. */
+function useDialogCopy(dialog: Dialog | null, exchangeName: (platId: number) => string) {
+  const { t } = useTranslation();
+  if (!dialog) return null;
+  if (dialog.kind === 'unbind') {
+    const { binding } = dialog;
+    return {
+      title: t('admin.members.unbindTitle'),
+      description: t('admin.members.unbindDescription', {
+        exchange: exchangeName(binding.platId),
+        uid: binding.uid,
+      }),
+      label: t('admin.members.unbindReason'),
+      hint: undefined,
+      submitLabel: t('admin.members.unbindSubmit'),
+      danger: true,
+      run: async (reason: string) => {
+        await unbindUid({ platId: binding.platId, uid: binding.uid, reason });
+        toast.success(t('msg:unbindSuccessful'));
+      },
+    };
+  }
+  const { kind } = dialog;
+  const done = {
+    suspendMember: 'memberSuspended',
+    reinstateMember: 'memberReinstated',
+    liftWithdrawalLock: 'withdrawalLockLifted',
+  } as const;
+  return {
+    title: t(`admin.lifecycle.${kind}.title`),
+    description: t(`admin.lifecycle.${kind}.description`),
+    label: t('admin.lifecycle.reason'),
+    hint: t(`admin.lifecycle.${kind}.hint`),
+    submitLabel: t(`admin.lifecycle.${kind}.submit`),
+    danger: kind === 'suspendMember',
+    run: async (reason: string, userId: number) => {
+      await memberAction(kind, { userId, reason });
+      toast.success(t(`msg:${done[kind]}`));
+    },
+  };
+}
+
+/** Whether the member can log in, and the 72 h withdrawal lock: each with the operator's action. */
+function AccountStatus({
+  member,
+  onAction,
 }: {
-  binding: AdminBinding | null;
-  exchange: string;
-  onClose(): void;
-  onDone(): void;
+  member: MemberDetail['member'];
+  onAction(kind: 'suspendMember' | 'reinstateMember' | 'liftWithdrawalLock'): void;
 }) {
   const { t } = useTranslation();
-  const form = useForm<
-    z.input<typeof UnbindUidRequestSchema>,
-    unknown,
-    z.output<typeof UnbindUidRequestSchema>
-  >({
-    resolver: zodResolver(UnbindUidRequestSchema),
-    mode: 'onTouched',
-    values: { platId: binding?.platId ?? 0, uid: binding?.uid ?? '', reason: '' },
-  });
-  const error = form.formState.errors.reason?.message;
+  const { suspension, lockLifted, withdrawalLockedUntil } = member;
   return (
-    <ResponsiveDialog
-      open={binding !== null}
-      onOpenChange={(open) => (open ? undefined : onClose())}
-      title={t('admin.members.unbindTitle')}
-      description={t('admin.members.unbindDescription', { exchange, uid: binding?.uid ?? '' })}
-      maxWidthPx={520}
-    >
-      <form
-        className="form admin-dialog-form"
-        noValidate
-        onSubmit={form.handleSubmit(async (values) => {
-          try {
-            await unbindUid(values);
-            toast.success(t('msg:unbindSuccessful'));
-            onDone();
-          } catch {
-            // The API client showed the reason.
-          }
-        })}
-      >
-        <Field
-          id="unbind-reason"
-          label={t('admin.members.unbindReason')}
-          error={error ? t(`msg:${error}`) : undefined}
-        >
-          <textarea className="input" rows={3} maxLength={500} {...form.register('reason')} />
-        </Field>
-        <div className="dialog-actions">
-          <button type="button" className="button button-ghost" onClick={onClose}>
-            {t('admin.common.cancel')}
-          </button>
-          <button type="submit" className="button button-danger" disabled={form.formState.isSubmitting}>
-            {t('admin.members.unbindSubmit')}
-          </button>
+    <section className="card admin-section" aria-labelledby="account-status-title">
+      <h2 id="account-status-title">{t('admin.lifecycle.statusTitle')}</h2>
+      <dl className="admin-facts">
+        <div>
+          <dt>{t('admin.lifecycle.login')}</dt>
+          <dd>
+            {suspension ? (
+              <span className="status status-failed">{t('admin.lifecycle.suspended')}</span>
+            ) : (
+              <span className="status status-completed">{t('admin.lifecycle.active')}</span>
+            )}
+          </dd>
         </div>
-      </form>
-    </ResponsiveDialog>
+        {suspension ? (
+          <div>
+            <dt>{t('admin.lifecycle.suspendedBecause')}</dt>
+            <dd>
+              {suspension.reason}
+              <span className="status-reason">
+                {t('admin.lifecycle.byAt', {
+                  by: suspension.by ?? t('admin.lifecycle.unknownOperator'),
+                  time: formatTime(suspension.at),
+                })}
+              </span>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{t('admin.members.lockedUntil')}</dt>
+          <dd>
+            {withdrawalLockedUntil ? formatTime(withdrawalLockedUntil) : t('admin.lifecycle.notLocked')}
+          </dd>
+        </div>
+        {lockLifted ? (
+          <div>
+            <dt>{t('admin.lifecycle.lockLifted')}</dt>
+            <dd>
+              {lockLifted.reason}
+              <span className="status-reason">
+                {t('admin.lifecycle.byAt', { by: lockLifted.by, time: formatTime(lockLifted.at) })}
+              </span>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {member.deletedAt ? null : (
+        <div className="admin-actions">
+          {suspension ? (
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => onAction('reinstateMember')}
+            >
+              {t('admin.lifecycle.reinstateMember.open')}
+            </button>
+          ) : member.isOperator ? null : (
+            <button type="button" className="button button-danger" onClick={() => onAction('suspendMember')}>
+              {t('admin.lifecycle.suspendMember.open')}
+            </button>
+          )}
+          {withdrawalLockedUntil ? (
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => onAction('liftWithdrawalLock')}
+            >
+              {t('admin.lifecycle.liftWithdrawalLock.open')}
+            </button>
+          ) : null}
+        </div>
+      )}
+    </section>
   );
 }
 
@@ -99,11 +165,12 @@ export default function MemberPage() {
   const [page, setPage] = useState(1);
   const ledger = useMemberLedger(userId, page, LEDGER_PAGE);
   const exchangeName = useExchangeNames();
-  const [unbinding, setUnbinding] = useState<AdminBinding | null>(null);
   const [correctionsPage, setCorrectionsPage] = useState(1);
   const corrections = useCorrections({ userId, page: correctionsPage, pageSize: CORRECTIONS_PAGE });
   const [proposing, setProposing] = useState(false);
   const refreshAfterCorrection = useRefreshAfterCorrection();
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const copy = useDialogCopy(dialog, exchangeName);
 
   const data = detail.data;
   const title = data?.member.email ?? (data ? t('admin.members.deletedAccount') : t('admin.members.member'));
@@ -150,12 +217,6 @@ export default function MemberPage() {
                     </dd>
                   </div>
                 ) : null}
-                {data.member.withdrawalLockedUntil ? (
-                  <div>
-                    <dt>{t('admin.members.lockedUntil')}</dt>
-                    <dd>{formatTime(data.member.withdrawalLockedUntil)}</dd>
-                  </div>
-                ) : null}
                 {data.member.deletedAt ? (
                   <div>
                     <dt>{t('admin.members.deleted')}</dt>
@@ -184,6 +245,8 @@ export default function MemberPage() {
               </dl>
             </section>
           </div>
+
+          <AccountStatus member={data.member} onAction={(kind) => setDialog({ kind })} />
 
           <section className="card admin-section">
             <h2>{t('admin.members.bindings')}</h2>
@@ -225,7 +288,7 @@ export default function MemberPage() {
                             <button
                               type="button"
                               className="button button-ghost admin-small-button"
-                              onClick={() => setUnbinding(binding)}
+                              onClick={() => setDialog({ kind: 'unbind', binding })}
                             >
                               {t('admin.members.unbind')}
                             </button>
@@ -332,12 +395,19 @@ export default function MemberPage() {
               </>
             )}
           </section>
-          <UnbindDialog
-            binding={unbinding}
-            exchange={unbinding ? exchangeName(unbinding.platId) : ''}
-            onClose={() => setUnbinding(null)}
-            onDone={async () => {
-              setUnbinding(null);
+          <ReasonDialog
+            open={copy !== null}
+            id={dialog?.kind ?? 'member'}
+            title={copy?.title ?? ''}
+            description={copy?.description ?? ''}
+            label={copy?.label ?? ''}
+            hint={copy?.hint}
+            submitLabel={copy?.submitLabel ?? ''}
+            danger={copy?.danger}
+            onClose={() => setDialog(null)}
+            onSubmit={async (reason) => {
+              await copy?.run(reason, userId);
+              setDialog(null);
               await client.invalidateQueries({ queryKey: ['admin', 'member', userId] });
             }}
           />

@@ -13,20 +13,31 @@ import { formatTime } from './format';
 
 const PAGE_SIZE = 20;
 
-/** /admin/members?q=: search by e-mail (or part of it), user code, invite code or UID. */
+/**
+ * /admin/members?q=&suspended=1: search by e-mail (or part of it), user code, invite code or UID;
+ * the suspended filter lists suspended members, with or without a search text.
+ */
 export default function MembersPage() {
   const { t } = useTranslation();
   const isWide = useIsWide();
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
+  const suspendedOnly = params.get('suspended') === '1';
   const [text, setText] = useState(query);
   const [page, setPage] = useState(1);
-  const results = useSearchMembers(query, page, PAGE_SIZE);
+  const results = useSearchMembers(query, suspendedOnly, page, PAGE_SIZE);
+  const searching = Boolean(query) || suspendedOnly;
 
+  const search = (nextText: string, suspended: boolean) => {
+    setPage(1);
+    setParams({
+      ...(nextText.trim() ? { q: nextText.trim() } : {}),
+      ...(suspended ? { suspended: '1' } : {}),
+    });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setPage(1);
-    setParams(text.trim() ? { q: text.trim() } : {});
+    search(text, suspendedOnly);
   };
 
   return (
@@ -43,12 +54,20 @@ export default function MembersPage() {
           placeholder={t('admin.members.searchPlaceholder')}
           onChange={(event) => setText(event.target.value)}
         />
-        <button type="submit" className="button button-primary" disabled={!text.trim()}>
+        <button type="submit" className="button button-primary" disabled={!text.trim() && !suspendedOnly}>
           <Search size={16} aria-hidden="true" />
           {t('admin.members.search')}
         </button>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={suspendedOnly}
+            onChange={(event) => search(text, event.target.checked)}
+          />
+          <span>{t('admin.lifecycle.suspendedOnly')}</span>
+        </label>
       </form>
-      {!query ? null : results.isError && !results.data ? (
+      {!searching ? null : results.isError && !results.data ? (
         <LoadError onRetry={() => void results.refetch()} />
       ) : !results.data ? (
         <Skeleton lines={3} />
@@ -86,6 +105,9 @@ export default function MembersPage() {
                     {member.deletedAt ? (
                       <span className="status status-failed">{t('admin.members.deleted')}</span>
                     ) : null}
+                    {member.suspendedAt ? (
+                      <span className="status status-failed">{t('admin.lifecycle.suspended')}</span>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -103,6 +125,12 @@ export default function MembersPage() {
                 <br />
                 <span className="entry-detail mono">{member.userCode}</span>{' '}
                 <span className="entry-detail">{formatTime(member.createdAt)}</span>
+                {member.suspendedAt ? (
+                  <>
+                    {' '}
+                    <span className="status status-failed">{t('admin.lifecycle.suspended')}</span>
+                  </>
+                ) : null}
               </p>
               <span className="entry-amount">
                 {t('admin.members.bindingsCount', { count: member.liveBindings })}
@@ -111,7 +139,7 @@ export default function MembersPage() {
           ))}
         </ul>
       )}
-      {results.data && query ? (
+      {results.data && searching ? (
         <Pager
           page={page}
           pageSize={PAGE_SIZE}

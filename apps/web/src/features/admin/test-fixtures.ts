@@ -6,6 +6,7 @@ import { envelope } from '../../test/helpers';
 export function catalogExchange(overrides: Partial<CatalogExchange>): CatalogExchange {
   return {
     platId: 1,
+    status: 'live',
     name: 'Binance',
     abbreviation: 'BN',
     logo: '/logos/bn.svg',

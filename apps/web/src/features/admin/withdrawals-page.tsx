@@ -108,6 +108,12 @@ export default function WithdrawalsPage() {
                           {item.member.email ?? t('admin.members.deletedAccount')}
                         </Link>{' '}
                         <span className="muted mono">{item.member.userCode}</span>
+                        {item.member.suspendedAt ? (
+                          <>
+                            {' '}
+                            <span className="status status-failed">{t('admin.lifecycle.suspended')}</span>
+                          </>
+                        ) : null}
                       </dd>
                     </div>
                     <div>

@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { ApiError } from '../../shared/api/api-client';
-import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { uidSearchHref } from '../../shared/exchanges/paths';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
@@ -73,7 +73,7 @@ export default function UidLinkingPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const client = useQueryClient();
-  const exchanges = useExchangeList();
+  const exchanges = useOpenExchangeList();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [signup, setSignup] = useState<ExchangeDictionaryEntry | null>(null);
   const form = useForm<BindForm, unknown, BindValues>({

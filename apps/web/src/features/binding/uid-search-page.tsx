@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Clock, ExternalLink, Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { exchangeDetailHref, exchangeLinkDetailHref, uidLinkingHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';
@@ -21,7 +21,7 @@ export default function UidSearchPage() {
   const [params] = useSearchParams();
   const uid = params.get('uid')?.trim() ?? '';
   const platId = Number(params.get('platId'));
-  const list = useExchangeList();
+  const list = useOpenExchangeList();
   const exchange = list.data?.find((entry) => entry.id === platId);
   const isValid = EXCHANGE_UID_PATTERN.test(uid) && Number.isInteger(platId) && platId > 0;
   const eligibility = useQuery({

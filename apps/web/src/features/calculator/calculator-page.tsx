@@ -17,7 +17,7 @@ import { ArrowLeft, ArrowRight, Calculator, RotateCcw } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { formatDecimal, formatInteger, formatPercent, formatUsdt } from '../../shared/exchanges/format';
@@ -53,7 +53,7 @@ function meanFee(exchange: ExchangeDictionaryEntry): string {
 /** spec section 2: four steps, a loading state, then the estimated 30-day and 6-month cashback. */
 export default function CalculatorPage() {
   const { t } = useTranslation();
-  const list = useExchangeList();
+  const list = useOpenExchangeList();
   const exchanges = list.data ?? [];
   const [phase, setPhase] = useState<Phase>({ kind: 'step', step: 'exchange' });
   const [answers, setAnswers] = useState<Answers>({

@@ -3,7 +3,7 @@ import { ArrowRight, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../shared/exchanges/exchange-tags';
@@ -17,7 +17,7 @@ import './exchanges.css';
 /** /exchange: every partner with its key figures and a sign-up call to action. */
 export default function ExchangeListPage() {
   const { t } = useTranslation();
-  const list = useExchangeList();
+  const list = useOpenExchangeList();
   const [signup, setSignup] = useState<ExchangeDictionaryEntry | null>(null);
   const exchanges = list.data ?? [];
 

@@ -3,7 +3,7 @@ import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isExchangeListUnavailable, useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { Page } from '../../shared/ui/page';
@@ -30,7 +30,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   const { t } = useTranslation();
   const isLoggedIn = useIsLoggedIn();
   const index = useExchangeIndex();
-  const dictionary = useExchangeList();
+  const dictionary = useOpenExchangeList();
   const byId = useMemo(
     () => new Map((index.data?.allExchange ?? []).map((row) => [row.platId, row])),
     [index.data],

@@ -109,6 +109,17 @@ export function useExchangeList() {
   return useQuery(exchangeListQuery);
 }
 
+const openExchanges = (list: ExchangeDictionaryEntry[]) => list.filter((entry) => !entry.retired);
+
+/**
+ * The partners a visitor can still choose (issue 12): every public list and picker (home, /exchange,
+ * the calculator, the UID search and binding). A retired partner stays in `useExchangeList` only so
+ * members' UIDs, records and balances there keep its name and logo.
+ */
+export function useOpenExchangeList() {
+  return useQuery({ ...exchangeListQuery, select: openExchanges });
+}
+
 /**
  * Whether the list came back empty, which happens only when the dictionary could not be loaded: the
  * page shows `ExchangeListLoadError` with a retry instead of an empty picker.

@@ -2,15 +2,22 @@ import { MemberSearchPageSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
-/** `/elex/admin/searchMembers {query, page, pageSize}`: nothing is asked until there is a query. */
-export const searchMembersQuery = (query: string, page: number, pageSize: number) =>
+/**
+ * `/elex/admin/searchMembers {query, suspendedOnly, page, pageSize}`: nothing is asked until there is
+ * a query or the suspended filter is on.
+ */
+export const searchMembersQuery = (query: string, suspendedOnly: boolean, page: number, pageSize: number) =>
   queryOptions({
-    queryKey: ['admin', 'members', query, page, pageSize],
+    queryKey: ['admin', 'members', query, suspendedOnly, page, pageSize],
     queryFn: () =>
-      apiCall('/elex/admin/searchMembers', { query, page, pageSize }, { schema: MemberSearchPageSchema }),
-    enabled: query.trim().length > 0,
+      apiCall(
+        '/elex/admin/searchMembers',
+        { query, suspendedOnly, page, pageSize },
+        { schema: MemberSearchPageSchema },
+      ),
+    enabled: suspendedOnly || query.trim().length > 0,
     placeholderData: keepPreviousData,
   });
 
-export const useSearchMembers = (query: string, page: number, pageSize: number) =>
-  useQuery(searchMembersQuery(query, page, pageSize));
+export const useSearchMembers = (query: string, suspendedOnly: boolean, page: number, pageSize: number) =>
+  useQuery(searchMembersQuery(query, suspendedOnly, page, pageSize));
