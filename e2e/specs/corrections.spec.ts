@@ -21,7 +21,8 @@ import {
  * Issue 12, corrections, end to end: an operator credits a member's UID 150 USDT (above the default
  * 100 USDT threshold) from the member's page; it waits; the same operator cannot approve it; a second
  * operator approves it from the Corrections queue; the member sees it as an "Adjustment" with the
- * reason under the cashback records, and the balance includes it; `ledger:check` is clean.
+ * reason under the cashback records, and the balance includes it; the approver downloads the day's
+ * audit log from /admin/exports and it names both operators; `ledger:check` is clean.
  */
 const appSecret = randomBytes(24).toString('hex');
 const REASON = 'Missed rebate for the 3 March trades';
@@ -40,7 +41,7 @@ before(async () => {
   const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 2, cashback: '40' });
   [member, approver] = seeded as unknown as [WithdrawingMember, WithdrawingMember];
   proposer = seeded.reviewer;
-  await runOps(['admin:grant', approver.email], { dataDir, appSecret });
+  await runOps(['admin:grant', approver.email, '--operator', proposer.email], { dataDir, appSecret });
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   await bindUid(server.url, member, proposer);
 });
@@ -119,6 +120,24 @@ test(
       '190.000000',
     );
     assert.equal(info.content?.totalRebate, '190.000000');
+
+    // The approver exports today's audit log: the file names who proposed and who approved.
+    await openAs(approverPage, approver, '/admin/exports');
+    await approverPage
+      .getByRole('combobox', { name: 'What to export' })
+      .selectOption({ label: 'Audit log (by day of the action)' });
+    await expectNoSeriousA11yViolations(approverPage, '/admin/exports');
+    const [download] = await Promise.all([
+      approverPage.waitForEvent('download'),
+      approverPage.getByRole('button', { name: 'Download CSV', exact: true }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^elex-audit-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = fs.readFileSync(await download.path(), 'utf8');
+    const lines = csv.split('\r\n');
+    const proposed = lines.find((line) => line.includes('correction.propose'));
+    const approved = lines.find((line) => line.includes('correction.approve'));
+    assert.ok(proposed?.includes(proposer.email), `the propose line names ${proposer.email}: ${proposed}`);
+    assert.ok(approved?.includes(approver.email), `the approve line names ${approver.email}: ${approved}`);
 
     await (server as RunningServer).stop();
     server = undefined;
