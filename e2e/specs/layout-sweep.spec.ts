@@ -140,7 +140,7 @@ async function navigate(page: Page, url: string, networkQuiet: () => Promise<voi
     window.history.pushState(null, '', next);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, url);
-  await page.locator('h1:not([data-swept])').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator('h1:not([data-swept])').first().waitFor({ state: 'visible', timeout: 20_000 });
   await networkQuiet();
 }
 
@@ -250,7 +250,8 @@ async function sweep(
   await page.evaluate('window.__name = (target) => target');
   for (const [index, { route, url }] of urls.entries()) {
     try {
-      if (index === 0) await page.locator('h1').first().waitFor({ state: 'visible' });
+      // Generous: the first page of a context loads every chunk on a machine that may be busy.
+      if (index === 0) await page.locator('h1').first().waitFor({ state: 'visible', timeout: 30_000 });
       else await navigate(page, url, networkQuiet);
     } catch {
       failures.push(`${route} (${locale}, ${who}): no page heading appeared at ${url}`);
