@@ -28,7 +28,11 @@ export function LanguageButton({ compact }: { compact?: boolean }) {
         onClick={() => setOpen(true)}
       >
         <Globe size={20} aria-hidden="true" />
-        {compact ? null : <span aria-hidden="true">{LOCALE_NAMES[current]}</span>}
+        {compact ? null : (
+          <span className="language-name" aria-hidden="true">
+            {LOCALE_NAMES[current]}
+          </span>
+        )}
       </button>
       <ResponsiveDialog
         open={open}

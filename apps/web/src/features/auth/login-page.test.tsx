@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, renderAt, renderRoutes } from '../../test/helpers';
 import LoginPage from './login-page';
-import { GOOD_CODE, ISSUED_TOKEN, stubAuthServer, WAIT_MESSAGE } from './testing/stub-auth-server';
+import { expectCoolDownNote, GOOD_CODE, ISSUED_TOKEN, stubAuthServer } from './testing/stub-auth-server';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 
@@ -115,8 +115,8 @@ describe('/login: asking for the code', () => {
     await submitLogin();
     const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
     expect(within(dialog).getByText(t('auth.codeCountdown', { time: '00:42' }))).toBeInTheDocument();
-    // The server's reason still shows: no new code was sent, the last one is to be used.
-    expect(await screen.findByText(WAIT_MESSAGE(42))).toBeInTheDocument();
+    // No new code was sent: a calm note says the last one is to be used.
+    await expectCoolDownNote(42);
     expect(screen.queryByText(i18next.t('msg:codeSent'))).not.toBeInTheDocument();
     // Not a failure: the code mailed moments ago is still to be used.
     expect(server.tracked()).toEqual([]);

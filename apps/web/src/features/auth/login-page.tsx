@@ -88,7 +88,7 @@ export default function LoginPage() {
   };
 
   return (
-    <Page title={t('pages.login.title')} intro={t('pages.login.intro')}>
+    <Page title={t('pages.login.title')} intro={t('pages.login.intro')} narrow>
       <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
         <Field
           id="login-email"

@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, renderAt, renderRoutes } from '../../test/helpers';
 import RegisterPage from './register-page';
-import { GOOD_CODE, ISSUED_TOKEN, stubAuthServer, WAIT_MESSAGE } from './testing/stub-auth-server';
+import { expectCoolDownNote, GOOD_CODE, ISSUED_TOKEN, stubAuthServer } from './testing/stub-auth-server';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 const msg = (key: string) => i18next.t(`msg:${key}`);
@@ -429,6 +429,6 @@ describe('/register: links and the code dialog', () => {
     await user.click(submitButton());
     const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
     expect(within(dialog).getByText(t('auth.codeCountdown', { time: '00:30' }))).toBeInTheDocument();
-    expect(await screen.findByText(WAIT_MESSAGE(30))).toBeInTheDocument();
+    await expectCoolDownNote(30);
   });
 });

@@ -165,7 +165,7 @@ export default function RegisterPage() {
       : undefined;
 
   return (
-    <Page title={t('pages.register.title')} intro={t('pages.register.intro')}>
+    <Page title={t('pages.register.title')} intro={t('pages.register.intro')} narrow>
       <form className="card form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
         <Field id="register-email" label={t('auth.email')} error={emailError}>
           <input

@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { envelope, renderAt, renderRoutes } from '../../test/helpers';
 import ResetPasswordPage from './reset-password-page';
-import { GOOD_CODE, stubAuthServer, WAIT_MESSAGE } from './testing/stub-auth-server';
+import { expectCoolDownNote, GOOD_CODE, stubAuthServer } from './testing/stub-auth-server';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 
@@ -37,7 +37,7 @@ describe('/resetpassword', () => {
     renderAt(<ResetPasswordPage />, '/resetpassword');
     const { dialog } = await askForCode();
     expect(within(dialog).getByText(t('auth.codeCountdown', { time: '00:15' }))).toBeInTheDocument();
-    expect(await screen.findByText(WAIT_MESSAGE(15))).toBeInTheDocument();
+    await expectCoolDownNote(15);
   });
 
   it('shows "Password reset failed" with the server’s reason when the reset is refused', async () => {

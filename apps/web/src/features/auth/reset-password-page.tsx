@@ -39,7 +39,7 @@ export default function ResetPasswordPage() {
   const [step, setStep] = useState<Step>({ name: 'email' });
 
   return (
-    <Page title={t('pages.resetPassword.title')} intro={t('pages.resetPassword.intro')}>
+    <Page title={t('pages.resetPassword.title')} intro={t('pages.resetPassword.intro')} narrow>
       <ol className="stepper" aria-label={t('auth.resetSteps')}>
         {(['email', 'code', 'password'] as const).map((name, index) => (
           <li key={name} aria-current={step.name === name ? 'step' : undefined}>

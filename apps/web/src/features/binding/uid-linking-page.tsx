@@ -128,7 +128,7 @@ export default function UidLinkingPage() {
   };
 
   return (
-    <Page title={t('pages.uidLinking.title')} intro={t('pages.uidLinking.intro')}>
+    <Page title={t('pages.uidLinking.title')} intro={t('pages.uidLinking.intro')} narrow>
       {exchanges.isPending ? (
         <Skeleton lines={4} />
       ) : isExchangeListUnavailable(exchanges) ? (

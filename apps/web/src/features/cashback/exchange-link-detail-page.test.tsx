@@ -53,6 +53,17 @@ describe('/exchangeLinkDetail', () => {
     ).toBeVisible();
   });
 
+  it('leads its Withdraw button to /withdrawal with this UID chosen, not the member’s first one', async () => {
+    // issue 15: the button opened /withdrawal with another UID selected; the withdrawal page chooses
+    // the UID its address names (withdrawal-page.test.tsx).
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const withdraw = await screen.findByRole('link', { name: t('cashback.withdraw') });
+    const target = new URL(withdraw.getAttribute('href') ?? '', 'http://localhost');
+    expect(target.pathname).toBe('/withdrawal');
+    expect(Object.fromEntries(target.searchParams)).toEqual({ platId: '4', uid: '770001' });
+  });
+
   it('explains the data delay with the real segment and wait, and when data last arrived', async () => {
     stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
     renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);

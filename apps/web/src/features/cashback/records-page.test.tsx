@@ -4,7 +4,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadCsv } from '../../shared/download-csv';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
-import { renderAt } from '../../test/helpers';
+import { renderAt, resizeTo } from '../../test/helpers';
 import RecordsPage from './records-page';
 import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
@@ -79,6 +79,33 @@ describe('/mypage/records', () => {
       ['Bitget', '770001', 'Jan 13, 2026, 06:00 – 12:00 UTC', '0.00001', '0.000005', 'Under review'],
       ['Bybit', '880002', 'Jan 1 – 31, 2026', '3.00', '0.00', `Failed${t('msg:noCommission')}`],
     ]);
+  });
+
+  it('on a 390 px phone lists each record with its amount and status in view', async () => {
+    // issue 15: Amount and Status were the table's last columns, off-screen at 390 px.
+    resizeTo(390);
+    stubCashbackServer({
+      rebates: pagesOf([
+        rebateRecord(),
+        rebateRecord({
+          platId: 3,
+          uid: '880002',
+          amount: '0.000000',
+          status: 'failed',
+          failureReason: 'noCommission',
+        }),
+      ]),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    const list = await screen.findByRole('list', { name: t('pages.records.title') });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const [first, second] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    await waitFor(() => expect(within(first).getByText('Bitget')).toBeInTheDocument());
+    expect(within(first).getByText('5.25')).toBeInTheDocument();
+    expect(within(first).getByText(t('cashback.statuses.completed'))).toBeInTheDocument();
+    expect(within(second).getByText('0.00')).toBeInTheDocument();
+    expect(within(second).getByText(t('cashback.statuses.failed'))).toBeInTheDocument();
+    expect(within(second).getByText(t('msg:noCommission'))).toBeInTheDocument();
   });
 
   it('asks the server for the chosen exchange and status, from the first page', async () => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadCsv } from '../../shared/download-csv';
-import { renderAt } from '../../test/helpers';
+import { renderAt, resizeTo } from '../../test/helpers';
 import RewardHistoryPage from './reward-history-page';
 import { pagesOf, rewardRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
@@ -44,6 +44,22 @@ describe('/mypage/rewardHistory', () => {
       [expect.stringMatching(/^Jan 15, 2026/), 'Invite bonus', 'fa***@example.com', '0.52'],
       [expect.stringMatching(/^Jan 14, 2026/), 'Invite bonus', '—', '0.004'],
     ]);
+  });
+
+  it('on a 390 px phone lists each reward with its amount in view', async () => {
+    // issue 15: the amount was the table's last column, off-screen at 390 px.
+    resizeTo(390);
+    stubCashbackServer({
+      myInfo: myInfo('0.524000'),
+      rewards: pagesOf([rewardRecord({ createdAt: '2026-01-15T06:10:00.000Z' })]),
+    });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    const list = await screen.findByRole('list', { name: t('pages.rewardHistory.title') });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const [entry] = within(list).getAllByRole('listitem') as [HTMLElement];
+    expect(entry).toHaveTextContent('Invite bonus');
+    expect(entry).toHaveTextContent('fa***@example.com');
+    expect(within(entry).getByText('0.52')).toBeInTheDocument();
   });
 
   it('says so when there is no reward yet, and offers no export', async () => {

@@ -2,6 +2,7 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
+import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
@@ -15,6 +16,8 @@ import { fetchAllPages } from './fetch-all-pages';
 import './cashback.css';
 
 const PAGE_SIZE = 20;
+const time = (iso: string) =>
+  new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 
 /** /mypage/rewardHistory: event rewards (invite bonuses ...) with their total and a CSV export. */
 export default function RewardHistoryPage() {
@@ -23,6 +26,8 @@ export default function RewardHistoryPage() {
   const rewards = useRewardRecords(page, PAGE_SIZE);
   const info = useMyInfo();
   const [exporting, setExporting] = useState(false);
+  const isWide = useIsWide();
+  const kind = (value: string) => t(`cashback.rewardKinds.${value}`, { defaultValue: value });
 
   const exportCsv = async () => {
     setExporting(true);
@@ -68,36 +73,47 @@ export default function RewardHistoryPage() {
           <p className="card muted">{t('cashback.noRewards')}</p>
         ) : (
           <>
-            <div className="table-scroll">
-              <table className="data-table">
-                <caption className="visually-hidden">{t('pages.rewardHistory.title')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('cashback.time')}</th>
-                    <th scope="col">{t('cashback.rewardKind')}</th>
-                    <th scope="col">{t('cashback.rewardSource')}</th>
-                    <th scope="col" className="numeric">
-                      {t('cashback.amount')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rewards.data.records.map((record) => (
-                    <tr key={record.id}>
-                      <td>
-                        {new Date(record.createdAt).toLocaleString(currentLocale(), {
-                          dateStyle: 'medium',
-                          timeStyle: 'short',
-                        })}
-                      </td>
-                      <td>{t(`cashback.rewardKinds.${record.kind}`, { defaultValue: record.kind })}</td>
-                      <td>{record.source ?? '—'}</td>
-                      <td className="numeric strong">{formatCashback(record.amount)}</td>
+            {!isWide ? (
+              // A phone's list (issue 15): the amount, the last column, sat off-screen at 390 px.
+              <ul className="card entry-list" aria-label={t('pages.rewardHistory.title')}>
+                {rewards.data.records.map((record) => (
+                  <li key={record.id}>
+                    <div>
+                      <p className="entry-title">{kind(record.kind)}</p>
+                      {record.source ? <p className="entry-detail">{record.source}</p> : null}
+                      <p className="entry-detail">{time(record.createdAt)}</p>
+                    </div>
+                    <p className="entry-amount">{formatCashback(record.amount)}</p>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <div className="table-scroll">
+                <table className="data-table">
+                  <caption className="visually-hidden">{t('pages.rewardHistory.title')}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('cashback.time')}</th>
+                      <th scope="col">{t('cashback.rewardKind')}</th>
+                      <th scope="col">{t('cashback.rewardSource')}</th>
+                      <th scope="col" className="numeric">
+                        {t('cashback.amount')}
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {rewards.data.records.map((record) => (
+                      <tr key={record.id}>
+                        <td>{time(record.createdAt)}</td>
+                        <td>{kind(record.kind)}</td>
+                        <td>{record.source ?? '—'}</td>
+                        <td className="numeric strong">{formatCashback(record.amount)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
             <Pager page={page} pageSize={PAGE_SIZE} total={rewards.data.total} onPage={setPage} />
           </>
         )

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
-import { envelope, logIn, renderAt } from '../../test/helpers';
+import { envelope, logIn, renderAt, resizeTo } from '../../test/helpers';
+import { expectCoolDownNote } from '../auth/testing/stub-auth-server';
 import WithdrawalPage from './withdrawal-page';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
@@ -341,9 +342,8 @@ describe('/withdrawal: requesting', () => {
     await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
     const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
     expect(within(dialog).getByText(t('auth.codeCountdown', { time: '00:20' }))).toBeInTheDocument();
-    expect(
-      await screen.findByText('Please wait 20 seconds before requesting another code'),
-    ).toBeInTheDocument();
+    // A calm note, not the server's 'Please wait' as an error (issue 15).
+    await expectCoolDownNote(20);
   });
 
   it('shows "Withdrawal failed" with the server’s reason', async () => {
@@ -401,6 +401,31 @@ describe('/withdrawal: the list', () => {
     expect(within(rows[3] as HTMLElement).getByText('Reason: Address on another chain')).toBeInTheDocument();
     // Only the withdrawal under review can be cancelled.
     expect(within(table).getAllByRole('button', { name: /Cancel the withdrawal of/ })).toHaveLength(1);
+  });
+
+  it('on a 390 px phone lists each withdrawal with its amount and status in view, and the cancel button', async () => {
+    // issue 15: the table was 872 px wide there, with Status and Cancel off-screen.
+    resizeTo(390);
+    stubServer({ records: [PENDING, PAID, FAILED] });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const list = await screen.findByRole('list', { name: t('withdrawal.historyTitle') });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const entries = within(list).getAllByRole('listitem');
+    expect(entries).toHaveLength(3);
+    const [pending, paid, failed] = entries as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(pending).getByText('60.00')).toBeInTheDocument();
+    expect(within(pending).getByText(t('withdrawal.statuses.pending'))).toBeInTheDocument();
+    expect(
+      within(pending).getByRole('button', { name: t('withdrawal.cancelLabel', { amount: '60.00' }) }),
+    ).toBeInTheDocument();
+    expect(within(paid).getByText(t('withdrawal.statuses.completed'))).toBeInTheDocument();
+    expect(within(paid).getByRole('link', { name: new RegExp(t('withdrawal.viewTx')) })).toHaveAttribute(
+      'href',
+      `https://polygonscan.com/tx/0x${'ab'.repeat(32)}`,
+    );
+    expect(within(failed).getByText(t('withdrawal.statuses.failed'))).toBeInTheDocument();
+    expect(within(failed).getByText('Reason: Address on another chain')).toBeInTheDocument();
+    expect(within(list).getAllByRole('button')).toHaveLength(1);
   });
 
   it('cancels a withdrawal under review after asking', async () => {

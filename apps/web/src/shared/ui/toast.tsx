@@ -28,6 +28,8 @@ export const toast = {
     return sonner.success(message, { closeButton: true, description });
   },
   warning: (message: string) => sonner.warning(message, { closeButton: true }),
+  /** Calm news, neither success nor trouble (a code mailed moments ago is still to be used). */
+  info: (message: string) => sonner.info(message, { closeButton: true }),
 };
 
 /** Below the desktop top bar (64 px) and clear of its menu; at the top on a phone, which has none there. */

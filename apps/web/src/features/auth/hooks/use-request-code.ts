@@ -21,10 +21,9 @@ export function coolDownSeconds(error: unknown): number | null {
 /**
  * Asks for a code for the code dialog and answers the seconds its countdown starts from. spec 4 and
  * 8: a sent code shows 'Verification code sent'; any other refusal shows the server's message and
- * rejects. A refusal within 60 s of the previous code answers the seconds left, with the server's
- * 'Please wait' as a warning rather than an error: that
- * code was mailed moments ago and is valid 10 minutes, so the dialog opens (or counts down again) for
- * it. Login, register, reset and withdrawal all ask through this.
+ * rejects. A refusal within 60 s of the previous code answers the seconds left with a calm note
+ * that the code mailed moments ago is still valid (10 minutes), so the dialog opens (or counts down
+ * again) for it. Login, register, reset and withdrawal all ask through this.
  */
 export function useRequestCode() {
   const { t } = useTranslation();
@@ -37,8 +36,9 @@ export function useRequestCode() {
       } catch (error) {
         const seconds = coolDownSeconds(error);
         if (seconds !== null) {
-          // Not an error: no new code went out, and the one mailed moments ago is to be used.
-          toast.warning((error as ApiError).message);
+          // A normal resubmit, not a failure (issue 15: it read as a red 'Please wait 58 seconds'): no
+          // new code went out, the one mailed moments ago is to be used, and the dialog counts down.
+          toast.info(t('codeCoolDown.stillValid', { seconds }));
           return seconds;
         }
         // A session expiry has already said so (the API client).

@@ -1,9 +1,22 @@
 import { State } from '@elex/contract';
-import { vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { expect, vi } from 'vitest';
 import { envelope } from '../../../test/helpers';
 
 export const WAIT_MESSAGE = (seconds: number) =>
   `Please wait ${seconds} seconds before requesting another code`;
+
+/**
+ * A resubmit inside the cool-down (issue 15): a calm info note that the code mailed moments ago is
+ * still valid, never the server's 'Please wait' as an error or warning.
+ */
+export async function expectCoolDownNote(seconds: number) {
+  const note = await screen.findByText(i18next.t('codeCoolDown.stillValid', { seconds }));
+  expect(note.closest('[data-sonner-toast]')).toHaveAttribute('data-type', 'info');
+  expect(screen.queryByText(WAIT_MESSAGE(seconds))).not.toBeInTheDocument();
+  expect(document.querySelector('[data-sonner-toast][data-type="error"]')).toBeNull();
+}
 
 /** The code the stub server accepts, at verifyCode2 as at login and register. */
 export const GOOD_CODE = '123456';

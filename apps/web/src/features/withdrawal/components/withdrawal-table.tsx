@@ -1,6 +1,7 @@
 import { POLYGON_EXPLORER_TX_URL, type Withdrawal } from '@elex/contract';
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useIsWide } from '../../../shared/hooks/use-is-wide';
 import { currentLocale } from '../../../shared/i18n/i18n';
 import { displayUsdt } from '../amount-rules';
 
@@ -14,17 +15,11 @@ const shorten = (value: string) => `${value.slice(0, 10)}…${value.slice(-8)}`;
  * The member's withdrawals: exchange, amount, address, application time and status; once paid, the
  * transaction on Polygonscan (new window); while under review, a cancel button.
  */
-export function WithdrawalTable({
-  records,
-  exchangeName,
-  onCancel,
-}: {
-  records: Withdrawal[];
-  exchangeName(platId: number): string;
-  onCancel(withdrawal: Withdrawal): void;
-}) {
+export function WithdrawalTable({ records, exchangeName, onCancel }: RowProps) {
   const { t } = useTranslation();
+  const isWide = useIsWide();
   if (records.length === 0) return <p className="card muted">{t('withdrawal.noRecords')}</p>;
+  if (!isWide) return <WithdrawalCards records={records} exchangeName={exchangeName} onCancel={onCancel} />;
   return (
     // A table wider than the screen scrolls sideways: a focusable region lets a keyboard scroll it.
     <div
@@ -62,45 +57,93 @@ export function WithdrawalTable({
               </td>
               <td>{time(record.createdAt)}</td>
               <td>
-                <span className={`status status-${record.status}`}>
-                  {t(`withdrawal.statuses.${record.status}`)}
-                </span>
-                {record.status === 'failed' && record.failureReason ? (
-                  <span className="status-reason">
-                    {t('withdrawal.reason', { reason: record.failureReason })}
-                  </span>
-                ) : null}
-                {record.txHash ? (
-                  <a
-                    className="status-reason tx-link"
-                    href={`${POLYGON_EXPLORER_TX_URL}${record.txHash}`}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                  >
-                    <span className="mono">{shorten(record.txHash)}</span>
-                    <ExternalLink size={12} aria-hidden="true" />
-                    <span className="visually-hidden">
-                      {t('withdrawal.viewTx')} {t('common.opensInNewWindow')}
-                    </span>
-                  </a>
-                ) : null}
+                <WithdrawalStatus record={record} />
               </td>
               <td>
-                {record.status === 'pending' ? (
-                  <button
-                    type="button"
-                    className="button button-ghost button-small"
-                    aria-label={t('withdrawal.cancelLabel', { amount: displayUsdt(record.amount) })}
-                    onClick={() => onCancel(record)}
-                  >
-                    {t('withdrawal.cancel')}
-                  </button>
-                ) : null}
+                <CancelButton record={record} onCancel={onCancel} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+type RowProps = {
+  records: Withdrawal[];
+  exchangeName(platId: number): string;
+  onCancel(withdrawal: Withdrawal): void;
+};
+
+/**
+ * A phone's list (issue 15): the table needed 872 px, so amount and status sat off-screen. Each entry
+ * keeps the amount and status on its first line, where the eye lands.
+ */
+function WithdrawalCards({ records, exchangeName, onCancel }: RowProps) {
+  const { t } = useTranslation();
+  return (
+    <ul className="card entry-list withdrawal-cards" aria-labelledby="withdrawals-title">
+      {records.map((record) => (
+        <li key={record.id}>
+          <div>
+            <p className="entry-title">{exchangeName(record.platId)}</p>
+            <p className="entry-detail mono">{t('withdrawal.uidValue', { uid: record.uid })}</p>
+            <p className="entry-detail mono" title={record.address}>
+              <span aria-hidden="true">{shorten(record.address)}</span>
+              <span className="visually-hidden">{record.address}</span>
+            </p>
+            <p className="entry-detail">{time(record.createdAt)}</p>
+          </div>
+          <div className="entry-side">
+            <p className="entry-amount">{displayUsdt(record.amount)}</p>
+            <WithdrawalStatus record={record} />
+            <CancelButton record={record} onCancel={onCancel} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The status, a failure's reason and, once paid, the transaction on Polygonscan (new window). */
+function WithdrawalStatus({ record }: { record: Withdrawal }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <span className={`status status-${record.status}`}>{t(`withdrawal.statuses.${record.status}`)}</span>
+      {record.status === 'failed' && record.failureReason ? (
+        <span className="status-reason">{t('withdrawal.reason', { reason: record.failureReason })}</span>
+      ) : null}
+      {record.txHash ? (
+        <a
+          className="status-reason tx-link"
+          href={`${POLYGON_EXPLORER_TX_URL}${record.txHash}`}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          <span className="mono">{shorten(record.txHash)}</span>
+          <ExternalLink size={12} aria-hidden="true" />
+          <span className="visually-hidden">
+            {t('withdrawal.viewTx')} {t('common.opensInNewWindow')}
+          </span>
+        </a>
+      ) : null}
+    </>
+  );
+}
+
+function CancelButton({ record, onCancel }: { record: Withdrawal; onCancel(withdrawal: Withdrawal): void }) {
+  const { t } = useTranslation();
+  if (record.status !== 'pending') return null;
+  return (
+    <button
+      type="button"
+      className="button button-ghost button-small"
+      aria-label={t('withdrawal.cancelLabel', { amount: displayUsdt(record.amount) })}
+      onClick={() => onCancel(record)}
+    >
+      {t('withdrawal.cancel')}
+    </button>
   );
 }
