@@ -1,12 +1,14 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../app.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { exchangeCase, TEST_CREDENTIALS } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
-import { testOperatorActor } from '../../test/ops-command.js';
+import { seedOperator, testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import { isReferred } from '../cashback/ingest.service.js';
+import { rowsOf } from '../ledger/ledger.repository.js';
 import { runSyncCommand, runSyncStatusCommand, type SyncCommandIo } from './sync.commands.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
 
@@ -163,6 +165,22 @@ describe('ops sync <platId> [--from] [--to]', () => {
     expect(err.find((line) => line.startsWith('Error:'))).toMatch(
       /bitget POST \/api\/v2\/broker\/customer-list: rate limited \(HTTP 429, code 429.*gave up after 2 attempts/,
     );
+  });
+
+  it('alerts the operators on the run that makes ALERT_SYNC_FAILURES failures in a row, as the job does', async () => {
+    await seedOperator(deps(), 'sync-alerts@example.com');
+    const alerts = async () =>
+      rowsOf<{ n: string }>(
+        await ctx.db.execute(sql`select count(*) as n from mail_outbox where template = 'alertSyncFailing'`),
+      )[0]?.n;
+    const before = Number(await alerts());
+    fake.failWhile((request) => request.path === '/api/v2/broker/customer-list', 'rate-limit');
+    const failures = ctx.config.alerts.syncFailures;
+    for (let run = 1; run <= failures + 1; run += 1) {
+      expect(await runSync(fastDeps(), ['bitget', '--from', '2026-01-13T00:00:00Z'], io().io)).toBe(1);
+      // Quiet before the Nth failure, one alert at it, quiet again after it.
+      expect(Number(await alerts()) - before).toBe(run < failures ? 0 : 1);
+    }
   });
 
   it('names the settings to check when the exchange refuses the key', async () => {

@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../app.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
 import { findSyncTarget, getSyncStatus, type SyncRunSummary, syncExchange } from './sync.service.js';
 import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
@@ -141,6 +142,11 @@ export async function runSyncCommand(
     },
     at: deps.clock.now(),
   });
+  // A run from the shell counts toward the failure streak like the background job's, so the run
+  // that makes it N alerts from here too (otherwise that outage would never be told).
+  await alertAfterSyncRun(deps, summary).catch((error: unknown) =>
+    io.err(`sync: the operators could not be alerted (${(error as Error).message})`),
+  );
 
   for (const warning of warnings) io.err(`warning: ${warning}`);
   printSummary(io, summary);
