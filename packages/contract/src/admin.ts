@@ -767,6 +767,7 @@ export const AUDIT_ACTIONS = [
   'promotion.update',
   'rebates.settle',
   'sync.run',
+  'housekeeping.run',
   'support.reply',
   'support.close',
   'support.moveBinding',

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app.js';
+import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { runHousekeeping } from './housekeeping.service.js';
 
 /**
@@ -23,6 +24,7 @@ export async function runHousekeepingCommand(
   deps: AppDeps,
   args: string[],
   io: HousekeepingCommandIo,
+  actor: AuditActor,
 ): Promise<number> {
   if (args.length > 0) {
     io.err(
@@ -38,6 +40,14 @@ export async function runHousekeepingCommand(
     return 1;
   }
   const total = result.tables.reduce((sum, table) => sum + table.deleted, 0);
+  // Deletions nobody asked for one by one, but someone ran them: the log says who and how many.
+  await recordAudit(deps.db, {
+    actor,
+    action: 'housekeeping.run',
+    target: 'housekeeping',
+    after: Object.fromEntries(result.tables.map((table) => [table.table, table.deleted])),
+    at: result.at,
+  });
   io.out(`Housekeeping at ${result.at.toISOString()}: ${total} rows deleted.`);
   const width = Math.max(...result.tables.map((table) => table.table.length));
   const countWidth = Math.max(...result.tables.map((table) => String(table.deleted).length));

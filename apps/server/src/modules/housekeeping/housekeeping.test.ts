@@ -1,6 +1,8 @@
 import { CodeModule, State } from '@elex/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { analyticsEvents, mailOutbox, sessions, syncRuns, verificationCodes } from '../../db/schema.js';
+import { testOperatorActor } from '../../test/ops-command.js';
+import { listAudit } from '../admin/audit.service.js';
 import {
   call,
   nextEmail,
@@ -320,7 +322,7 @@ describe('npm run ops -- housekeeping', () => {
     const { gone } = await insertRowsOfEveryAge();
     const { out, err, io: commandIo } = io();
 
-    expect(await runHousekeepingCommand(ctx.deps, [], commandIo)).toBe(0);
+    expect(await runHousekeepingCommand(ctx.deps, [], commandIo, testOperatorActor)).toBe(0);
 
     expect(err).toEqual([]);
     const deleted =
@@ -335,13 +337,22 @@ describe('npm run ops -- housekeeping', () => {
       expect.stringMatching(/^ {2}export_links +0 {2}export download links expired more than 1 day ago$/),
     ]);
     const { out: second, io: secondIo } = io();
-    expect(await runHousekeepingCommand(ctx.deps, [], secondIo)).toBe(0);
+    expect(await runHousekeepingCommand(ctx.deps, [], secondIo, testOperatorActor)).toBe(0);
     expect(second[0]).toMatch(/: 0 rows deleted\.$/);
+    // Each run is in the audit log under the operator who ran it, with its counts.
+    const audit = await listAudit(ctx.db, { action: 'housekeeping.run', page: 1, pageSize: 10 });
+    expect(audit.rows.map((row) => ({ actor: row.actor, after: row.after }))).toEqual([
+      { actor: testOperatorActor.label, after: expect.objectContaining({ sessions: 0 }) },
+      {
+        actor: testOperatorActor.label,
+        after: expect.objectContaining({ verification_codes: 3, sessions: 3 }),
+      },
+    ]);
   });
 
   it('refuses arguments with exit 2 and the usage', async () => {
     const { out, err, io: commandIo } = io();
-    expect(await runHousekeepingCommand(ctx.deps, ['--all'], commandIo)).toBe(2);
+    expect(await runHousekeepingCommand(ctx.deps, ['--all'], commandIo, testOperatorActor)).toBe(2);
     expect(out).toEqual([]);
     expect(err.join('\n')).toMatch(/takes no arguments\nUsage: npm run ops -- housekeeping/);
   });
