@@ -22,7 +22,13 @@ import {
   liveBindingsOf,
   ownershipHeldUntil,
 } from '../bindings/bindings.service.js';
-import { accountCode, balancesOf, creditedByAccount } from '../ledger/ledger.service.js';
+import {
+  accountCode,
+  balancesOf,
+  creditedByAccount,
+  EARNED_CASHBACK_JOURNAL_KINDS,
+  EARNED_REWARD_JOURNAL_KINDS,
+} from '../ledger/ledger.service.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
   selectLastDataAt,
@@ -51,8 +57,6 @@ export const DAILY_SERIES_DAYS = 90;
  * What the member's totals count: event rewards booked into `rewards:<userId>`, cashback booked into a
  * UID, each plus the operators' corrections of that account (a debit lowers the total).
  */
-const REWARD_JOURNAL_KINDS = ['inviteBonus', 'correction'] as const;
-const CASHBACK_JOURNAL_KINDS = ['rebate', 'correction'] as const;
 
 /** A binding as the records it lets its member see: the UID from its history's start. */
 const pairOf = (binding: LiveBindingRow): VisibleUid => ({
@@ -71,7 +75,7 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
   const credited = await creditedByAccount(
     deps.db,
     whole.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
-    CASHBACK_JOURNAL_KINDS,
+    EARNED_CASHBACK_JOURNAL_KINDS,
   );
   for (const amount of credited.values()) total += amount;
   for (const binding of bindings) {
@@ -80,7 +84,7 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
     // Journals booked after the deletion, as visibleRecords() counts records settled after it (times
     // come from JavaScript dates: milliseconds).
     const after = new Date(binding.historyFrom.getTime() + 1);
-    total += (await creditedByAccount(deps.db, [code], CASHBACK_JOURNAL_KINDS, after)).get(code) ?? 0n;
+    total += (await creditedByAccount(deps.db, [code], EARNED_CASHBACK_JOURNAL_KINDS, after)).get(code) ?? 0n;
   }
   return total;
 }
@@ -91,7 +95,11 @@ export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   const codes = bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid));
   const balances = await balancesOf(deps.db, codes);
   const totalRebate = await creditedToBindings(deps, bindings);
-  const rewards = await creditedByAccount(deps.db, [accountCode.rewards(userId)], REWARD_JOURNAL_KINDS);
+  const rewards = await creditedByAccount(
+    deps.db,
+    [accountCode.rewards(userId)],
+    EARNED_REWARD_JOURNAL_KINDS,
+  );
   return {
     exchangeBinds: bindings.map((binding) => ({
       platId: binding.platId,

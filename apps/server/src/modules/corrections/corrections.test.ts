@@ -8,10 +8,12 @@ import { type CashbackTestContext, nextUid } from '../cashback/test-support.js';
 import { rowsOf } from '../ledger/ledger.repository.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import {
+  applyDeposit,
   createWithdrawalTestApp,
   fundedMember,
   memberCall,
   moneyOf,
+  ownCode,
   type TestMember,
   usdt,
 } from '../withdrawals/test-support.js';
@@ -96,6 +98,30 @@ describe('proposing a correction', () => {
       ],
     });
     await soundLedger();
+  });
+
+  it('counts in what the withdrawal queue shows the operator as earned, a debit lowering it', async () => {
+    const member = await fundedMember(ctx, { cashback: '60', rewards: '5' });
+    expect(
+      await propose(alice, { ...cashbackOf(member), amount: '7.5', reason: 'Missed day' }),
+    ).toMatchObject({
+      state: 0,
+    });
+    expect(
+      await propose(alice, {
+        userId: member.userId,
+        account: 'rewards',
+        amount: '-2',
+        reason: 'Double bonus',
+      }),
+    ).toMatchObject({ state: 0 });
+    const answer = await applyDeposit(ctx, member, { amount: '50', authCode: await ownCode(ctx, member) });
+    expect(answer).toMatchObject({ state: 0 });
+    const queue = await adminCall(ctx, bob, 'withdrawalQueue', { status: 'pending', page: 1, pageSize: 100 });
+    const item = (queue.content.rows as Array<{ id: string; summary: object }>).find(
+      (entry) => entry.id === answer.content?.id,
+    );
+    expect(item?.summary).toMatchObject({ cashbackEarned: '67.500000', rewardsEarned: '3.000000' });
   });
 
   it('keeps a correction above the threshold pending, booking nothing, until a second operator approves it once', async () => {

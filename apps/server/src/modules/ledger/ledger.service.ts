@@ -22,6 +22,14 @@ export { accountCode, isNonNegativeAccount, parseAccountCode } from './accounts.
  */
 export type JournalKind = 'rebate' | 'inviteBonus' | (string & {});
 
+/**
+ * What a member has earned on an account, as the member's totals and the withdrawal queue count it:
+ * rebates on a UID's cashback, invite bonuses on rewards, and operators' corrections on either
+ * (signed, so a debit lowers it). One list, so the operator reads the figure the member reads.
+ */
+export const EARNED_CASHBACK_JOURNAL_KINDS = ['rebate', 'correction'] as const;
+export const EARNED_REWARD_JOURNAL_KINDS = ['inviteBonus', 'correction'] as const;
+
 export interface JournalLine {
   /** An account code (accounts.ts). */
   account: string;

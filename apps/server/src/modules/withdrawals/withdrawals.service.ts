@@ -36,6 +36,8 @@ import {
   balanceOf,
   balancesOf,
   creditedByAccount,
+  EARNED_CASHBACK_JOURNAL_KINDS,
+  EARNED_REWARD_JOURNAL_KINDS,
   InsufficientBalanceError,
   postJournal,
   recentMovements,
@@ -79,7 +81,6 @@ export const journalKey = (id: number, movement: keyof typeof WITHDRAWAL_JOURNAL
   `withdrawal:${id}:${movement}`;
 
 /** Event rewards booked into `rewards:<userId>` (cashback.service's list: the kinds that earn rewards). */
-const REWARD_JOURNAL_KINDS = ['inviteBonus'] as const;
 
 /**
  * Points where a test makes the flow fail, to see that a failure at any step leaves the whole change
@@ -702,8 +703,8 @@ export async function listWithdrawalQueue(
   const [identities, balances, cashbackEarned, rewardsEarned, totals] = await Promise.all([
     memberIdentities(deps.db, userIds),
     balancesOf(deps.db, [...cashbackCodes, ...rewardsCodes]),
-    creditedByAccount(deps.db, cashbackCodes, ['rebate']),
-    creditedByAccount(deps.db, rewardsCodes, REWARD_JOURNAL_KINDS),
+    creditedByAccount(deps.db, cashbackCodes, EARNED_CASHBACK_JOURNAL_KINDS),
+    creditedByAccount(deps.db, rewardsCodes, EARNED_REWARD_JOURNAL_KINDS),
     selectStatusTotals(deps.db, userIds),
   ]);
   const items: QueueItem[] = [];
