@@ -67,6 +67,16 @@ beforeEach(() => {
 });
 
 describe('suspending a member', { timeout: 90_000 }, () => {
+  it('says nobody is suspended when the filter finds no one, not that an empty search matched nothing', async () => {
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/searchMembers': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+    });
+    renderRoutes(routes, '/admin/members?suspended=1');
+    expect(await screen.findByText(t('admin.members.noSuspended'), {}, { timeout: LOAD_MS })).toBeVisible();
+    expect(screen.queryByText(/“”/)).toBeNull();
+  });
+
   it('asks for a reason with focus on it, refuses an empty one, then shows who suspended and why', async () => {
     const reason = 'Chargeback under investigation';
     let current = detail();

@@ -72,7 +72,9 @@ export default function MembersPage() {
       ) : !results.data ? (
         <Skeleton lines={3} />
       ) : results.data.rows.length === 0 ? (
-        <p className="card muted">{t('admin.members.noResults', { query })}</p>
+        <p className="card muted">
+          {query ? t('admin.members.noResults', { query }) : t('admin.members.noSuspended')}
+        </p>
       ) : isWide ? (
         <ScrollRegion label={t('admin.members.results')}>
           <table className="data-table">
