@@ -176,6 +176,11 @@ export const ExchangeDetailResponseSchema = z.object({
   logo: z.string(),
   score: z.number(),
   mark: z.array(ExchangeMarkSchema),
+  /**
+   * issue 12: the partner was retired. Its page still opens (old links, members' history) and says so;
+   * it offers no sign-up and no binding. Absent reads as not retired.
+   */
+  retired: z.boolean().optional(),
   /** As in the exchange dictionary: null when the partner's sign-up link is not ready (production). */
   signupUrl: z.string().nullable(),
   referralCode: z.string().nullable(),

@@ -155,6 +155,11 @@ describe('retiring a partner', () => {
       signupUrl: null,
     });
     expect((await call(ctx, '/elex/exchange/estimate', estimateBody)).json().state).toBe(State.NotFound);
+    // Its page still opens for old links and members' history, saying it is retired, with no sign-up.
+    expect((await call(ctx, '/elex/exchange/detail', { platId })).json()).toMatchObject({
+      state: 0,
+      content: { platId, retired: true, signupUrl: null, referralCode: null },
+    });
     const other = (await call(ctx, '/elex/exchange/estimate', { ...estimateBody, platId: 4 })).json();
     expect(other.content.comparisons.some((row: { platId: number }) => row.platId === platId)).toBe(false);
 

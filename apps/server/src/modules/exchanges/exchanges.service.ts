@@ -353,6 +353,7 @@ export async function getExchangeDetail(
       logo: row.logo,
       score: score(row.scoreTenths),
       mark: row.marks,
+      retired: row.status === 'retired',
       ...publicSignup(row, signupLinks),
       limitPrice: feePercent(row.makerFeePpm),
       marketPrice: feePercent(row.takerFeePpm),

@@ -68,6 +68,13 @@ describe('exchange detail page', () => {
     expect(within(vip1).getByText('0.018%')).toBeVisible();
   });
 
+  it('says a retired partner takes no new bindings and offers neither sign-up nor binding', async () => {
+    openDetail(detail({ retired: true, signupUrl: null, referralCode: null }));
+    expect(await screen.findByText(t('msg:exchangeRetired'))).toBeVisible();
+    expect(screen.queryByRole('button', { name: t('exchanges.signupCta', { name: 'KuCoin' }) })).toBeNull();
+    expect(screen.queryByRole('link', { name: t('exchanges.signup.bind') })).toBeNull();
+  });
+
   it('says why only the regular level is listed when no VIP level is confirmed', async () => {
     openDetail(detail({ vipTiers: [REGULAR] }));
     expect(await screen.findByText(t('exchanges.detail.vipRegularOnly', { name: 'KuCoin' }))).toBeVisible();

@@ -111,15 +111,21 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
             </p>
           </div>
         </div>
-        <div className="detail-hero-actions">
-          <button type="button" className="button button-primary" onClick={() => setSignupOpen(true)}>
-            {t('exchanges.signupCta', { name: detail.platname })}
-          </button>
-          <Link to={uidLinkingHref(detail.platId)} className="button button-ghost">
-            <Link2 size={16} aria-hidden="true" />
-            {t('exchanges.signup.bind')}
-          </Link>
-        </div>
+        {detail.retired ? (
+          <p className="notice" role="note">
+            {t('msg:exchangeRetired')}
+          </p>
+        ) : (
+          <div className="detail-hero-actions">
+            <button type="button" className="button button-primary" onClick={() => setSignupOpen(true)}>
+              {t('exchanges.signupCta', { name: detail.platname })}
+            </button>
+            <Link to={uidLinkingHref(detail.platId)} className="button button-ghost">
+              <Link2 size={16} aria-hidden="true" />
+              {t('exchanges.signup.bind')}
+            </Link>
+          </div>
+        )}
       </section>
 
       <div className="detail-grid">
