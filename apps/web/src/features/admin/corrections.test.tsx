@@ -1,4 +1,4 @@
-import type { Correction } from '@elex/contract';
+import type { Correction, MemberDetail } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -52,7 +52,7 @@ function correction(overrides: Partial<Correction> = {}): Correction {
 const page = (rows: Correction[]) =>
   envelope({ rows, total: rows.length, page: 1, pageSize: 20, approvalThreshold: '100.000000' });
 
-const MEMBER = {
+const MEMBER: MemberDetail = {
   member: {
     userId: 12,
     email: 'member@example.com',
@@ -65,6 +65,9 @@ const MEMBER = {
     inviterId: null,
     locale: 'en',
     withdrawalLockedUntil: null,
+    suspendedAt: null,
+    suspension: null,
+    lockLifted: null,
   },
   bindings: [
     {
