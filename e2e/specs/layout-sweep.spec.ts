@@ -78,7 +78,7 @@ before(async () => {
   smtp = await startSmtpCapture();
   const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 1, cashback: '150' });
   const member = seeded[0] as WithdrawingMember;
-  await runOps(['admin:grant', member.email], { dataDir, appSecret });
+  await runOps(['admin:grant', member.email, '--operator', seeded.reviewer.email], { dataDir, appSecret });
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   await bindUid(server.url, member, seeded.reviewer);
   await requestWithdrawal(server.url, member, '50', smtp.dir);
