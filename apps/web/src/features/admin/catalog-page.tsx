@@ -120,7 +120,7 @@ export default function CatalogPage() {
           </table>
         </ScrollRegion>
       ) : (
-        <ul className="card entry-list">
+        <ul className="card entry-list admin-catalog-list">
           {catalog.data.exchanges.map((exchange) => (
             <li key={exchange.platId}>
               <span className="admin-exchange">
