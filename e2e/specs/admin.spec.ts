@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
+import { openAs } from '../support/open-as.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
 import {
   type CapturedMail,
@@ -79,13 +79,6 @@ after(async () => {
 const base = () => (server as RunningServer).url;
 const TX_HASH = `0x${'5a'.repeat(32)}`;
 
-async function openAs(page: Page, who: WithdrawingMember, route: string) {
-  await page.goto(`${base()}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
-  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-}
-
 async function mailTo(address: string, matches: (mail: CapturedMail) => boolean): Promise<CapturedMail> {
   for (let tries = 0; tries < 100; tries += 1) {
     const found = mailsTo(address, smtp.dir).find(matches);
@@ -100,7 +93,7 @@ test(
   async ({ newPage }) => {
     // The member, in the browser: 100 of the UID's 150, confirmed with the code from the mail.
     const memberPage = await newPage({ viewport: 'desktop' });
-    await openAs(memberPage, member, '/withdrawal');
+    await openAs(base(), memberPage, member, '/withdrawal');
     const amount = memberPage.getByLabel('Amount (USDT)', { exact: true });
     await amount.waitFor();
     assert.equal(await memberPage.getByLabel('Receiving address (Polygon)').inputValue(), RECEIVING_ADDRESS);
@@ -128,7 +121,7 @@ test(
     // The operator: the queue, oldest first (the bystander's, then this one), each with the member
     // and the balance history beside it.
     const page = await newPage({ viewport: 'desktop' });
-    await openAs(page, operator, '/admin/withdrawals');
+    await openAs(base(), page, operator, '/admin/withdrawals');
     await page.getByRole('heading', { level: 1, name: 'Withdrawal queue' }).waitFor();
     const first = page.getByRole('article', { name: `#${withdrawalId} · 100.00 USDT` });
     await first.waitFor();
@@ -190,7 +183,7 @@ test(
 
 test('mobile, Korean: a refusal needs a reason, and the funds return to the member', async ({ newPage }) => {
   const page = await newPage({ viewport: 'mobile', localStorage: { locale: 'ko' } });
-  await openAs(page, operator, '/admin/withdrawals');
+  await openAs(base(), page, operator, '/admin/withdrawals');
   const item = page.getByRole('article', { name: `#${bystanderWithdrawalId} · 50.00 USDT` });
   await item.waitFor();
   await item.getByRole('button', { name: message(ko, 'admin.withdrawals.reject'), exact: true }).click();
@@ -215,7 +208,7 @@ test('a member opening the console sees the forbidden page; a visitor goes to lo
   newPage,
 }) => {
   const page = await newPage({ viewport: 'desktop' });
-  await openAs(page, bystander, '/admin');
+  await openAs(base(), page, bystander, '/admin');
   await page.getByRole('heading', { level: 1, name: 'Operators only' }).waitFor();
   assert.equal(await page.getByRole('navigation', { name: 'Operator console' }).count(), 0);
   await expectNoSeriousA11yViolations(page, '/admin as a member');
@@ -232,7 +225,7 @@ test('desktop: a catalog edit shows on the home page at once; a logo with a scri
   newPage,
 }) => {
   const page = await newPage({ viewport: 'desktop' });
-  await openAs(page, operator, '/admin/catalog');
+  await openAs(base(), page, operator, '/admin/catalog');
   await page.getByRole('link', { name: 'Bitget', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Bitget' }).waitFor();
   const cashRate = page.getByLabel('Cash rate (%)', { exact: true });
@@ -278,7 +271,7 @@ test('desktop: the referral code an operator enters is the one every sign-up lin
   // Issue 11: production offers no sign-up link while a partner is on the placeholder code; the
   // dashboard names such partners; the code entered in the editor is the one the link carries.
   const page = await newPage({ viewport: 'desktop' });
-  await openAs(page, operator, '/admin');
+  await openAs(base(), page, operator, '/admin');
   const notReady = page.getByRole('region', { name: 'Partners not ready for sign-ups' });
   await notReady.getByRole('link', { name: 'Bitget', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Bitget' }).waitFor();
@@ -307,7 +300,7 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
   newPage,
 }) => {
   const page = await newPage({ viewport: 'desktop' });
-  await openAs(page, operator, '/admin/imports');
+  await openAs(base(), page, operator, '/admin/imports');
   await page.getByLabel('Report').selectOption('referrals');
   await page.getByLabel('Exchange', { exact: true }).first().selectOption({ label: 'Bitget' });
   const uid = `E2E${Date.now().toString().slice(-8)}`;
@@ -363,7 +356,7 @@ for (const viewport of ['desktop', 'mobile'] as Viewport[]) {
     `axe: every console page has no serious violation (${viewport})`,
     async ({ newPage }) => {
       const page = await newPage({ viewport });
-      await openAs(page, operator, '/admin');
+      await openAs(base(), page, operator, '/admin');
       for (const [route, heading] of [...CONSOLE_PAGES, ...MEMBER_SUPPORT_PAGES]) {
         await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();

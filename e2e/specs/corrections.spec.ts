@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { test } from '../support/fixtures.js';
+import { openAs } from '../support/open-as.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.js';
 import {
@@ -53,13 +53,6 @@ after(async () => {
 
 const base = () => (server as RunningServer).url;
 
-async function openAs(page: Page, who: WithdrawingMember, route: string) {
-  await page.goto(`${base()}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
-  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-}
-
 test(
   'an operator credits 150 USDT, a second operator approves it, the member sees the adjustment',
   async ({ newPage }) => {
@@ -69,7 +62,7 @@ test(
 
     // The proposer corrects the UID's cashback from the member's page.
     const proposerPage = await newPage({ viewport: 'desktop' });
-    await openAs(proposerPage, proposer, `/admin/members/${userId}`);
+    await openAs(base(), proposerPage, proposer, `/admin/members/${userId}`);
     await proposerPage.getByRole('button', { name: 'Correct a balance', exact: true }).click();
     const dialog = proposerPage.getByRole('dialog', { name: 'Correct this member’s balance' });
     await dialog.getByText('Above 100.00 USDT a second operator must approve', { exact: false }).waitFor();
@@ -98,7 +91,7 @@ test(
 
     // The second operator approves it from the queue.
     const approverPage = await newPage({ viewport: 'desktop' });
-    await openAs(approverPage, approver, '/admin/corrections');
+    await openAs(base(), approverPage, approver, '/admin/corrections');
     const row = approverPage.getByRole('row').filter({ hasText: REASON });
     await row.getByRole('button', { name: 'Approve', exact: true }).waitFor();
     await expectNoSeriousA11yViolations(approverPage, '/admin/corrections');
@@ -108,7 +101,7 @@ test(
 
     // The member sees it under the cashback records, and the balance includes it.
     const memberPage = await newPage({ viewport: 'mobile' });
-    await openAs(memberPage, member, '/mypage/records');
+    await openAs(base(), memberPage, member, '/mypage/records');
     const adjustments = memberPage.getByRole('region', { name: 'Adjustments' });
     await adjustments.getByText(REASON).waitFor();
     await adjustments.getByText('Adjustment', { exact: true }).waitFor();
@@ -122,7 +115,7 @@ test(
     assert.equal(info.content?.totalRebate, '190.000000');
 
     // The approver exports today's audit log: the file names who proposed and who approved.
-    await openAs(approverPage, approver, '/admin/exports');
+    await openAs(base(), approverPage, approver, '/admin/exports');
     await approverPage
       .getByRole('combobox', { name: 'What to export' })
       .selectOption({ label: 'Audit log (by day of the action)' });

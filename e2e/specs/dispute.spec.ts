@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { openAs } from '../support/open-as.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp-capture.js';
 import {
@@ -57,13 +57,6 @@ after(async () => {
 
 const base = () => (server as RunningServer).url;
 
-async function openAs(page: Page, who: WithdrawingMember, route: string) {
-  await page.goto(`${base()}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
-  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-}
-
 /** Asks for a withdrawal of the owner's UID as `who`, with a real mailed code; answers the envelope. */
 async function tryToWithdraw(who: WithdrawingMember, amount: string) {
   const sentAt = Date.now();
@@ -101,7 +94,7 @@ test(
 
     // The owner tries to bind it, is refused, and opens a dispute from the refusal (desktop, English).
     const ownerPage = await newPage({ viewport: 'desktop' });
-    await openAs(ownerPage, owner, `/uidlinking?platId=${BITGET.platId}&uid=${owner.uid}`);
+    await openAs(base(), ownerPage, owner, `/uidlinking?platId=${BITGET.platId}&uid=${owner.uid}`);
     await ownerPage.getByRole('textbox', { name: 'Polygon receiving address (USDT)' }).fill(OWNER_ADDRESS);
     await ownerPage.getByRole('button', { name: 'Bind UID', exact: true }).click();
     const refused = ownerPage.getByRole('dialog', { name: 'Binding failed' });
@@ -135,7 +128,7 @@ test(
 
     // The operator decides on a phone, in Korean: the screenshot is there, the binding moves.
     const operatorPage = await newPage({ viewport: 'mobile', localStorage: { locale: 'ko' } });
-    await openAs(operatorPage, operator, '/admin/support');
+    await openAs(base(), operatorPage, operator, '/admin/support');
     await operatorPage
       .getByRole('link', { name: new RegExp(`#${requestId}`) })
       .first()
@@ -153,7 +146,7 @@ test(
     // The squatter holds nothing any more; the owner withdraws the whole 150 USDT in the browser.
     const squatterInfo = await post(base(), '/elex/user/myInfo', {}, squatter.token);
     assert.deepEqual(squatterInfo.content?.exchangeBinds, []);
-    await openAs(ownerPage, owner, '/withdrawal');
+    await openAs(base(), ownerPage, owner, '/withdrawal');
     await ownerPage.getByText('150.00 USDT', { exact: true }).first().waitFor();
     await ownerPage.getByRole('button', { name: 'Max: withdraw all 150.00 USDT' }).click();
     const sentAt = Date.now();

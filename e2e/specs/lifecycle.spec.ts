@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { openAs } from '../support/open-as.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp-capture.js';
 import {
@@ -62,12 +63,9 @@ function patient(page: Page) {
   page.setDefaultTimeout(30_000);
 }
 
-async function openAs(page: Page, who: WithdrawingMember, route: string) {
+async function openPatiently(page: Page, who: WithdrawingMember, route: string) {
   patient(page);
-  await page.goto(`${base()}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), who.token);
-  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await openAs(base(), page, who, route);
 }
 
 const bindBitget = (token: string) =>
@@ -116,7 +114,7 @@ test(
   async ({ newPage }) => {
     // The operator retires Bitget from its editor.
     const desk = await newPage({ viewport: 'desktop' });
-    await openAs(desk, operator, `/admin/catalog/${BITGET.platId}`);
+    await openPatiently(desk, operator, `/admin/catalog/${BITGET.platId}`);
     await expectNoSeriousA11yViolations(desk, '/admin/catalog/:platId');
     await moveExchange(desk, 'retire', ui('admin.lifecycle.statuses.retired'));
 
@@ -132,7 +130,7 @@ test(
     // The operator suspends the member with a reason: the session ends, and the login page says why.
     const found = await post(base(), '/elex/admin/searchMembers', { query: member.email }, operator.token);
     const userId = ((found.content?.rows ?? []) as Array<{ userId: number }>)[0]?.userId;
-    await openAs(desk, operator, `/admin/members/${userId}`);
+    await openPatiently(desk, operator, `/admin/members/${userId}`);
     await withReason(desk, 'suspendMember', REASON);
     await desk.getByText(REASON).waitFor();
     await expectNoSeriousA11yViolations(desk, '/admin/members/:userId');
@@ -152,7 +150,7 @@ test(
     // Both reinstated: the member logs in again and can bind at Bitget, which is listed again.
     await withReason(desk, 'reinstateMember', 'The bank cleared the payment');
     await desk.getByText(ui('admin.lifecycle.active'), { exact: true }).waitFor();
-    await openAs(desk, operator, `/admin/catalog/${BITGET.platId}`);
+    await openPatiently(desk, operator, `/admin/catalog/${BITGET.platId}`);
     await moveExchange(desk, 'reinstate', ui('admin.lifecycle.statuses.live'));
     const again = await logIn();
     assert.equal(again.state, 0, again.message);

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import type { Viewport } from '../support/browser.js';
 import { test } from '../support/fixtures.js';
+import { openAs } from '../support/open-as.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.js';
 import { bindUid, seedWithdrawingMembers, type WithdrawingMember } from '../support/withdrawals.js';
@@ -54,13 +55,6 @@ const day = (daysAgo: number) => {
     .slice(0, 10);
 };
 
-async function openAs(page: Page, route: string) {
-  await page.goto(`${base()}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), operator.token);
-  await page.goto(`${base()}${route}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-}
-
 async function upload(page: Page, kind: 'referrals' | 'rebates', name: string, csv: string) {
   await page.goto(`${base()}/admin/imports`, { waitUntil: 'networkidle' });
   await page.getByLabel('Report').selectOption(kind);
@@ -81,7 +75,7 @@ test(
   'desktop: figures, roster and a failed record with its reason; the roster upload pays it; re-settling settles nothing twice',
   async ({ newPage }) => {
     const page = await newPage({ viewport: 'desktop' });
-    await openAs(page, '/admin/imports');
+    await openAs(base(), page, operator, '/admin/imports');
     // Eight days ago for the UID nobody listed (past the 7-day grace: refused as not referred), and
     // three days ago for the member's UID (Bitget's 50 % of the 10 USDT fee: 5).
     await upload(
@@ -154,7 +148,7 @@ for (const viewport of ['mobile'] as Viewport[]) {
     `axe: the reconciliation views have no serious violation and fit a phone (${viewport})`,
     async ({ newPage }) => {
       const page = await newPage({ viewport });
-      await openAs(page, '/admin/reconciliation');
+      await openAs(base(), page, operator, '/admin/reconciliation');
       for (const tab of ['', '?tab=roster&platId=4', '?tab=rebates&platId=4']) {
         await page.goto(`${base()}/admin/reconciliation${tab}`, { waitUntil: 'networkidle' });
         await page.getByRole('heading', { level: 1, name: 'Reconciliation' }).waitFor();

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CodeModule, State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../app.js';
-import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
-import { ManualClock } from '../../lib/clock.js';
-import { openSharedTestDatabase, testConfig } from '../../test/test-app.js';
+import type { buildApp } from '../../app.js';
+import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
@@ -43,31 +40,15 @@ type App = Awaited<ReturnType<typeof buildApp>>;
 let ctx: CashbackTestContext;
 let apps: App[];
 let operator: Caller;
-let closeDatabase: () => Promise<void>;
+let race: RaceApps;
 
 beforeAll(async () => {
-  const shared = await openSharedTestDatabase(2, 5);
-  closeDatabase = shared.close;
-  const clock = new ManualClock();
-  const config = testConfig();
-  const instances = process.env.TEST_DATABASE_URL ? shared.handles : shared.handles.slice(0, 1);
-  apps = [];
-  for (const handle of instances)
-    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
-  for (const handle of instances) {
-    const client = (handle.db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) client.on('error', () => {});
-  }
-  const first = apps[0] as App;
-  await seedPartnerCatalog(first.deps.db);
-  ctx = { app: first, clock, config, db: first.deps.db, deps: first.deps, close: async () => {} };
+  race = await openRaceApps();
+  ({ ctx, apps } = race);
   operator = await newOperator(ctx);
 });
 
-afterAll(async () => {
-  for (const app of apps ?? []) await app.close();
-  await closeDatabase?.();
-});
+afterAll(() => race?.close());
 
 const appFor = (n: number) => apps[n % apps.length] as App;
 

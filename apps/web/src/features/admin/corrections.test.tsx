@@ -2,29 +2,12 @@ import type { Correction, MemberDetail } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
+import { serveConsole, TEST_OPERATOR } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
-const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
-
-/** Answers each call by path; anything else gets an empty success. */
-function serve(handlers: Record<string, (body: Record<string, unknown>) => Response>) {
-  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ path, body });
-      const handler = handlers[path];
-      return handler ? handler(body) : envelope(null);
-    }),
-  );
-  return calls;
-}
-
 function correction(overrides: Partial<Correction> = {}): Correction {
   return {
     id: 5,
@@ -88,8 +71,8 @@ describe('correcting a member’s balance', () => {
     window.innerWidth = 1280;
     logIn();
     const user = userEvent.setup();
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/memberDetail': () => envelope(MEMBER),
       '/elex/admin/memberLedger': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
       '/elex/admin/corrections/list': () => page([]),
@@ -141,12 +124,17 @@ describe('the corrections queue', () => {
   it('offers Approve on another operator’s correction, only Withdraw on one’s own', async () => {
     logIn();
     const user = userEvent.setup();
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/corrections/list': () =>
         page([
           correction(),
-          correction({ id: 6, proposedBy: OPERATOR.email, proposedById: OPERATOR.userId, reason: 'Mine' }),
+          correction({
+            id: 6,
+            proposedBy: TEST_OPERATOR.email,
+            proposedById: TEST_OPERATOR.userId,
+            reason: 'Mine',
+          }),
         ]),
       '/elex/admin/corrections/approve': () =>
         envelope(correction({ status: 'posted' }), 0, 'Correction posted'),
@@ -170,8 +158,8 @@ describe('the corrections queue', () => {
   it('rejects only with a reason', async () => {
     logIn();
     const user = userEvent.setup();
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/corrections/list': () => page([correction()]),
       '/elex/admin/corrections/reject': () => envelope(correction({ status: 'rejected' })),
     });

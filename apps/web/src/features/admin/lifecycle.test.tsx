@@ -8,29 +8,11 @@ import { clearExchangeDictionary } from '../../shared/exchanges/exchange-diction
 import { dictionaryEntry, dictionaryOf } from '../../test/exchange-fixtures';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
 import ExchangeListPage from '../exchanges/exchange-list-page';
+import { serveConsole, TEST_OPERATOR } from './test-fixtures';
 
 /** issue 12 in the console: suspending a member, lifting the lock, adding and retiring a partner. */
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
-const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
-
-type Handler = (body: Record<string, unknown>) => Response;
-
-function serve(handlers: Record<string, Handler>) {
-  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ path, body });
-      const handler = handlers[path];
-      return handler ? handler(body) : envelope(null);
-    }),
-  );
-  return calls;
-}
-
 function detail(member: Partial<MemberDetail['member']> = {}): MemberDetail {
   return {
     member: {
@@ -68,8 +50,8 @@ beforeEach(() => {
 
 describe('suspending a member', { timeout: 90_000 }, () => {
   it('says nobody is suspended when the filter finds no one, not that an empty search matched nothing', async () => {
-    serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/searchMembers': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
     });
     renderRoutes(routes, '/admin/members?suspended=1');
@@ -80,14 +62,14 @@ describe('suspending a member', { timeout: 90_000 }, () => {
   it('asks for a reason with focus on it, refuses an empty one, then shows who suspended and why', async () => {
     const reason = 'Chargeback under investigation';
     let current = detail();
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/memberDetail': () => envelope(current),
       '/elex/admin/memberLedger': emptyLedger,
       '/elex/admin/suspendMember': () => {
         current = detail({
           suspendedAt: '2026-06-01T12:00:00.000Z',
-          suspension: { at: '2026-06-01T12:00:00.000Z', reason, by: OPERATOR.email },
+          suspension: { at: '2026-06-01T12:00:00.000Z', reason, by: TEST_OPERATOR.email },
         });
         return envelope(current);
       },
@@ -119,7 +101,7 @@ describe('suspending a member', { timeout: 90_000 }, () => {
     );
     expect(await within(status).findByText(t('admin.lifecycle.suspended'))).toBeVisible();
     expect(within(status).getByText(reason)).toBeVisible();
-    expect(within(status).getByText(new RegExp(OPERATOR.email))).toBeVisible();
+    expect(within(status).getByText(new RegExp(TEST_OPERATOR.email))).toBeVisible();
     expect(
       within(status).getByRole('button', { name: t('admin.lifecycle.reinstateMember.open') }),
     ).toBeVisible();
@@ -127,8 +109,8 @@ describe('suspending a member', { timeout: 90_000 }, () => {
 
   it('lifts the withdrawal lock with a reason and shows the lift', async () => {
     let current = detail({ withdrawalLockedUntil: '2026-06-04T12:00:00.000Z' });
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/memberDetail': () => envelope(current),
       '/elex/admin/memberLedger': emptyLedger,
       '/elex/admin/liftWithdrawalLock': (body) => {
@@ -136,7 +118,7 @@ describe('suspending a member', { timeout: 90_000 }, () => {
           lockLifted: {
             at: '2026-06-01T13:00:00.000Z',
             reason: String(body.reason),
-            by: OPERATOR.email,
+            by: TEST_OPERATOR.email,
             lockedUntil: '2026-06-04T12:00:00.000Z',
           },
         });
@@ -196,8 +178,8 @@ function partner(overrides: Partial<CatalogExchange>): CatalogExchange {
 describe('the partner lifecycle', { timeout: 90_000 }, () => {
   it('adds a draft from the catalog page and opens its editor, which offers to publish it', async () => {
     let exchanges: CatalogExchange[] = [];
-    const calls = serve({
-      '/elex/admin/whoami': () => envelope(OPERATOR),
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
       '/elex/admin/catalog': () => envelope({ exchanges }),
       '/elex/admin/createExchange': (body) => {
         exchanges = [partner({ name: String(body.name), abbreviation: String(body.abbreviation) })];
