@@ -2,8 +2,9 @@
  * Saves full-page PNGs of routes at 1280, 1024 and 390 px in en, zh and ko, for looking at the layouts.
  * Not a test: `npm run screenshots -w @elex/e2e [-- [--member] /route ...]`. Writes to
  * /tmp/elex-shots (outside the repo) or SHOTS_DIR; uses E2E_BASE_URL when set, else starts the
- * production server itself. `--member` (own server only) registers a member, makes it an operator and
- * shoots the routes logged in, so /mypage, /withdrawal and /admin pages can be looked at too.
+ * production server itself. `--member` (own server only) seeds a member who is also an operator, with cashback,
+ * withdrawals in each state and a support request, and shoots the routes logged in, so /mypage,
+ * /withdrawal and /admin pages can be looked at with rows in their tables.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,9 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { locales } from './support/app.js';
 import { createContext, launchBrowser, type Viewport, viewports } from './support/browser.js';
-import { registerOverApi, uniqueEmail } from './support/members.js';
 import { type RunningServer, runOps, startServer } from './support/server.js';
 import { type SmtpCapture, startSmtpCapture } from './support/smtp-capture.js';
+import {
+  bindUid,
+  type Envelope,
+  post,
+  requestWithdrawal,
+  seedWithdrawingMembers,
+  type WithdrawingMember,
+} from './support/withdrawals.js';
 
 const defaultRoutes = [
   '/',
@@ -41,21 +49,41 @@ const slug = (route: string) =>
 const asMember = process.argv.includes('--member');
 if (asMember && process.env.E2E_BASE_URL) throw new Error('--member needs the server this script starts');
 
-/** A member who is also an operator, on a data directory of our own: the role is granted between two starts. */
+/**
+ * A member who is also an operator, with data on every money screen: a bound UID holding 150 USDT of
+ * cashback, one withdrawal paid, one under review and one rejected, and a support request; seeded as
+ * the layout sweep seeds (e2e/support/withdrawals.ts) on a data directory of our own.
+ */
 async function startWithMember(smtp: SmtpCapture) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-shots-'));
   const appSecret = randomBytes(24).toString('hex');
-  const email = uniqueEmail('shots');
-  const first = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
-  const token = await registerOverApi(first.url, email);
-  await first.stop();
-  await runOps(['admin:grant', email], { dataDir, appSecret });
+  const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 1, cashback: '150' });
+  const member = seeded[0] as WithdrawingMember;
+  await runOps(['admin:grant', member.email, '--operator', seeded.reviewer.email], { dataDir, appSecret });
   const server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
+  await bindUid(server.url, member, seeded.reviewer);
+  const paid = await requestWithdrawal(server.url, member, '50', smtp.dir);
+  const rejected = await requestWithdrawal(server.url, member, '50', smtp.dir);
+  await requestWithdrawal(server.url, member, '50', smtp.dir);
+  const hash = `0x${randomBytes(32).toString('hex')}`;
+  const must = async (answer: Promise<Envelope>) => {
+    const { state, message } = await answer;
+    if (state !== 0) throw new Error(`seeding the screenshots' data: ${message}`);
+  };
+  const reason = 'The receiving address belongs to a sanctioned service.';
+  await must(
+    post(server.url, '/elex/admin/approveWithdrawal', { id: paid, txHash: hash }, seeded.reviewer.token),
+  );
+  await must(
+    post(server.url, '/elex/admin/rejectWithdrawal', { id: rejected, reason }, seeded.reviewer.token),
+  );
+  const question = { kind: 'other', text: 'Where is my cashback for yesterday?' };
+  await must(post(server.url, '/elex/support/create', question, member.token));
   const stop = async () => {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  return { server: { ...server, stop }, token };
+  return { server: { ...server, stop }, token: member.token, uid: member.uid };
 }
 
 fs.mkdirSync(outDir, { recursive: true });
@@ -64,7 +92,9 @@ const smtp = process.env.E2E_BASE_URL ? undefined : await startSmtpCapture();
 if (smtp) process.env.E2E_MAIL_DIR = smtp.dir;
 let server: RunningServer | undefined;
 let token: string | undefined;
-if (smtp && asMember) ({ server, token } = await startWithMember(smtp));
+/** `{uid}` in a route stands for the seeded member's UID (e.g. /exchangeLinkDetail?platId=4&UID={uid}). */
+let uid = '';
+if (smtp && asMember) ({ server, token, uid } = await startWithMember(smtp));
 else if (smtp) server = await startServer({ smtpUrl: smtp.url });
 const baseURL = process.env.E2E_BASE_URL ?? (server as RunningServer).url;
 const LAPTOP_WIDTH = 1024;
@@ -78,7 +108,7 @@ try {
       const page = await context.newPage();
       page.on('pageerror', (error) => console.warn(`  page error on ${page.url()}: ${error.message}`));
       for (const route of routes.length > 0 ? routes : defaultRoutes) {
-        await page.goto(route, { waitUntil: 'networkidle' });
+        await page.goto(route.replaceAll('{uid}', uid), { waitUntil: 'networkidle' });
         await page
           .getByRole('heading', { level: 1 })
           .first()
