@@ -62,8 +62,12 @@ async function startWithMember(smtp: SmtpCapture) {
   await runOps(['admin:grant', member.email, '--operator', seeded.reviewer.email], { dataDir, appSecret });
   const server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   await bindUid(server.url, member, seeded.reviewer);
+  // Each request takes a mailed code, and a member may ask for one a minute (VERIFICATION_CODE.resendSeconds).
+  const coolDown = () => new Promise((resolve) => setTimeout(resolve, 61_000));
   const paid = await requestWithdrawal(server.url, member, '50', smtp.dir);
+  await coolDown();
   const rejected = await requestWithdrawal(server.url, member, '50', smtp.dir);
+  await coolDown();
   await requestWithdrawal(server.url, member, '50', smtp.dir);
   const hash = `0x${randomBytes(32).toString('hex')}`;
   const must = async (answer: Promise<Envelope>) => {
@@ -106,6 +110,8 @@ try {
       const storage: Record<string, string> = token ? { locale, token } : { locale };
       const context = await createContext(browser, { viewport, baseURL, localStorage: storage });
       const page = await context.newPage();
+      // Charts draw at once and carousels hold still, so a shot shows the finished page.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
       page.on('pageerror', (error) => console.warn(`  page error on ${page.url()}: ${error.message}`));
       for (const route of routes.length > 0 ? routes : defaultRoutes) {
         await page.goto(route.replaceAll('{uid}', uid), { waitUntil: 'networkidle' });

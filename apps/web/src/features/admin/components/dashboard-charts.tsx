@@ -11,6 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { prefersReducedMotion } from '../../../shared/reduced-motion';
 
 /**
  * The dashboard's charts (recharts, in the dashboard's chunk only). Each chart is hidden from screen
@@ -43,6 +44,7 @@ export function MembersChart({
             stroke="#f5b83d"
             strokeWidth={2}
             dot={false}
+            isAnimationActive={!prefersReducedMotion()}
           />
           <Line
             type="monotone"
@@ -51,6 +53,7 @@ export function MembersChart({
             stroke="#3ad29f"
             strokeWidth={2}
             dot={false}
+            isAnimationActive={!prefersReducedMotion()}
           />
         </LineChart>
       </ResponsiveContainer>
@@ -79,8 +82,20 @@ export function CashbackChart({
           <YAxis tick={AXIS} width={56} />
           <Tooltip contentStyle={TOOLTIP} cursor={{ fill: 'rgb(245 184 61 / 10%)' }} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="accrued" name={labels.accrued} fill="#f5b83d" radius={[3, 3, 0, 0]} />
-          <Bar dataKey="paid" name={labels.paid} fill="#3ad29f" radius={[3, 3, 0, 0]} />
+          <Bar
+            dataKey="accrued"
+            name={labels.accrued}
+            fill="#f5b83d"
+            radius={[3, 3, 0, 0]}
+            isAnimationActive={!prefersReducedMotion()}
+          />
+          <Bar
+            dataKey="paid"
+            name={labels.paid}
+            fill="#3ad29f"
+            radius={[3, 3, 0, 0]}
+            isAnimationActive={!prefersReducedMotion()}
+          />
         </BarChart>
       </ResponsiveContainer>
     </div>
@@ -102,7 +117,13 @@ export function PageViewsChart({ pageViews, label }: { pageViews: Dashboard['pag
           <XAxis type="number" tick={AXIS} allowDecimals={false} />
           <YAxis type="category" dataKey="page" tick={AXIS} width={130} />
           <Tooltip contentStyle={TOOLTIP} cursor={{ fill: 'rgb(245 184 61 / 10%)' }} />
-          <Bar dataKey="views" name={label} fill="#7aa2ff" radius={[0, 3, 3, 0]} />
+          <Bar
+            dataKey="views"
+            name={label}
+            fill="#7aa2ff"
+            radius={[0, 3, 3, 0]}
+            isAnimationActive={!prefersReducedMotion()}
+          />
         </BarChart>
       </ResponsiveContainer>
     </div>

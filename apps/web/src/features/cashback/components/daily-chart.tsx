@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { prefersReducedMotion } from '../../../shared/reduced-motion';
 import { withEmptyDays } from '../fill-days';
 
 /**
@@ -29,7 +30,12 @@ export default function DailyChart({ daily }: { daily: { day: string; amount: st
             cursor={{ fill: 'rgb(245 184 61 / 10%)' }}
             contentStyle={{ background: '#161d2d', border: '1px solid #263047' }}
           />
-          <Bar dataKey="amount" fill="#f5b83d" radius={[3, 3, 0, 0]} />
+          <Bar
+            dataKey="amount"
+            fill="#f5b83d"
+            radius={[3, 3, 0, 0]}
+            isAnimationActive={!prefersReducedMotion()}
+          />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -2,6 +2,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { prefersReducedMotion } from '../../../shared/reduced-motion';
 
 /**
  * spec section 9: slider speed 500 ms (HOME.sliderSpeedMs). Embla's `duration` is not in milliseconds but the strength of
@@ -9,9 +10,6 @@ import { useTranslation } from 'react-i18next';
  * stepping Embla's ScrollBody with its default friction). Reduced motion jumps instead.
  */
 export const EMBLA_DURATION_FOR_SLIDER_SPEED = 20;
-
-const prefersReducedMotion = () =>
-  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 // jsdom (unit tests) has no ResizeObserver: the slides then stay a plain scrollable row.
 const canAnimate = () => typeof window.ResizeObserver === 'function';
