@@ -27,6 +27,10 @@ export const FIRST_PAINT_RULE: FirstPaintRule = {
       pattern: /\/src\/locales\/(?!en\.json$)[^/]+\.json$/,
       why: 'only the default language (en) may ship with the first paint; the others load on demand',
     },
+    {
+      pattern: /\/src\/locales\/[^/]+\.json\?/,
+      why: "a language's whole catalog loads after the first paint (shared/i18n/i18n.ts)",
+    },
   ],
 };
 

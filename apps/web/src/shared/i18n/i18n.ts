@@ -71,7 +71,8 @@ export async function changeLocale(locale: Locale): Promise<void> {
 }
 
 export async function initI18n(locale: Locale = initialLocale()) {
-  const strings = await firstPaintLoaders[locale]();
+  // A copy: i18next merges the whole catalog into the object it was given (loadLocale).
+  const strings = structuredClone(await firstPaintLoaders[locale]());
   await i18next.use(initReactI18next).init({
     resources: { [locale]: { translation: strings } },
     partialBundledLanguages: true,
