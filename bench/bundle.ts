@@ -14,6 +14,9 @@ export interface BundleReport {
   gzipTotal: number;
   rawTotal: number;
   homeChunkFound: boolean | 'no-manifest';
+  /** Files on the first paint that carry zod, or another language's strings (from the build's module map). */
+  zod: string[];
+  otherLanguages: string[];
 }
 
 interface ManifestChunk {
@@ -40,9 +43,9 @@ function tagsOf(html: string, tag: string): Record<string, string>[] {
 /**
  * The JavaScript a visitor's browser fetches to render `/`: the scripts and module preloads named in
  * dist/index.html, plus (when Vite wrote a manifest) the home page's lazy chunk and the chunks it
- * imports statically that index.html did not already bring, and the strings of the default language
- * (a first visit shows English; each language is its own chunk). Each file gzipped on its own (zlib level 6,
- * what a server's on-the-fly compression typically uses).
+ * imports statically that index.html did not already bring, and, when the default language's strings
+ * are a chunk of their own rather than part of the entry, that chunk (a first visit shows English).
+ * Each file gzipped on its own (zlib level 6, what a server's on-the-fly compression typically uses).
  */
 export function measureHomeBundle(distDir: string): BundleReport {
   const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
@@ -53,6 +56,12 @@ export function measureHomeBundle(distDir: string): BundleReport {
   for (const link of tagsOf(html, 'link')) {
     if (link.rel === 'modulepreload' && link.href) wanted.set(link.href, 'index.html modulepreload');
   }
+
+  // Each chunk's source modules, written by apps/web/build/first-paint-guard.ts (absent in older builds).
+  const modulesPath = path.join(distDir, '.vite/chunk-modules.json');
+  const modules = fs.existsSync(modulesPath)
+    ? (JSON.parse(fs.readFileSync(modulesPath, 'utf8')) as Record<string, string[]>)
+    : undefined;
 
   let homeChunkFound: BundleReport['homeChunkFound'] = 'no-manifest';
   const manifestPath = path.join(distDir, '.vite/manifest.json');
@@ -71,13 +80,20 @@ export function measureHomeBundle(distDir: string): BundleReport {
       for (const imported of chunk.imports ?? []) visit(imported, `imported by ${chunk.src ?? key}`);
     };
     if (homeKey) visit(homeKey, `home route chunk (${homeKey})`);
+    // A build whose entry carries the first paint's strings (issue 14) loads the full catalog after it
+    // paints; an older build awaited the whole English catalog, a chunk of its own, first.
     const stringsKey = Object.keys(manifest).find((key) =>
       (manifest[key]?.src ?? key).endsWith('locales/en.json'),
     );
-    if (stringsKey) visit(stringsKey, 'default language strings (en)');
+    const stringsInline = [...wanted.keys()].some((url) =>
+      (modules?.[url.replace(/^\//, '')] ?? []).some((id) => /\/locales\/en\.json$/.test(id)),
+    );
+    if (stringsKey && !stringsInline) visit(stringsKey, 'default language strings (en)');
   }
 
   const files: BundleFile[] = [];
+  const zod = new Set<string>();
+  const otherLanguages = new Set<string>();
   for (const [url, why] of wanted) {
     if (/^(https?:)?\/\//.test(url)) continue; // not ours to measure (there should be none)
     const content = fs.readFileSync(path.join(distDir, url.replace(/^\//, '')));
@@ -87,11 +103,20 @@ export function measureHomeBundle(distDir: string): BundleReport {
       gzipBytes: zlib.gzipSync(content, { level: 6 }).length,
       why,
     });
+    for (const id of modules?.[url.replace(/^\//, '')] ?? []) {
+      if (/\/node_modules\/zod\//.test(id)) zod.add(url);
+      const language = /\/locales\/([\w-]+)\.json$/.exec(id)?.[1];
+      if (language && language !== 'en') otherLanguages.add(`${language} in ${url}`);
+    }
   }
+  // Without the module map, a chunk Vite named after zod still gives it away.
+  if (!modules) for (const { file } of files) if (/\/(zod|schemas)-/.test(file)) zod.add(file);
   return {
     files,
     gzipTotal: files.reduce((sum, file) => sum + file.gzipBytes, 0),
     rawTotal: files.reduce((sum, file) => sum + file.bytes, 0),
     homeChunkFound,
+    zod: [...zod],
+    otherLanguages: [...otherLanguages],
   };
 }

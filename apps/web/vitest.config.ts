@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     // A journey through a page with user-event takes 1-3 s alone and more on a busy 2-core machine;
     // Vitest's 5 s default failed such tests for load, not behaviour.

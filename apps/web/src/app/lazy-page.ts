@@ -1,5 +1,6 @@
 import { LAYOUT } from '@elex/contract';
 import type { ComponentType } from 'react';
+import { whenStringsComplete } from '../shared/i18n/i18n';
 
 export type ChunkFailure = 'missing' | 'timeout' | 'error';
 
@@ -20,18 +21,25 @@ export function classifyChunkError(error: unknown): ChunkFailure {
   return 'error';
 }
 
-/** A route's `lazy`: loads the page chunk, giving up after 120 s. */
+/**
+ * A route's `lazy`: loads the page chunk and, but for the pages of the first paint (the home), the rest
+ * of the language's strings (shared/i18n/i18n.ts), giving up after 120 s.
+ */
 export function lazyPage(
   load: () => Promise<{ default: ComponentType }>,
   timeoutMs: number = LAYOUT.chunkTimeoutMs,
+  { firstPaint = false }: { firstPaint?: boolean } = {},
 ) {
+  const loadWithStrings = firstPaint
+    ? load
+    : () => Promise.all([load(), whenStringsComplete()]).then(([module]) => module);
   return async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ChunkLoadError('timeout')), timeoutMs);
     });
     try {
-      const module = await Promise.race([load(), timeout]);
+      const module = await Promise.race([loadWithStrings(), timeout]);
       return { Component: module.default };
     } catch (error) {
       throw error instanceof ChunkLoadError ? error : new ChunkLoadError(classifyChunkError(error));

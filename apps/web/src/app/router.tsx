@@ -12,6 +12,8 @@ const page = (path: string | undefined, load: Parameters<typeof lazyPage>[0]): R
     ? { index: true, lazy: lazyPage(load), errorElement: <RouteError /> }
     : { path, lazy: lazyPage(load), errorElement: <RouteError /> };
 
+const loadHome = () => import('../features/home/home-page');
+
 /** Every route of spec section 2. */
 export const routes: RouteObject[] = [
   {
@@ -20,7 +22,12 @@ export const routes: RouteObject[] = [
     // Shown until the first page's chunk arrives, instead of a blank screen.
     hydrateFallbackElement: <Skeleton />,
     children: [
-      page(undefined, () => import('../features/home/home-page')),
+      // The first paint (issue 14): the home needs only the strings the main chunk carries.
+      {
+        index: true,
+        lazy: lazyPage(loadHome, undefined, { firstPaint: true }),
+        errorElement: <RouteError />,
+      },
       {
         element: <GuestOnly />,
         children: [

@@ -1,12 +1,26 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LegalDialog, type LegalDocument } from '../../features/legal/legal-dialog';
+import type { LegalDocument } from '../../features/legal/legal-dialog';
+import { whenStringsComplete } from '../../shared/i18n/i18n';
 import { toast } from '../../shared/ui/toast';
 import { COMMUNITY_LINKS } from '../menu';
+
+/** Loads on the first click with the legal texts (not first-paint strings): issue 14. */
+const LegalDialog = lazy(() =>
+  Promise.all([import('../../features/legal/legal-dialog'), whenStringsComplete()]).then(([module]) => ({
+    default: module.LegalDialog,
+  })),
+);
 
 export function Footer() {
   const { t } = useTranslation();
   const [document, setDocument] = useState<LegalDocument | null>(null);
+  // Mounted from the first opening on, so closing keeps its animation.
+  const [opened, setOpened] = useState(false);
+  const show = (chosen: LegalDocument) => {
+    setOpened(true);
+    setDocument(chosen);
+  };
   return (
     <footer className="footer">
       <div className="footer-inner">
@@ -42,12 +56,12 @@ export function Footer() {
           <h2 className="footer-heading">{t('footer.legal')}</h2>
           <ul>
             <li>
-              <button type="button" className="link-button" onClick={() => setDocument('terms')}>
+              <button type="button" className="link-button" onClick={() => show('terms')}>
                 {t('footer.terms')}
               </button>
             </li>
             <li>
-              <button type="button" className="link-button" onClick={() => setDocument('privacy')}>
+              <button type="button" className="link-button" onClick={() => show('privacy')}>
                 {t('footer.privacy')}
               </button>
             </li>
@@ -55,7 +69,11 @@ export function Footer() {
         </nav>
       </div>
       <p className="footer-rights muted">{t('footer.rights', { year: new Date().getFullYear() })}</p>
-      <LegalDialog document={document} onClose={() => setDocument(null)} />
+      {opened ? (
+        <Suspense fallback={null}>
+          <LegalDialog document={document} onClose={() => setDocument(null)} />
+        </Suspense>
+      ) : null}
     </footer>
   );
 }

@@ -1,10 +1,12 @@
-import { LAYOUT, LOCALE_NAMES, LOCALES, type Locale } from '@elex/contract';
-import { Check, Globe } from 'lucide-react';
-import { useState } from 'react';
+import { LOCALE_NAMES, type Locale } from '@elex/contract';
+import { Globe } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeLocale, currentLocale } from '../../shared/i18n/i18n';
+import { currentLocale } from '../../shared/i18n/i18n';
 import { storage } from '../../shared/storage';
-import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+
+/** The dialog and its drawer library load on the first click, not with the first paint (issue 14). */
+const LanguageChoices = lazy(() => import('./language-choices'));
 
 /** spec: choosing a different language stores it, applies it, closes the dialog and reloads. */
 export function chooseLocale(next: Locale, reload: () => void = () => window.location.reload()) {
@@ -18,6 +20,8 @@ export function chooseLocale(next: Locale, reload: () => void = () => window.loc
 export function LanguageButton({ compact }: { compact?: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so closing keeps its animation.
+  const [opened, setOpened] = useState(false);
   const current = currentLocale();
   return (
     <>
@@ -25,7 +29,10 @@ export function LanguageButton({ compact }: { compact?: boolean }) {
         type="button"
         className="icon-button language-button"
         aria-label={t('nav.language')}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setOpened(true);
+          setOpen(true);
+        }}
       >
         <Globe size={20} aria-hidden="true" />
         {compact ? null : (
@@ -34,32 +41,11 @@ export function LanguageButton({ compact }: { compact?: boolean }) {
           </span>
         )}
       </button>
-      <ResponsiveDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={t('language.title')}
-        width={LAYOUT.languageDialogWidth}
-      >
-        <ul className="choice-list">
-          {LOCALES.map((locale) => (
-            <li key={locale}>
-              <button
-                type="button"
-                className="choice"
-                lang={locale}
-                aria-current={locale === current ? 'true' : undefined}
-                onClick={() => {
-                  setOpen(false);
-                  if (chooseLocale(locale)) void changeLocale(locale);
-                }}
-              >
-                <span>{LOCALE_NAMES[locale]}</span>
-                {locale === current ? <Check size={18} aria-label={t('language.current')} /> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </ResponsiveDialog>
+      {opened ? (
+        <Suspense fallback={null}>
+          <LanguageChoices open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { type Envelope, REDIRECT_DELAY_MS, State } from '@elex/contract';
 import i18next from 'i18next';
 import type { z } from 'zod';
-import { currentLocale } from '../i18n/i18n';
+import { currentLocale, whenStringsComplete } from '../i18n/i18n';
 import { loginRedirectFor } from '../navigation/login-redirect';
 import { storage } from '../storage';
 import { toast } from '../ui/toast';
@@ -23,8 +23,11 @@ export class ApiError extends Error {
 }
 
 export interface CallOptions<T> {
-  /** Checks the answer's content against the contract. */
-  schema?: z.ZodType<T>;
+  /**
+   * Checks the answer's content against the contract. A promise lets a page of the first paint load the
+   * schema (and zod) beside the call instead of with its own download.
+   */
+  schema?: z.ZodType<T> | Promise<z.ZodType<T>>;
   /** No toast on failure: background calls (the red dot), or pages that word the failure themselves. */
   silent?: boolean;
   /** Let the request outlive the page (analytics sent as the visitor leaves). */
@@ -48,7 +51,14 @@ export function setApiNavigator(next: ApiNavigator) {
   navigator = next;
 }
 
-const msg = (key: string) => i18next.t(`msg:${key}`);
+/** A server message in the page's language; pages that upload have their language complete already. */
+const msgNow = (key: string) => i18next.t(`msg:${key}`);
+
+/** The same, once the messages are there: the first page's first call may fail before they arrive. */
+async function msg(key: string): Promise<string> {
+  await whenStringsComplete().catch(() => undefined);
+  return msgNow(key);
+}
 
 function fail(error: ApiError, silent: boolean | undefined): never {
   if (!silent) toast.error(error.message);
@@ -65,6 +75,8 @@ export async function apiCall<T = unknown>(
   body: unknown = {},
   options: CallOptions<T> = {},
 ): Promise<T> {
+  // A schema still loading is awaited after the answer; a failed load must not go unheard before that.
+  if (options.schema instanceof Promise) options.schema.catch(() => undefined);
   const headers: Record<string, string> = { lang: currentLocale(), accept: 'application/json' };
   const token = storage.getToken();
   if (token) headers.token = token;
@@ -82,10 +94,10 @@ export async function apiCall<T = unknown>(
     });
   } catch (cause) {
     if ((cause as Error).name === 'AbortError') throw cause;
-    return fail(new ApiError('network', msg('networkAnomaly')), options.silent);
+    return fail(new ApiError('network', await msg('networkAnomaly')), options.silent);
   }
 
-  if (response.status >= 500) return fail(new ApiError('http', msg('error')), options.silent);
+  if (response.status >= 500) return fail(new ApiError('http', await msg('error')), options.silent);
 
   let envelope: Envelope<unknown> | undefined;
   try {
@@ -94,22 +106,22 @@ export async function apiCall<T = unknown>(
     envelope = undefined;
   }
   if (!envelope || typeof envelope.state !== 'number') {
-    return fail(new ApiError('http', msg('error')), options.silent);
+    return fail(new ApiError('http', await msg('error')), options.silent);
   }
 
   if (envelope.state === State.SessionExpired) {
     expireSession();
-    throw new ApiError('session', msg('sessionExpired'), envelope.state);
+    throw new ApiError('session', await msg('sessionExpired'), envelope.state);
   }
   if (envelope.state !== State.Success || !response.ok) {
     return fail(
-      new ApiError('refused', envelope.message || msg('error'), envelope.state, envelope.content),
+      new ApiError('refused', envelope.message || (await msg('error')), envelope.state, envelope.content),
       options.silent,
     );
   }
   if (!options.schema) return envelope.content as T;
-  const parsed = options.schema.safeParse(envelope.content);
-  if (!parsed.success) return fail(new ApiError('shape', msg('error')), options.silent);
+  const parsed = (await options.schema).safeParse(envelope.content);
+  if (!parsed.success) return fail(new ApiError('shape', await msg('error')), options.silent);
   return parsed.data;
 }
 
@@ -129,7 +141,7 @@ function expireSession() {
   expiring = true;
   storage.setToken(null);
   if (!first) return;
-  toast.error(msg('sessionExpired'));
+  void msg('sessionExpired').then((message) => toast.error(message));
   setTimeout(() => {
     expiring = false;
     const { pathname, search } = navigator.location();
@@ -137,7 +149,8 @@ function expireSession() {
   }, REDIRECT_DELAY_MS.afterSessionExpired);
 }
 
-export interface UploadOptions<T> extends Pick<CallOptions<T>, 'schema' | 'signal'> {
+export interface UploadOptions<T> extends Pick<CallOptions<T>, 'signal'> {
+  schema?: z.ZodType<T>;
   /** Bytes of the request body sent so far and in all (an upload's progress bar). */
   onUploadProgress?(sent: number, total: number): void;
 }
@@ -170,11 +183,11 @@ export function apiUpload<T = unknown>(
         reject(error);
       }
     };
-    request.onerror = () => settle(() => fail(new ApiError('network', msg('networkAnomaly')), false));
+    request.onerror = () => settle(() => fail(new ApiError('network', msgNow('networkAnomaly')), false));
     request.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
     request.onload = () =>
       settle(() => {
-        if (request.status >= 500) return fail(new ApiError('http', msg('error')), false);
+        if (request.status >= 500) return fail(new ApiError('http', msgNow('error')), false);
         let envelope: Envelope<unknown> | undefined;
         try {
           envelope = JSON.parse(request.responseText) as Envelope<unknown>;
@@ -182,17 +195,17 @@ export function apiUpload<T = unknown>(
           envelope = undefined;
         }
         if (!envelope || typeof envelope.state !== 'number')
-          return fail(new ApiError('http', msg('error')), false);
+          return fail(new ApiError('http', msgNow('error')), false);
         if (envelope.state === State.SessionExpired) {
           expireSession();
-          throw new ApiError('session', msg('sessionExpired'), envelope.state);
+          throw new ApiError('session', msgNow('sessionExpired'), envelope.state);
         }
         if (envelope.state !== State.Success || request.status >= 400) {
-          return fail(new ApiError('refused', envelope.message || msg('error'), envelope.state), false);
+          return fail(new ApiError('refused', envelope.message || msgNow('error'), envelope.state), false);
         }
         if (!options.schema) return envelope.content as T;
         const parsed = options.schema.safeParse(envelope.content);
-        if (!parsed.success) return fail(new ApiError('shape', msg('error')), false);
+        if (!parsed.success) return fail(new ApiError('shape', msgNow('error')), false);
         return parsed.data;
       });
     options.signal?.addEventListener('abort', () => request.abort());

@@ -1,6 +1,17 @@
-import { useTranslation } from 'react-i18next';
-import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
-import { useIsWide } from '../hooks/use-is-wide';
+import { lazy, Suspense } from 'react';
+
+type Sonner = typeof import('sonner').toast;
+
+/**
+ * sonner loads after the first paint (issue 14): a toast asked for before it arrives shows once it
+ * has, in the order asked (one shared promise), and a Toaster mounted later still shows the toasts that
+ * are active.
+ */
+let sonnerLoading: Promise<Sonner> | undefined;
+function withSonner(show: (sonner: Sonner) => void) {
+  sonnerLoading ??= import('sonner').then((module) => module.toast);
+  void sonnerLoading.then(show);
+}
 
 /** The error toasts still on screen: a success that follows makes them stale. */
 const openErrors = new Set<string | number>();
@@ -12,42 +23,34 @@ const openErrors = new Set<string | number>();
  * beside "Welcome").
  */
 export const toast = {
-  error: (message: string, description?: string) => {
-    const id = sonner.error(message, {
-      closeButton: true,
-      description,
-      onDismiss: () => openErrors.delete(id),
-      onAutoClose: () => openErrors.delete(id),
-    });
-    openErrors.add(id);
-    return id;
-  },
-  success: (message: string, description?: string) => {
-    for (const id of openErrors) sonner.dismiss(id);
-    openErrors.clear();
-    return sonner.success(message, { closeButton: true, description });
-  },
-  warning: (message: string) => sonner.warning(message, { closeButton: true }),
+  error: (message: string, description?: string) =>
+    withSonner((sonner) => {
+      const id = sonner.error(message, {
+        closeButton: true,
+        description,
+        onDismiss: () => openErrors.delete(id),
+        onAutoClose: () => openErrors.delete(id),
+      });
+      openErrors.add(id);
+    }),
+  success: (message: string, description?: string) =>
+    withSonner((sonner) => {
+      for (const id of openErrors) sonner.dismiss(id);
+      openErrors.clear();
+      sonner.success(message, { closeButton: true, description });
+    }),
+  warning: (message: string) => withSonner((sonner) => sonner.warning(message, { closeButton: true })),
   /** Calm news, neither success nor trouble (a code mailed moments ago is still to be used). */
-  info: (message: string) => sonner.info(message, { closeButton: true }),
+  info: (message: string) => withSonner((sonner) => sonner.info(message, { closeButton: true })),
 };
 
-/** Below the desktop top bar (64 px) and clear of its menu; at the top on a phone, which has none there. */
-const DESKTOP_OFFSET = { top: 76, right: 24 };
+const SonnerRegion = lazy(() => import('./toaster'));
 
-/** The toast region and its close buttons are named in the page's language (sonner's are English). */
+/** The toast region (toaster.tsx), its own chunk: nothing shows in it before the first toast. */
 export function Toaster() {
-  const { t } = useTranslation();
-  const isWide = useIsWide();
   return (
-    <SonnerToaster
-      position={isWide ? 'top-right' : 'top-center'}
-      offset={isWide ? DESKTOP_OFFSET : undefined}
-      theme="dark"
-      richColors
-      closeButton
-      containerAriaLabel={t('common.notifications')}
-      toastOptions={{ closeButtonAriaLabel: t('common.close') }}
-    />
+    <Suspense fallback={null}>
+      <SonnerRegion />
+    </Suspense>
   );
 }

@@ -1,11 +1,19 @@
-import { MyInfoSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
-/** `/elex/user/myInfo`: bound UIDs with balances, total rewards and cumulative cashback. */
+/**
+ * `/elex/user/myInfo`: bound UIDs with balances, total rewards and cumulative cashback. The member
+ * summary on the home page asks for it, so its schema (and zod) loads beside the call rather than with
+ * the home page's first download (docs/decisions.md, issue 14).
+ */
 export const myInfoQuery = queryOptions({
   queryKey: ['me', 'info'],
-  queryFn: () => apiCall('/elex/user/myInfo', {}, { schema: MyInfoSchema }),
+  queryFn: () =>
+    apiCall(
+      '/elex/user/myInfo',
+      {},
+      { schema: import('./my-info-schema').then((module) => module.MyInfoSchema) },
+    ),
 });
 
 export const useMyInfo = (enabled = true) => useQuery({ ...myInfoQuery, enabled });

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { type ChunkInfo, firstPaintViolations } from './first-paint-guard';
+
+const chunk = (fileName: string, moduleIds: string[], more: Partial<ChunkInfo> = {}): ChunkInfo => ({
+  fileName,
+  isEntry: false,
+  facadeModuleId: null,
+  imports: [],
+  moduleIds,
+  ...more,
+});
+
+const HOME = '/repo/apps/web/src/features/home/home-page.tsx';
+
+describe('the first-paint guard of the production build (issue 14)', () => {
+  it('passes a home route whose entry and chunks carry neither zod nor another language', () => {
+    const chunks = [
+      chunk('assets/index.js', ['/repo/node_modules/react/index.js', '/repo/apps/web/src/locales/en.json'], {
+        isEntry: true,
+      }),
+      chunk('assets/home-page.js', [HOME], { facadeModuleId: HOME, imports: ['assets/index.js'] }),
+      chunk('assets/schemas.js', ['/repo/node_modules/zod/v4/classic/schemas.js']),
+      chunk('assets/zh.js', ['/repo/apps/web/src/locales/zh.json?full']),
+    ];
+    expect(firstPaintViolations(chunks)).toEqual([]);
+  });
+
+  it('names zod reached through a chunk the home page imports, and another language in the entry', () => {
+    const chunks = [
+      chunk('assets/index.js', ['/repo/apps/web/src/locales/ko.json'], { isEntry: true }),
+      chunk('assets/home-page.js', [HOME], { facadeModuleId: HOME, imports: ['assets/cashback.js'] }),
+      chunk('assets/cashback.js', ['/repo/packages/contract/src/cashback.ts'], {
+        imports: ['assets/schemas.js'],
+      }),
+      chunk('assets/schemas.js', ['/repo/node_modules/zod/v4/classic/schemas.js']),
+    ];
+    const violations = firstPaintViolations(chunks);
+    expect(violations).toHaveLength(2);
+    expect(violations.join('\n')).toMatch(/assets\/schemas\.js carries .*zod/);
+    expect(violations.join('\n')).toMatch(/assets\/index\.js carries .*ko\.json/);
+  });
+
+  it('names the whole catalog of the default language when it rides on the first paint', () => {
+    const chunks = [
+      chunk('assets/index.js', ['/repo/apps/web/src/locales/en.json?full'], { isEntry: true }),
+      chunk('assets/home-page.js', [HOME], { facadeModuleId: HOME }),
+    ];
+    expect(firstPaintViolations(chunks)).toEqual([expect.stringMatching(/en\.json\?full/)]);
+  });
+
+  it('refuses to pass when it cannot find the home route', () => {
+    expect(firstPaintViolations([chunk('assets/index.js', [], { isEntry: true })])).toEqual([
+      expect.stringMatching(/would check nothing/),
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Lighthouse's mobile run (its default: a mid-range phone, simulated slow 4G and a 4x slower CPU) of
+ * public pages served by the production app, in Debian's Chromium, offline.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+export interface LighthouseResult {
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  /** The element Lighthouse took as the largest contentful paint, to say what a fix should aim at. */
+  lcpElement: string;
+}
+
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Chromium's own background connections are refused by a closed network, and the sandbox needs a
+ * user namespace a root container does not give: the flags the e2e suite uses too.
+ */
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const numeric = (audits: Record<string, { numericValue?: number }>, id: string) =>
+  audits[id]?.numericValue ?? Number.NaN;
+
+export async function withChromium<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    return await use(chrome.port);
+  } finally {
+    await chrome.kill();
+  }
+}
+
+export async function runLighthouse(url: string, port: number): Promise<LighthouseResult> {
+  const runner = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  });
+  if (!runner) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = runner;
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  const audits = lhr.audits as Record<string, { numericValue?: number; details?: unknown }>;
+  const lcpDetails = audits['largest-contentful-paint-element']?.details as
+    | { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] }
+    | undefined;
+  const node = lcpDetails?.items?.[0]?.items?.[0]?.node;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcpMs: numeric(audits, 'first-contentful-paint'),
+    lcpMs: numeric(audits, 'largest-contentful-paint'),
+    cls: numeric(audits, 'cumulative-layout-shift'),
+    tbtMs: numeric(audits, 'total-blocking-time'),
+    lcpElement: node?.selector ?? node?.snippet ?? '?',
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:web`: the first paint, in figures, not verdicts (issue 14).
+ *  (a) The JavaScript a first visit to `/` needs before the page can paint (apps/web/dist, each file
+ *      gzipped), and whether zod or another language's strings are in it.
+ *  (b) Lighthouse mobile on `/`, `/exchangeDetail?id=…` and `/calculator` served by the production app
+ *      (buildApp over in-memory PGlite with the partner catalog), LIGHTHOUSE_RUNS runs each, medians.
+ * Needs `npm run build` first and Chromium at /usr/bin/chromium (scripts/ensure-browser.sh).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { measureHomeBundle } from './bundle.js';
+import { startTarget } from './http.js';
+import { type LighthouseResult, runLighthouse, withChromium } from './lighthouse.js';
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const distDir = path.resolve(import.meta.dirname, '../apps/web/dist');
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const range = (values: number[], digits: number) =>
+  `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+
+function benchBundle() {
+  console.log('JavaScript a first visit to / loads before it paints (each file gzipped at level 6)');
+  const report = measureHomeBundle(distDir);
+  for (const file of report.files) {
+    console.log(
+      `  ${kib(file.gzipBytes).padStart(10)} gz  ${kib(file.bytes).padStart(10)} raw  ${file.file}  (${file.why})`,
+    );
+  }
+  console.log(
+    `  ${kib(report.gzipTotal).padStart(10)} gz  ${kib(report.rawTotal).padStart(10)} raw  total in ${report.files.length} files`,
+  );
+  console.log(`  zod on it: ${report.zod.length ? `yes (${report.zod.join(', ')})` : 'no'}`);
+  console.log(
+    `  other languages' strings on it: ${report.otherLanguages.length ? `yes (${report.otherLanguages.join(', ')})` : 'no'}`,
+  );
+  if (report.homeChunkFound !== true)
+    console.log('  (no home route chunk found in the manifest: the total lacks it)');
+}
+
+async function benchLighthouse() {
+  console.log(`\nLighthouse ${RUNS}x per page, mobile (simulated slow 4G, 4x CPU), medians (min–max)`);
+  const app = await startTarget('app');
+  try {
+    const index = (await fetch(`${app.url}/elex/exchange/index`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', lang: 'en' },
+      body: '{}',
+    }).then((response) => response.json())) as { content?: { allExchange?: { platId: number }[] } };
+    const firstExchange = index.content?.allExchange?.[0]?.platId ?? 1;
+    const pages = ['/', `/exchangeDetail?id=${firstExchange}`, '/calculator'];
+    await withChromium(async (port) => {
+      // One unrecorded visit, so the first page does not pay for Chromium's and the server's start.
+      await runLighthouse(`${app.url}/`, port);
+      for (const page of pages) {
+        const runs: LighthouseResult[] = [];
+        for (let run = 0; run < RUNS; run += 1) runs.push(await runLighthouse(`${app.url}${page}`, port));
+        const of = (pick: (result: LighthouseResult) => number) => runs.map(pick);
+        console.log(
+          `  ${page.padEnd(20)} score ${range(
+            of((r) => r.score),
+            0,
+          )}   LCP ${range(
+            of((r) => r.lcpMs / 1000),
+            2,
+          )} s   ` +
+            `FCP ${range(
+              of((r) => r.fcpMs / 1000),
+              2,
+            )} s   CLS ${range(
+              of((r) => r.cls),
+              3,
+            )}   TBT ${range(
+              of((r) => r.tbtMs),
+              0,
+            )} ms`,
+        );
+        console.log(
+          `  ${''.padEnd(20)} LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}`,
+        );
+      }
+    });
+  } finally {
+    await app.stop();
+  }
+}
+
+console.log(`machine: ${os.cpus().length} cores, load average ${load()} (1, 5, 15 min)\n`);
+benchBundle();
+await benchLighthouse();
+console.log(`\nload average at the end: ${load()}`);
