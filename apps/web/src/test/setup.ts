@@ -1,10 +1,15 @@
 import '@testing-library/jest-dom/vitest';
 import { LOCALES } from '@elex/contract';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { toast as sonner } from 'sonner';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { initI18n, loadLocale } from '../shared/i18n/i18n';
+
+// findBy and waitFor give up after 1 s by default; with two test files per core on a busy 2-core
+// machine a lazily loaded chunk (a dialog, a schema) can take longer than that to arrive. Waiting longer
+// changes no outcome: a test still fails when what it waits for never comes.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Every test starts in English, as a first-time visitor (spec: default en, logged in = stored token).
 // The other languages are loaded too, so a test may switch to them with i18next.changeLanguage.
