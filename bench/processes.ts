@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { staleBuilds } from '../scripts/build-state.mjs';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 const builtServer = path.join(repoRoot, 'apps/server/dist/main.js');
@@ -19,14 +20,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** How the production server runs: the build when there is one, else the sources through tsx (as before). */
+/** The production server as `npm start` runs it: the build, which must be as new as its sources. */
 export function appCommand(): { args: string[]; label: string } {
-  return fs.existsSync(builtServer)
-    ? { args: [builtServer], label: 'apps/server/dist/main.js (the build)' }
-    : {
-        args: ['--import', 'tsx', 'apps/server/src/main.ts'],
-        label: 'tsx apps/server/src/main.ts (no build)',
-      };
+  const stale = staleBuilds();
+  if (stale.length > 0) {
+    throw new Error(`the ${stale.join(' and ')} build is missing or stale: run \`npm run build\` first`);
+  }
+  return { args: [builtServer], label: 'node apps/server/dist/main.js (the build)' };
 }
 
 /** Where the app keeps its data for a bench run: a fresh PostgreSQL database, or a PGlite directory. */
