@@ -9,8 +9,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { measureHomeBundle } from './bundle.js';
-import { startTarget } from './http.js';
 import { type LighthouseResult, runLighthouse, withChromium } from './lighthouse.js';
+import { benchDatabase, startApp } from './processes.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const distDir = path.resolve(import.meta.dirname, '../apps/web/dist');
@@ -52,7 +52,8 @@ function benchBundle() {
 
 async function benchLighthouse() {
   console.log(`\nLighthouse ${RUNS}x per page, mobile (simulated slow 4G, 4x CPU), medians (min–max)`);
-  const app = await startTarget('app');
+  const database = await benchDatabase();
+  const app = await startApp(database);
   try {
     const index = (await fetch(`${app.url}/elex/exchange/index`, {
       method: 'POST',
@@ -94,6 +95,7 @@ async function benchLighthouse() {
     });
   } finally {
     await app.stop();
+    await database.drop();
   }
 }
 

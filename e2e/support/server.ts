@@ -5,7 +5,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { staleBuilds } from '../../scripts/build-state.mjs';
+
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
+/** The built server (`npm run build`): what production runs, without a TypeScript loader. */
+const builtServer = path.join(repoRoot, 'apps/server/dist/main.js');
+const builtCli = path.join(repoRoot, 'apps/server/dist/cli.js');
 /**
  * The production build the servers serve: apps/web/dist, or E2E_WEB_DIST (a build of one's own, e.g.
  * `vite build --outDir /tmp/x`, so a rebuild of apps/web/dist elsewhere cannot change a running suite).
@@ -41,7 +46,7 @@ export async function findFreePort(): Promise<number> {
 }
 
 /**
- * Starts the production server (`apps/server/src/main.ts`) the way an operator would, on a free
+ * Starts the production server (`apps/server/dist/main.js`, the build) the way an operator would, on a free
  * loopback port and a fresh temporary DATA_DIR (embedded PGlite), and waits until /healthz answers.
  * `stop()` sends SIGTERM, waits for the process to exit and removes the data directory — unless the
  * caller passed its own `dataDir` (and `appSecret`) to restart on the same data, for example after an
@@ -55,6 +60,10 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`${webDist}/index.html is missing: run \`npm run build\` before the e2e suite`);
+  }
+  // A build older than its sources would test yesterday's server.
+  if (staleBuilds().includes('server')) {
+    throw new Error('the server build is missing or older than its sources: run `npm run build` first');
   }
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
@@ -78,7 +87,7 @@ export async function startServer(options: {
   env.SMTP_URL = options.smtpUrl;
   env.WEB_DIST = webDist;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [builtServer], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -166,7 +175,7 @@ export async function runOps(args: string[], env: { dataDir: string; appSecret: 
     NODE_ENV: 'production',
   };
   delete commandEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+  const child = spawn(process.execPath, [builtCli, ...args], {
     cwd: repoRoot,
     env: commandEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

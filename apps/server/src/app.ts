@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -8,6 +7,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import type { ExchangeAdapter } from './integrations/exchanges/types.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -88,9 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  registerSecurityHeaders(app, { hsts: config.env === 'production' });
   // spec section 7: a call without a content type is form-encoded.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -100,27 +98,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   );
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Toasts and dialogs set inline styles; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.env === 'production',
-  });
   await app.register(fastifyCompress, { threshold: 1024 });
 
   registerErrorHandler(app);

@@ -8,6 +8,7 @@ import {
   type SyncConfig,
 } from './integrations/exchanges/config.js';
 import { readSocialSettings, type SocialConfig, socialEnvShape } from './integrations/social/config.js';
+import { serverRoot } from './paths.js';
 
 /** Every setting comes from the environment, parsed here once (epic-stack's env.server.ts habit). */
 const EnvSchema = z.object({
@@ -142,7 +143,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     appUrl: env.APP_URL.replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
     appSecret: env.APP_SECRET,
-    webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    webDist: env.WEB_DIST ?? path.resolve(serverRoot, '../web/dist'),
     redisUrl: env.REDIS_URL,
     checkInPoints: env.CHECK_IN_POINTS,
     settlementDelayHours: env.SETTLEMENT_DELAY_HOURS,

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { serverRoot } from '../paths.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -28,7 +29,7 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir?: string; template?: Blob }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
-const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+const migrationsFolder = path.join(serverRoot, 'drizzle');
 
 /** Opens the database and brings it to the latest migration; the same migrations serve both engines. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {

@@ -1,5 +1,6 @@
 import { CashbackEstimateRequestSchema, ExchangeDetailRequestSchema } from '@elex/contract';
 import type { FastifyInstance } from 'fastify';
+import { sendCachedAnswer } from '../../http/encoded-body.js';
 import { requestLocale, success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
 import {
@@ -14,10 +15,11 @@ import {
 export async function exchangesRoutes(app: FastifyInstance) {
   const signupLinks = signupLinkPolicy(app.deps.config.env);
 
-  // spec: empty payload. The answer is served from the catalog cache, already serialized.
-  app.post('/exchange/index', async (request, reply) => {
+  // spec: empty payload. The answer is served from the catalog cache, already serialized and, per
+  // coding, compressed once (the compress plugin would run brotli on every request).
+  app.post('/exchange/index', { compress: false }, async (request, reply) => {
     const body = await getExchangeIndexEnvelopeJson(app.deps, requestLocale(request));
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendCachedAnswer(request, reply, body, 'application/json; charset=utf-8');
   });
 
   // spec section 7: the one GET call, the shared resource file of the exchange dictionary.
