@@ -16,6 +16,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../ledger/ledger.repository.js';
 import {
   type EventRewardRow,
@@ -428,4 +429,81 @@ export async function sumEventRewards(db: Executor, userId: number, kind: string
     .from(eventRewards)
     .where(and(eq(eventRewards.userId, userId), eq(eventRewards.kind, kind)));
   return BigInt(row?.total ?? '0');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The member's summary (myInfo)
+
+export interface MemberSummaryRow {
+  platId: number;
+  uid: string;
+  address: string;
+  boundAt: Date;
+  /** The UID's kept balance (ledger_accounts.balance). */
+  balance: bigint;
+  /** Cashback credited to the UID from the binding's history start (rebate and correction journals). */
+  credited: bigint;
+}
+
+/**
+ * myInfo in one round trip, a prepared statement: the member's live bindings (oldest first) with each
+ * UID's kept balance and the cashback credited from the binding's history start (journals after an
+ * earlier holder's account deletion, as visibleRecords() counts records), and the rewards credited to
+ * the member. It reads the bindings and the ledger tables as well as its own: the hottest member call
+ * pays one query, not five (issue 14). Amounts leave as text: exact on either driver.
+ */
+const MEMBER_SUMMARY = `
+  with reward as (
+    select coalesce(sum(l.amount), 0)::text as total
+    from ledger_accounts a
+    join ledger_lines l on l.account_id = a.id
+    join ledger_journals j on j.id = l.journal_id
+    where a.code = 'rewards:' || $1::bigint and j.kind = any($2::text[])
+  ), bound as (
+    select b.id, b.plat_id, b.uid, b.address, b.bound_at, a.id as account_id,
+      coalesce(a.balance, 0) as balance,
+      (select max(earlier.unbound_at) from exchange_bindings earlier
+        where earlier.plat_id = b.plat_id and earlier.uid = b.uid
+          and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+    from exchange_bindings b
+    left join ledger_accounts a on a.code = 'cashback:' || b.plat_id || ':' || b.uid
+    where b.user_id = $1::bigint and b.unbound_at is null
+  )
+  select reward.total as reward, bound.plat_id, bound.uid, bound.address, bound.bound_at,
+    bound.balance::text as balance,
+    (select coalesce(sum(l.amount), 0) from ledger_lines l join ledger_journals j on j.id = l.journal_id
+      where l.account_id = bound.account_id and j.kind = any($3::text[])
+        and (bound.history_from is null
+          or j.created_at >= date_trunc('milliseconds', bound.history_from) + interval '1 millisecond')
+    )::text as credited
+  from reward left join bound on true
+  order by bound.bound_at, bound.id`;
+
+export async function selectMemberSummary(
+  db: Executor,
+  userId: number,
+  kinds: { reward: readonly string[]; cashback: readonly string[] },
+): Promise<{ totalRewardMicro: bigint; bindings: MemberSummaryRow[] }> {
+  const rows = await queryPrepared<{
+    reward: string;
+    plat_id: number | null;
+    uid: string | null;
+    address: string | null;
+    bound_at: Date | string | null;
+    balance: string | null;
+    credited: string | null;
+  }>(db, 'member_summary_v1', MEMBER_SUMMARY, [userId, [...kinds.reward], [...kinds.cashback]]);
+  return {
+    totalRewardMicro: BigInt(rows[0]?.reward ?? '0'),
+    bindings: rows
+      .filter((row) => row.plat_id !== null)
+      .map((row) => ({
+        platId: Number(row.plat_id),
+        uid: row.uid as string,
+        address: row.address as string,
+        boundAt: new Date(row.bound_at as Date | string),
+        balance: BigInt(row.balance ?? '0'),
+        credited: BigInt(row.credited ?? '0'),
+      })),
+  };
 }
