@@ -174,28 +174,55 @@ export async function selectPeriodsTouching(
   return found;
 }
 
+/** Where a paged settlement has got to: records after this one in its order. */
+export interface SettlementCursor {
+  phase: 'pending' | 'recovered';
+  periodEnd: Date;
+  id: number;
+}
+
+export const SETTLEMENT_START: SettlementCursor = { phase: 'pending', periodEnd: new Date(0), id: 0 };
+
 /**
- * The records of an exchange that settlement may decide now, with the UID's registration: pending
- * records whose period ended by `endedBy`, and records refused as 'uidNotReferred' whose UID has
- * joined the roster since (a late roster: they settle like any other). `uid` narrows it to one UID.
+ * One page of the records of an exchange that settlement may decide now, with the UID's registration:
+ * first pending records whose period ended by `endedBy` (in period end, id order: the pending index),
+ * then records refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they
+ * settle like any other; in id order). `uid` narrows it to one UID. Paged so that settling a million
+ * records holds one page in memory; an empty page after the recovered phase is the end.
  */
-export async function selectSettleableRebates(tx: Executor, platId: number, endedBy: Date, uid?: string) {
-  const sameUid = uid === undefined ? undefined : eq(rebates.uid, uid);
+export async function selectSettleableRebates(
+  tx: Executor,
+  platId: number,
+  endedBy: Date,
+  options: { uid?: string | undefined; after: SettlementCursor; limit: number },
+): Promise<{ rows: Array<{ rebate: RebateRow; registeredAt: Date | null }>; next: SettlementCursor | null }> {
+  const { after, limit } = options;
+  const sameUid = options.uid === undefined ? undefined : eq(rebates.uid, options.uid);
   const joinRoster = and(eq(referrals.platId, rebates.platId), eq(referrals.uid, rebates.uid));
-  const pending = await tx
-    .select({ rebate: rebates, registeredAt: referrals.registeredAt })
-    .from(rebates)
-    .leftJoin(referrals, joinRoster)
-    .where(
-      and(
-        eq(rebates.platId, platId),
-        sameUid,
-        eq(rebates.status, 'pending'),
-        lte(rebates.periodEnd, endedBy),
-      ),
-    )
-    .orderBy(asc(rebates.id));
-  const recovered = await tx
+  if (after.phase === 'pending') {
+    const rows = await tx
+      .select({ rebate: rebates, registeredAt: referrals.registeredAt })
+      .from(rebates)
+      .leftJoin(referrals, joinRoster)
+      .where(
+        and(
+          eq(rebates.platId, platId),
+          sameUid,
+          eq(rebates.status, 'pending'),
+          lte(rebates.periodEnd, endedBy),
+          sql`(${rebates.periodEnd}, ${rebates.id}) > (${after.periodEnd.toISOString()}::timestamptz, ${after.id}::bigint)`,
+        ),
+      )
+      .orderBy(asc(rebates.periodEnd), asc(rebates.id))
+      .limit(limit);
+    const last = rows[rows.length - 1]?.rebate;
+    const next: SettlementCursor =
+      rows.length < limit || !last
+        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
+        : { phase: 'pending', periodEnd: last.periodEnd, id: last.id };
+    return { rows, next };
+  }
+  const rows = await tx
     .select({ rebate: rebates, registeredAt: referrals.registeredAt })
     .from(rebates)
     .innerJoin(referrals, joinRoster)
@@ -205,10 +232,16 @@ export async function selectSettleableRebates(tx: Executor, platId: number, ende
         sameUid,
         eq(rebates.status, 'failed'),
         eq(rebates.failureReason, 'uidNotReferred'),
+        gt(rebates.id, after.id),
       ),
     )
-    .orderBy(asc(rebates.id));
-  return [...pending, ...recovered];
+    .orderBy(asc(rebates.id))
+    .limit(limit);
+  const last = rows[rows.length - 1]?.rebate;
+  return {
+    rows,
+    next: rows.length < limit || !last ? null : { phase: 'recovered', periodEnd: new Date(0), id: last.id },
+  };
 }
 
 export interface RebateSettlement {
@@ -230,25 +263,31 @@ export async function updateRebateSettlements(
   at: Date,
 ): Promise<number> {
   let updated = 0;
-  for (const part of chunks(outcomes, 500)) {
-    const values = sql.join(
-      part.map(
-        (outcome) =>
-          sql`(${outcome.id}::bigint, ${outcome.status}::text, ${outcome.failureReason}::text,
-            ${outcome.cashRateBps}::integer, ${outcome.isSpeedUp}::boolean,
-            ${outcome.amountMicro === null ? null : outcome.amountMicro.toString()}::bigint)`,
-      ),
-      sql`, `,
+  // One JSON parameter a statement: no parameter limit, one statement per 10,000 records.
+  for (const part of chunks(outcomes, 10_000)) {
+    const values = JSON.stringify(
+      part.map((outcome) => ({
+        id: outcome.id,
+        status: outcome.status,
+        failure_reason: outcome.failureReason,
+        cash_rate_bps: outcome.cashRateBps,
+        is_speed_up: outcome.isSpeedUp,
+        amount_micro: outcome.amountMicro === null ? null : outcome.amountMicro.toString(),
+      })),
     );
     const result = await tx.execute(sql`
-      update ${rebates} as r set status = v.status, failure_reason = v.failure_reason,
-        cash_rate_bps = v.cash_rate_bps, is_speed_up = v.is_speed_up, amount_micro = v.amount_micro,
-        settled_at = ${at.toISOString()}::timestamptz
-      from (values ${values}) as v(id, status, failure_reason, cash_rate_bps, is_speed_up, amount_micro)
-      where r.id = v.id
-        and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
-      returning r.id`);
-    updated += rowsOf(result).length;
+      with updated as (
+        update ${rebates} as r set status = v.status, failure_reason = v.failure_reason,
+          cash_rate_bps = v.cash_rate_bps, is_speed_up = v.is_speed_up, amount_micro = v.amount_micro,
+          settled_at = ${at.toISOString()}::timestamptz
+        from json_to_recordset(${values}::json) as v(id bigint, status text, failure_reason text,
+          cash_rate_bps integer, is_speed_up boolean, amount_micro bigint)
+        where r.id = v.id
+          and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
+        returning 1
+      )
+      select count(*)::int as n from updated`);
+    updated += Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
   }
   return updated;
 }
