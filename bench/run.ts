@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureHomeBundle } from './bundle.js';
+import { benchData } from './data.js';
 import { type LoadResult, measure, startTarget } from './http.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -107,3 +108,5 @@ function benchBundle() {
 
 await benchHttp();
 benchBundle();
+// The data path at a million rows (bench/data.ts): BENCH_DATABASE_URL adds PostgreSQL; BENCH_DATA=0 skips.
+if (process.env.BENCH_DATA !== '0') await benchData();

@@ -60,8 +60,9 @@ CREATE TRIGGER ledger_journals_balanced AFTER INSERT ON ledger_journals
   REFERENCING NEW TABLE AS new_journals
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_journals_check_new();--> statement-breakpoint
 -- 4. The lines: the journals they touch balance, and their accounts' kept balances move by the
---    statement's net amounts, locking those account rows in id order (two postings cannot deadlock on
---    the rows of one statement).
+--    statement's net amounts, locking those account rows in code order, the order postJournals locks
+--    every account of a posting in before it writes (postings touching the same accounts queue, they
+--    do not deadlock).
 CREATE OR REPLACE FUNCTION ledger_lines_after_insert() RETURNS trigger AS $$
 DECLARE
   bad record;
@@ -73,7 +74,7 @@ BEGIN
   IF FOUND THEN
     PERFORM ledger_refuse_unbalanced(bad.id, bad.line_count, bad.total);
   END IF;
-  PERFORM 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM new_lines) ORDER BY id FOR UPDATE;
+  PERFORM 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM new_lines) ORDER BY code COLLATE "C" FOR UPDATE;
   UPDATE ledger_accounts a SET balance = a.balance + d.delta
     FROM (SELECT account_id, sum(amount) AS delta FROM new_lines GROUP BY account_id) d
     WHERE a.id = d.account_id AND d.delta <> 0;

@@ -17,14 +17,23 @@ export function chunks<T>(items: readonly T[], size = INSERT_CHUNK): T[][] {
   return result;
 }
 
-/** Creates the accounts that do not exist yet and answers the id of every code asked for. */
+/**
+ * Creates the accounts that do not exist yet and answers the id of every code asked for. With `lock`
+ * it also locks them all, in code order (chunks of ascending codes, each locked in order): a posting
+ * holds every account it moves before it writes, so two postings touching the same accounts queue in
+ * one order and cannot deadlock (the kept balances are updated on these rows).
+ */
 export async function ensureAccountRows(
   tx: Executor,
   accounts: readonly ParsedAccount[],
   at: Date,
+  options: { lock?: boolean } = {},
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(accounts)) {
+  const sorted = options.lock
+    ? [...accounts].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    : accounts;
+  for (const part of chunks(sorted)) {
     await tx
       .insert(ledgerAccounts)
       .values(
@@ -39,7 +48,7 @@ export async function ensureAccountRows(
         })),
       )
       .onConflictDoNothing({ target: ledgerAccounts.code });
-    const rows = await tx
+    const select = tx
       .select({ id: ledgerAccounts.id, code: ledgerAccounts.code })
       .from(ledgerAccounts)
       .where(
@@ -48,6 +57,9 @@ export async function ensureAccountRows(
           part.map((account) => account.code),
         ),
       );
+    const rows = options.lock
+      ? await select.orderBy(sql`${ledgerAccounts.code} collate "C"`).for('update')
+      : await select;
     for (const row of rows) ids.set(row.code, row.id);
   }
   return ids;

@@ -123,14 +123,16 @@ export async function postJournals(
   }
 
   const used = new Set(journals.flatMap((journal) => journal.lines.map((line) => line.account)));
+  // Every account of the journals, locked in code order before anything is written (see
+  // ensureAccountRows); a concurrent posting of the same key has committed by the time we hold them,
+  // so it is found below and not counted against a balance a second time.
   const accountIds = await ensureAccountRows(
     tx,
     [...used].map((code) => parsed.get(code) as ParsedAccount),
     journals[0]?.at ?? new Date(0),
+    { lock: true },
   );
-  // Lock first, then look for keys posted before: a concurrent posting of the same key that held the
-  // lock has committed by now and is not counted against the balance a second time.
-  const debited = await lockDebitedAccounts(tx, journals, parsed);
+  const debited = debitedAccounts(journals, parsed);
   const before = await selectJournalIds(
     tx,
     journals.map((journal) => journal.key),
@@ -165,12 +167,8 @@ export async function postJournals(
   });
 }
 
-/** Locks every member-facing account some journal takes from (in code order); answers their codes. */
-async function lockDebitedAccounts(
-  tx: Transaction,
-  journals: readonly JournalInput[],
-  parsed: Map<string, ParsedAccount>,
-): Promise<Set<string>> {
+/** The member-facing accounts some journal takes from: they may not go below zero. */
+function debitedAccounts(journals: readonly JournalInput[], parsed: Map<string, ParsedAccount>): Set<string> {
   const debited = new Set<string>();
   for (const journal of journals) {
     for (const line of journal.lines) {
@@ -178,7 +176,6 @@ async function lockDebitedAccounts(
       if (line.amount < 0n && account && isNonNegativeAccount(account.kind)) debited.add(line.account);
     }
   }
-  if (debited.size > 0) await lockAccountRows(tx, [...debited]);
   return debited;
 }
 
