@@ -160,12 +160,14 @@ export async function insertJournalsWithLines(
 
 export async function selectJournalIds(db: Executor, keys: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(keys)) {
-    const rows = await db
-      .select({ id: ledgerJournals.id, key: ledgerJournals.idempotencyKey })
-      .from(ledgerJournals)
-      .where(inArray(ledgerJournals.idempotencyKey, part));
-    for (const row of rows) ids.set(row.key, row.id);
+  // One statement per 10,000 keys, all in one JSON parameter (a settlement page asks for 20,000).
+  for (const part of chunks(keys, 10_000)) {
+    const rows = rowsOf<{ id: string | number; key: string }>(
+      await db.execute(sql`
+        select j.id, j.idempotency_key as key from ${ledgerJournals} j
+        where j.idempotency_key in (select json_array_elements_text(${JSON.stringify(part)}::json))`),
+    );
+    for (const row of rows) ids.set(row.key, Number(row.id));
   }
   return ids;
 }
