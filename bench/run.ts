@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureHomeBundle } from './bundle.js';
+import { benchData } from './data.js';
 import { benchHttpPath } from './http-path.js';
 
 const distDir = path.resolve(import.meta.dirname, '../apps/web/dist');
@@ -38,3 +39,5 @@ function benchBundle() {
 
 await benchHttpPath();
 benchBundle();
+// The data path at a million rows (bench/data.ts): BENCH_DATABASE_URL adds PostgreSQL; BENCH_DATA=0 skips.
+if (process.env.BENCH_DATA !== '0') await benchData();

@@ -28,6 +28,24 @@ export async function readCsv(
   columns: readonly string[],
   onProgress?: (bytesRead: number, bytesTotal: number) => void,
 ): Promise<{ rows: CsvRow[]; problems: CsvProblem[] }> {
+  const rows: CsvRow[] = [];
+  const problems: CsvProblem[] = [];
+  for await (const item of streamCsv(file, columns, onProgress)) {
+    if ('values' in item) rows.push(item);
+    else problems.push(item);
+  }
+  return { rows, problems };
+}
+
+/**
+ * readCsv one row at a time, for files too large to hold: yields each well-formed row and each
+ * problem in file order, so memory stays flat whatever the file's size.
+ */
+export async function* streamCsv(
+  file: CsvSource,
+  columns: readonly string[],
+  onProgress?: (bytesRead: number, bytesTotal: number) => void,
+): AsyncGenerator<CsvRow | CsvProblem> {
   const total = typeof file === 'string' ? fs.statSync(file).size : file.length;
   const input = typeof file === 'string' ? fs.createReadStream(file) : Readable.from([file]);
   let bytesRead = 0;
@@ -38,9 +56,8 @@ export async function readCsv(
   const parser = input.pipe(
     parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }),
   );
-  const rows: CsvRow[] = [];
-  const problems: CsvProblem[] = [];
   let header: string[] | undefined;
+  let problemCount = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
       record: string[];
@@ -49,35 +66,34 @@ export async function readCsv(
       const line = info.lines;
       if (!header) {
         header = record.map((name) => name.toLowerCase());
-        problems.push(...headerProblems(header, columns, line));
-        if (problems.length > 0) break;
+        const wrong = headerProblems(header, columns, line);
+        problemCount += wrong.length;
+        yield* wrong;
+        if (wrong.length > 0) break;
         continue;
       }
       if (record.length !== header.length) {
-        problems.push({
-          line,
-          field: 'row',
-          reason: `expected ${header.length} fields, found ${record.length}`,
-        });
+        problemCount += 1;
+        yield { line, field: 'row', reason: `expected ${header.length} fields, found ${record.length}` };
         continue;
       }
       const values: Record<string, string> = {};
       header.forEach((name, index) => {
         values[name] = record[index] ?? '';
       });
-      rows.push({ line, values });
+      yield { line, values };
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines ?? 0;
-    problems.push({ line, field: 'file', reason: `unreadable CSV: ${error.message}` });
+    problemCount += 1;
+    yield { line, field: 'file', reason: `unreadable CSV: ${error.message}` };
   } finally {
     input.destroy();
   }
-  if (!header && problems.length === 0) {
-    problems.push({ line: 1, field: 'file', reason: `empty file: expected the header ${columns.join(',')}` });
+  if (!header && problemCount === 0) {
+    yield { line: 1, field: 'file', reason: `empty file: expected the header ${columns.join(',')}` };
   }
-  return { rows, problems };
 }
 
 function headerProblems(header: readonly string[], columns: readonly string[], line: number): CsvProblem[] {

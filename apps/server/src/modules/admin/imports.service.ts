@@ -15,9 +15,10 @@ import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
-import { readRebateFile, readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
-import { IngestRejectedError, ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
+import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
+import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import { analyzeAfterImport, importRebateFile, RebateFileRejectedError } from '../cashback/rebate-import.js';
 import type { SettlementResult } from '../cashback/settlement.service.js';
 import { getSyncStatus } from '../sync/sync.service.js';
 import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
@@ -169,58 +170,80 @@ export async function runCsvImport(
     sizeBytes: input.sizeBytes,
     startedAt,
   };
-  const referralFile =
-    input.kind === 'referrals'
-      ? await readReferralFile(input.source, startedAt, input.onReadProgress)
-      : undefined;
-  const rebateFile =
-    input.kind === 'rebates'
-      ? await readRebateFile(input.source, startedAt, input.onReadProgress)
-      : undefined;
-  const parsed = referralFile ?? rebateFile;
-  if (!parsed) throw new Error(`unknown import kind ${input.kind}`);
-  const rejected = async (problems: ImportProblem[]) => {
-    const outcome = { ...emptyOutcome('rejected', parsed.entries.length), problems };
+  const rejected = async (rows: number, problems: ImportProblem[]) => {
+    const outcome = { ...emptyOutcome('rejected', rows), problems };
     const run = await deps.db.transaction((tx) => recordRun(tx, deps, context, upload, outcome));
     return toResult(run.id, outcome);
   };
-  if (parsed.problems.length > 0) return rejected(parsed.problems);
-  input.onParsed?.(parsed.entries.length);
-
-  const source = { kind: 'csv' as const, label: input.fileName };
-  const progress = input.onWriteProgress ? { onProgress: input.onWriteProgress } : undefined;
-  try {
-    return await deps.db.transaction(async (tx) => {
-      const within = { ...deps, db: tx };
-      const result = referralFile
-        ? await ingestReferrals(within, input.platId, referralFile.entries, source, progress).then(
-            (done) => ({
-              inserted: done.inserted,
-              duplicates: done.alreadyKnown,
-              settlement: done.settlement,
-            }),
-          )
-        : await ingestRebates(within, input.platId, rebateFile?.entries ?? [], source, progress);
-      const outcome: Outcome = {
-        ...emptyOutcome('succeeded', parsed.entries.length),
-        inserted: result.inserted,
-        duplicates: result.duplicates,
-        settledCompleted: result.settlement.completed,
-        settledFailed: result.settlement.failed,
-        creditedMicro: result.settlement.creditedMicro,
-      };
-      const run = await recordRun(tx, deps, context, upload, outcome);
-      return { ...toResult(run.id, outcome), settlement: result.settlement };
-    });
-  } catch (error) {
-    if (error instanceof IngestRejectedError) return rejected(rejectionProblems(error, parsed.lines));
+  const failed = async (rows: number, error: unknown) => {
     // Whatever went wrong, the attempt is on record; the caller still hears the fault.
     const outcome = {
-      ...emptyOutcome('failed', parsed.entries.length),
+      ...emptyOutcome('failed', rows),
       // Cut: a failing statement's message can carry its whole SQL (1.18 MB seen, issue 13).
       error: cutText(String((error as Error).message), STORED_ERROR_MAX),
     };
     await deps.db.transaction((tx) => recordRun(tx, deps, context, upload, outcome)).catch(() => {});
+  };
+  const source = { kind: 'csv' as const, label: input.fileName };
+  const succeeded = (
+    rows: number,
+    result: { inserted: number; duplicates: number; settlement: SettlementResult },
+  ): Outcome => ({
+    ...emptyOutcome('succeeded', rows),
+    inserted: result.inserted,
+    duplicates: result.duplicates,
+    settledCompleted: result.settlement.completed,
+    settledFailed: result.settlement.failed,
+    creditedMicro: result.settlement.creditedMicro,
+  });
+
+  if (input.kind === 'rebates') {
+    // Streamed through a staging table inside the import's transaction (cashback/rebate-import.ts).
+    let rows = 0;
+    try {
+      const done = await deps.db.transaction(async (tx) => {
+        const result = await importRebateFile(tx, deps, input.platId, input.source, source, {
+          ...(input.onReadProgress ? { onReadProgress: input.onReadProgress } : {}),
+          ...(input.onWriteProgress ? { onWriteProgress: input.onWriteProgress } : {}),
+          onParsed: (count) => {
+            rows = count;
+            input.onParsed?.(count);
+          },
+        });
+        const outcome = succeeded(result.rows, result);
+        const run = await recordRun(tx, deps, context, upload, outcome);
+        return { ...toResult(run.id, outcome), settlement: result.settlement };
+      });
+      await analyzeAfterImport(deps, done.inserted);
+      return done;
+    } catch (error) {
+      if (error instanceof RebateFileRejectedError) return rejected(error.rows, error.problems);
+      await failed(rows, error);
+      throw error;
+    }
+  }
+
+  const parsed = await readReferralFile(input.source, startedAt, input.onReadProgress);
+  if (parsed.problems.length > 0) return rejected(parsed.entries.length, parsed.problems);
+  input.onParsed?.(parsed.entries.length);
+
+  const progress = input.onWriteProgress ? { onProgress: input.onWriteProgress } : undefined;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const done = await ingestReferrals({ ...deps, db: tx }, input.platId, parsed.entries, source, progress);
+      const outcome = succeeded(parsed.entries.length, {
+        inserted: done.inserted,
+        duplicates: done.alreadyKnown,
+        settlement: done.settlement,
+      });
+      const run = await recordRun(tx, deps, context, upload, outcome);
+      return { ...toResult(run.id, outcome), settlement: done.settlement };
+    });
+  } catch (error) {
+    if (error instanceof IngestRejectedError) {
+      return rejected(parsed.entries.length, rejectionProblems(error, parsed.lines));
+    }
+    await failed(parsed.entries.length, error);
     throw error;
   }
 }

@@ -32,6 +32,7 @@ import {
 import { isUidFrozen } from '../support/frozen.js';
 import {
   selectLastDataAt,
+  selectMemberSummary,
   selectPendingRebates,
   selectRebatePage,
   selectRegistrations,
@@ -89,27 +90,25 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
   return total;
 }
 
-/** /elex/user/myInfo: live bindings with their balances, all-time rewards and cashback. */
+/**
+ * /elex/user/myInfo: live bindings with their kept balances, all-time rewards and cashback, in one
+ * prepared query (selectMemberSummary).
+ */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
-  const bindings = await liveBindingsOf(deps.db, userId);
-  const codes = bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid));
-  const balances = await balancesOf(deps.db, codes);
-  const totalRebate = await creditedToBindings(deps, bindings);
-  const rewards = await creditedByAccount(
-    deps.db,
-    [accountCode.rewards(userId)],
-    EARNED_REWARD_JOURNAL_KINDS,
-  );
+  const summary = await selectMemberSummary(deps.db, userId, {
+    reward: EARNED_REWARD_JOURNAL_KINDS,
+    cashback: EARNED_CASHBACK_JOURNAL_KINDS,
+  });
   return {
-    exchangeBinds: bindings.map((binding) => ({
+    exchangeBinds: summary.bindings.map((binding) => ({
       platId: binding.platId,
       uid: binding.uid,
-      balance: usdt(balances.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n),
+      balance: usdt(binding.balance),
       address: binding.address,
       boundAt: binding.boundAt.toISOString(),
     })),
-    totalReward: usdt(rewards.get(accountCode.rewards(userId)) ?? 0n),
-    totalRebate: usdt(totalRebate),
+    totalReward: usdt(summary.totalRewardMicro),
+    totalRebate: usdt(summary.bindings.reduce((sum, binding) => sum + binding.credited, 0n)),
   };
 }
 

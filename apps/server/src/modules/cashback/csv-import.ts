@@ -2,19 +2,17 @@ import { DECIMALS } from '@elex/contract';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, readCsv } from '../../lib/csv.js';
 import {
-  findOverlaps,
   type IngestRejectedError,
   MAX_MICRO,
-  periodKey,
   uidProblem,
-  validateCommissionEntries,
   validateReferralEntries,
 } from './ingest-validation.js';
 
 /**
  * The affiliate-dashboard CSV files of `referrals:import` and `rebates:import` (docs/cashback.md,
- * "CSV files"). A file is read and checked whole before anything is written; a file with any bad line
- * imports nothing, and every bad line is reported with the field and the reason.
+ * "CSV files"). A file with any bad line imports nothing, and every bad line is reported with the
+ * field and the reason. A roster file is read whole; a figures file streams through a staging table
+ * (rebate-import.ts).
  */
 export const REFERRAL_COLUMNS = ['uid', 'registered_at'] as const;
 export const REBATE_COLUMNS = [
@@ -150,67 +148,42 @@ export async function readReferralFile(
   return { entries, lines, problems: sortProblems(problems) };
 }
 
-/** Reads and checks a figures file (`uid,period_start,period_end,trading_volume,fee,commission`): a path or bytes. */
-export async function readRebateFile(
-  file: CsvSource,
-  now: Date,
-  onProgress?: (bytesRead: number, bytesTotal: number) => void,
-): Promise<ParsedFile<CommissionEntry>> {
-  const { rows, problems } = await readCsv(file, REBATE_COLUMNS, onProgress);
-  const entries: CommissionEntry[] = [];
-  const lines: number[] = [];
-  const lineOfKey = new Map<string, number>();
-  for (const { line, values } of rows) {
-    const rowProblems: CsvProblem[] = [];
-    const uid = values.uid ?? '';
-    const badUid = uidProblem(uid);
-    if (badUid) rowProblems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
-    const times = {} as Record<'period_start' | 'period_end', Date>;
-    for (const field of ['period_start', 'period_end'] as const) {
-      const time = parseIsoTime(values[field] ?? '');
-      if (typeof time === 'string') rowProblems.push(describe(field, time, line));
-      else times[field] = time;
-    }
-    const amounts = {} as Record<'trading_volume' | 'fee' | 'commission', bigint>;
-    for (const field of ['trading_volume', 'fee', 'commission'] as const) {
-      const amount = parseUsdt(values[field] ?? '');
-      if (typeof amount === 'string') rowProblems.push(describe(field, amount, line));
-      else amounts[field] = amount;
-    }
-    if (rowProblems.length > 0) {
-      problems.push(...rowProblems);
-      continue;
-    }
-    const entry: CommissionEntry = {
+/**
+ * One line of a figures file (`uid,period_start,period_end,trading_volume,fee,commission`) as an entry,
+ * or every problem of its cells. The file-wide checks (duplicates, overlaps) are the import's
+ * (rebate-import.ts), over the staged rows.
+ */
+export function parseRebateLine(
+  values: Record<string, string>,
+  line: number,
+): { entry: CommissionEntry; problems?: undefined } | { entry?: undefined; problems: CsvProblem[] } {
+  const problems: CsvProblem[] = [];
+  const uid = values.uid ?? '';
+  const badUid = uidProblem(uid);
+  if (badUid) problems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
+  const times = {} as Record<'period_start' | 'period_end', Date>;
+  for (const field of ['period_start', 'period_end'] as const) {
+    const time = parseIsoTime(values[field] ?? '');
+    if (typeof time === 'string') problems.push(describe(field, time, line));
+    else times[field] = time;
+  }
+  const amounts = {} as Record<'trading_volume' | 'fee' | 'commission', bigint>;
+  for (const field of ['trading_volume', 'fee', 'commission'] as const) {
+    const amount = parseUsdt(values[field] ?? '');
+    if (typeof amount === 'string') problems.push(describe(field, amount, line));
+    else amounts[field] = amount;
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    entry: {
       uid,
       periodStart: times.period_start,
       periodEnd: times.period_end,
       tradingVolumeMicro: amounts.trading_volume,
       feeMicro: amounts.fee,
       commissionMicro: amounts.commission,
-    };
-    const earlier = lineOfKey.get(periodKey(entry));
-    if (earlier !== undefined) {
-      problems.push(describe('row', `duplicate row: the same UID and period are on line ${earlier}`, line));
-      continue;
-    }
-    lineOfKey.set(periodKey(entry), line);
-    entries.push(entry);
-    lines.push(line);
-  }
-  for (const problem of validateCommissionEntries(entries, now)) {
-    problems.push(describe(problem.field, problem.reason, lines[problem.index] ?? 0));
-  }
-  for (const { index, otherIndex } of findOverlaps(entries.map((entry, index) => ({ index, entry })))) {
-    problems.push(
-      describe(
-        'period_start',
-        `the period overlaps the one on line ${lines[otherIndex]} for the same UID`,
-        lines[index] ?? 0,
-      ),
-    );
-  }
-  return { entries, lines, problems: sortProblems(problems) };
+    },
+  };
 }
 
 function sortProblems(problems: CsvProblem[]): CsvProblem[] {

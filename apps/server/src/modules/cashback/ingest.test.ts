@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindExchangeUid } from '../bindings/bindings.service.js';
 import { cashbackStatistics } from '../exchanges/cashback-statistics.js';
-import { invalidateCatalogCache } from '../exchanges/exchanges.service.js';
+import { refreshStatistics, STATISTICS_TTL_MS } from '../exchanges/statistics-cache.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { rowsOf } from './cashback.repository.js';
@@ -393,7 +393,10 @@ describe('public statistics from the ledger', () => {
     expect(statistics.ranking.get(9)).toEqual([]);
     expect(statistics.fames.every((fame) => fame.platId !== 9)).toBe(true);
 
-    invalidateCatalogCache();
+    // The public pages serve the last figures and refresh them in the background: after the refresh
+    // the detail page ranks the new cashback.
+    await ctx.app.inject({ method: 'POST', url: '/elex/exchange/detail', payload: { platId: BINANCE } });
+    await refreshStatistics(ctx.db, now);
     const detail = (
       await ctx.app.inject({ method: 'POST', url: '/elex/exchange/detail', payload: { platId: BINANCE } })
     ).json();
@@ -402,5 +405,31 @@ describe('public statistics from the ledger', () => {
       uid: maskUid(big as string),
       amount: '9000.000000',
     });
+  });
+});
+
+describe('public statistics served without waiting', () => {
+  it('answers the last figures once they are old while one background refresh runs, then the new ones', async () => {
+    const now = new Date();
+    ctx.clock.set(now);
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 4 * DAY_MS;
+    const detail = async () =>
+      (
+        await ctx.app.inject({ method: 'POST', url: '/elex/exchange/detail', payload: { platId: BINANCE } })
+      ).json().content.ranking[0];
+    await refreshStatistics(ctx.db, ctx.clock.now());
+    const before = await detail();
+    const top = (await referredUid(BINANCE)) as string;
+    await ingestRebates(
+      ctx.deps,
+      BINANCE,
+      [figures(top, new Date(start), { fee: '90000', commission: '100000' })],
+      api,
+    );
+    ctx.clock.advance(STATISTICS_TTL_MS);
+    // Older than the TTL: this request starts the refresh and is answered with the last figures.
+    expect(await detail()).toEqual(before);
+    await refreshStatistics(ctx.db, ctx.clock.now());
+    expect(await detail()).toEqual({ rank: 1, uid: maskUid(top), amount: '27000.000000' });
   });
 });

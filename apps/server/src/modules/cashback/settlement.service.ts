@@ -10,9 +10,12 @@ import {
   lockExchangeLedger,
   type NewEventReward,
   type RebateSettlement,
+  SETTLEMENT_START,
+  type SettlementCursor,
   selectSettleableRebates,
   updateRebateSettlements,
 } from './cashback.repository.js';
+import type { RebateRow } from './cashback.tables.js';
 import { loadPartners, type Partner } from './partners.js';
 import { computeRebate, inviteBonusAmount } from './rebate-rule.js';
 
@@ -62,9 +65,32 @@ export async function settleExchange(
 ): Promise<SettlementResult> {
   const result = noSettlement();
   const endedBy = new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS);
+  let cursor: SettlementCursor | null = SETTLEMENT_START;
+  while (cursor) {
+    const page = await selectSettleableRebates(tx, partner.platId, endedBy, {
+      uid,
+      after: cursor,
+      limit: SETTLEMENT_PAGE,
+    });
+    await settlePage(tx, deps, partner, now, page.rows, result);
+    cursor = page.next;
+  }
+  return result;
+}
+
+/** Records settled a round: a million-record import settles in pages, holding one at a time. */
+export const SETTLEMENT_PAGE = 20_000;
+
+async function settlePage(
+  tx: Transaction,
+  deps: AppDeps,
+  partner: Partner,
+  now: Date,
+  due: ReadonlyArray<{ rebate: RebateRow; registeredAt: Date | null }>,
+  result: SettlementResult,
+): Promise<void> {
   const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
-  const due = await selectSettleableRebates(tx, partner.platId, endedBy, uid);
-  if (due.length === 0) return result;
+  if (due.length === 0) return;
 
   const outcomes: RebateSettlement[] = [];
   const credits: Array<{ rebateId: number; uid: string; amountMicro: bigint }> = [];
@@ -99,7 +125,7 @@ export async function settleExchange(
       credits.push({ rebateId: rebate.id, uid: rebate.uid, amountMicro: outcome.amountMicro });
     }
   }
-  if (outcomes.length === 0) return result;
+  if (outcomes.length === 0) return;
 
   const journals: JournalInput[] = credits.map((credit) => ({
     kind: 'rebate',
@@ -132,10 +158,12 @@ export async function settleExchange(
     if (outcome.status === 'completed') result.completed += 1;
     else result.failed += 1;
   }
-  result.recovered = due.filter(({ rebate }) => rebate.status === 'failed').length;
-  result.creditedMicro = credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
-  result.bonusMicro = rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
-  return result;
+  const recoveredIds = new Set(
+    due.filter(({ rebate }) => rebate.status === 'failed').map(({ rebate }) => rebate.id),
+  );
+  result.recovered += outcomes.filter((outcome) => recoveredIds.has(outcome.id)).length;
+  result.creditedMicro += credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
+  result.bonusMicro += rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
 }
 
 function failure(id: number, reason: 'uidNotReferred' | 'noCommission'): RebateSettlement {

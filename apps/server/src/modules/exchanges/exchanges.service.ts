@@ -23,7 +23,7 @@ import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { type CashbackStatistics, cashbackStatistics } from './cashback-statistics.js';
+import type { CashbackStatistics } from './cashback-statistics.js';
 import {
   type ActivityRow,
   deleteActivityRow,
@@ -40,6 +40,7 @@ import {
   updateExchangeRow,
   type VipTierRow,
 } from './exchanges.repository.js';
+import { latestStatistics, servedStatistics } from './statistics-cache.js';
 
 export type {
   ActivityRow,
@@ -79,8 +80,10 @@ interface CatalogSnapshot {
   listed: CatalogExchange[];
   byId: Map<number, CatalogExchange>;
   activities: ActivityRow[];
+  /** The public statistics the answers were built with (statistics-cache.ts swaps newer ones in). */
   statistics: CashbackStatistics;
-  /** Answers built once per snapshot and language. */
+  statisticsVersion: number;
+  /** Answers built once per snapshot, statistics and language. */
   memo: Map<string, unknown>;
 }
 
@@ -98,7 +101,19 @@ export function invalidateCatalogCache() {
   generation += 1;
 }
 
-function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
+async function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
+  const snapshot = await cachedCatalog(deps);
+  // Statistics refreshed in the background since the snapshot was built: answers use them from now on.
+  const latest = latestStatistics(deps.db, deps.clock.now());
+  if (latest && latest.version > snapshot.statisticsVersion) {
+    snapshot.statistics = latest.value;
+    snapshot.statisticsVersion = latest.version;
+    snapshot.memo.clear();
+  }
+  return snapshot;
+}
+
+function cachedCatalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
   const now = deps.clock.now().getTime();
   const entry = cache.get(deps.db);
   if (entry && entry.generation === generation && now - entry.loadedAt < CATALOG_CACHE_TTL_MS) {
@@ -128,9 +143,17 @@ async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
   const listed = exchanges.filter((exchange) => exchange.row.status === 'live');
   const listedIds = new Set(listed.map((exchange) => exchange.row.id));
   const byId = new Map(exchanges.map((exchange) => [exchange.row.id, exchange]));
-  const statistics = await cashbackStatistics(db, [...listedIds], now);
+  const statistics = await servedStatistics(db, [...listedIds], now);
   const activities = catalogRows.activityRows.filter((activity) => listedIds.has(activity.exchangeId));
-  return { exchanges, listed, byId, activities, statistics, memo: new Map() };
+  return {
+    exchanges,
+    listed,
+    byId,
+    activities,
+    statistics: statistics.value,
+    statisticsVersion: statistics.version,
+    memo: new Map(),
+  };
 }
 
 function memoized<T>(snapshot: CatalogSnapshot, key: string, build: () => T): T {

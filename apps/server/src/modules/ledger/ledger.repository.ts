@@ -17,14 +17,23 @@ export function chunks<T>(items: readonly T[], size = INSERT_CHUNK): T[][] {
   return result;
 }
 
-/** Creates the accounts that do not exist yet and answers the id of every code asked for. */
+/**
+ * Creates the accounts that do not exist yet and answers the id of every code asked for. With `lock`
+ * it also locks them all, in code order (chunks of ascending codes, each locked in order): a posting
+ * holds every account it moves before it writes, so two postings touching the same accounts queue in
+ * one order and cannot deadlock (the kept balances are updated on these rows).
+ */
 export async function ensureAccountRows(
   tx: Executor,
   accounts: readonly ParsedAccount[],
   at: Date,
+  options: { lock?: boolean } = {},
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(accounts)) {
+  const sorted = options.lock
+    ? [...accounts].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    : accounts;
+  for (const part of chunks(sorted)) {
     await tx
       .insert(ledgerAccounts)
       .values(
@@ -39,7 +48,7 @@ export async function ensureAccountRows(
         })),
       )
       .onConflictDoNothing({ target: ledgerAccounts.code });
-    const rows = await tx
+    const select = tx
       .select({ id: ledgerAccounts.id, code: ledgerAccounts.code })
       .from(ledgerAccounts)
       .where(
@@ -48,6 +57,9 @@ export async function ensureAccountRows(
           part.map((account) => account.code),
         ),
       );
+    const rows = options.lock
+      ? await select.orderBy(sql`${ledgerAccounts.code} collate "C"`).for('update')
+      : await select;
     for (const row of rows) ids.set(row.code, row.id);
   }
   return ids;
@@ -71,20 +83,15 @@ export async function lockAccountRows(tx: Executor, codes: readonly string[]): P
   }
 }
 
-/** Balances by account code: the sums of their lines (0 for an account without lines or none at all). */
+/** Kept balances by account code (0 for an account that does not exist yet). */
 export async function selectBalances(db: Executor, codes: readonly string[]): Promise<Map<string, bigint>> {
   const balances = new Map<string, bigint>(codes.map((code) => [code, 0n]));
   for (const part of chunks(codes)) {
     const rows = await db
-      .select({
-        code: ledgerAccounts.code,
-        total: sql<string>`coalesce(sum(${ledgerLines.amount}), 0)`,
-      })
+      .select({ code: ledgerAccounts.code, balance: ledgerAccounts.balance })
       .from(ledgerAccounts)
-      .innerJoin(ledgerLines, eq(ledgerLines.accountId, ledgerAccounts.id))
-      .where(inArray(ledgerAccounts.code, part))
-      .groupBy(ledgerAccounts.code);
-    for (const row of rows) balances.set(row.code, BigInt(row.total));
+      .where(inArray(ledgerAccounts.code, part));
+    for (const row of rows) balances.set(row.code, row.balance);
   }
   return balances;
 }
@@ -94,49 +101,75 @@ export interface NewJournal {
   key: string;
   memo: string | null;
   at: Date;
+  lines: ReadonlyArray<{ accountId: number; amount: bigint }>;
 }
 
-/** Inserts journals whose key is new; answers the id of each key inserted now. */
-export async function insertJournalRows(
+/** Journals a statement writes with their lines: the database checks balance per statement. */
+const JOURNALS_PER_STATEMENT = 10_000;
+
+/**
+ * Inserts journals whose key is new together with their lines, each chunk of whole journals in one
+ * statement (the ledger's balance trigger checks every statement), with all rows in one JSON parameter
+ * so no statement nears PostgreSQL's parameter limit. Answers the id of each key inserted now; a key
+ * that existed books nothing.
+ */
+export async function insertJournalsWithLines(
   tx: Executor,
   journals: readonly NewJournal[],
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(journals)) {
-    const rows = await tx
-      .insert(ledgerJournals)
-      .values(
-        part.map((journal) => ({
-          kind: journal.kind,
-          idempotencyKey: journal.key,
-          memo: journal.memo,
-          createdAt: journal.at,
-        })),
-      )
-      .onConflictDoNothing({ target: ledgerJournals.idempotencyKey })
-      .returning({ id: ledgerJournals.id, key: ledgerJournals.idempotencyKey });
-    for (const row of rows) ids.set(row.key, row.id);
+  for (const part of chunks(journals, JOURNALS_PER_STATEMENT)) {
+    const journalRows = part.map((journal) => ({
+      kind: journal.kind,
+      key: journal.key,
+      memo: journal.memo,
+      at: journal.at.toISOString(),
+    }));
+    const lineRows = part.flatMap((journal) =>
+      journal.lines.map((line) => ({
+        key: journal.key,
+        account_id: line.accountId,
+        amount: line.amount.toString(),
+      })),
+    );
+    const rows = rowsOf<{ id: string | number; key: string }>(
+      await tx.execute(sql`
+        with new_journals as (
+          insert into ${ledgerJournals} (kind, idempotency_key, memo, created_at)
+          select kind, key, memo, at
+          from rows from (json_to_recordset(${JSON.stringify(journalRows)}::json)
+            as (kind text, key text, memo text, at timestamptz)) with ordinality as j(kind, key, memo, at, n)
+          order by n
+          on conflict (idempotency_key) do nothing
+          returning id, idempotency_key
+        ), new_lines as (
+          insert into ${ledgerLines} (journal_id, account_id, amount)
+          select nj.id, l.account_id, l.amount
+          from rows from (json_to_recordset(${JSON.stringify(lineRows)}::json)
+            as (key text, account_id bigint, amount bigint)) with ordinality as l(key, account_id, amount, n)
+          join new_journals nj on nj.idempotency_key = l.key
+          -- Posting order: the overdraft replay (ledger:check) reads lines in id order.
+          order by l.n
+        )
+        select id, idempotency_key as key from new_journals`),
+    );
+    for (const row of rows) ids.set(row.key, Number(row.id));
   }
   return ids;
 }
 
 export async function selectJournalIds(db: Executor, keys: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(keys)) {
-    const rows = await db
-      .select({ id: ledgerJournals.id, key: ledgerJournals.idempotencyKey })
-      .from(ledgerJournals)
-      .where(inArray(ledgerJournals.idempotencyKey, part));
-    for (const row of rows) ids.set(row.key, row.id);
+  // One statement per 10,000 keys, all in one JSON parameter (a settlement page asks for 20,000).
+  for (const part of chunks(keys, 10_000)) {
+    const rows = rowsOf<{ id: string | number; key: string }>(
+      await db.execute(sql`
+        select j.id, j.idempotency_key as key from ${ledgerJournals} j
+        where j.idempotency_key in (select json_array_elements_text(${JSON.stringify(part)}::json))`),
+    );
+    for (const row of rows) ids.set(row.key, Number(row.id));
   }
   return ids;
-}
-
-export async function insertLineRows(
-  tx: Executor,
-  lines: ReadonlyArray<{ journalId: number; accountId: number; amount: bigint }>,
-): Promise<void> {
-  for (const part of chunks(lines, 2000)) await tx.insert(ledgerLines).values(part);
 }
 
 /**

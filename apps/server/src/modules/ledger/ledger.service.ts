@@ -3,8 +3,7 @@ import { isNonNegativeAccount, type ParsedAccount, parseAccountCode } from './ac
 import {
   countLedgerRows,
   ensureAccountRows,
-  insertJournalRows,
-  insertLineRows,
+  insertJournalsWithLines,
   lockAccountRows,
   selectBalances,
   selectJournalIds,
@@ -123,38 +122,42 @@ export async function postJournals(
     for (const account of validateJournal(journal)) parsed.set(account.code, account);
   }
 
-  const newIds = await insertJournalRows(
+  const used = new Set(journals.flatMap((journal) => journal.lines.map((line) => line.account)));
+  // Every account of the journals, locked in code order before anything is written (see
+  // ensureAccountRows); a concurrent posting of the same key has committed by the time we hold them,
+  // so it is found below and not counted against a balance a second time.
+  const accountIds = await ensureAccountRows(
     tx,
-    journals.map((journal) => ({
-      kind: journal.kind,
-      key: journal.key,
-      memo: journal.memo ?? null,
-      at: journal.at,
-    })),
+    [...used].map((code) => parsed.get(code) as ParsedAccount),
+    journals[0]?.at ?? new Date(0),
+    { lock: true },
   );
-  const fresh = journals.filter((journal) => newIds.has(journal.key));
-  const existingKeys = journals.filter((journal) => !newIds.has(journal.key)).map((journal) => journal.key);
-  const existingIds = existingKeys.length > 0 ? await selectJournalIds(tx, existingKeys) : new Map();
-
+  const debited = debitedAccounts(journals, parsed);
+  const before = await selectJournalIds(
+    tx,
+    journals.map((journal) => journal.key),
+  );
+  const fresh = journals.filter((journal) => !before.has(journal.key));
+  let newIds = new Map<string, number>();
   if (fresh.length > 0) {
-    const used = new Set(fresh.flatMap((journal) => journal.lines.map((line) => line.account)));
-    const accountIds = await ensureAccountRows(
+    await refuseOverdrafts(tx, fresh, debited);
+    newIds = await insertJournalsWithLines(
       tx,
-      [...used].map((code) => parsed.get(code) as ParsedAccount),
-      fresh[0]?.at ?? new Date(0),
-    );
-    await refuseOverdrafts(tx, fresh, parsed);
-    await insertLineRows(
-      tx,
-      fresh.flatMap((journal) =>
-        journal.lines.map((line) => ({
-          journalId: newIds.get(journal.key) as number,
+      fresh.map((journal) => ({
+        kind: journal.kind,
+        key: journal.key,
+        memo: journal.memo ?? null,
+        at: journal.at,
+        lines: journal.lines.map((line) => ({
           accountId: accountIds.get(line.account) as number,
           amount: line.amount,
         })),
-      ),
+      })),
     );
   }
+  const raced = fresh.filter((journal) => !newIds.has(journal.key)).map((journal) => journal.key);
+  const existingIds =
+    raced.length > 0 ? new Map([...before, ...(await selectJournalIds(tx, raced))]) : before;
 
   return journals.map((journal) => {
     const created = newIds.get(journal.key);
@@ -164,12 +167,8 @@ export async function postJournals(
   });
 }
 
-/** Locks every member-facing account some journal takes from, then replays the journals in order. */
-async function refuseOverdrafts(
-  tx: Transaction,
-  journals: readonly JournalInput[],
-  parsed: Map<string, ParsedAccount>,
-) {
+/** The member-facing accounts some journal takes from: they may not go below zero. */
+function debitedAccounts(journals: readonly JournalInput[], parsed: Map<string, ParsedAccount>): Set<string> {
   const debited = new Set<string>();
   for (const journal of journals) {
     for (const line of journal.lines) {
@@ -177,11 +176,14 @@ async function refuseOverdrafts(
       if (line.amount < 0n && account && isNonNegativeAccount(account.kind)) debited.add(line.account);
     }
   }
+  return debited;
+}
+
+/** Replays the journals over the locked accounts' balances: none may go below zero. */
+async function refuseOverdrafts(tx: Transaction, journals: readonly JournalInput[], debited: Set<string>) {
   if (debited.size === 0) return;
-  const codes = [...debited].sort();
-  await lockAccountRows(tx, codes);
   // A new statement after the lock: it sees every posting committed before the lock was granted.
-  const running = await selectBalances(tx, codes);
+  const running = await selectBalances(tx, [...debited]);
   for (const journal of journals) {
     for (const line of journal.lines) {
       if (!debited.has(line.account)) continue;
@@ -194,7 +196,7 @@ async function refuseOverdrafts(
 }
 
 /**
- * An account's balance. With `forUpdate` the account row is created if needed and locked until the
+ * An account's balance: the one kept on its row (the sum of its lines). With `forUpdate` the account row is created if needed and locked until the
  * transaction ends: a withdrawal checks the balance and posts its hold under that one lock.
  */
 export async function balanceOf(

@@ -22,7 +22,9 @@ import { exchanges } from '../exchanges/exchanges.tables.js';
  * - A journal is one movement; its lines sum to zero. The database checks that at commit (a deferred
  *   constraint trigger) and refuses UPDATE, DELETE and TRUNCATE on accounts, journals and lines
  *   (migration 0007_ledger_append_only). A correction is a new journal.
- * - A balance is the sum of an account's lines; there is no stored balance to drift.
+ * - A balance is the sum of an account's lines, kept on the account (`balance`) by a statement trigger
+ *   on the lines as they are inserted, so a balance is one row read; `ledger:check` proves the kept
+ *   balance equals the sum of the lines for every account (migration 0021_kept_balances).
  */
 export const LEDGER_ACCOUNT_KINDS = [
   'commission',
@@ -47,6 +49,11 @@ export const ledgerAccounts = pgTable(
     /** The withdrawal of a `hold:<withdrawalId>` account. */
     referenceId: bigint('reference_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * The sum of the account's lines, kept by the database (trigger `ledger_lines_keep_balances`); only
+     * that trigger may change it (`ledger_accounts_append_only` refuses any other UPDATE).
+     */
+    balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
   },
   (table) => [
     uniqueIndex('ledger_accounts_code_unique').on(table.code),
@@ -65,6 +72,11 @@ export const ledgerAccounts = pgTable(
         when 'rewards' then 'rewards:' || ${table.userId}
         when 'hold' then 'hold:' || ${table.referenceId}
         else ${table.kind} end, '')`,
+    ),
+    // What we owe a member never goes below zero: postJournal refuses it first, this is the backstop.
+    check(
+      'ledger_accounts_balance_check',
+      sql`${table.kind} not in ('cashback', 'rewards', 'hold') or ${table.balance} >= 0`,
     ),
   ],
 );

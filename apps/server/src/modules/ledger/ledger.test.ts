@@ -236,18 +236,14 @@ describe('the database guards the ledger', () => {
     const zeroKey = key('raw-zero-line');
     expect(
       await failure(() =>
-        ctx.db.transaction(async (tx) => {
-          const [journal] = rowsOf<{ id: string }>(
-            await tx.execute(sql`insert into ledger_journals (kind, idempotency_key, created_at)
-              values ('rebate', ${zeroKey}, now()) returning id`),
-          );
-          const [account] = rowsOf<{ id: string }>(
-            await tx.execute(sql`select id from ledger_accounts where code = 'cashback:1:GUARD001'`),
-          );
-          await tx.execute(sql`insert into ledger_lines (journal_id, account_id, amount)
-            values (${journal?.id}, ${account?.id}, 5), (${journal?.id}, ${account?.id}, -5),
-              (${journal?.id}, ${account?.id}, 0)`);
-        }),
+        // One statement, as postJournals writes them: the balance check runs at the statement's end.
+        ctx.db.execute(sql`
+          with journal as (
+            insert into ledger_journals (kind, idempotency_key, created_at)
+            values ('rebate', ${zeroKey}, now()) returning id
+          ), account as (select id from ledger_accounts where code = 'cashback:1:GUARD001')
+          insert into ledger_lines (journal_id, account_id, amount)
+          select journal.id, account.id, amount from journal, account, (values (5), (-5), (0)) as v(amount)`),
       ),
     ).toMatch(/ledger_lines_amount_check/);
     expect(
