@@ -3,6 +3,7 @@ import type { Address, Hash, Hex } from 'viem';
 import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
+import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import {
   approveWithdrawal,
   lockWithdrawal,
@@ -184,7 +185,13 @@ export interface SendOutcome {
  */
 export async function sendWithdrawal(
   deps: PayoutDeps,
-  input: { id: string | number; operatorId: number | null; via: PayoutVia },
+  input: {
+    id: string | number;
+    operatorId: number | null;
+    via: PayoutVia;
+    /** The operator's audit entry, written in the transaction that records the payout. */
+    audit?: { actor: AuditActor; requestId: string | null };
+  },
 ): Promise<SendOutcome> {
   const chain = payoutChain(deps);
   const { config } = chain;
@@ -236,6 +243,24 @@ export async function sendWithdrawal(
         createdAt: now,
       });
       await setWalletNonce(tx, wallet, nonce + 1, now);
+      if (input.audit) {
+        await recordAudit(tx, {
+          actor: input.audit.actor,
+          action: 'withdrawal.send',
+          target: `withdrawal:${withdrawal.id}`,
+          before: { status: withdrawal.status, amount: fromScaled(withdrawal.amountMicro, DECIMALS.usdt) },
+          after: {
+            payoutId: payout.id,
+            from: chain.address,
+            to: withdrawal.address,
+            nonce,
+            txHash: signed.txHash,
+            via: input.via,
+          },
+          at: now,
+          requestId: input.audit.requestId,
+        });
+      }
       await checkpoint(deps, 'send:afterRecord');
       return { payout, attempt, created: true };
     });
@@ -270,14 +295,24 @@ export interface BatchSendResult {
  */
 export async function sendWithdrawals(
   deps: PayoutDeps,
-  input: { ids: ReadonlyArray<string | number>; operatorId: number | null; via: PayoutVia },
+  input: {
+    ids: ReadonlyArray<string | number>;
+    operatorId: number | null;
+    via: PayoutVia;
+    audit?: { actor: AuditActor; requestId: string | null };
+  },
 ): Promise<BatchSendResult[]> {
   const results: BatchSendResult[] = [];
   for (const id of input.ids) {
     try {
       results.push({
         id: String(id),
-        outcome: await sendWithdrawal(deps, { id, operatorId: input.operatorId, via: input.via }),
+        outcome: await sendWithdrawal(deps, {
+          id,
+          operatorId: input.operatorId,
+          via: input.via,
+          ...(input.audit ? { audit: input.audit } : {}),
+        }),
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
