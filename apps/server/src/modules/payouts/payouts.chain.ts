@@ -197,8 +197,15 @@ function createPayoutChain(config: EnabledPayoutConfig): PayoutChain {
 /** An RPC error's words, without viem's request dump (which repeats the raw transaction). */
 export function errorText(error: unknown): string {
   if (error instanceof BaseError) {
-    const walked = error.walk() as { details?: string; shortMessage?: string; message?: string };
-    return walked.details || walked.shortMessage || error.shortMessage;
+    // The node's own words are the deepest `details`; the short messages above them are viem's.
+    const words: string[] = [];
+    error.walk((cause) => {
+      const item = cause as { details?: string; shortMessage?: string };
+      for (const text of [item.details, item.shortMessage])
+        if (text && !words.includes(text)) words.push(text);
+      return false;
+    });
+    return words.join(' | ');
   }
   return error instanceof Error ? error.message : String(error);
 }
