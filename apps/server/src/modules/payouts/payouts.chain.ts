@@ -13,6 +13,7 @@ import {
   http,
   keccak256,
   type PublicClient,
+  parseTransaction,
   type TransactionReceipt,
   webSocket,
 } from 'viem';
@@ -58,6 +59,11 @@ export interface PayoutChain {
     nonce: number;
     fees: Fees;
   }): Promise<SignedTransfer>;
+  /**
+   * The same transaction as `rawTx` (recipient, data, nonce, gas) with other fees: a replacement copies
+   * what was signed first, never what a database row says now.
+   */
+  resign(rawTx: Hex, fees: Fees): Promise<SignedTransfer>;
   /**
    * Hands signed bytes to the node. 'accepted' also when the node already has them; 'nonceUsed' when
    * the nonce is mined already (by this or another transaction: the receipts tell); 'underpriced' when
@@ -130,6 +136,29 @@ function createPayoutChain(config: EnabledPayoutConfig): PayoutChain {
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
       return { rawTx, txHash: keccak256(rawTx), gasLimit: TRANSFER_GAS_LIMIT, ...fees };
+    },
+    async resign(rawTx, fees) {
+      const original = parseTransaction(rawTx);
+      if (original.type !== 'eip1559' || original.to?.toLowerCase() !== token.toLowerCase()) {
+        throw new Error('a payout attempt that is not an EIP-1559 call of the payout token');
+      }
+      const signed = await account.signTransaction({
+        type: 'eip1559',
+        chainId: config.chainId,
+        nonce: original.nonce ?? 0,
+        to: original.to,
+        value: 0n,
+        data: original.data ?? '0x',
+        gas: original.gas ?? TRANSFER_GAS_LIMIT,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      return {
+        rawTx: signed,
+        txHash: keccak256(signed),
+        gasLimit: original.gas ?? TRANSFER_GAS_LIMIT,
+        ...fees,
+      };
     },
     async broadcast(rawTx) {
       try {

@@ -455,7 +455,10 @@ async function trackOne(
   return (await replace(deps, chain, payout, latest)) ? 'replaced' : undefined;
 }
 
-/** Signs the same transfer at the same nonce with higher fees, records it, then broadcasts it. */
+/**
+ * Signs the same transaction again (copied from the last signed bytes: recipient, amount, nonce) with
+ * higher fees, records it, then broadcasts it.
+ */
 async function replace(
   deps: PayoutDeps,
   chain: PayoutChain,
@@ -463,12 +466,7 @@ async function replace(
   latest: PayoutAttemptRow,
 ): Promise<boolean> {
   const fees = bumpedFees(latest, await chain.currentFees(), chain.config.feeBumpPercent);
-  const signed = await chain.signTransfer({
-    to: payout.toAddress as Address,
-    amountMicro: payout.amountMicro,
-    nonce: payout.nonce,
-    fees,
-  });
+  const signed = await chain.resign(latest.rawTx as Hex, fees);
   const attempt = await deps.db.transaction(async (tx) => {
     const current = await findPayout(tx, payout.id, { forUpdate: true });
     if (!current || !PAYOUT_IN_FLIGHT.includes(current.state)) return undefined;
