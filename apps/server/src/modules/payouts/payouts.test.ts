@@ -1,8 +1,10 @@
 import { State, translate } from '@elex/contract';
+import { sql } from 'drizzle-orm';
 import { type Address, createWalletClient, http } from 'viem';
 import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.js';
+import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import { mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { call, mailsTo } from '../auth/test-support.js';
@@ -12,6 +14,7 @@ import { accountCode, balancesOf } from '../ledger/ledger.service.js';
 import { createWithdrawalTestApp, memberCall, moneyOf, usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { approveWithdrawal, getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
 import {
   listPayouts,
@@ -328,6 +331,40 @@ describe('operator commands', () => {
     expect(out.join('\n')).toContain(`Wallet ${setup.account.address}`);
     expect(out.join('\n')).toContain(`USDT ${status.tokenBalance}`);
     expect(status.inFlight).toEqual({ count: 0, amount: '0.000000' });
+  });
+});
+
+describe('the tracker loop the server runs', () => {
+  it('follows a payout to completion on its own, and stops', async () => {
+    const { id } = await pendingWithdrawal(ctx, '56');
+    await send(id);
+    const tracker = startPayoutTracker(ctx.deps, { log: ctx.app.log, intervalMs: 20 });
+    try {
+      for (let round = 0; round < 200 && (await getWithdrawal(deps(), id)).status === 'pending'; round += 1) {
+        await mine(1);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await tracker.stop();
+    }
+    expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+    await everyInvariantHolds();
+  });
+});
+
+describe('ledger:check', () => {
+  it('notices a confirmed payout that disagrees with the withdrawal it completed', async () => {
+    const { id } = await pendingWithdrawal(ctx, '54');
+    const { payout } = await send(id);
+    await trackUntilSettled();
+    await everyInvariantHolds();
+    const other = `0x${'ef'.repeat(32)}`;
+    await ctx.db.execute(sql`update payouts set mined_hash = ${other} where id = ${payout.id}`);
+    expect((await checkPayoutInvariants(ctx.db)).map((problem) => problem.invariant)).toEqual([
+      'a confirmed payout completes its withdrawal with its hash, amount and address',
+    ]);
+    await ctx.db.execute(sql`update payouts set mined_hash = ${payout.txHash} where id = ${payout.id}`);
+    await everyInvariantHolds();
   });
 });
 
