@@ -360,6 +360,8 @@ export interface TrackSummary {
 }
 
 const LEASE_MS = 2 * 60_000;
+/** How long a broadcast transaction may be unknown to the node before it counts as dropped. */
+export const DROPPED_AFTER_MS = 30_000;
 
 /**
  * One pass over the payouts in flight (lowest nonce first), each under a lease: broadcast what no node
@@ -449,9 +451,13 @@ async function trackOne(
   if (!latest.broadcastAt || payout.state === 'signed') {
     return (await broadcastAttempt(deps, chain, payout, latest)) ? 'broadcast' : undefined;
   }
-  const stuck = now.getTime() - latest.createdAt.getTime() >= config.stuckAfterMs;
-  const known = await chain.isKnown(latest.txHash as Hash);
-  if (!stuck && known) return undefined;
+  const age = now.getTime() - latest.createdAt.getTime();
+  const stuck = age >= config.stuckAfterMs;
+  // A node behind a load balancer may not know a transaction another backend took: only one unknown
+  // for a while counts as dropped, or each pass would raise the fee again.
+  const dropped =
+    age >= Math.min(DROPPED_AFTER_MS, config.stuckAfterMs) && !(await chain.isKnown(latest.txHash as Hash));
+  if (!stuck && !dropped) return undefined;
   return (await replace(deps, chain, payout, latest)) ? 'replaced' : undefined;
 }
 
