@@ -386,7 +386,14 @@ export async function trackPayouts(
   const now = deps.clock.now();
   const claimed = await claimInFlight(deps.db, now, new Date(now.getTime() + LEASE_MS), options.limit ?? 50);
   if (claimed.length === 0) return summary;
-  const head = await chain.blockNumber();
+  let head: bigint;
+  try {
+    head = await chain.blockNumber();
+  } catch (error) {
+    // The node is away: let the next pass (of any instance) have them at once.
+    for (const payout of claimed) await releaseLease(deps.db, payout.id);
+    throw error;
+  }
   for (const payout of claimed) {
     summary.looked += 1;
     try {
