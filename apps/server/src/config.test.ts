@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import util from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, checkServerConfig, loadConfig } from './config.js';
 
@@ -112,5 +115,71 @@ describe('checkServerConfig (the web server, main.ts)', () => {
 
   it('leaves operator commands alone: loadConfig itself accepts production without SMTP_URL', () => {
     expect(loadConfig(production).smtpUrl).toBeUndefined();
+  });
+});
+
+describe('payout settings', () => {
+  const KEY = `0x${'4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'}`;
+  const ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
+
+  it('are off without a key: withdrawals are paid by hand', () => {
+    expect(loadConfig({}).payouts).toEqual({ enabled: false });
+  });
+
+  it('read the key from the environment or a file, with Polygon USDT and the defaults', () => {
+    const config = loadConfig({
+      PAYOUT_PRIVATE_KEY: KEY,
+      PAYOUT_RPC_URLS: 'https://a.example, https://b.example',
+    });
+    expect(config.payouts).toMatchObject({
+      enabled: true,
+      rpcUrls: ['https://a.example', 'https://b.example'],
+      chainId: 137,
+      tokenAddress: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+      confirmations: 64,
+      feeBumpPercent: 20,
+      stuckAfterMs: 180_000,
+    });
+    expect(config.payouts.enabled && config.payouts.account.address).toBe(ADDRESS);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-key-'));
+    const file = path.join(dir, 'payout.key');
+    fs.writeFileSync(file, `${KEY.slice(2)}\n`);
+    const fromFile = loadConfig({ PAYOUT_PRIVATE_KEY_FILE: file, PAYOUT_RPC_URLS: 'https://a.example' });
+    expect(fromFile.payouts.enabled && fromFile.payouts.account.address).toBe(ADDRESS);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never show the key: not in a dump of the config, nor in a refusal', () => {
+    const config = loadConfig({ PAYOUT_PRIVATE_KEY: KEY, PAYOUT_RPC_URLS: 'https://a.example' });
+    const bare = KEY.slice(2);
+    const dump = JSON.stringify(config, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
+    expect(dump).toContain(ADDRESS);
+    expect(dump).not.toContain(bare);
+    expect(util.inspect(config, { depth: 20, showHidden: true })).not.toContain(bare);
+
+    const bad = `${bare.slice(0, 60)}zzzz`;
+    for (const env of [
+      { PAYOUT_PRIVATE_KEY: bad, PAYOUT_RPC_URLS: 'https://a.example' },
+      { PAYOUT_PRIVATE_KEY: KEY },
+      { PAYOUT_PRIVATE_KEY: KEY, PAYOUT_PRIVATE_KEY_FILE: '/nowhere', PAYOUT_RPC_URLS: 'https://a.example' },
+    ]) {
+      const error = configError(env);
+      expect(error.message).toMatch(/PAYOUT_/);
+      expect(error.message).not.toContain(bare);
+      expect(error.message).not.toContain(bad);
+    }
+  });
+
+  it('refuse a fee bump below what nodes accept for a replacement', () => {
+    expect(
+      configError({
+        PAYOUT_PRIVATE_KEY: KEY,
+        PAYOUT_RPC_URLS: 'https://a.example',
+        PAYOUT_FEE_BUMP_PERCENT: '5',
+      }).message,
+    ).toContain('PAYOUT_FEE_BUMP_PERCENT');
   });
 });

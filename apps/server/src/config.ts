@@ -8,6 +8,7 @@ import {
   type SyncConfig,
 } from './integrations/exchanges/config.js';
 import { readSocialSettings, type SocialConfig, socialEnvShape } from './integrations/social/config.js';
+import { type PayoutConfig, payoutEnvShape, readPayoutSettings } from './modules/payouts/payouts.config.js';
 import { serverRoot } from './paths.js';
 
 /** Every setting comes from the environment, parsed here once (epic-stack's env.server.ts habit). */
@@ -77,6 +78,8 @@ const EnvSchema = z.object({
   ...exchangeEnvShape,
   /** Community bots that verify the social tasks (integrations/social/config.ts). */
   ...socialEnvShape,
+  /** The payout wallet and its chain (modules/payouts/payouts.config.ts); no key = payouts off. */
+  ...payoutEnvShape,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -110,6 +113,8 @@ export interface Config {
   sync: SyncConfig;
   /** Operators' alerts: the webhook (absent: mail only) and the sync failures in a row that alert. */
   alerts: { webhookUrl: string | undefined; syncFailures: number };
+  /** On-chain payouts from the hot wallet; `enabled: false` without a key (manual payment only). */
+  payouts: PayoutConfig;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +129,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const exchangeSettings = readExchangeSettings(env);
   if (exchangeSettings.problems.length > 0) {
     throw new ConfigError(`Invalid environment:\n  ${exchangeSettings.problems.join('\n  ')}`);
+  }
+  const payoutSettings = readPayoutSettings(env);
+  if (payoutSettings.problems.length > 0) {
+    throw new ConfigError(`Invalid environment:\n  ${payoutSettings.problems.join('\n  ')}`);
   }
   if (env.NODE_ENV === 'production' && env.APP_SECRET === 'development-secret-change-me') {
     throw new ConfigError(
@@ -155,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     exchangeApis: exchangeSettings.exchangeApis,
     sync: exchangeSettings.sync,
     alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, syncFailures: env.ALERT_SYNC_FAILURES },
+    payouts: payoutSettings.payouts,
   };
 }
 

@@ -5,6 +5,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { seedPartnerCatalog } from './db/seed/seed-catalog.js';
 import { createExchangeAdapters } from './integrations/exchanges/registry.js';
 import { startOutboxWorker } from './jobs/outbox-worker.js';
+import { type PayoutTracker, startPayoutTracker } from './jobs/payout-tracker.js';
 import { alertAfterSyncRun, dailyAlertsTask } from './modules/alerts/alerts.service.js';
 import { reportPartnersNotReady } from './modules/exchanges/exchanges.service.js';
 import { housekeepingTask } from './modules/housekeeping/housekeeping.service.js';
@@ -31,6 +32,21 @@ async function main() {
   const opsSocket =
     config.database.kind === 'pglite' ? await openOpsSocket(config.database.dataDir) : undefined;
   const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
+  // On-chain payouts only with a key (docs/withdrawals.md, "On-chain payouts"); the wallet's address
+  // is logged, never its key.
+  let payoutTracker: PayoutTracker | undefined;
+  if (config.payouts.enabled) {
+    payoutTracker = startPayoutTracker(app.deps, { log: app.log.child({ job: 'payout-tracker' }) });
+    app.log.info(
+      {
+        wallet: config.payouts.account.address,
+        chainId: config.payouts.chainId,
+        token: config.payouts.tokenAddress,
+        confirmations: config.payouts.confirmations,
+      },
+      'on-chain payouts on',
+    );
+  }
   // The sync's runner also carries the daily housekeeping, so it starts even when no exchange syncs.
   const ingest = cashbackIngest(app.deps);
   const syncJob: SyncJob = await startSyncJob(
@@ -70,6 +86,7 @@ async function main() {
       await opsSocket?.stop();
       await syncJob.stop();
       await outboxWorker.stop();
+      await payoutTracker?.stop();
       await app.close();
       await database.close();
     } finally {

@@ -746,6 +746,7 @@ export const AUDIT_ACTIONS = [
   'operator.revoke',
   'withdrawal.approve',
   'withdrawal.reject',
+  'withdrawal.send',
   'binding.unbind',
   'exchange.update',
   'exchange.vipTiers',

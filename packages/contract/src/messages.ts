@@ -59,6 +59,10 @@ const en = {
   withdrawalLocked: 'Withdrawals are paused until {{time}} after a password change or reset',
   withdrawalNotPending: 'This withdrawal has already been decided',
   withdrawalOwnDecision: 'You cannot decide your own withdrawal: another operator must',
+  withdrawalPayoutInFlight:
+    'This withdrawal is being paid on chain (payout {{payout}}): wait until it confirms or reverts',
+  withdrawalBeingPaid: 'This withdrawal is already being sent on chain and can no longer be cancelled',
+  payoutsOff: 'On-chain payouts are not configured: pay by hand and record the transaction hash',
   withdrawalCancelled: 'Withdrawal cancelled',
   withdrawalUidNotBound: 'This UID is not bound to your account',
   withdrawalRequestReused: 'This request was already sent with other details. Reload the page and try again.',
@@ -251,6 +255,9 @@ const zh: MessageCatalogue = {
   withdrawalLocked: '修改或重置密码后提现暂停至 {{time}}',
   withdrawalNotPending: '该提现已处理',
   withdrawalOwnDecision: '不能审核自己的提现，请由其他运营人员处理',
+  withdrawalPayoutInFlight: '该提现正在链上付款中（付款 {{payout}}），请等待确认或回退',
+  withdrawalBeingPaid: '该提现已在链上发送，无法取消',
+  payoutsOff: '未配置链上付款：请手动付款并记录交易哈希',
   withdrawalCancelled: '提现已取消',
   withdrawalUidNotBound: '该 UID 未绑定到您的账户',
   withdrawalRequestReused: '该请求已使用其他信息提交过，请刷新页面后重试。',
@@ -435,6 +442,10 @@ const ko: MessageCatalogue = {
   withdrawalLocked: '비밀번호 변경 또는 재설정으로 {{time}}까지 출금이 중지됩니다',
   withdrawalNotPending: '이미 처리된 출금입니다',
   withdrawalOwnDecision: '본인의 출금은 직접 처리할 수 없습니다. 다른 운영자가 처리해야 합니다',
+  withdrawalPayoutInFlight:
+    '이 출금은 온체인으로 지급 중입니다(지급 {{payout}}). 확인 또는 되돌림을 기다려 주세요',
+  withdrawalBeingPaid: '이 출금은 이미 온체인으로 전송 중이어서 취소할 수 없습니다',
+  payoutsOff: '온체인 지급이 설정되어 있지 않습니다. 직접 지급한 후 트랜잭션 해시를 기록해 주세요',
   withdrawalCancelled: '출금이 취소되었습니다',
   withdrawalUidNotBound: '이 UID는 회원님의 계정에 연결되어 있지 않습니다',
   withdrawalRequestReused:

@@ -14,6 +14,7 @@ export * from '../modules/exports/exports.tables.js';
 export * from '../modules/invites/invites.tables.js';
 export * from '../modules/ledger/ledger.tables.js';
 export * from '../modules/mail/mail.tables.js';
+export * from '../modules/payouts/payouts.tables.js';
 export * from '../modules/points/check-in.tables.js';
 export * from '../modules/points/points.tables.js';
 export * from '../modules/promotions/promotions.tables.js';

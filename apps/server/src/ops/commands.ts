@@ -2,6 +2,7 @@ import { adminCommands } from '../modules/admin/admin.commands.js';
 import { importCommands } from '../modules/admin/imports.commands.js';
 import { cashbackCommands } from '../modules/cashback/cashback.commands.js';
 import { housekeepingCommands } from '../modules/housekeeping/housekeeping.commands.js';
+import { payoutCommands } from '../modules/payouts/payouts.commands.js';
 import { syncCommands } from '../modules/sync/sync.commands.js';
 import { withdrawalCommands } from '../modules/withdrawals/withdrawals.commands.js';
 import type { OpsCommand } from './command.js';
@@ -24,5 +25,6 @@ export const opsCommands: Record<string, OpsCommand> = {
   ...syncCommands,
   ...adminCommands,
   ...withdrawalCommands,
+  ...payoutCommands,
   ...housekeepingCommands,
 };

@@ -13,7 +13,13 @@ const tsx = pathToFileURL(path.resolve(serverRoot, '../../node_modules/tsx/dist/
  */
 export function runCliProcess(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd?: string; killAfter?: RegExp },
+  options: {
+    env: NodeJS.ProcessEnv;
+    cwd?: string;
+    killAfter?: RegExp;
+    /** SIGKILL it when this settles (something outside its output says the moment has come). */
+    killWhen?: Promise<unknown>;
+  },
 ) {
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
@@ -27,6 +33,12 @@ export function runCliProcess(
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
         if (options.killAfter && !killed && options.killAfter.test(stdout)) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      });
+      void options.killWhen?.then(() => {
+        if (!killed) {
           killed = true;
           child.kill('SIGKILL');
         }

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { checkCorrectionInvariants } from '../corrections/corrections.check.js';
 import { checkLedgerInvariants, describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
 import { rowsOf } from '../ledger/ledger.repository.js';
+import { checkPayoutInvariants } from '../payouts/payouts.check.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { inviteBonusAmount, rebateAmount } from './rebate-rule.js';
 
@@ -20,6 +21,8 @@ export async function checkAllInvariants(db: Executor): Promise<InvariantProblem
     ...(await checkCashbackInvariants(db)),
     // Holds, payouts and returns match their withdrawals (docs/withdrawals.md, "Invariants").
     ...(await checkWithdrawalInvariants(db)),
+    // On-chain payouts match the withdrawals they completed (docs/withdrawals.md, "On-chain payouts").
+    ...(await checkPayoutInvariants(db)),
     // Operator corrections match their journals and the adjustments account (docs/ledger.md).
     ...(await checkCorrectionInvariants(db)),
   ];

@@ -15,6 +15,12 @@ export async function findWithdrawal(db: Executor, id: number): Promise<Withdraw
   return row;
 }
 
+/** The withdrawal with its row locked until the transaction ends (an on-chain send holds it). */
+export async function findWithdrawalForUpdate(tx: Executor, id: number): Promise<WithdrawalRow | undefined> {
+  const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).limit(1).for('update');
+  return row;
+}
+
 export async function findByRequestId(
   db: Executor,
   userId: number,

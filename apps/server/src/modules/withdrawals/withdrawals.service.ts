@@ -44,12 +44,14 @@ import {
 } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { MailParams, WithdrawalMailParams } from '../mail/templates.js';
+import { livePayoutOf } from '../payouts/payouts.repository.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
   type Decision,
   decidePending,
   findByRequestId,
   findWithdrawal,
+  findWithdrawalForUpdate,
   insertWithdrawalUnlessExists,
   selectMemberPage,
   selectQueuePage,
@@ -488,7 +490,17 @@ export interface DecisionResult {
  */
 export async function approveWithdrawal(
   deps: WithdrawalDeps,
-  input: { id: string | number; txHash: string; operatorId: number | null; via?: DecidedVia },
+  input: {
+    id: string | number;
+    txHash: string;
+    operatorId: number | null;
+    via?: DecidedVia;
+    /**
+     * The on-chain payout that paid it (the payout tracker completing its own send): the money has
+     * left already, so a dispute opened since the send does not stop the record of it.
+     */
+    payoutId?: number;
+  },
 ): Promise<DecisionResult> {
   const withdrawalId = parseWithdrawalId(input.id);
   const txHash = parseField(txHashSchema, input.txHash).toLowerCase();
@@ -500,6 +512,7 @@ export async function approveWithdrawal(
       txHash,
     },
     mail: 'withdrawalCompleted',
+    ...(input.payoutId === undefined ? {} : { payoutId: input.payoutId }),
   });
   return { before: toSnapshot(before), after: toSnapshot(after) };
 }
@@ -543,6 +556,8 @@ async function decide(
     decision: Omit<Decision, 'decidedAt'>;
     ownerId?: number;
     mail: 'withdrawalCompleted' | 'withdrawalRejected' | undefined;
+    /** Completing the on-chain payout of this id (the only decision a payout in flight allows). */
+    payoutId?: number;
   },
 ): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
   const partners = options.mail ? await loadPartners(deps) : undefined;
@@ -569,9 +584,22 @@ async function decide(
     if (options.decision.decidedBy !== null && after.userId === options.decision.decidedBy) {
       throw AppError.refused('withdrawalOwnDecision');
     }
+    // A payout on its way on chain settles the withdrawal itself (docs/withdrawals.md, "On-chain
+    // payouts"): nobody cancels, rejects or pays by hand what may land any block now. The send took
+    // this row's lock to create the payout, and the update above took it too: one of them saw the other.
+    const live = await livePayoutOf(tx, id);
+    if (live && live.id !== options.payoutId) {
+      throw options.decision.decidedVia === 'member'
+        ? AppError.refused('withdrawalBeingPaid')
+        : AppError.refused('withdrawalPayoutInFlight', { payout: live.id });
+    }
+    if (options.payoutId !== undefined && live?.id !== options.payoutId) {
+      throw new Error(`payout ${options.payoutId} is not the live payout of withdrawal ${id}`);
+    }
     // Frozen money is never paid: a dispute opened on the UID since the request must be decided first.
     // The UID's account lock orders this against a dispute being opened (it takes the same lock).
-    if (after.status === 'completed') {
+    // A payout that landed has paid already: the record follows the chain.
+    if (after.status === 'completed' && options.payoutId === undefined) {
       await balanceOf(tx, accountCode.cashback(after.platId, after.uid), { forUpdate: true, at: now });
       if (await isUidFrozen(tx, after.platId, after.uid)) throw AppError.refused('withdrawalFrozen');
     }
@@ -760,4 +788,29 @@ export async function getWithdrawal(deps: AppDeps, id: string | number): Promise
 /** The review window after which a pending withdrawal is overdue (spec: reviewed and paid within 48 hours). */
 export function isOverdue(createdAt: Date, now: Date): boolean {
   return now.getTime() - createdAt.getTime() > WITHDRAWAL.reviewHours * HOUR_MS;
+}
+
+/** The withdrawal with its row locked until the transaction ends (an on-chain send holds it). */
+export async function lockWithdrawal(tx: Transaction, id: string | number): Promise<WithdrawalRow> {
+  const row = await findWithdrawalForUpdate(tx, parseWithdrawalId(id));
+  if (!row) throw new AppError(State.NotFound, 'notFound');
+  return row;
+}
+
+/**
+ * What an on-chain send checks on the locked withdrawal (the rules of a payment by hand): still
+ * pending, not the operator's own, the member not suspended, the UID not under dispute (its account
+ * lock taken, as the approval takes it).
+ */
+export async function refuseUnlessPayable(
+  tx: Transaction,
+  deps: AppDeps,
+  row: WithdrawalRow,
+  operatorId: number | null,
+): Promise<void> {
+  if (row.status !== 'pending') throw AppError.refused('withdrawalNotPending');
+  if (operatorId !== null && row.userId === operatorId) throw AppError.refused('withdrawalOwnDecision');
+  if (await isSuspended({ ...deps, db: tx }, row.userId)) throw AppError.refused('withdrawalSuspended');
+  await balanceOf(tx, accountCode.cashback(row.platId, row.uid), { forUpdate: true, at: deps.clock.now() });
+  if (await isUidFrozen(tx, row.platId, row.uid)) throw AppError.refused('withdrawalFrozen');
 }

@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { trackPayouts } from '../modules/payouts/payouts.service.js';
+
+export interface PayoutTracker {
+  /** Stops polling and waits for a pass in progress to finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Follows on-chain payouts in-process (started by main when a payout key is configured): broadcasts
+ * what is recorded, replaces what is stuck, completes what is final. Several instances may each run
+ * one: SKIP LOCKED and a lease keep them off one payout, and each step is idempotent. Its first pass
+ * runs at once, so a restart re-broadcasts what a crash left recorded but unsent.
+ */
+export function startPayoutTracker(
+  deps: AppDeps,
+  options: { log: FastifyBaseLogger; intervalMs?: number },
+): PayoutTracker {
+  const intervalMs = options.intervalMs ?? (deps.config.payouts.enabled ? deps.config.payouts.pollMs : 5_000);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const tick = () => {
+    running = trackPayouts(deps)
+      .then((summary) => {
+        const { looked, ...steps } = summary;
+        if (Object.values(steps).some((count) => count > 0)) options.log.info(summary, 'payouts tracked');
+      })
+      .catch((error: unknown) => options.log.error({ err: error }, 'payout tracking failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, 0);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { translate } from '@elex/contract';
+import type { AppError } from '../../http/app-error.js';
+import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
+import { listPayouts, type PayoutView, sendWithdrawals, walletStatus } from './payouts.service.js';
+import { PAYOUT_STATES, type PayoutState } from './payouts.tables.js';
+
+/**
+ * The payout operator commands (docs/withdrawals.md, "On-chain payouts"): send pending withdrawals
+ * from the payout wallet, list payouts, look at the wallet. Exit codes: 0 done, 1 refused (the reason
+ * on stderr; a batch exits 1 if any was refused), 2 usage. A send is audited under the operator who
+ * ran it, in the transaction that records the payout.
+ */
+interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const usage = (io: Io, text: string) => {
+  io.err(`Usage: npm run ops -- ${text}`);
+  return 2;
+};
+
+function describe(view: PayoutView): string {
+  const flags = [
+    view.failureReason ? `reason: ${view.failureReason}` : '',
+    view.lastError ? `last error: ${view.lastError}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return (
+    `payout ${view.id}  withdrawal ${view.withdrawalId}  ${view.state.padEnd(9)}  ${view.amount} USDT -> ${view.to}  ` +
+    `nonce ${view.nonce}  ${view.txHash}  ${view.confirmations}/${view.confirmationsNeeded} confirmations` +
+    `${view.attempts.length > 1 ? `  (${view.attempts.length} attempts)` : ''}` +
+    `${flags ? `\n      ${flags}` : ''}`
+  );
+}
+
+export const payoutsSend: OperatorCommand<Io> = {
+  summary: 'pay pending withdrawals on chain from the payout wallet (signed, recorded, then broadcast)',
+  usage: 'payouts:send <withdrawal id> [<withdrawal id> ...]',
+  async run(deps, args, io, actor) {
+    const ids = args.filter((arg) => !arg.startsWith('--'));
+    if (ids.length === 0 || ids.length !== args.length) return usage(io, this.usage);
+    if (!deps.config.payouts.enabled) {
+      io.err(`Refused: ${translate('en', 'payoutsOff')}`);
+      return 1;
+    }
+    const results = await sendWithdrawals(deps, {
+      ids,
+      operatorId: actor.userId,
+      via: 'cli',
+      audit: { actor, requestId: null },
+    });
+    let refused = 0;
+    for (const result of results) {
+      if ('refused' in result.outcome) {
+        refused += 1;
+        const error: AppError = result.outcome.refused;
+        io.err(`Withdrawal ${result.id} refused: ${translate('en', error.messageKey, error.values)}`);
+        continue;
+      }
+      const { payout, created } = result.outcome;
+      const what = created ? 'sent' : 'already has a payout';
+      const where =
+        payout.state === 'signed'
+          ? `recorded, not yet taken by the node${payout.lastError ? ` (${payout.lastError})` : ''}: the server's tracker retries it`
+          : payout.state;
+      io.out(
+        `Withdrawal ${result.id} ${what}: payout ${payout.id}, ${payout.amount} USDT to ${payout.to}, ` +
+          `nonce ${payout.nonce}, tx ${payout.txHash}, ${where}.`,
+      );
+    }
+    return refused > 0 ? 1 : 0;
+  },
+};
+
+export const payoutsList: OpenCommand<Io> = {
+  needsOperator: false,
+  summary: 'list on-chain payouts, newest first',
+  usage: `payouts:list [--state ${PAYOUT_STATES.join('|')}] [--limit n]`,
+  async run(deps, args, io) {
+    let state: PayoutState | undefined;
+    let limit = 50;
+    for (let index = 0; index < args.length; index += 2) {
+      const [flag, value] = [args[index], args[index + 1]];
+      if (flag === '--state' && value && (PAYOUT_STATES as readonly string[]).includes(value)) {
+        state = value as PayoutState;
+      } else if (flag === '--limit' && value && /^[1-9]\d{0,3}$/.test(value)) {
+        limit = Number(value);
+      } else {
+        return usage(io, this.usage);
+      }
+    }
+    const views = await listPayouts(deps, { state, limit });
+    if (views.length === 0) {
+      io.out(state ? `No ${state} payouts.` : 'No payouts.');
+      return 0;
+    }
+    for (const view of views) io.out(describe(view));
+    return 0;
+  },
+};
+
+export const payoutsWallet: OpenCommand<Io> = {
+  needsOperator: false,
+  summary: 'the payout wallet: address, USDT and gas balances, what is still on its way',
+  usage: 'payouts:wallet',
+  async run(deps, args, io) {
+    if (args.length > 0) return usage(io, this.usage);
+    if (!deps.config.payouts.enabled) {
+      io.out(translate('en', 'payoutsOff'));
+      return 0;
+    }
+    const status = await walletStatus(deps);
+    io.out(`Wallet ${status.address} on chain ${status.chainId}, token ${status.token}`);
+    io.out(`USDT ${status.tokenBalance}; gas ${status.gasBalance}`);
+    io.out(
+      `In flight: ${status.inFlight.count} payouts, ${status.inFlight.amount} USDT` +
+        ` (final after ${status.confirmations} confirmations)`,
+    );
+    return 0;
+  },
+};
+
+export const payoutCommands: Record<string, OperatorCommand<Io> | OpenCommand<Io>> = {
+  'payouts:send': payoutsSend,
+  'payouts:list': payoutsList,
+  'payouts:wallet': payoutsWallet,
+};

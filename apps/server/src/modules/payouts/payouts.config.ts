@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import { type Address, getAddress, isAddress, type LocalAccount } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+
+/**
+ * The on-chain payout settings read by config.ts (docs/withdrawals.md, "On-chain payouts"). The key
+ * comes from PAYOUT_PRIVATE_KEY or the file PAYOUT_PRIVATE_KEY_FILE names; it is turned into a signing
+ * account here and the text is dropped: the config holds the account (whose key lives only in its
+ * closures), so no dump, log line or error of the config can show it. Without a key, payouts are off
+ * and withdrawals are paid by hand as before.
+ */
+
+/** Polygon PoS mainnet's USDT (6 decimals): the documented default token. */
+export const POLYGON_USDT: Address = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+
+/**
+ * Blocks on top of the payout's own before it counts as final (docs/decisions.md, "Payout
+ * confirmations"): about two minutes of Polygon blocks, deeper than the reorgs Polygon PoS has shown
+ * since milestone finality, and well inside the hour members expect.
+ */
+export const DEFAULT_CONFIRMATIONS = 64;
+
+/** The least fee raise a node accepts for a replacement with the same nonce (geth's and Bor's 10 %). */
+export const MIN_FEE_BUMP_PERCENT = 10;
+
+export const payoutEnvShape = {
+  PAYOUT_PRIVATE_KEY: z.string().optional(),
+  PAYOUT_PRIVATE_KEY_FILE: z.string().trim().min(1).optional(),
+  /** Comma list; the first answers, the next take over when it fails (viem's fallback transport). */
+  PAYOUT_RPC_URLS: z.string().trim().optional(),
+  PAYOUT_CHAIN_ID: z.coerce.number().int().min(1).default(137),
+  PAYOUT_TOKEN_ADDRESS: z.string().trim().default(POLYGON_USDT),
+  PAYOUT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CONFIRMATIONS),
+  PAYOUT_FEE_BUMP_PERCENT: z.coerce.number().int().min(MIN_FEE_BUMP_PERCENT).max(500).default(20),
+  /** Seconds a transaction may wait unmined before it is replaced with a higher fee. */
+  PAYOUT_STUCK_AFTER_SECONDS: z.coerce.number().int().min(10).max(86_400).default(180),
+  /** How often the tracker looks at payouts in flight. */
+  PAYOUT_POLL_SECONDS: z.coerce.number().min(0.05).max(600).default(5),
+};
+
+export type PayoutConfig =
+  | { enabled: false }
+  | {
+      enabled: true;
+      /** Signs the wallet's transfers; its key is not a property of it (viem keeps it in closures). */
+      account: LocalAccount;
+      rpcUrls: string[];
+      chainId: number;
+      tokenAddress: Address;
+      confirmations: number;
+      feeBumpPercent: number;
+      stuckAfterMs: number;
+      pollMs: number;
+    };
+
+const KEY_PATTERN = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/**
+ * Reads the payout settings; answers the problems (never quoting the key) for config.ts to report.
+ */
+export function readPayoutSettings(env: {
+  PAYOUT_PRIVATE_KEY?: string | undefined;
+  PAYOUT_PRIVATE_KEY_FILE?: string | undefined;
+  PAYOUT_RPC_URLS?: string | undefined;
+  PAYOUT_CHAIN_ID: number;
+  PAYOUT_TOKEN_ADDRESS: string;
+  PAYOUT_CONFIRMATIONS: number;
+  PAYOUT_FEE_BUMP_PERCENT: number;
+  PAYOUT_STUCK_AFTER_SECONDS: number;
+  PAYOUT_POLL_SECONDS: number;
+}): { payouts: PayoutConfig; problems: string[] } {
+  const problems: string[] = [];
+  const inline = env.PAYOUT_PRIVATE_KEY?.trim() || undefined;
+  if (inline && env.PAYOUT_PRIVATE_KEY_FILE) {
+    problems.push('PAYOUT_PRIVATE_KEY and PAYOUT_PRIVATE_KEY_FILE: set one of them, not both');
+    return { payouts: { enabled: false }, problems };
+  }
+  let key = inline;
+  if (env.PAYOUT_PRIVATE_KEY_FILE) {
+    try {
+      key = fs.readFileSync(env.PAYOUT_PRIVATE_KEY_FILE, 'utf8').trim();
+    } catch {
+      problems.push(`PAYOUT_PRIVATE_KEY_FILE: cannot read ${env.PAYOUT_PRIVATE_KEY_FILE}`);
+      return { payouts: { enabled: false }, problems };
+    }
+  }
+  if (!key) return { payouts: { enabled: false }, problems };
+
+  const source = env.PAYOUT_PRIVATE_KEY_FILE ? 'PAYOUT_PRIVATE_KEY_FILE' : 'PAYOUT_PRIVATE_KEY';
+  if (!KEY_PATTERN.test(key)) problems.push(`${source}: not a private key (64 hex digits, 0x optional)`);
+  const rpcUrls = (env.PAYOUT_RPC_URLS ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (rpcUrls.length === 0)
+    problems.push('PAYOUT_RPC_URLS: needed with a payout key (comma list of RPC URLs)');
+  for (const url of rpcUrls) {
+    if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url).success) {
+      problems.push(`PAYOUT_RPC_URLS: not an http(s) or ws(s) URL: ${url}`);
+    }
+  }
+  if (!isAddress(env.PAYOUT_TOKEN_ADDRESS, { strict: false })) {
+    problems.push(`PAYOUT_TOKEN_ADDRESS: not an address: ${env.PAYOUT_TOKEN_ADDRESS}`);
+  }
+  if (problems.length > 0) return { payouts: { enabled: false }, problems };
+
+  const hex = (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`;
+  let account: LocalAccount;
+  try {
+    account = privateKeyToAccount(hex);
+  } catch {
+    // Out of the curve's range: said without the key.
+    problems.push(`${source}: not a valid secp256k1 private key`);
+    return { payouts: { enabled: false }, problems };
+  }
+  return {
+    payouts: {
+      enabled: true,
+      account,
+      rpcUrls,
+      chainId: env.PAYOUT_CHAIN_ID,
+      tokenAddress: getAddress(env.PAYOUT_TOKEN_ADDRESS),
+      confirmations: env.PAYOUT_CONFIRMATIONS,
+      feeBumpPercent: env.PAYOUT_FEE_BUMP_PERCENT,
+      stuckAfterMs: env.PAYOUT_STUCK_AFTER_SECONDS * 1000,
+      pollMs: Math.round(env.PAYOUT_POLL_SECONDS * 1000),
+    },
+    problems,
+  };
+}

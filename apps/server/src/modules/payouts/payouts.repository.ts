@@ -1,0 +1,169 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  type NewPayoutRow,
+  PAYOUT_IN_FLIGHT,
+  type PayoutAttemptRow,
+  type PayoutRow,
+  type PayoutState,
+  payoutAttempts,
+  payouts,
+  payoutWallets,
+} from './payouts.tables.js';
+
+/** The payouts module's queries; each accepts the database or an open transaction. */
+
+/** The payout of a withdrawal that may still move money or has moved it (at most one). */
+export async function livePayoutOf(db: Executor, withdrawalId: number): Promise<PayoutRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payouts)
+    .where(
+      and(eq(payouts.withdrawalId, withdrawalId), inArray(payouts.state, [...PAYOUT_IN_FLIGHT, 'confirmed'])),
+    )
+    .limit(1);
+  return row;
+}
+
+/** A withdrawal's payouts, newest first (a reverted one, then the send that followed ...). */
+export async function payoutsOfWithdrawal(db: Executor, withdrawalId: number): Promise<PayoutRow[]> {
+  return db.select().from(payouts).where(eq(payouts.withdrawalId, withdrawalId)).orderBy(desc(payouts.id));
+}
+
+export async function findPayout(db: Executor, id: number, options: { forUpdate?: boolean } = {}) {
+  const query = db.select().from(payouts).where(eq(payouts.id, id)).limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+/**
+ * The wallet's nonce row, locked until the transaction ends; made at `floor` on first use. Every
+ * sender of this wallet queues here, so one nonce goes to one payout.
+ */
+export async function lockWalletNonce(
+  tx: Executor,
+  wallet: { chainId: number; address: string },
+  floor: number,
+  now: Date,
+): Promise<number> {
+  await tx
+    .insert(payoutWallets)
+    .values({ chainId: wallet.chainId, address: wallet.address, nextNonce: floor, updatedAt: now })
+    .onConflictDoNothing();
+  const [row] = await tx
+    .select()
+    .from(payoutWallets)
+    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)))
+    .for('update');
+  if (!row) throw new Error('payout wallet row vanished');
+  return row.nextNonce;
+}
+
+export async function setWalletNonce(
+  tx: Executor,
+  wallet: { chainId: number; address: string },
+  nextNonce: number,
+  now: Date,
+) {
+  await tx
+    .update(payoutWallets)
+    .set({ nextNonce, updatedAt: now })
+    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)));
+}
+
+export async function insertPayout(tx: Executor, row: NewPayoutRow): Promise<PayoutRow> {
+  const [inserted] = await tx.insert(payouts).values(row).returning();
+  if (!inserted) throw new Error('payout insert returned no row');
+  return inserted;
+}
+
+export async function insertAttempt(
+  tx: Executor,
+  row: typeof payoutAttempts.$inferInsert,
+): Promise<PayoutAttemptRow> {
+  const [inserted] = await tx.insert(payoutAttempts).values(row).returning();
+  if (!inserted) throw new Error('attempt insert returned no row');
+  return inserted;
+}
+
+/** A payout's attempts, oldest first. */
+export async function attemptsOf(db: Executor, payoutIds: readonly number[]): Promise<PayoutAttemptRow[]> {
+  if (payoutIds.length === 0) return [];
+  return db
+    .select()
+    .from(payoutAttempts)
+    .where(inArray(payoutAttempts.payoutId, [...payoutIds]))
+    .orderBy(asc(payoutAttempts.id));
+}
+
+export async function markAttemptBroadcast(db: Executor, attemptId: number, at: Date) {
+  await db.update(payoutAttempts).set({ broadcastAt: at }).where(eq(payoutAttempts.id, attemptId));
+}
+
+/** Moves a payout that is still in `from` states; answers the row, or undefined if it had moved on. */
+export async function updatePayout(
+  db: Executor,
+  id: number,
+  from: readonly PayoutState[],
+  changes: Partial<Omit<PayoutRow, 'id' | 'withdrawalId' | 'nonce'>> & { updatedAt: Date },
+): Promise<PayoutRow | undefined> {
+  const [row] = await db
+    .update(payouts)
+    .set(changes)
+    .where(and(eq(payouts.id, id), inArray(payouts.state, [...from])))
+    .returning();
+  return row;
+}
+
+/**
+ * Takes up to `limit` payouts in flight under a lease, lowest nonce first (a later nonce cannot land
+ * before an earlier one). SKIP LOCKED plus the lease keep two trackers off one payout; a tracker that
+ * dies leaves the lease to run out.
+ */
+export async function claimInFlight(db: Executor, now: Date, leaseUntil: Date, limit: number) {
+  const due = db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(
+      and(
+        inArray(payouts.state, [...PAYOUT_IN_FLIGHT]),
+        or(isNull(payouts.leaseUntil), lt(payouts.leaseUntil, now)),
+      ),
+    )
+    .orderBy(asc(payouts.nonce))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db.update(payouts).set({ leaseUntil }).where(inArray(payouts.id, due)).returning();
+  return rows.sort((a, b) => a.nonce - b.nonce);
+}
+
+export async function releaseLease(db: Executor, id: number) {
+  await db.update(payouts).set({ leaseUntil: null }).where(eq(payouts.id, id));
+}
+
+export interface PayoutListQuery {
+  state?: PayoutState | undefined;
+  limit: number;
+}
+
+/** Newest first, optionally one state. */
+export async function selectPayouts(db: Executor, query: PayoutListQuery): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(query.state ? eq(payouts.state, query.state) : undefined)
+    .orderBy(desc(payouts.id))
+    .limit(query.limit);
+}
+
+/** What the wallet still has to pay: payouts in flight, by count and amount. */
+export async function inFlightTotals(db: Executor): Promise<{ count: number; amountMicro: bigint }> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      amountMicro: sql<string>`coalesce(sum(${payouts.amountMicro}), 0)`,
+    })
+    .from(payouts)
+    .where(inArray(payouts.state, [...PAYOUT_IN_FLIGHT]));
+  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
+}

@@ -1,0 +1,611 @@
+import { DECIMALS, fromScaled, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
+import type { Address, Hash, Hex } from 'viem';
+import type { AppDeps } from '../../app.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import { AppError } from '../../http/app-error.js';
+import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import {
+  approveWithdrawal,
+  lockWithdrawal,
+  refuseUnlessPayable,
+} from '../withdrawals/withdrawals.service.js';
+import { bumpedFees, type EnabledPayoutConfig, type PayoutChain, payoutChainOf } from './payouts.chain.js';
+import {
+  attemptsOf,
+  claimInFlight,
+  findPayout,
+  inFlightTotals,
+  insertAttempt,
+  insertPayout,
+  livePayoutOf,
+  lockWalletNonce,
+  markAttemptBroadcast,
+  payoutsOfWithdrawal,
+  releaseLease,
+  selectPayouts,
+  setWalletNonce,
+  updatePayout,
+} from './payouts.repository.js';
+import {
+  PAYOUT_IN_FLIGHT,
+  type PayoutAttemptRow,
+  type PayoutRow,
+  type PayoutState,
+  type PayoutVia,
+} from './payouts.tables.js';
+
+/**
+ * On-chain payouts (issue 17, docs/withdrawals.md "On-chain payouts"). `sendWithdrawal` signs an
+ * ERC-20 transfer of a pending withdrawal's amount to its address and commits it with its nonce before
+ * any node sees it; the tracker (`trackPayouts`, run by jobs/payout-tracker.ts) broadcasts what is
+ * recorded, replaces what is stuck or dropped with the same nonce and a higher fee, counts
+ * confirmations and then completes the withdrawal through `approveWithdrawal` (hold -> payout, the
+ * mail), or marks a revert and leaves the withdrawal pending for the operator.
+ */
+
+/**
+ * Points where a test makes the flow fail: 'send:afterRecord' inside the send's transaction after the
+ * payout and its attempt are written; 'send:beforeBroadcast' after that commit, before the node is
+ * asked; 'track:beforeComplete' inside the completing transaction. Never set in production.
+ */
+export type PayoutFaultPoint = 'send:afterRecord' | 'send:beforeBroadcast' | 'track:beforeComplete';
+
+export type PayoutDeps = AppDeps & {
+  payoutFaults?: Partial<Record<PayoutFaultPoint, () => void | Promise<void>>>;
+};
+
+async function checkpoint(deps: PayoutDeps, point: PayoutFaultPoint) {
+  await deps.payoutFaults?.[point]?.();
+}
+
+/** The payout chain, or the operator's refusal when no key is configured. */
+export function payoutChain(deps: AppDeps): PayoutChain {
+  if (!deps.config.payouts.enabled) throw AppError.refused('payoutsOff');
+  return payoutChainOf(deps.config.payouts);
+}
+
+export const payoutsEnabled = (deps: AppDeps) => deps.config.payouts.enabled;
+
+// ---------------------------------------------------------------------------------------------------
+// What the console, the CLI and (later) the member's page see
+
+export interface PayoutAttemptView {
+  txHash: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  createdAt: string;
+  broadcastAt: string | null;
+}
+
+export interface PayoutView {
+  id: number;
+  withdrawalId: number;
+  state: PayoutState;
+  chainId: number;
+  from: string;
+  to: string;
+  token: string;
+  nonce: number;
+  /** USDT, 6 decimals. */
+  amount: string;
+  /** The attempt that landed (mined/confirmed/reverted), else the latest signed one. */
+  txHash: string;
+  /** Polygonscan's page of txHash on Polygon mainnet; null on another chain. */
+  explorerUrl: string | null;
+  confirmations: number;
+  /** The depth at which it counts as final (PAYOUT_CONFIRMATIONS). */
+  confirmationsNeeded: number;
+  minedBlock: number | null;
+  sentBy: number | null;
+  sentVia: PayoutVia;
+  createdAt: string;
+  broadcastAt: string | null;
+  finishedAt: string | null;
+  failureReason: string | null;
+  lastError: string | null;
+  attempts: PayoutAttemptView[];
+}
+
+function toView(deps: AppDeps, row: PayoutRow, attempts: PayoutAttemptRow[]): PayoutView {
+  const own = attempts.filter((attempt) => attempt.payoutId === row.id);
+  const txHash = row.minedHash ?? own.at(-1)?.txHash ?? '';
+  return {
+    id: row.id,
+    withdrawalId: row.withdrawalId,
+    state: row.state,
+    chainId: row.chainId,
+    from: row.fromAddress,
+    to: row.toAddress,
+    token: row.tokenAddress,
+    nonce: row.nonce,
+    amount: fromScaled(row.amountMicro, DECIMALS.usdt),
+    txHash,
+    explorerUrl: row.chainId === 137 && txHash ? `${POLYGON_EXPLORER_TX_URL}${txHash}` : null,
+    confirmations: row.confirmations,
+    confirmationsNeeded: deps.config.payouts.enabled ? deps.config.payouts.confirmations : 0,
+    minedBlock: row.minedBlock,
+    sentBy: row.sentBy,
+    sentVia: row.sentVia,
+    createdAt: row.createdAt.toISOString(),
+    broadcastAt: row.broadcastAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    failureReason: row.failureReason,
+    lastError: row.lastError,
+    attempts: own.map((attempt) => ({
+      txHash: attempt.txHash,
+      maxFeePerGas: attempt.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: attempt.maxPriorityFeePerGas.toString(),
+      createdAt: attempt.createdAt.toISOString(),
+      broadcastAt: attempt.broadcastAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+async function viewsOf(deps: AppDeps, rows: PayoutRow[]): Promise<PayoutView[]> {
+  const attempts = await attemptsOf(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toView(deps, row, attempts));
+}
+
+/** A withdrawal's payouts, newest first: the live or confirmed one, and any reverted or dropped before it. */
+export async function withdrawalPayouts(deps: AppDeps, withdrawalId: number): Promise<PayoutView[]> {
+  return viewsOf(deps, await payoutsOfWithdrawal(deps.db, withdrawalId));
+}
+
+export async function getPayout(deps: AppDeps, id: number): Promise<PayoutView | undefined> {
+  const row = await findPayout(deps.db, id);
+  return row ? (await viewsOf(deps, [row]))[0] : undefined;
+}
+
+/** The payouts, newest first, optionally in one state. */
+export async function listPayouts(
+  deps: AppDeps,
+  query: { state?: PayoutState | undefined; limit?: number },
+): Promise<PayoutView[]> {
+  return viewsOf(deps, await selectPayouts(deps.db, { state: query.state, limit: query.limit ?? 100 }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sending
+
+export interface SendOutcome {
+  payout: PayoutView;
+  /** False when the withdrawal already had a payout on its way (or paid): nothing new was signed. */
+  created: boolean;
+}
+
+/**
+ * Sends a pending withdrawal on chain. In one transaction under the withdrawal's row lock: a payout
+ * already live for it is answered as it is (a second click, a retry, a racing instance); otherwise
+ * the checks of a payment by hand, the wallet's nonce taken under its row lock, the transfer signed
+ * and the payout with its first attempt written. Only after that commit is the transaction handed to
+ * the node; if that fails or the process dies, the tracker broadcasts the recorded bytes.
+ */
+export async function sendWithdrawal(
+  deps: PayoutDeps,
+  input: {
+    id: string | number;
+    operatorId: number | null;
+    via: PayoutVia;
+    /** The operator's audit entry, written in the transaction that records the payout. */
+    audit?: { actor: AuditActor; requestId: string | null };
+  },
+): Promise<SendOutcome> {
+  const chain = payoutChain(deps);
+  const { config } = chain;
+  // Read before the transaction, so no lock waits on the network: the chain's count lets the nonce
+  // skip past transactions the wallet sent elsewhere; the fees are today's.
+  const [chainNonce, fees] = await Promise.all([chain.nonceAt('pending'), chain.currentFees()]);
+
+  let recorded: { payout: PayoutRow; attempt: PayoutAttemptRow; created: boolean };
+  try {
+    recorded = await deps.db.transaction(async (tx) => {
+      const withdrawal = await lockWithdrawal(tx, input.id);
+      const live = await livePayoutOf(tx, withdrawal.id);
+      if (live) {
+        const attempts = await attemptsOf(tx, [live.id]);
+        return { payout: live, attempt: attempts.at(-1) as PayoutAttemptRow, created: false };
+      }
+      await refuseUnlessPayable(tx, deps, withdrawal, input.operatorId);
+      const now = deps.clock.now();
+      const wallet = { chainId: config.chainId, address: chain.address };
+      const stored = await lockWalletNonce(tx, wallet, chainNonce, now);
+      const nonce = Math.max(stored, chainNonce);
+      const signed = await chain.signTransfer({
+        to: withdrawal.address as Address,
+        amountMicro: withdrawal.amountMicro,
+        nonce,
+        fees,
+      });
+      const payout = await insertPayout(tx, {
+        withdrawalId: withdrawal.id,
+        chainId: config.chainId,
+        fromAddress: chain.address,
+        nonce,
+        toAddress: withdrawal.address,
+        tokenAddress: config.tokenAddress,
+        amountMicro: withdrawal.amountMicro,
+        state: 'signed',
+        sentBy: input.operatorId,
+        sentVia: input.via,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const attempt = await insertAttempt(tx, {
+        payoutId: payout.id,
+        txHash: signed.txHash,
+        rawTx: signed.rawTx,
+        gasLimit: signed.gasLimit,
+        maxFeePerGas: signed.maxFeePerGas,
+        maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
+        createdAt: now,
+      });
+      await setWalletNonce(tx, wallet, nonce + 1, now);
+      if (input.audit) {
+        await recordAudit(tx, {
+          actor: input.audit.actor,
+          action: 'withdrawal.send',
+          target: `withdrawal:${withdrawal.id}`,
+          before: { status: withdrawal.status, amount: fromScaled(withdrawal.amountMicro, DECIMALS.usdt) },
+          after: {
+            payoutId: payout.id,
+            from: chain.address,
+            to: withdrawal.address,
+            nonce,
+            txHash: signed.txHash,
+            via: input.via,
+          },
+          at: now,
+          requestId: input.audit.requestId,
+        });
+      }
+      await checkpoint(deps, 'send:afterRecord');
+      return { payout, attempt, created: true };
+    });
+  } catch (error) {
+    // Two sends that got past each other's lock (cannot happen under the row lock; the index says so
+    // too): the one that lost answers the winner's payout.
+    if (!isUniqueViolation(error)) throw error;
+    const withdrawalId = Number(input.id);
+    const live = Number.isSafeInteger(withdrawalId) ? await livePayoutOf(deps.db, withdrawalId) : undefined;
+    if (!live) throw error;
+    const views = await viewsOf(deps, [live]);
+    return { payout: views[0] as PayoutView, created: false };
+  }
+
+  if (recorded.created) {
+    await checkpoint(deps, 'send:beforeBroadcast');
+    await broadcastAttempt(deps, chain, recorded.payout, recorded.attempt);
+  }
+  const fresh = (await findPayout(deps.db, recorded.payout.id)) ?? recorded.payout;
+  const views = await viewsOf(deps, [fresh]);
+  return { payout: views[0] as PayoutView, created: recorded.created };
+}
+
+export interface BatchSendResult {
+  id: string;
+  outcome: SendOutcome | { refused: AppError };
+}
+
+/**
+ * Sends several withdrawals, one after the other (each takes the next nonce); a refusal of one does
+ * not stop the others. Other errors (the database, the node unreachable before signing) stop the batch.
+ */
+export async function sendWithdrawals(
+  deps: PayoutDeps,
+  input: {
+    ids: ReadonlyArray<string | number>;
+    operatorId: number | null;
+    via: PayoutVia;
+    audit?: { actor: AuditActor; requestId: string | null };
+  },
+): Promise<BatchSendResult[]> {
+  const results: BatchSendResult[] = [];
+  for (const id of input.ids) {
+    try {
+      results.push({
+        id: String(id),
+        outcome: await sendWithdrawal(deps, {
+          id,
+          operatorId: input.operatorId,
+          via: input.via,
+          ...(input.audit ? { audit: input.audit } : {}),
+        }),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ id: String(id), outcome: { refused: error } });
+    }
+  }
+  return results;
+}
+
+/** Hands an attempt to the node; a refusal is kept on the payout for the operator, never thrown. */
+async function broadcastAttempt(
+  deps: AppDeps,
+  chain: PayoutChain,
+  payout: PayoutRow,
+  attempt: PayoutAttemptRow,
+): Promise<boolean> {
+  const answer = await chain.broadcast(attempt.rawTx as Hex).catch((error: unknown) => ({
+    error: error instanceof Error ? error.message : String(error),
+  }));
+  const now = deps.clock.now();
+  if ('error' in answer) {
+    await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { lastError: answer.error, updatedAt: now });
+    return false;
+  }
+  await markAttemptBroadcast(deps.db, attempt.id, now);
+  await updatePayout(deps.db, payout.id, ['signed'], {
+    state: 'broadcast',
+    broadcastAt: now,
+    updatedAt: now,
+  });
+  await updatePayout(deps.db, payout.id, ['broadcast', 'mined'], { lastError: null, updatedAt: now });
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tracking
+
+export interface TrackSummary {
+  looked: number;
+  broadcast: number;
+  replaced: number;
+  confirmed: number;
+  reverted: number;
+  dropped: number;
+}
+
+const LEASE_MS = 2 * 60_000;
+/** How long a broadcast transaction may be unknown to the node before it counts as dropped. */
+export const DROPPED_AFTER_MS = 30_000;
+
+/**
+ * One pass over the payouts in flight (lowest nonce first), each under a lease: broadcast what no node
+ * has taken, read receipts of every attempt, count confirmations, complete or mark reverted at depth,
+ * replace a stuck or dropped transaction. Safe on several instances at once: the lease keeps them off
+ * one payout, and every step is idempotent (same bytes, same hash; one decision per withdrawal).
+ */
+export async function trackPayouts(
+  deps: PayoutDeps,
+  options: { limit?: number } = {},
+): Promise<TrackSummary> {
+  const summary: TrackSummary = {
+    looked: 0,
+    broadcast: 0,
+    replaced: 0,
+    confirmed: 0,
+    reverted: 0,
+    dropped: 0,
+  };
+  if (!deps.config.payouts.enabled) return summary;
+  const chain = payoutChainOf(deps.config.payouts);
+  const now = deps.clock.now();
+  const claimed = await claimInFlight(deps.db, now, new Date(now.getTime() + LEASE_MS), options.limit ?? 50);
+  if (claimed.length === 0) return summary;
+  let head: bigint;
+  try {
+    head = await chain.blockNumber();
+  } catch (error) {
+    // The node is away: let the next pass (of any instance) have them at once.
+    for (const payout of claimed) await releaseLease(deps.db, payout.id);
+    throw error;
+  }
+  for (const payout of claimed) {
+    summary.looked += 1;
+    try {
+      const step = await trackOne(deps, chain, payout, head);
+      if (step) summary[step] += 1;
+    } finally {
+      await releaseLease(deps.db, payout.id);
+    }
+  }
+  return summary;
+}
+
+type TrackStep = Exclude<keyof TrackSummary, 'looked'> | undefined;
+
+async function trackOne(
+  deps: PayoutDeps,
+  chain: PayoutChain,
+  payout: PayoutRow,
+  head: bigint,
+): Promise<TrackStep> {
+  const { config } = chain;
+  const attempts = await attemptsOf(deps.db, [payout.id]);
+  const latest = attempts.at(-1);
+  if (!latest) throw new Error(`payout ${payout.id} has no attempt`);
+
+  // The count first, the receipts after: a nonce counted as used here was mined by then, so if one of
+  // ours did it, its receipt is found below.
+  const finalBlock = head - BigInt(config.confirmations) + 1n;
+  const usedUpToFinal =
+    finalBlock >= 0n
+      ? await chain.client.getTransactionCount({ address: chain.address, blockNumber: finalBlock })
+      : 0;
+
+  for (const attempt of [...attempts].reverse()) {
+    const receipt = await chain.receipt(attempt.txHash as Hash);
+    if (!receipt) continue;
+    return settleMined(deps, chain, payout, attempt.txHash, receipt.blockNumber, receipt.status, head);
+  }
+
+  const now = deps.clock.now();
+  if (payout.state === 'mined') {
+    // Its block is gone (a reorg): back to waiting; the attempts are still valid.
+    await updatePayout(deps.db, payout.id, ['mined'], {
+      state: 'broadcast',
+      minedHash: null,
+      minedBlock: null,
+      confirmations: 0,
+      updatedAt: now,
+    });
+  }
+  if (usedUpToFinal > payout.nonce) {
+    // The nonce is final on chain and none of our transactions used it: the wallet sent something else
+    // with it (a payment made by hand from the same key?). Ours can never land; nothing moved.
+    await finishPayout(deps, payout.id, 'dropped', {
+      failureReason:
+        `nonce ${payout.nonce} of the wallet was used by another transaction; this payout never ` +
+        'reached the chain and moved nothing',
+    });
+    return 'dropped';
+  }
+
+  if (!latest.broadcastAt || payout.state === 'signed') {
+    return (await broadcastAttempt(deps, chain, payout, latest)) ? 'broadcast' : undefined;
+  }
+  const age = now.getTime() - latest.createdAt.getTime();
+  const stuck = age >= config.stuckAfterMs;
+  // A node behind a load balancer may not know a transaction another backend took: only one unknown
+  // for a while counts as dropped, or each pass would raise the fee again.
+  const dropped =
+    age >= Math.min(DROPPED_AFTER_MS, config.stuckAfterMs) && !(await chain.isKnown(latest.txHash as Hash));
+  if (!stuck && !dropped) return undefined;
+  return (await replace(deps, chain, payout, latest)) ? 'replaced' : undefined;
+}
+
+/**
+ * Signs the same transaction again (copied from the last signed bytes: recipient, amount, nonce) with
+ * higher fees, records it, then broadcasts it.
+ */
+async function replace(
+  deps: PayoutDeps,
+  chain: PayoutChain,
+  payout: PayoutRow,
+  latest: PayoutAttemptRow,
+): Promise<boolean> {
+  const fees = bumpedFees(latest, await chain.currentFees(), chain.config.feeBumpPercent);
+  const signed = await chain.resign(latest.rawTx as Hex, fees);
+  const attempt = await deps.db.transaction(async (tx) => {
+    const current = await findPayout(tx, payout.id, { forUpdate: true });
+    if (!current || !PAYOUT_IN_FLIGHT.includes(current.state)) return undefined;
+    const now = deps.clock.now();
+    await updatePayout(tx, payout.id, PAYOUT_IN_FLIGHT, { updatedAt: now });
+    return insertAttempt(tx, {
+      payoutId: payout.id,
+      txHash: signed.txHash,
+      rawTx: signed.rawTx,
+      gasLimit: signed.gasLimit,
+      maxFeePerGas: signed.maxFeePerGas,
+      maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
+      createdAt: now,
+    });
+  });
+  if (!attempt) return false;
+  await broadcastAttempt(deps, chain, payout, attempt);
+  return true;
+}
+
+async function settleMined(
+  deps: PayoutDeps,
+  chain: PayoutChain,
+  payout: PayoutRow,
+  txHash: string,
+  block: bigint,
+  status: 'success' | 'reverted',
+  head: bigint,
+): Promise<TrackStep> {
+  const confirmations = head >= block ? Number(head - block) + 1 : 0;
+  const now = deps.clock.now();
+  await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, {
+    state: 'mined',
+    minedHash: txHash,
+    minedBlock: Number(block),
+    confirmations,
+    lastError: null,
+    updatedAt: now,
+  });
+  if (confirmations < chain.config.confirmations) return undefined;
+  if (status === 'success') {
+    await completePayout(deps, payout.id, txHash);
+    return 'confirmed';
+  }
+  const reason = await chain.revertReason({
+    to: payout.toAddress as Address,
+    amountMicro: payout.amountMicro,
+    block,
+  });
+  await finishPayout(deps, payout.id, 'reverted', {
+    failureReason:
+      `the transfer reverted on chain in block ${block} (${txHash})` +
+      `${reason ? `: ${reason}` : ''}; nothing was paid, the withdrawal is back in the queue`,
+  });
+  return 'reverted';
+}
+
+/** Final and paid: the withdrawal completes with the landed hash (hold -> payout, the mail), in one transaction. */
+async function completePayout(deps: PayoutDeps, payoutId: number, txHash: string) {
+  await deps.db.transaction(async (tx) => {
+    const payout = await findPayout(tx, payoutId, { forUpdate: true });
+    if (!payout || !PAYOUT_IN_FLIGHT.includes(payout.state)) return;
+    await approveWithdrawal(
+      { ...deps, db: tx },
+      {
+        id: payout.withdrawalId,
+        txHash,
+        operatorId: payout.sentBy,
+        via: payout.sentVia,
+        payoutId: payout.id,
+      },
+    );
+    await checkpoint(deps, 'track:beforeComplete');
+    await updatePayout(tx, payout.id, PAYOUT_IN_FLIGHT, {
+      state: 'confirmed',
+      finishedAt: deps.clock.now(),
+      updatedAt: deps.clock.now(),
+    });
+  });
+}
+
+async function finishPayout(
+  deps: AppDeps,
+  payoutId: number,
+  state: 'reverted' | 'dropped',
+  fields: { failureReason: string },
+) {
+  const now = deps.clock.now();
+  await updatePayout(deps.db, payoutId, PAYOUT_IN_FLIGHT, {
+    state,
+    failureReason: fields.failureReason,
+    finishedAt: now,
+    updatedAt: now,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The wallet
+
+export interface WalletStatus {
+  chainId: number;
+  address: string;
+  token: string;
+  /** USDT the wallet holds (6 decimals) and native gas (18 decimals: POL on Polygon). */
+  tokenBalance: string;
+  gasBalance: string;
+  /** Payouts signed or on their way and not yet final. */
+  inFlight: { count: number; amount: string };
+  confirmations: number;
+}
+
+export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
+  const chain = payoutChain(deps);
+  const config: EnabledPayoutConfig = chain.config;
+  const [tokenBalance, gasBalance, inFlight] = await Promise.all([
+    chain.tokenBalance(),
+    chain.gasBalance(),
+    inFlightTotals(deps.db),
+  ]);
+  return {
+    chainId: config.chainId,
+    address: chain.address,
+    token: config.tokenAddress,
+    tokenBalance: fromScaled(tokenBalance, DECIMALS.usdt),
+    gasBalance: fromScaled(gasBalance, 18),
+    inFlight: { count: inFlight.count, amount: fromScaled(inFlight.amountMicro, DECIMALS.usdt) },
+    confirmations: config.confirmations,
+  };
+}

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../auth/auth.tables.js';
+import { withdrawals } from '../withdrawals/withdrawals.tables.js';
+
+/**
+ * On-chain payouts (docs/withdrawals.md, "On-chain payouts"). A payout is one ERC-20 transfer paying
+ * one withdrawal from the hot wallet, at one nonce; its attempts are the signed transactions of that
+ * nonce (the first, then replacements with higher fees), any of which may be the one that lands.
+ */
+
+/**
+ * signed: the first attempt is recorded (committed) but no node has taken it yet;
+ * broadcast: a node accepted an attempt; mined: an attempt is in a block, confirmations counting;
+ * confirmed: final, the withdrawal completed with that attempt's hash (ledger hold -> payout, mail);
+ * reverted: the transfer failed on chain (nonce used up, nothing moved), the withdrawal back in the queue;
+ * dropped: the wallet's nonce was used by a transaction that is none of ours, so ours can never land.
+ */
+export const PAYOUT_STATES = ['signed', 'broadcast', 'mined', 'confirmed', 'reverted', 'dropped'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+/** States in which a payout may still move money: one of them at most per withdrawal. */
+export const PAYOUT_IN_FLIGHT: readonly PayoutState[] = ['signed', 'broadcast', 'mined'];
+
+export const PAYOUT_VIA = ['console', 'cli'] as const;
+export type PayoutVia = (typeof PAYOUT_VIA)[number];
+
+/**
+ * The next nonce of each payout wallet on each chain. The row is locked (`FOR UPDATE`) by the
+ * transaction that signs a payout and moves on only if that transaction commits its payout: two
+ * instances never hand out one nonce, and a rolled-back send leaves no gap.
+ */
+export const payoutWallets = pgTable(
+  'payout_wallets',
+  {
+    chainId: integer('chain_id').notNull(),
+    /** EIP-55 checksummed. */
+    address: text('address').notNull(),
+    nextNonce: bigint('next_nonce', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.chainId, table.address] }),
+    check('payout_wallets_nonce_check', sql`${table.nextNonce} >= 0`),
+  ],
+);
+
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    withdrawalId: bigint('withdrawal_id', { mode: 'number' })
+      .notNull()
+      .references(() => withdrawals.id),
+    chainId: integer('chain_id').notNull(),
+    fromAddress: text('from_address').notNull(),
+    nonce: bigint('nonce', { mode: 'number' }).notNull(),
+    toAddress: text('to_address').notNull(),
+    tokenAddress: text('token_address').notNull(),
+    /** Token units: micro-USDT, USDT having 6 decimals. */
+    amountMicro: bigint('amount_micro', { mode: 'bigint' }).notNull(),
+    state: text('state').$type<PayoutState>().notNull(),
+    /** The operator who sent it (the withdrawal is decided in their name when it confirms). */
+    sentBy: bigint('sent_by', { mode: 'number' }).references(() => users.id),
+    sentVia: text('sent_via').$type<PayoutVia>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** When a node first accepted an attempt. */
+    broadcastAt: timestamp('broadcast_at', { withTimezone: true }),
+    /** The attempt in a block (mined, confirmed, reverted) and its block. */
+    minedHash: text('mined_hash'),
+    minedBlock: bigint('mined_block', { mode: 'number' }),
+    /** Blocks from the mined one to the head when the tracker last looked (the member's "n of m"). */
+    confirmations: integer('confirmations').notNull().default(0),
+    /** When it became final: confirmed, reverted or dropped. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Why it reverted or was dropped, for the operator. */
+    failureReason: text('failure_reason'),
+    /** The last trouble the tracker met (a node refusing the broadcast ...), cleared when it passes. */
+    lastError: text('last_error'),
+    /** A tracker instance is working it until then (SKIP LOCKED claim plus lease). */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    // One payout that may still move money per withdrawal; a reverted or dropped one may be followed
+    // by a new send. A confirmed one stays unique too: the withdrawal is paid once.
+    uniqueIndex('payouts_withdrawal_live_unique')
+      .on(table.withdrawalId)
+      .where(sql`${table.state} in ('signed', 'broadcast', 'mined', 'confirmed')`),
+    uniqueIndex('payouts_wallet_nonce_unique').on(table.chainId, table.fromAddress, table.nonce),
+    index('payouts_state_idx').on(table.state, table.nonce),
+    index('payouts_withdrawal_idx').on(table.withdrawalId, table.id),
+    check('payouts_amount_check', sql`${table.amountMicro} > 0 and ${table.nonce} >= 0`),
+    check(
+      'payouts_state_check',
+      sql`${table.state} in ('signed', 'broadcast', 'mined', 'confirmed', 'reverted', 'dropped')
+        and (${table.state} not in ('mined', 'confirmed', 'reverted') or ${table.minedHash} is not null)
+        and (${table.state} not in ('confirmed', 'reverted', 'dropped') or ${table.finishedAt} is not null)
+        and (${table.state} not in ('reverted', 'dropped') or length(${table.failureReason}) > 0)`,
+    ),
+    check('payouts_via_check', sql`${table.sentVia} in ('console', 'cli')`),
+  ],
+);
+
+/**
+ * Each signed transaction of a payout, recorded before any node sees it: the raw bytes (so a restart
+ * re-broadcasts exactly them, same hash), the fees and when. Same nonce for all of a payout's attempts.
+ */
+export const payoutAttempts = pgTable(
+  'payout_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payoutId: bigint('payout_id', { mode: 'number' })
+      .notNull()
+      .references(() => payouts.id),
+    txHash: text('tx_hash').notNull(),
+    rawTx: text('raw_tx').notNull(),
+    gasLimit: bigint('gas_limit', { mode: 'bigint' }).notNull(),
+    maxFeePerGas: bigint('max_fee_per_gas', { mode: 'bigint' }).notNull(),
+    maxPriorityFeePerGas: bigint('max_priority_fee_per_gas', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** When a node last accepted it (or said it already had it). */
+    broadcastAt: timestamp('broadcast_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('payout_attempts_hash_unique').on(table.txHash),
+    index('payout_attempts_payout_idx').on(table.payoutId, table.id),
+    check('payout_attempts_hash_check', sql`${table.txHash} ~ '^0x[0-9a-f]{64}$'`),
+  ],
+);
+
+export type PayoutWalletRow = typeof payoutWallets.$inferSelect;
+export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayoutRow = typeof payouts.$inferInsert;
+export type PayoutAttemptRow = typeof payoutAttempts.$inferSelect;

@@ -1,0 +1,77 @@
+import type { Address, Hex, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
+import type { Config } from '../../config.js';
+import {
+  deployTestUsdt,
+  type LocalChain,
+  mintUsdt,
+  setGasBalance,
+  startLocalChain,
+} from '../../test/chain/local-chain.js';
+import type { CashbackTestContext } from '../cashback/test-support.js';
+import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
+import type { PayoutConfig } from './payouts.config.js';
+
+/**
+ * Test helpers for on-chain payouts: the local chain with a fresh test USDT, a funded payout wallet
+ * (a fresh key per test file, so files never share nonces), its configuration, and members with a
+ * pending withdrawal made through the real request flow.
+ */
+
+export interface PayoutTestChain {
+  chain: LocalChain;
+  token: Address;
+  key: Hex;
+  account: LocalAccount;
+}
+
+/** Starts (or reuses) this process's chain, deploys a test USDT and funds a new wallet with gas and USDT. */
+export async function payoutTestChain(options: { usdt?: bigint } = {}): Promise<PayoutTestChain> {
+  const chain = await startLocalChain();
+  const token = await deployTestUsdt(chain);
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  await setGasBalance(chain, account.address, 10n ** 21n);
+  await mintUsdt(chain, token, account.address, options.usdt ?? 100_000_000_000n);
+  return { chain, token, key, account };
+}
+
+export function payoutConfig(
+  setup: PayoutTestChain,
+  overrides: Partial<Extract<PayoutConfig, { enabled: true }>> = {},
+): PayoutConfig {
+  return {
+    enabled: true,
+    account: setup.account,
+    rpcUrls: [setup.chain.url],
+    chainId: 137,
+    tokenAddress: setup.token,
+    confirmations: 3,
+    feeBumpPercent: 20,
+    stuckAfterMs: 60_000,
+    pollMs: 50,
+    ...overrides,
+  };
+}
+
+export const payoutOverrides = (setup: PayoutTestChain): Partial<Config> => ({
+  payouts: payoutConfig(setup),
+});
+
+/** A member (English unless said) with a pending withdrawal of `amount` USDT to a fresh address of theirs. */
+export async function pendingWithdrawal(
+  ctx: CashbackTestContext,
+  amount: string,
+  options: { lang?: 'en' | 'zh' | 'ko' } = {},
+): Promise<{ member: TestMember; id: string; to: Address }> {
+  const member = await fundedMember(ctx, {
+    cashback: amount,
+    ...(options.lang ? { lang: options.lang } : {}),
+  });
+  const to = privateKeyToAccount(generatePrivateKey()).address;
+  const authCode = await ownCode(ctx, member);
+  const answer = await applyDeposit(ctx, member, { amount, authCode, address: to });
+  expect(answer).toMatchObject({ state: 0 });
+  return { member, id: (answer.content as { id: string }).id, to };
+}
