@@ -45,6 +45,11 @@ interface Load {
   requestsPerSecond: number;
   p99Ms: number;
   failures: number;
+  /**
+   * Server CPU time per answer. Less moved by other processes than req/s on a shared machine (a
+   * server waiting for a core loses throughput, not CPU per request).
+   */
+  cpuMicrosPerRequest: number;
 }
 
 function largestScript(): string | undefined {
@@ -105,20 +110,23 @@ function record(url: string, scenario: Scenario): Promise<RecordedAnswer> {
   });
 }
 
-async function measure(url: string, scenario: Scenario, seconds = DURATION_SECONDS): Promise<Load> {
+async function measure(target: ServerProcess, scenario: Scenario, seconds = DURATION_SECONDS): Promise<Load> {
   const options = {
-    url: `${url}${scenario.path}`,
+    url: `${target.url}${scenario.path}`,
     method: scenario.method,
     headers: requestHeaders(scenario),
     connections: CONNECTIONS,
     ...(scenario.method === 'POST' ? { body: '{}' } : {}),
   };
   await autocannon({ ...options, duration: 1 });
+  const cpuBefore = target.cpuMs();
   const result = await autocannon({ ...options, duration: seconds });
+  const cpuMs = target.cpuMs() - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    cpuMicrosPerRequest: (cpuMs * 1000) / Math.max(1, result.requests.total),
   };
 }
 
@@ -141,7 +149,9 @@ export async function benchHttpPath() {
     `  machine: ${os.cpus().length} cores, load average ${loadAverage()} (1, 5, 15 min) at the start`,
   );
   const database = await benchDatabase();
-  console.log(`  app: ${appCommand().label}, NODE_ENV=production, on ${database.label}`);
+  console.log(
+    `  app: ${appCommand().label}, NODE_ENV=production, LOG_LEVEL=warn (no access log lines), on ${database.label}`,
+  );
   const list = scenarios();
   const recordedFile = path.join(os.tmpdir(), `elex-bench-answers-${process.pid}.json`);
   let app: (ServerProcess & { startMs: number }) | undefined;
@@ -187,13 +197,14 @@ export async function benchHttpPath() {
         ];
         if (scenario.withFastify) order.push(['fastify', fastify]);
         if (round % 2 === 1) order.reverse();
-        for (const [side, target] of order) row[side].push(await measure(target.url, scenario));
+        for (const [side, target] of order) row[side].push(await measure(target, scenario));
       }
     }
 
     console.log(
-      `\n  ${'request'.padEnd(44)} ${'answer'.padEnd(22)} ${'app req/s'.padStart(10)} ${'bare req/s'.padStart(10)}  app p99   ratio to bare, median [min–max]`,
+      `\n  ${'request'.padEnd(44)} ${'answer'.padEnd(22)} ${'app req/s'.padStart(10)} ${'bare req/s'.padStart(10)}  app p99   req/s ratio to bare   CPU µs per answer app/bare, ratio bare/app`,
     );
+    console.log('  (ratios: median [min–max] of the rounds)');
     for (const [index, scenario] of list.entries()) {
       const row = rows[index];
       if (!row) continue;
@@ -204,16 +215,25 @@ export async function benchHttpPath() {
       const bareRate = spread(row.bare.map((load) => load.requestsPerSecond));
       const p99 = spread(row.app.map((load) => load.p99Ms));
       const failures = row.app.reduce((sum, load) => sum + load.failures, 0);
+      const appCpu = spread(row.app.map((load) => load.cpuMicrosPerRequest));
+      const bareCpu = spread(row.bare.map((load) => load.cpuMicrosPerRequest));
+      const cpuRatios = row.app.map(
+        (load, round) => (row.bare[round]?.cpuMicrosPerRequest ?? 0) / load.cpuMicrosPerRequest,
+      );
       console.log(
-        `  ${scenario.label.padEnd(44)} ${(encodings[index] ?? '').padEnd(22)} ${number(appRate.median).padStart(10)} ${number(bareRate.median).padStart(10)}  ${`${number(p99.median)} ms`.padStart(7)}   ${ratio(spread(ratios))}` +
+        `  ${scenario.label.padEnd(44)} ${(encodings[index] ?? '').padEnd(22)} ${number(appRate.median).padStart(10)} ${number(bareRate.median).padStart(10)}  ${`${number(p99.median)} ms`.padStart(7)}   ${ratio(spread(ratios)).padEnd(19)} ${`${number(appCpu.median)}/${number(bareCpu.median)}`.padStart(9)}, ${ratio(spread(cpuRatios))}` +
           (failures ? `   (${failures} non-2xx or errors)` : ''),
       );
       if (row.fastify.length > 0) {
         const fastifyRatios = row.fastify.map(
           (load, round) => load.requestsPerSecond / (row.bare[round]?.requestsPerSecond ?? 1),
         );
+        const fastifyCpuRatios = row.fastify.map(
+          (load, round) => (row.bare[round]?.cpuMicrosPerRequest ?? 0) / load.cpuMicrosPerRequest,
+        );
+        const fastifyCpu = spread(row.fastify.map((load) => load.cpuMicrosPerRequest));
         console.log(
-          `  ${'  the same bytes from a bare Fastify'.padEnd(44)} ${''.padEnd(22)} ${number(spread(row.fastify.map((load) => load.requestsPerSecond)).median).padStart(10)} ${''.padStart(10)}  ${''.padStart(7)}   ${ratio(spread(fastifyRatios))}`,
+          `  ${'  the same bytes from a bare Fastify'.padEnd(44)} ${''.padEnd(22)} ${number(spread(row.fastify.map((load) => load.requestsPerSecond)).median).padStart(10)} ${''.padStart(10)}  ${''.padStart(7)}   ${ratio(spread(fastifyRatios)).padEnd(19)} ${number(fastifyCpu.median).padStart(9)}, ${ratio(spread(fastifyCpuRatios))}`,
         );
       }
     }

@@ -17,6 +17,8 @@ export interface ServerProcess {
   pid: number;
   /** Resident memory now and at its peak (Linux /proc), in bytes. */
   memory(): { rss: number; peak: number };
+  /** CPU time (user + system) the process has used so far, in ms (Linux /proc). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ async function startAndWait(
     pid,
     startMs,
     memory: () => readMemory(pid),
+    cpuMs: () => readCpuMs(pid),
     async stop() {
       if (hasExited) return;
       child.kill('SIGTERM');
@@ -166,4 +169,14 @@ function readMemory(pid: number): { rss: number; peak: number } {
   const kib = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+// /proc/<pid>/stat counts in clock ticks, 100 per second on Linux.
+const TICKS_PER_SECOND = 100;
+
+function readCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
