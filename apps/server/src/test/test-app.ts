@@ -14,6 +14,32 @@ async function pgliteTemplate(): Promise<Blob | undefined> {
 }
 
 /**
+ * A new, empty PostgreSQL database on the server of `adminUrl` (TEST_DATABASE_URL): its URL, and drop()
+ * to remove it (with force: a killed process may leave connections behind).
+ */
+export async function createScratchDatabase(
+  adminUrl: string,
+  prefix = 'elex_test',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/**
  * A fresh migrated database per test file: embedded PGlite in memory by default, or a new
  * PostgreSQL database created on TEST_DATABASE_URL's server (dropped again on close).
  */
@@ -21,22 +47,13 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
 
-  const name = `elex_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  const scratch = await createScratchDatabase(adminUrl);
+  const handle = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 });
   return {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
@@ -55,26 +72,17 @@ export async function openSharedTestDatabase(
     const handle = await openDatabase({ kind: 'pglite' });
     return { handles: Array.from({ length: count }, () => handle), close: () => handle.close() };
   }
-  const name = `elex_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(adminUrl);
   const handles: DatabaseHandle[] = [];
   // One after the other: the first migrates, the others find the migrations applied.
   for (let index = 0; index < count; index += 1) {
-    handles.push(await openDatabase({ kind: 'postgres', url: url.toString(), poolSize }));
+    handles.push(await openDatabase({ kind: 'postgres', url: scratch.url, poolSize }));
   }
   return {
     handles,
     async close() {
       for (const handle of handles) await handle.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }

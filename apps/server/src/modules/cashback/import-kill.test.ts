@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../app.js';
 import { type DatabaseTarget, openDatabase } from '../../db/client.js';
@@ -11,7 +9,7 @@ import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import { systemClock } from '../../lib/clock.js';
 import { runCliProcess } from '../../test/cli-process.js';
 import { seedOperator } from '../../test/ops-command.js';
-import { testConfig } from '../../test/test-app.js';
+import { createScratchDatabase, testConfig } from '../../test/test-app.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { rowsOf } from './cashback.repository.js';
 import { ingestReferrals } from './ingest.service.js';
@@ -58,21 +56,10 @@ beforeAll(async () => {
   delete base.DATABASE_URL;
   delete base.DATA_DIR;
   if (adminUrl) {
-    const name = `elex_kill_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    target = { kind: 'postgres', url: url.toString(), poolSize: 2 };
-    env = { ...base, DATABASE_URL: url.toString(), ELEX_OPERATOR: OPERATOR };
-    dropDatabase = async () => {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    };
+    const scratch = await createScratchDatabase(adminUrl, 'elex_kill');
+    target = { kind: 'postgres', url: scratch.url, poolSize: 2 };
+    env = { ...base, DATABASE_URL: scratch.url, ELEX_OPERATOR: OPERATOR };
+    dropDatabase = scratch.drop;
   } else {
     target = { kind: 'pglite', dataDir: path.join(dir, 'data') };
     env = { ...base, DATA_DIR: path.join(dir, 'data'), ELEX_OPERATOR: OPERATOR };

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
@@ -14,7 +12,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { usdtBalance } from '../../test/chain/local-chain.js';
 import { runCliProcess } from '../../test/cli-process.js';
 import { seedOperator } from '../../test/ops-command.js';
-import { testConfig } from '../../test/test-app.js';
+import { createScratchDatabase, testConfig } from '../../test/test-app.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { usdt } from '../withdrawals/test-support.js';
@@ -143,21 +141,10 @@ beforeAll(async () => {
   delete base.DATA_DIR;
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
-    const name = `elex_payout_kill_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    target = { kind: 'postgres', url: url.toString(), poolSize: 3 };
-    env = { ...base, DATABASE_URL: url.toString() };
-    dropDatabase = async () => {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    };
+    const scratch = await createScratchDatabase(adminUrl, 'elex_payout_kill');
+    target = { kind: 'postgres', url: scratch.url, poolSize: 3 };
+    env = { ...base, DATABASE_URL: scratch.url };
+    dropDatabase = scratch.drop;
   } else {
     target = { kind: 'pglite', dataDir: path.join(dir, 'data') };
     env = { ...base, DATA_DIR: path.join(dir, 'data') };

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../../test/cli-process.js';
 import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
+import { createScratchDatabase } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import {
@@ -131,20 +130,9 @@ describe('npm run ops -- withdrawals:list (child process)', () => {
     delete env.ELEX_OPERATOR;
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (adminUrl) {
-      const name = `elex_wcli_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      env.DATABASE_URL = url.toString();
-      dropDatabase = async () => {
-        const cleanup = new pg.Client({ connectionString: adminUrl });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
-      };
+      const scratch = await createScratchDatabase(adminUrl, 'elex_wcli');
+      env.DATABASE_URL = scratch.url;
+      dropDatabase = scratch.drop;
     } else {
       env.DATA_DIR = path.join(dir, 'data');
     }
