@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { PayoutSummarySchema } from './payouts.js';
 import { isAllowedAppLink, strictIdSchema } from './rules.js';
 import { referralCodeSchema, SIGNUP_PROBLEMS, signupUrlTemplateSchema } from './signup-links.js';
 import { TASK_GROUPS, TASK_KINDS } from './tasks.js';
@@ -645,6 +646,8 @@ export const WithdrawalQueueItemSchema = z.object({
       cancelled: statusTotalSchema,
     }),
   }),
+  /** The newest on-chain payout of this withdrawal (any state), or null when none was sent. */
+  payout: PayoutSummarySchema.nullable(),
 });
 export type WithdrawalQueueItem = z.infer<typeof WithdrawalQueueItemSchema>;
 export const WithdrawalQueuePageSchema = pageOf(WithdrawalQueueItemSchema);

@@ -11,6 +11,7 @@ export * from './invites.js';
 export * from './locales.js';
 export * from './messages.js';
 export * from './operations.js';
+export * from './payouts.js';
 export * from './points.js';
 export * from './promotions.js';
 export * from './reconciliation.js';

@@ -63,6 +63,12 @@ const en = {
     'This withdrawal is being paid on chain (payout {{payout}}): wait until it confirms or reverts',
   withdrawalBeingPaid: 'This withdrawal is already being sent on chain and can no longer be cancelled',
   payoutsOff: 'On-chain payouts are not configured: pay by hand and record the transaction hash',
+  payoutSent:
+    'Sent on chain. The withdrawal completes after {{confirmations}} confirmations and the member is mailed then',
+  payoutAlreadySent: 'This withdrawal already has a payout on its way: nothing new was sent',
+  payoutsSent: '{{sent}} sent on chain, {{refused}} not sent',
+  payoutBatchTooLarge: 'Send at most 50 withdrawals at once',
+  payoutNodeUnreachable: 'No payout node answered ({{error}}): nothing was signed. Try again in a moment',
   withdrawalCancelled: 'Withdrawal cancelled',
   withdrawalUidNotBound: 'This UID is not bound to your account',
   withdrawalRequestReused: 'This request was already sent with other details. Reload the page and try again.',
@@ -258,6 +264,11 @@ const zh: MessageCatalogue = {
   withdrawalPayoutInFlight: '该提现正在链上付款中（付款 {{payout}}），请等待确认或回退',
   withdrawalBeingPaid: '该提现已在链上发送，无法取消',
   payoutsOff: '未配置链上付款：请手动付款并记录交易哈希',
+  payoutSent: '已在链上发送。{{confirmations}} 个确认后提现完成，届时会通知会员',
+  payoutAlreadySent: '该提现已有一笔付款在途，未重复发送',
+  payoutsSent: '链上已发送 {{sent}} 笔，{{refused}} 笔未发送',
+  payoutBatchTooLarge: '每次最多发送 50 笔提现',
+  payoutNodeUnreachable: '付款节点无响应（{{error}}），未签名任何交易，请稍后重试',
   withdrawalCancelled: '提现已取消',
   withdrawalUidNotBound: '该 UID 未绑定到您的账户',
   withdrawalRequestReused: '该请求已使用其他信息提交过，请刷新页面后重试。',
@@ -446,6 +457,13 @@ const ko: MessageCatalogue = {
     '이 출금은 온체인으로 지급 중입니다(지급 {{payout}}). 확인 또는 되돌림을 기다려 주세요',
   withdrawalBeingPaid: '이 출금은 이미 온체인으로 전송 중이어서 취소할 수 없습니다',
   payoutsOff: '온체인 지급이 설정되어 있지 않습니다. 직접 지급한 후 트랜잭션 해시를 기록해 주세요',
+  payoutSent:
+    '온체인으로 전송했습니다. {{confirmations}}번 확인 후 출금이 완료되며 그때 회원에게 메일이 갑니다',
+  payoutAlreadySent: '이 출금은 이미 지급이 진행 중입니다. 새로 보내지 않았습니다',
+  payoutsSent: '온체인 전송 {{sent}}건, 미전송 {{refused}}건',
+  payoutBatchTooLarge: '한 번에 최대 50건까지 보낼 수 있습니다',
+  payoutNodeUnreachable:
+    '지급 노드가 응답하지 않습니다({{error}}). 아무것도 서명하지 않았습니다. 잠시 후 다시 시도해 주세요',
   withdrawalCancelled: '출금이 취소되었습니다',
   withdrawalUidNotBound: '이 UID는 회원님의 계정에 연결되어 있지 않습니다',
   withdrawalRequestReused:

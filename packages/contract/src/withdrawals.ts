@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DECIMALS, fromScaled, toScaled } from './catalog.js';
 import { WITHDRAWAL } from './constants.js';
 import type { MessageKey } from './messages.js';
+import { PayoutProgressSchema } from './payouts.js';
 import { polygonAddressSchema, verificationCodeSchema } from './rules.js';
 
 /**
@@ -108,8 +109,11 @@ export const DepositRecordRequestSchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
+/** A withdrawal in the member's list: with its payout's progress once the server sends it on chain. */
+export const WithdrawalRecordSchema = WithdrawalSchema.extend({ payout: PayoutProgressSchema.nullable() });
+export type WithdrawalRecord = z.infer<typeof WithdrawalRecordSchema>;
 export const DepositRecordPageSchema = z.object({
-  records: z.array(WithdrawalSchema),
+  records: z.array(WithdrawalRecordSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

@@ -19,6 +19,8 @@ import {
   SaveActivityRequestSchema,
   SaveAlertPreferencesRequestSchema,
   SearchMembersRequestSchema,
+  SendWithdrawalRequestSchema,
+  SendWithdrawalsRequestSchema,
   SyncRunsRequestSchema,
   UnbindUidRequestSchema,
   UpdateExchangeRequestSchema,
@@ -29,10 +31,11 @@ import {
   WithdrawalQueueRequestSchema,
 } from '@elex/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { success } from '../../http/envelope.js';
+import { requestLocale, success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
+import { walletHealth } from '../payouts/payouts.service.js';
 import { operatorOnly, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {
@@ -61,7 +64,7 @@ import {
 import { addPromotionCode, editPromotionCode, getPromotionCodes } from './promotions-editor.service.js';
 import { reconciliationRoutes } from './reconciliation.routes.js';
 import { getTaskDefinitions, saveTaskDefinition } from './tasks-editor.service.js';
-import { approve, reject, withdrawalQueue } from './withdrawals-queue.service.js';
+import { approve, reject, sendMany, sendOne, withdrawalQueue } from './withdrawals-queue.service.js';
 
 /**
  * The operator console's calls, `POST /elex/admin/<call>` (docs/operator-console.md). The role is
@@ -99,6 +102,20 @@ export async function adminRoutes(app: FastifyInstance) {
     const input = parsePayload(RejectWithdrawalRequestSchema, request.body);
     return success(request, await reject(deps, await context(request), input), 'withdrawalRejected');
   });
+  app.post('/sendWithdrawal', async (request) => {
+    const input = parsePayload(SendWithdrawalRequestSchema, request.body);
+    const sent = await sendOne(deps, await context(request), input);
+    return sent.created
+      ? success(request, sent, 'payoutSent', { confirmations: sent.payout.confirmationsNeeded })
+      : success(request, sent, 'payoutAlreadySent');
+  });
+  app.post('/sendWithdrawals', async (request) => {
+    const input = parsePayload(SendWithdrawalsRequestSchema, request.body);
+    const answer = await sendMany(deps, await context(request), input, requestLocale(request));
+    const refused = answer.results.filter((result) => result.refusal !== null).length;
+    return success(request, answer, 'payoutsSent', { sent: answer.results.length - refused, refused });
+  });
+  app.post('/payoutWallet', async (request) => success(request, await walletHealth(deps)));
 
   // Members
   app.post('/searchMembers', async (request) => {

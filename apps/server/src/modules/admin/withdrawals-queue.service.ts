@@ -1,5 +1,21 @@
-import type { WithdrawalQueueItem, WithdrawalQueuePage, WithdrawalStatus } from '@elex/contract';
+import {
+  type Locale,
+  type PayoutSummary,
+  type SendResult,
+  translate,
+  type WithdrawalQueueItem,
+  type WithdrawalQueuePage,
+  type WithdrawalStatus,
+} from '@elex/contract';
 import type { AppDeps } from '../../app.js';
+import { findUserById } from '../auth/auth.repository.js';
+import {
+  latestPayouts,
+  type PayoutBrief,
+  type PayoutView,
+  sendWithdrawal,
+  sendWithdrawals,
+} from '../payouts/payouts.service.js';
 import {
   approveWithdrawal,
   type DecisionResult,
@@ -20,6 +36,11 @@ export async function withdrawalQueue(
   query: { status: WithdrawalStatus; page: number; pageSize: number },
 ): Promise<WithdrawalQueuePage> {
   const page = await listWithdrawalQueue(deps, query);
+  const payouts = await latestPayouts(
+    deps,
+    page.items.map((item) => Number(item.id)),
+  );
+  const summaries = await summariesOf(deps, [...payouts.values()]);
   return {
     rows: page.items.map(
       (item): WithdrawalQueueItem => ({
@@ -40,6 +61,7 @@ export async function withdrawalQueue(
         isOverdue: item.isOverdue,
         balanceHistory: item.balanceHistory,
         summary: item.summary,
+        payout: summaries.get(Number(item.id)) ?? null,
       }),
     ),
     total: page.total,
@@ -122,5 +144,107 @@ export async function reject(deps: AppDeps, context: ActionContext, input: { id:
     status: after.status,
     failureReason: after.failureReason,
     decidedAt: after.decidedAt,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// On-chain payouts from the console (docs/withdrawals.md "On-chain payouts"). The payouts module writes
+// the audit entry in the transaction that records the signed transfer, so these do not open their own:
+// the broadcast has to follow that commit.
+
+/** Operator e-mails of these user ids (the few operators who send), for "sent by". */
+async function operatorLabels(
+  deps: AppDeps,
+  ids: ReadonlyArray<number | null>,
+): Promise<Map<number, string>> {
+  const labels = new Map<number, string>();
+  for (const id of new Set(ids)) {
+    if (id === null) continue;
+    const user = await findUserById(deps.db, id);
+    if (user?.email) labels.set(id, user.email);
+  }
+  return labels;
+}
+
+function toSummary(brief: PayoutBrief, labels: Map<number, string>): PayoutSummary {
+  return {
+    id: brief.id,
+    state: brief.state,
+    txHash: brief.txHash,
+    explorerUrl: brief.explorerUrl,
+    nonce: brief.nonce,
+    confirmations: brief.confirmations,
+    confirmationsNeeded: brief.confirmationsNeeded,
+    attempts: brief.attempts,
+    sentBy: brief.sentBy === null ? null : (labels.get(brief.sentBy) ?? null),
+    sentVia: brief.sentVia,
+    createdAt: brief.createdAt,
+    finishedAt: brief.finishedAt,
+    failureReason: brief.failureReason,
+    lastError: brief.lastError,
+  };
+}
+
+/** Summaries by withdrawal id. */
+async function summariesOf(deps: AppDeps, briefs: PayoutBrief[]): Promise<Map<number, PayoutSummary>> {
+  const labels = await operatorLabels(
+    deps,
+    briefs.map((brief) => brief.sentBy),
+  );
+  return new Map(briefs.map((brief) => [brief.withdrawalId, toSummary(brief, labels)]));
+}
+
+const briefOf = (view: PayoutView): PayoutBrief => ({ ...view, attempts: view.attempts.length });
+
+/** /elex/admin/sendWithdrawal: one withdrawal's payout, signed, recorded, audited, then broadcast. */
+export async function sendOne(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { id: string },
+): Promise<{ created: boolean; payout: PayoutSummary }> {
+  const outcome = await sendWithdrawal(deps, {
+    id: input.id,
+    operatorId: context.actor.userId,
+    via: 'console',
+    audit: { actor: context.actor, requestId: context.requestId },
+  });
+  const summaries = await summariesOf(deps, [briefOf(outcome.payout)]);
+  return { created: outcome.created, payout: summaries.get(outcome.payout.withdrawalId) as PayoutSummary };
+}
+
+/**
+ * /elex/admin/sendWithdrawals: several, one after the other; a refusal of one (decided meanwhile, a
+ * dispute, the operator's own) is said beside it in the operator's language and the others go on.
+ */
+export async function sendMany(
+  deps: AppDeps,
+  context: ActionContext,
+  input: { ids: string[] },
+  locale: Locale,
+): Promise<{ results: SendResult[] }> {
+  const outcomes = await sendWithdrawals(deps, {
+    ids: input.ids,
+    operatorId: context.actor.userId,
+    via: 'console',
+    audit: { actor: context.actor, requestId: context.requestId },
+  });
+  const briefs = outcomes.flatMap(({ outcome }) => ('payout' in outcome ? [briefOf(outcome.payout)] : []));
+  const summaries = await summariesOf(deps, briefs);
+  return {
+    results: outcomes.map(({ id, outcome }) =>
+      'refused' in outcome
+        ? {
+            id,
+            created: false,
+            payout: null,
+            refusal: translate(locale, outcome.refused.messageKey, outcome.refused.values),
+          }
+        : {
+            id,
+            created: outcome.created,
+            payout: summaries.get(outcome.payout.withdrawalId) ?? null,
+            refusal: null,
+          },
+    ),
   };
 }

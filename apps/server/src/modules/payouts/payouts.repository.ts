@@ -156,14 +156,75 @@ export async function selectPayouts(db: Executor, query: PayoutListQuery): Promi
     .limit(query.limit);
 }
 
-/** What the wallet still has to pay: payouts in flight, by count and amount. */
-export async function inFlightTotals(db: Executor): Promise<{ count: number; amountMicro: bigint }> {
-  const [row] = await db
+export interface Totals {
+  count: number;
+  amountMicro: bigint;
+}
+
+/**
+ * What the wallet still has to pay: payouts in flight, by count and amount; `unmined` of them are not in
+ * a block yet (their USDT and gas are still in the wallet).
+ */
+export async function inFlightTotals(db: Executor): Promise<Totals & { unmined: Totals }> {
+  const rows = await db
     .select({
+      mined: sql<boolean>`${payouts.state} = 'mined'`,
       count: sql<number>`count(*)::int`,
       amountMicro: sql<string>`coalesce(sum(${payouts.amountMicro}), 0)`,
     })
     .from(payouts)
-    .where(inArray(payouts.state, [...PAYOUT_IN_FLIGHT]));
-  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
+    .where(inArray(payouts.state, [...PAYOUT_IN_FLIGHT]))
+    .groupBy(sql`1`);
+  const total = { count: 0, amountMicro: 0n };
+  const unmined = { count: 0, amountMicro: 0n };
+  for (const row of rows) {
+    total.count += Number(row.count);
+    total.amountMicro += BigInt(row.amountMicro);
+    if (!row.mined) {
+      unmined.count += Number(row.count);
+      unmined.amountMicro += BigInt(row.amountMicro);
+    }
+  }
+  return { ...total, unmined };
+}
+
+/** The newest payout of each of these withdrawals (any state). */
+export async function latestPayoutsOf(db: Executor, withdrawalIds: readonly number[]): Promise<PayoutRow[]> {
+  if (withdrawalIds.length === 0) return [];
+  return db
+    .selectDistinctOn([payouts.withdrawalId])
+    .from(payouts)
+    .where(inArray(payouts.withdrawalId, [...new Set(withdrawalIds)]))
+    .orderBy(payouts.withdrawalId, desc(payouts.id));
+}
+
+/** How many signed attempts each payout has. */
+export async function attemptCounts(
+  db: Executor,
+  payoutIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (payoutIds.length === 0) return new Map();
+  const rows = await db
+    .select({ payoutId: payoutAttempts.payoutId, count: sql<number>`count(*)::int` })
+    .from(payoutAttempts)
+    .where(inArray(payoutAttempts.payoutId, [...payoutIds]))
+    .groupBy(payoutAttempts.payoutId);
+  return new Map(rows.map((row) => [row.payoutId, Number(row.count)]));
+}
+
+/** The hash of each payout's latest attempt. */
+export async function latestAttemptHashes(
+  db: Executor,
+  payoutIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (payoutIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([payoutAttempts.payoutId], {
+      payoutId: payoutAttempts.payoutId,
+      txHash: payoutAttempts.txHash,
+    })
+    .from(payoutAttempts)
+    .where(inArray(payoutAttempts.payoutId, [...payoutIds]))
+    .orderBy(payoutAttempts.payoutId, desc(payoutAttempts.id));
+  return new Map(rows.map((row) => [row.payoutId, row.txHash]));
 }

@@ -1,4 +1,12 @@
-import { DECIMALS, fromScaled, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
+import {
+  DECIMALS,
+  fromScaled,
+  type PayoutProgress,
+  type PayoutWallet,
+  POLYGON_EXPLORER_ADDRESS_URL,
+  POLYGON_EXPLORER_TX_URL,
+  payoutStageOf,
+} from '@elex/contract';
 import type { Address, Hash, Hex } from 'viem';
 import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
@@ -7,16 +15,27 @@ import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import {
   approveWithdrawal,
   lockWithdrawal,
+  pendingWithdrawalTotals,
   refuseUnlessPayable,
 } from '../withdrawals/withdrawals.service.js';
-import { bumpedFees, type EnabledPayoutConfig, type PayoutChain, payoutChainOf } from './payouts.chain.js';
 import {
+  bumpedFees,
+  type EnabledPayoutConfig,
+  errorText,
+  type PayoutChain,
+  payoutChainOf,
+  TRANSFER_GAS_LIMIT,
+} from './payouts.chain.js';
+import {
+  attemptCounts,
   attemptsOf,
   claimInFlight,
   findPayout,
   inFlightTotals,
   insertAttempt,
   insertPayout,
+  latestAttemptHashes,
+  latestPayoutsOf,
   livePayoutOf,
   lockWalletNonce,
   markAttemptBroadcast,
@@ -106,6 +125,12 @@ export interface PayoutView {
   attempts: PayoutAttemptView[];
 }
 
+const explorerUrlOf = (chainId: number, txHash: string) =>
+  chainId === 137 && txHash ? `${POLYGON_EXPLORER_TX_URL}${txHash}` : null;
+
+const confirmationsNeeded = (deps: AppDeps) =>
+  deps.config.payouts.enabled ? deps.config.payouts.confirmations : 0;
+
 function toView(deps: AppDeps, row: PayoutRow, attempts: PayoutAttemptRow[]): PayoutView {
   const own = attempts.filter((attempt) => attempt.payoutId === row.id);
   const txHash = row.minedHash ?? own.at(-1)?.txHash ?? '';
@@ -120,9 +145,9 @@ function toView(deps: AppDeps, row: PayoutRow, attempts: PayoutAttemptRow[]): Pa
     nonce: row.nonce,
     amount: fromScaled(row.amountMicro, DECIMALS.usdt),
     txHash,
-    explorerUrl: row.chainId === 137 && txHash ? `${POLYGON_EXPLORER_TX_URL}${txHash}` : null,
+    explorerUrl: explorerUrlOf(row.chainId, txHash),
     confirmations: row.confirmations,
-    confirmationsNeeded: deps.config.payouts.enabled ? deps.config.payouts.confirmations : 0,
+    confirmationsNeeded: confirmationsNeeded(deps),
     minedBlock: row.minedBlock,
     sentBy: row.sentBy,
     sentVia: row.sentVia,
@@ -167,6 +192,62 @@ export async function listPayouts(
   return viewsOf(deps, await selectPayouts(deps.db, { state: query.state, limit: query.limit ?? 100 }));
 }
 
+/** The console's summary of a payout: its view without the attempts' details, with their count. */
+export interface PayoutBrief extends Omit<PayoutView, 'attempts'> {
+  attempts: number;
+}
+
+/**
+ * The newest payout of each withdrawal (the console's queue), by withdrawal id: three queries for a
+ * page whatever its size.
+ */
+export async function latestPayouts(
+  deps: AppDeps,
+  withdrawalIds: readonly number[],
+): Promise<Map<number, PayoutBrief>> {
+  const rows = await latestPayoutsOf(deps.db, withdrawalIds);
+  const ids = rows.map((row) => row.id);
+  const [counts, hashes] = await Promise.all([
+    attemptCounts(deps.db, ids),
+    latestAttemptHashes(deps.db, ids),
+  ]);
+  const briefs = new Map<number, PayoutBrief>();
+  for (const row of rows) {
+    const view = toView(deps, row, []);
+    const txHash = row.minedHash ?? hashes.get(row.id) ?? '';
+    briefs.set(row.withdrawalId, {
+      ...view,
+      txHash,
+      explorerUrl: explorerUrlOf(row.chainId, txHash),
+      attempts: counts.get(row.id) ?? 0,
+    });
+  }
+  return briefs;
+}
+
+/**
+ * What the member sees of each withdrawal's payout (sent / confirming / completed, the hash and its
+ * page), by withdrawal id; a reverted or dropped payout is not shown (the withdrawal is under review).
+ */
+export async function payoutProgress(
+  deps: AppDeps,
+  withdrawalIds: readonly number[],
+): Promise<Map<number, PayoutProgress>> {
+  const progress = new Map<number, PayoutProgress>();
+  for (const [withdrawalId, brief] of await latestPayouts(deps, withdrawalIds)) {
+    const stage = payoutStageOf(brief.state);
+    if (!stage) continue;
+    progress.set(withdrawalId, {
+      stage,
+      txHash: brief.txHash,
+      explorerUrl: brief.explorerUrl,
+      confirmations: Math.min(brief.confirmations, brief.confirmationsNeeded),
+      confirmationsNeeded: brief.confirmationsNeeded,
+    });
+  }
+  return progress;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Sending
 
@@ -197,7 +278,14 @@ export async function sendWithdrawal(
   const { config } = chain;
   // Read before the transaction, so no lock waits on the network: the chain's count lets the nonce
   // skip past transactions the wallet sent elsewhere; the fees are today's.
-  const [chainNonce, fees] = await Promise.all([chain.nonceAt('pending'), chain.currentFees()]);
+  let chainNonce: number;
+  let fees: Awaited<ReturnType<PayoutChain['currentFees']>>;
+  try {
+    [chainNonce, fees] = await Promise.all([chain.nonceAt('pending'), chain.currentFees()]);
+  } catch (error) {
+    // Nothing is signed yet: the operator may simply try again.
+    throw AppError.refused('payoutNodeUnreachable', { error: errorText(error).slice(0, 200) });
+  }
 
   let recorded: { payout: PayoutRow; attempt: PayoutAttemptRow; created: boolean };
   try {
@@ -291,7 +379,8 @@ export interface BatchSendResult {
 
 /**
  * Sends several withdrawals, one after the other (each takes the next nonce); a refusal of one does
- * not stop the others. Other errors (the database, the node unreachable before signing) stop the batch.
+ * not stop the others. No node answering refuses the rest with the same reason; other errors (the
+ * database) stop the batch.
  */
 export async function sendWithdrawals(
   deps: PayoutDeps,
@@ -317,6 +406,13 @@ export async function sendWithdrawals(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       results.push({ id: String(id), outcome: { refused: error } });
+      // No node answers: the rest would wait for the same timeouts and fail the same way.
+      if (error.messageKey === 'payoutNodeUnreachable') {
+        for (const rest of input.ids.slice(results.length)) {
+          results.push({ id: String(rest), outcome: { refused: error } });
+        }
+        break;
+      }
     }
   }
   return results;
@@ -607,5 +703,57 @@ export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
     gasBalance: fromScaled(gasBalance, 18),
     inFlight: { count: inFlight.count, amount: fromScaled(inFlight.amountMicro, DECIMALS.usdt) },
     confirmations: config.confirmations,
+  };
+}
+
+/**
+ * The wallet's health for the console (docs/withdrawals.md "Wallet health"): its balances, what it will
+ * be asked for (pending withdrawals not yet sent, plus payouts signed and not yet in a block) and
+ * whether its USDT or its gas falls short of that. Gas is counted at the transfer's gas limit and
+ * today's fee cap, which is what a node wants the wallet to hold before it accepts a transfer; at
+ * least one transfer's worth, so an empty tank shows before the next withdrawal arrives. A node that
+ * does not answer leaves the balances null with the reason; the rest still answers.
+ */
+export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
+  if (!deps.config.payouts.enabled) return { enabled: false };
+  const chain = payoutChain(deps);
+  const { config } = chain;
+  const [pending, inFlight] = await Promise.all([pendingWithdrawalTotals(deps), inFlightTotals(deps.db)]);
+  const awaiting = {
+    count: Math.max(pending.count - inFlight.count, 0),
+    amountMicro: pending.amountMicro > inFlight.amountMicro ? pending.amountMicro - inFlight.amountMicro : 0n,
+  };
+  const neededUsdt = awaiting.amountMicro + inFlight.unmined.amountMicro;
+  const transfers = BigInt(Math.max(awaiting.count + inFlight.unmined.count, 1));
+
+  let balances: { usdt: bigint; gas: bigint } | null = null;
+  let neededGas: bigint | null = null;
+  let unreachable: string | null = null;
+  try {
+    const [usdt, gas, fees] = await Promise.all([
+      chain.tokenBalance(),
+      chain.gasBalance(),
+      chain.currentFees(),
+    ]);
+    balances = { usdt, gas };
+    neededGas = transfers * TRANSFER_GAS_LIMIT * fees.maxFeePerGas;
+  } catch (error) {
+    unreachable = errorText(error);
+  }
+  const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
+  return {
+    enabled: true,
+    chainId: config.chainId,
+    address: chain.address,
+    explorerUrl: config.chainId === 137 ? `${POLYGON_EXPLORER_ADDRESS_URL}${chain.address}` : null,
+    token: config.tokenAddress,
+    confirmations: config.confirmations,
+    balances: balances ? { usdt: usdt(balances.usdt), gas: fromScaled(balances.gas, 18) } : null,
+    unreachable,
+    awaiting: { count: awaiting.count, amount: usdt(awaiting.amountMicro) },
+    inFlight: { count: inFlight.count, amount: usdt(inFlight.amountMicro) },
+    needed: { usdt: usdt(neededUsdt), gas: neededGas === null ? null : fromScaled(neededGas, 18) },
+    shortOfUsdt: balances !== null && balances.usdt < neededUsdt,
+    shortOfGas: balances !== null && neededGas !== null && balances.gas < neededGas,
   };
 }

@@ -1,3 +1,4 @@
+import type { PayoutState, PayoutVia } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -20,20 +21,14 @@ import { withdrawals } from '../withdrawals/withdrawals.tables.js';
  * nonce (the first, then replacements with higher fees), any of which may be the one that lands.
  */
 
-/**
- * signed: the first attempt is recorded (committed) but no node has taken it yet;
- * broadcast: a node accepted an attempt; mined: an attempt is in a block, confirmations counting;
- * confirmed: final, the withdrawal completed with that attempt's hash (ledger hold -> payout, mail);
- * reverted: the transfer failed on chain (nonce used up, nothing moved), the withdrawal back in the queue;
- * dropped: the wallet's nonce was used by a transaction that is none of ours, so ours can never land.
- */
-export const PAYOUT_STATES = ['signed', 'broadcast', 'mined', 'confirmed', 'reverted', 'dropped'] as const;
-export type PayoutState = (typeof PAYOUT_STATES)[number];
-/** States in which a payout may still move money: one of them at most per withdrawal. */
-export const PAYOUT_IN_FLIGHT: readonly PayoutState[] = ['signed', 'broadcast', 'mined'];
-
-export const PAYOUT_VIA = ['console', 'cli'] as const;
-export type PayoutVia = (typeof PAYOUT_VIA)[number];
+// The states and their meaning live in the contract (the console and the member's page name them too).
+export {
+  PAYOUT_IN_FLIGHT,
+  PAYOUT_STATES,
+  PAYOUT_VIA,
+  type PayoutState,
+  type PayoutVia,
+} from '@elex/contract';
 
 /**
  * The next nonce of each payout wallet on each chain. The row is locked (`FOR UPDATE`) by the

@@ -149,3 +149,12 @@ export async function selectStatusTotals(db: Executor, userIds: readonly number[
     .groupBy(withdrawals.userId, withdrawals.status);
   return rows.map((row) => ({ ...row, amountMicro: BigInt(row.amountMicro) }));
 }
+
+/** Every member's withdrawals under review: how many and how much (what the payout wallet will owe). */
+export async function selectPendingTotals(db: Executor): Promise<{ count: number; amountMicro: bigint }> {
+  const [row] = await db
+    .select({ count: count(), amountMicro: sql<string>`coalesce(sum(${withdrawals.amountMicro}), 0)` })
+    .from(withdrawals)
+    .where(eq(withdrawals.status, 'pending'));
+  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
+}

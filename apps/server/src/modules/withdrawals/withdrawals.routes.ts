@@ -1,6 +1,7 @@
 import {
   ApplyDepositRequestSchema,
   CancelDepositRequestSchema,
+  type DepositRecordPage,
   DepositRecordRequestSchema,
   DepositVerifyEmailRequestSchema,
 } from '@elex/contract';
@@ -9,6 +10,7 @@ import { success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
 import { memberOnly, requireMember } from '../auth/auth.guard.js';
 import { AUTH_RATE_LIMIT } from '../auth/auth.routes.js';
+import { payoutProgress } from '../payouts/payouts.service.js';
 import {
   cancelWithdrawal,
   memberWithdrawals,
@@ -56,7 +58,16 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
   app.post('/exchange/depositRecord', memberCall, async (request) => {
     const member = await requireMember(request);
     const query = parsePayload(DepositRecordRequestSchema, request.body);
-    return success(request, await memberWithdrawals(deps, member.userId, query));
+    const page = await memberWithdrawals(deps, member.userId, query);
+    const progress = await payoutProgress(
+      deps,
+      page.records.map((record) => Number(record.id)),
+    );
+    const records = page.records.map((record) => ({
+      ...record,
+      payout: progress.get(Number(record.id)) ?? null,
+    }));
+    return success(request, { ...page, records } satisfies DepositRecordPage);
   });
 
   app.post('/user/cancelDeposit', memberCall, async (request) => {

@@ -54,6 +54,7 @@ import {
   findWithdrawalForUpdate,
   insertWithdrawalUnlessExists,
   selectMemberPage,
+  selectPendingTotals,
   selectQueuePage,
   selectStatusTotals,
 } from './withdrawals.repository.js';
@@ -448,12 +449,15 @@ function mailParams(row: WithdrawalRow, exchange: string, at: Date): WithdrawalM
   };
 }
 
-/** /elex/exchange/depositRecord: the member's withdrawals, newest first. */
+/**
+ * /elex/exchange/depositRecord: the member's withdrawals, newest first (the route adds each one's
+ * payout progress from the payouts module, which sits above this one).
+ */
 export async function memberWithdrawals(
   deps: AppDeps,
   userId: number,
   query: { status?: WithdrawalStatus | undefined; page: number; pageSize: number },
-): Promise<DepositRecordPage> {
+): Promise<Omit<DepositRecordPage, 'records'> & { records: Withdrawal[] }> {
   const { rows, total } = await selectMemberPage(deps.db, userId, query);
   return { records: rows.map(toWithdrawal), total, page: query.page, pageSize: query.pageSize };
 }
@@ -783,6 +787,11 @@ export async function getWithdrawal(deps: AppDeps, id: string | number): Promise
   const row = await findWithdrawal(deps.db, parseWithdrawalId(id));
   if (!row) throw new AppError(State.NotFound, 'notFound');
   return toSnapshot(row);
+}
+
+/** Every withdrawal under review: how many and how much, as 6-decimal USDT micro units. */
+export function pendingWithdrawalTotals(deps: Pick<AppDeps, 'db'>) {
+  return selectPendingTotals(deps.db);
 }
 
 /** The review window after which a pending withdrawal is overdue (spec: reviewed and paid within 48 hours). */

@@ -49,6 +49,7 @@ function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQu
     decidedAt: null,
     txHash: null,
     failureReason: null,
+    payout: null,
     member: {
       userId: 12,
       email: 'member@example.com',

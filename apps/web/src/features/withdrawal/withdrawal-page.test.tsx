@@ -1,4 +1,4 @@
-import type { Withdrawable, Withdrawal } from '@elex/contract';
+import type { Withdrawable, WithdrawalRecord } from '@elex/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -53,7 +53,7 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
   };
 }
 
-const PENDING: Withdrawal = {
+const PENDING: WithdrawalRecord = {
   id: '31',
   platId: 4,
   uid: '40512345',
@@ -64,15 +64,16 @@ const PENDING: Withdrawal = {
   decidedAt: null,
   txHash: null,
   failureReason: null,
+  payout: null,
 };
-const PAID: Withdrawal = {
+const PAID: WithdrawalRecord = {
   ...PENDING,
   id: '30',
   status: 'completed',
   decidedAt: '2026-01-14T12:00:00.000Z',
   txHash: `0x${'ab'.repeat(32)}`,
 };
-const FAILED: Withdrawal = {
+const FAILED: WithdrawalRecord = {
   ...PENDING,
   id: '29',
   status: 'failed',
@@ -82,7 +83,7 @@ const FAILED: Withdrawal = {
 
 interface Server {
   withdrawable?: Withdrawable;
-  records?: Withdrawal[];
+  records?: WithdrawalRecord[];
   apply?: (body: Record<string, unknown>) => Response;
   /** Seconds left of the previous code's cool-down: the code request is refused with them. */
   coolDownSeconds?: number;
@@ -427,6 +428,49 @@ describe('/withdrawal: the list', () => {
     expect(within(failed).getByText('Reason: Address on another chain')).toBeInTheDocument();
     expect(within(list).getAllByRole('button')).toHaveLength(1);
   });
+
+  it('follows a payout sent on chain: sent, then confirming n of m, with its transaction and no cancel', async () => {
+    const hash = `0x${'cd'.repeat(32)}`;
+    const sent: WithdrawalRecord = {
+      ...PENDING,
+      payout: { stage: 'sent', txHash: hash, explorerUrl: null, confirmations: 0, confirmationsNeeded: 64 },
+    };
+    const confirming: WithdrawalRecord = {
+      ...sent,
+      payout: {
+        ...(sent.payout as NonNullable<WithdrawalRecord['payout']>),
+        stage: 'confirming',
+        confirmations: 12,
+      },
+    };
+    const server: { records: WithdrawalRecord[] } = { records: [sent] };
+    const calls = stubServer(server);
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const table = await screen.findByRole('table');
+    const row = () => within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(within(row()).getByText(t('withdrawal.payoutStages.sent'))).toBeInTheDocument();
+    expect(within(row()).getByText(t('withdrawal.sentHint'))).toBeInTheDocument();
+    expect(within(row()).queryByText(t('withdrawal.statuses.pending'))).not.toBeInTheDocument();
+    expect(within(row()).getByRole('link', { name: new RegExp(t('withdrawal.viewTx')) })).toHaveAttribute(
+      'href',
+      `https://polygonscan.com/tx/${hash}`,
+    );
+    // Sent on chain: it can no longer be called back.
+    expect(within(table).queryByRole('button')).not.toBeInTheDocument();
+
+    // The list asks again by itself while the payout is on its way.
+    const asked = calls.filter((call) => call.url === '/elex/exchange/depositRecord').length;
+    server.records = [confirming];
+    await waitFor(
+      () => expect(within(row()).getByText(t('withdrawal.payoutStages.confirming'))).toBeInTheDocument(),
+      { timeout: 12_000 },
+    );
+    expect(calls.filter((call) => call.url === '/elex/exchange/depositRecord').length).toBeGreaterThan(asked);
+    expect(within(row()).getByText('12 of 64 confirmations')).toBeInTheDocument();
+    const progress = within(row()).getByRole('progressbar', { name: t('withdrawal.confirmationsLabel') });
+    expect(progress).toHaveAttribute('value', '12');
+    expect(progress).toHaveAttribute('max', '64');
+  }, 30_000);
 
   it('cancels a withdrawal under review after asking', async () => {
     const calls = stubServer({ records: [PENDING] });

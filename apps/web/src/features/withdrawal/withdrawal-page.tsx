@@ -1,4 +1,4 @@
-import { CodeModule, PATHS, WITHDRAWAL, type Withdrawal } from '@elex/contract';
+import { CodeModule, PATHS, WITHDRAWAL, type Withdrawal, type WithdrawalRecord } from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
 import { useState } from 'react';
@@ -68,7 +68,7 @@ export default function WithdrawalPage() {
   );
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [formKey, setFormKey] = useState(0);
-  const [cancelling, setCancelling] = useState<Withdrawal | null>(null);
+  const [cancelling, setCancelling] = useState<WithdrawalRecord | null>(null);
   const [isCancelBusy, setCancelBusy] = useState(false);
 
   const refresh = () => client.invalidateQueries({ queryKey: ['me'] });

@@ -1,4 +1,4 @@
-import { POLYGON_EXPLORER_TX_URL, type Withdrawal } from '@elex/contract';
+import { POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@elex/contract';
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
@@ -12,8 +12,9 @@ const time = (iso: string) =>
 const shorten = (value: string) => `${value.slice(0, 10)}…${value.slice(-8)}`;
 
 /**
- * The member's withdrawals: exchange, amount, address, application time and status; once paid, the
- * transaction on Polygonscan (new window); while under review, a cancel button.
+ * The member's withdrawals: exchange, amount, address, application time and status; once sent on chain,
+ * the payout's progress (sent, confirming n of m, completed) and its transaction on Polygonscan (new
+ * window); while under review and not yet sent, a cancel button.
  */
 export function WithdrawalTable({ records, exchangeName, onCancel }: RowProps) {
   const { t } = useTranslation();
@@ -71,9 +72,9 @@ export function WithdrawalTable({ records, exchangeName, onCancel }: RowProps) {
 }
 
 type RowProps = {
-  records: Withdrawal[];
+  records: WithdrawalRecord[];
   exchangeName(platId: number): string;
-  onCancel(withdrawal: Withdrawal): void;
+  onCancel(withdrawal: WithdrawalRecord): void;
 };
 
 /**
@@ -106,23 +107,51 @@ function WithdrawalCards({ records, exchangeName, onCancel }: RowProps) {
   );
 }
 
-/** The status, a failure's reason and, once paid, the transaction on Polygonscan (new window). */
-function WithdrawalStatus({ record }: { record: Withdrawal }) {
+/**
+ * The status, a failure's reason and the transaction on Polygonscan (new window): the recorded hash once
+ * paid, or the payout's while it is on its way, with its confirmations counted towards final.
+ */
+function WithdrawalStatus({ record }: { record: WithdrawalRecord }) {
   const { t } = useTranslation();
+  const payout = record.payout;
+  const onItsWay = record.status === 'pending' && payout !== null && payout.stage !== 'completed';
+  const txHash = record.txHash ?? (onItsWay ? payout.txHash : null);
   return (
     <>
-      <span className={`status status-${record.status}`}>{t(`withdrawal.statuses.${record.status}`)}</span>
+      {onItsWay ? (
+        <span className="status status-sending">{t(`withdrawal.payoutStages.${payout.stage}`)}</span>
+      ) : (
+        <span className={`status status-${record.status}`}>{t(`withdrawal.statuses.${record.status}`)}</span>
+      )}
+      {onItsWay && payout.stage === 'confirming' ? (
+        <span className="status-reason payout-progress">
+          <progress
+            max={payout.confirmationsNeeded}
+            value={payout.confirmations}
+            aria-label={t('withdrawal.confirmationsLabel')}
+          />
+          <span>
+            {t('withdrawal.confirmations', {
+              done: payout.confirmations,
+              needed: payout.confirmationsNeeded,
+            })}
+          </span>
+        </span>
+      ) : null}
+      {onItsWay && payout.stage === 'sent' ? (
+        <span className="status-reason">{t('withdrawal.sentHint')}</span>
+      ) : null}
       {record.status === 'failed' && record.failureReason ? (
         <span className="status-reason">{t('withdrawal.reason', { reason: record.failureReason })}</span>
       ) : null}
-      {record.txHash ? (
+      {txHash ? (
         <a
           className="status-reason tx-link"
-          href={`${POLYGON_EXPLORER_TX_URL}${record.txHash}`}
+          href={`${POLYGON_EXPLORER_TX_URL}${txHash}`}
           target="_blank"
           rel="noopener noreferrer"
         >
-          <span className="mono">{shorten(record.txHash)}</span>
+          <span className="mono">{shorten(txHash)}</span>
           <ExternalLink size={12} aria-hidden="true" />
           <span className="visually-hidden">
             {t('withdrawal.viewTx')} {t('common.opensInNewWindow')}
@@ -133,9 +162,16 @@ function WithdrawalStatus({ record }: { record: Withdrawal }) {
   );
 }
 
-function CancelButton({ record, onCancel }: { record: Withdrawal; onCancel(withdrawal: Withdrawal): void }) {
+function CancelButton({
+  record,
+  onCancel,
+}: {
+  record: WithdrawalRecord;
+  onCancel(withdrawal: WithdrawalRecord): void;
+}) {
   const { t } = useTranslation();
-  if (record.status !== 'pending') return null;
+  // Once sent on chain it cannot be called back (the server says withdrawalBeingPaid).
+  if (record.status !== 'pending' || record.payout !== null) return null;
   return (
     <button
       type="button"
