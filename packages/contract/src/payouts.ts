@@ -93,6 +93,12 @@ const withdrawalIdSchema = z
 // /elex/admin/sendWithdrawal {id}: sign and send one pending withdrawal's payout.
 export const SendWithdrawalRequestSchema = z.object({ id: withdrawalIdSchema });
 export type SendWithdrawalRequest = z.input<typeof SendWithdrawalRequestSchema>;
+export const SendWithdrawalAnswerSchema = z.object({
+  /** False when it already had a payout on its way: nothing new was signed. */
+  created: z.boolean(),
+  payout: PayoutSummarySchema,
+});
+export type SendWithdrawalAnswer = z.infer<typeof SendWithdrawalAnswerSchema>;
 
 // /elex/admin/sendWithdrawals {ids}: the same for several, one after the other; each answers alone.
 export const SendWithdrawalsRequestSchema = z.object({

@@ -3,7 +3,6 @@ import {
   PLACEHOLDER_REFERRAL_CODE,
   type PromotionCode,
   type PromotionStatus,
-  type WithdrawalQueueItem,
 } from '@elex/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -11,7 +10,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
-import { catalogExchange } from './test-fixtures';
+import { catalogExchange, pendingItem } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 
@@ -33,63 +32,6 @@ function serve(handlers: Record<string, Handler>) {
 
 const OPERATOR = { userId: 7, email: 'ops@example.com', userCode: 'EXOPS234' };
 const CATALOG = { exchanges: [] };
-
-function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQueueItem {
-  const zero = { count: 0, amount: '0.000000' };
-  return {
-    id: '31',
-    status: 'pending',
-    platId: 4,
-    uid: '40512345',
-    amount: '60.000000',
-    cashbackPart: '60.000000',
-    rewardsPart: '0.000000',
-    address: '0x52908400098527886E0F7030069857D2E4169EE7',
-    createdAt: '2026-06-01T10:00:00.000Z',
-    decidedAt: null,
-    txHash: null,
-    failureReason: null,
-    payout: null,
-    member: {
-      userId: 12,
-      email: 'member@example.com',
-      userCode: 'EXMEM234',
-      memberSince: null,
-      suspendedAt: null,
-    },
-    isBindingLive: true,
-    isOverdue: false,
-    balanceHistory: [
-      {
-        at: '2026-06-01T10:00:00.000Z',
-        account: 'cashback',
-        kind: 'withdrawalHold',
-        amount: '-60.000000',
-        balanceAfter: '40.000000',
-      },
-      {
-        at: '2026-05-30T06:00:00.000Z',
-        account: 'cashback',
-        kind: 'rebate',
-        amount: '100.000000',
-        balanceAfter: '100.000000',
-      },
-    ],
-    summary: {
-      cashbackEarned: '100.000000',
-      cashbackBalance: '40.000000',
-      rewardsEarned: '0.000000',
-      rewardsBalance: '0.000000',
-      withdrawals: {
-        pending: { count: 1, amount: '60.000000' },
-        completed: zero,
-        failed: zero,
-        cancelled: zero,
-      },
-    },
-    ...overrides,
-  };
-}
 
 describe('the operator console guard', () => {
   beforeEach(() => {

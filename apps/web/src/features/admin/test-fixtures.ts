@@ -1,4 +1,4 @@
-import type { CatalogExchange } from '@elex/contract';
+import type { CatalogExchange, WithdrawalQueueItem } from '@elex/contract';
 import { vi } from 'vitest';
 import { envelope } from '../../test/helpers';
 
@@ -58,4 +58,62 @@ export function serveConsole(handlers: Record<string, Handler>) {
     }),
   );
   return calls;
+}
+
+/** A pending withdrawal of 60 USDT as the queue answers it, with its balance history. */
+export function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): WithdrawalQueueItem {
+  const zero = { count: 0, amount: '0.000000' };
+  return {
+    id: '31',
+    status: 'pending',
+    platId: 4,
+    uid: '40512345',
+    amount: '60.000000',
+    cashbackPart: '60.000000',
+    rewardsPart: '0.000000',
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    createdAt: '2026-06-01T10:00:00.000Z',
+    decidedAt: null,
+    txHash: null,
+    failureReason: null,
+    payout: null,
+    member: {
+      userId: 12,
+      email: 'member@example.com',
+      userCode: 'EXMEM234',
+      memberSince: null,
+      suspendedAt: null,
+    },
+    isBindingLive: true,
+    isOverdue: false,
+    balanceHistory: [
+      {
+        at: '2026-06-01T10:00:00.000Z',
+        account: 'cashback',
+        kind: 'withdrawalHold',
+        amount: '-60.000000',
+        balanceAfter: '40.000000',
+      },
+      {
+        at: '2026-05-30T06:00:00.000Z',
+        account: 'cashback',
+        kind: 'rebate',
+        amount: '100.000000',
+        balanceAfter: '100.000000',
+      },
+    ],
+    summary: {
+      cashbackEarned: '100.000000',
+      cashbackBalance: '40.000000',
+      rewardsEarned: '0.000000',
+      rewardsBalance: '0.000000',
+      withdrawals: {
+        pending: { count: 1, amount: '60.000000' },
+        completed: zero,
+        failed: zero,
+        cancelled: zero,
+      },
+    },
+    ...overrides,
+  };
 }

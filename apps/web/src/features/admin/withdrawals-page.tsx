@@ -12,9 +12,13 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useWithdrawalQueue } from './api/get-withdrawal-queue';
+import { usePayoutWallet } from './api/payouts';
 import { BalanceHistory } from './components/balance-history';
 import { ApproveDialog, type DecisionTarget, RejectDialog } from './components/decision-dialogs';
 import { LoadError } from './components/load-error';
+import { isPayoutLive, PayoutFacts } from './components/payout-facts';
+import { PayoutWalletPanel } from './components/payout-wallet-panel';
+import { SendDialog, type SendTarget } from './components/send-dialogs';
 import { formatAmount, formatTime } from './format';
 import { useExchangeNames } from './use-exchange-names';
 
@@ -22,7 +26,9 @@ const PAGE_SIZE = 10;
 
 /**
  * /admin/withdrawals: the queue, oldest first, each withdrawal with the member's balance history
- * beside it; approve with the payout transaction's hash, or reject with a reason.
+ * beside it; approve with the payout transaction's hash, or reject with a reason. With a payout key
+ * (issue 17): the wallet's health on top, "Send on chain" per withdrawal and for a selection, and each
+ * payout followed to its confirmations (the page asks again every few seconds while one is on its way).
  */
 export default function WithdrawalsPage() {
   const { t } = useTranslation();
@@ -30,9 +36,32 @@ export default function WithdrawalsPage() {
   const exchangeName = useExchangeNames();
   const [status, setStatus] = useState<WithdrawalStatus>('pending');
   const [page, setPage] = useState(1);
-  const queue = useWithdrawalQueue(status, page, PAGE_SIZE);
+  const [watching, setWatching] = useState(false);
+  const queue = useWithdrawalQueue(status, page, PAGE_SIZE, watching);
+  const wallet = usePayoutWallet(watching);
   const [approving, setApproving] = useState<DecisionTarget | null>(null);
   const [rejecting, setRejecting] = useState<DecisionTarget | null>(null);
+  const [sending, setSending] = useState<SendTarget[] | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const canSend = wallet.data?.enabled === true;
+  const rows = queue.data?.rows ?? [];
+  const live = rows.some((item) => isPayoutLive(item.payout));
+  if (live !== watching) setWatching(live);
+  const sendable = (item: WithdrawalQueueItem) =>
+    canSend && item.status === 'pending' && !isPayoutLive(item.payout);
+  const sendableRows = rows.filter(sendable);
+  const chosen = sendableRows.filter((item) => selected.has(item.id));
+  const sendTarget = (item: WithdrawalQueueItem): SendTarget => ({
+    id: item.id,
+    amount: item.amount,
+    summary: summary(item),
+  });
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   const summary = (item: WithdrawalQueueItem) =>
     t('admin.withdrawals.summary', {
@@ -44,12 +73,18 @@ export default function WithdrawalsPage() {
   const decided = async () => {
     setApproving(null);
     setRejecting(null);
+    setSelected(new Set());
     await client.invalidateQueries({ queryKey: ['admin', 'withdrawals'] });
+    await client.invalidateQueries({ queryKey: ['admin', 'payoutWallet'] });
     await client.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
   };
 
   return (
     <Page title={t('admin.withdrawals.title')} intro={t('admin.withdrawals.intro')} wide>
+      {wallet.data ? <PayoutWalletPanel wallet={wallet.data} /> : null}
+      {wallet.isError && !wallet.data ? (
+        <p className="muted payout-off">{t('admin.payouts.walletError')}</p>
+      ) : null}
       <div className="filter-bar">
         <label className="inline-field">
           <span>{t('admin.withdrawals.status')}</span>
@@ -72,6 +107,16 @@ export default function WithdrawalsPage() {
             {t('admin.withdrawals.count', { count: queue.data.total })}
           </p>
         ) : null}
+        {sendableRows.length > 0 ? (
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={chosen.length === 0}
+            onClick={() => setSending(chosen.map(sendTarget))}
+          >
+            {t('admin.payouts.sendSelected', { count: chosen.length })}
+          </button>
+        ) : null}
       </div>
       {queue.isError && !queue.data ? <LoadError onRetry={() => void queue.refetch()} /> : null}
       {!queue.data ? (
@@ -86,6 +131,15 @@ export default function WithdrawalsPage() {
             <li key={item.id} className="card admin-queue-item">
               <article aria-labelledby={`withdrawal-${item.id}`}>
                 <header className="admin-queue-head">
+                  {sendable(item) ? (
+                    <input
+                      type="checkbox"
+                      className="payout-select"
+                      checked={selected.has(item.id)}
+                      onChange={() => toggle(item.id)}
+                      aria-label={t('admin.payouts.select', { id: item.id })}
+                    />
+                  ) : null}
                   <h2 id={`withdrawal-${item.id}`}>
                     {t('admin.withdrawals.heading', {
                       id: item.id,
@@ -142,7 +196,8 @@ export default function WithdrawalsPage() {
                         })}
                       </dd>
                     </div>
-                    {item.txHash ? (
+                    {item.payout ? <PayoutFacts payout={item.payout} /> : null}
+                    {item.txHash && item.payout?.txHash !== item.txHash ? (
                       <div>
                         <dt>{t('admin.withdrawals.txHash')}</dt>
                         <dd className="mono admin-break">
@@ -197,14 +252,23 @@ export default function WithdrawalsPage() {
                     <BalanceHistory id={item.id} movements={item.balanceHistory} />
                   </section>
                 </div>
-                {item.status === 'pending' ? (
+                {item.status === 'pending' && !isPayoutLive(item.payout) ? (
                   <div className="admin-actions">
+                    {sendable(item) ? (
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        onClick={() => setSending([sendTarget(item)])}
+                      >
+                        {item.payout ? t('admin.payouts.sendAgain') : t('admin.payouts.send')}
+                      </button>
+                    ) : null}
                     <button
                       type="button"
-                      className="button button-primary"
+                      className={`button ${canSend ? 'button-ghost' : 'button-primary'}`}
                       onClick={() => setApproving({ id: item.id, summary: summary(item) })}
                     >
-                      {t('admin.withdrawals.approve')}
+                      {canSend ? t('admin.payouts.approveByHand') : t('admin.withdrawals.approve')}
                     </button>
                     <button
                       type="button"
@@ -231,6 +295,7 @@ export default function WithdrawalsPage() {
       ) : null}
       <ApproveDialog target={approving} onClose={() => setApproving(null)} onDone={decided} />
       <RejectDialog target={rejecting} onClose={() => setRejecting(null)} onDone={decided} />
+      <SendDialog targets={sending} onClose={() => setSending(null)} onDone={decided} />
     </Page>
   );
 }

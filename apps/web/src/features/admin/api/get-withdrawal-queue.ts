@@ -1,9 +1,18 @@
 import { WithdrawalQueuePageSchema, type WithdrawalStatus } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
+import { PAYOUT_WATCH_MS } from './payouts';
 
-/** `/elex/admin/withdrawalQueue {status, page, pageSize}`: oldest first. */
-export const withdrawalQueueQuery = (status: WithdrawalStatus, page: number, pageSize: number) =>
+/**
+ * `/elex/admin/withdrawalQueue {status, page, pageSize}`: oldest first; asked again every few seconds
+ * while `watching` (a payout of the page is on its way).
+ */
+export const withdrawalQueueQuery = (
+  status: WithdrawalStatus,
+  page: number,
+  pageSize: number,
+  watching = false,
+) =>
   queryOptions({
     queryKey: ['admin', 'withdrawals', status, page, pageSize],
     queryFn: () =>
@@ -13,7 +22,12 @@ export const withdrawalQueueQuery = (status: WithdrawalStatus, page: number, pag
         { schema: WithdrawalQueuePageSchema },
       ),
     placeholderData: keepPreviousData,
+    refetchInterval: watching ? PAYOUT_WATCH_MS : false,
   });
 
-export const useWithdrawalQueue = (status: WithdrawalStatus, page: number, pageSize: number) =>
-  useQuery(withdrawalQueueQuery(status, page, pageSize));
+export const useWithdrawalQueue = (
+  status: WithdrawalStatus,
+  page: number,
+  pageSize: number,
+  watching = false,
+) => useQuery(withdrawalQueueQuery(status, page, pageSize, watching));

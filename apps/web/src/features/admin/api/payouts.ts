@@ -1,0 +1,30 @@
+import {
+  PayoutWalletSchema,
+  SendWithdrawalAnswerSchema,
+  type SendWithdrawalRequest,
+  SendWithdrawalsAnswerSchema,
+  type SendWithdrawalsRequest,
+} from '@elex/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../shared/api/api-client';
+
+/** How often the withdrawals page asks again while a payout is on its way (Polygon blocks: ~2 s). */
+export const PAYOUT_WATCH_MS = 5_000;
+
+/** `/elex/admin/payoutWallet {}`: the hot wallet's balances and what awaits payment; `{enabled: false}` without a key. */
+export const payoutWalletQuery = (watching: boolean) =>
+  queryOptions({
+    queryKey: ['admin', 'payoutWallet'],
+    // Silent: asked every few seconds while a payout is on its way; the page says it once if it fails.
+    queryFn: () => apiCall('/elex/admin/payoutWallet', {}, { schema: PayoutWalletSchema, silent: true }),
+    refetchInterval: watching ? PAYOUT_WATCH_MS : false,
+  });
+export const usePayoutWallet = (watching = false) => useQuery(payoutWalletQuery(watching));
+
+/** `/elex/admin/sendWithdrawal {id}`: signs, records and broadcasts one withdrawal's USDT transfer. */
+export const sendWithdrawal = (request: SendWithdrawalRequest) =>
+  apiCall('/elex/admin/sendWithdrawal', request, { schema: SendWithdrawalAnswerSchema });
+
+/** `/elex/admin/sendWithdrawals {ids}`: the same for several, one after the other; each answers alone. */
+export const sendWithdrawals = (request: SendWithdrawalsRequest) =>
+  apiCall('/elex/admin/sendWithdrawals', request, { schema: SendWithdrawalsAnswerSchema });
