@@ -57,6 +57,8 @@ export async function startServer(options: {
   smtpUrl: string;
   dataDir?: string;
   appSecret?: string;
+  /** More settings for this server (the payout spec's PAYOUT_* for its local chain). */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`${webDist}/index.html is missing: run \`npm run build\` before the e2e suite`);
@@ -86,6 +88,7 @@ export async function startServer(options: {
   // Mail goes to the suite's own SMTP capture (e2e/support/smtp-capture.ts).
   env.SMTP_URL = options.smtpUrl;
   env.WEB_DIST = webDist;
+  Object.assign(env, options.env);
 
   const child = spawn(process.execPath, [builtServer], {
     cwd: repoRoot,

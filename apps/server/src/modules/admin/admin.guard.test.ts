@@ -9,6 +9,7 @@ import {
   createCashbackTestApp,
   nextUid,
 } from '../cashback/test-support.js';
+import { payoutOverrides, payoutTestChain } from '../payouts/test-support.js';
 import { givePromotionCode } from '../promotions/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
 import { addExchange, changeExchangeStatus, getCatalog, saveExchange } from './catalog.service.js';
@@ -25,7 +26,7 @@ let ctx: CashbackTestContext;
 let operator: Caller;
 let member: Caller;
 let funded: TestMember;
-let withdrawalIds: [string, string];
+let withdrawalIds: [string, string, string, string];
 let samples: Record<string, object>;
 let everyTable: string[];
 
@@ -34,18 +35,19 @@ const SAFE_SVG = Buffer.from(
 ).toString('base64');
 
 beforeAll(async () => {
-  ctx = await createCashbackTestApp();
+  // With a payout key and a local chain, so the on-chain sends succeed for an operator too.
+  ctx = await createCashbackTestApp(payoutOverrides(await payoutTestChain()));
   ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
   operator = await newOperator(ctx);
   member = await newMember(ctx);
-  funded = await fundedMember(ctx, { cashback: '200' });
+  funded = await fundedMember(ctx, { cashback: '300' });
   const ids: string[] = [];
-  for (const amount of ['60', '70']) {
+  for (const amount of ['60', '70', '50', '55']) {
     const answer = await applyDeposit(ctx, funded, { amount, authCode: await ownCode(ctx, funded) });
     expect(answer.state).toBe(0);
     ids.push(answer.content?.id ?? '');
   }
-  withdrawalIds = ids as [string, string];
+  withdrawalIds = ids as [string, string, string, string];
 
   const catalog = await getCatalog(ctx.deps);
   const binance = catalog.exchanges[0];
@@ -165,6 +167,9 @@ beforeAll(async () => {
     withdrawalQueue: {},
     approveWithdrawal: { id: withdrawalIds[0], txHash: `0x${'ab'.repeat(32)}` },
     rejectWithdrawal: { id: withdrawalIds[1], reason: 'The address is on a sanctions list' },
+    sendWithdrawal: { id: withdrawalIds[2] },
+    sendWithdrawals: { ids: [withdrawalIds[3]] },
+    payoutWallet: {},
     promotionCodes: {},
     createPromotionCode: { code: 'guard-new', note: 'Guard test', validThrough: '2026-12-31', maxUses: 10 },
     updatePromotionCode: { id: promotion.id, disabled: true, maxUses: 7 },
