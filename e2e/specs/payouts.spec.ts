@@ -120,7 +120,12 @@ test('the operator sends a withdrawal on chain and the member watches it confirm
   await chain.test.mine({ blocks: CONFIRMATIONS - 1 });
   await list.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
   assert.equal(await list.getByText('Confirming', { exact: true }).count(), 0);
-  await item.getByText('Confirmed', { exact: true }).waitFor({ timeout: 20_000 });
+  // The console follows too: out of the queue under review, into the completed ones, confirmed.
+  await item.waitFor({ state: 'detached', timeout: 20_000 });
+  await walletPanel.getByText('0 · 0.00 USDT').first().waitFor({ timeout: 20_000 });
+  await desk.getByLabel('Status').selectOption('completed');
+  const paid = desk.getByRole('article').filter({ hasText: `#${withdrawalId}` });
+  await paid.getByText('Confirmed', { exact: true }).waitFor();
 
   // The mail goes only now, with the hash.
   let completed = mailsTo(member.email, smtp.dir).find((mail) => mail.text.includes(hash));

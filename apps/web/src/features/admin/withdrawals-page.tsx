@@ -80,7 +80,11 @@ export default function WithdrawalsPage() {
   };
 
   return (
-    <Page title={t('admin.withdrawals.title')} intro={t('admin.withdrawals.intro')} wide>
+    <Page
+      title={t('admin.withdrawals.title')}
+      intro={canSend ? t('admin.payouts.intro') : t('admin.withdrawals.intro')}
+      wide
+    >
       {wallet.data ? <PayoutWalletPanel wallet={wallet.data} /> : null}
       {wallet.isError && !wallet.data ? (
         <p className="muted payout-off">{t('admin.payouts.walletError')}</p>

@@ -17,7 +17,11 @@ export const payoutWalletQuery = (watching: boolean) =>
     queryKey: ['admin', 'payoutWallet'],
     // Silent: asked every few seconds while a payout is on its way; the page says it once if it fails.
     queryFn: () => apiCall('/elex/admin/payoutWallet', {}, { schema: PayoutWalletSchema, silent: true }),
-    refetchInterval: watching ? PAYOUT_WATCH_MS : false,
+    // Also while the wallet itself says payouts are on their way (the last one may have left the page).
+    refetchInterval: (query) =>
+      watching || (query.state.data?.enabled && query.state.data.inFlight.count > 0)
+        ? PAYOUT_WATCH_MS
+        : false,
   });
 export const usePayoutWallet = (watching = false) => useQuery(payoutWalletQuery(watching));
 
