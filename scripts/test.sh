@@ -20,10 +20,6 @@ npm run typecheck
 section "Lint (biome)"
 npm run lint
 
-section "Unit and integration tests (embedded PGlite)"
-# Always PGlite here, even when the caller exports TEST_DATABASE_URL for the next step.
-env -u TEST_DATABASE_URL npx vitest run
-
 # The suite only needs an administrative connection: each test file creates and drops its own
 # database. The `test` database is the machine's default; `postgres` exists on every server.
 PG_CANDIDATES=('postgres://postgres@127.0.0.1:5432/test' 'postgres://postgres@127.0.0.1:5432/postgres')
@@ -38,12 +34,11 @@ postgres_answers() {
   ' 2>/dev/null
 }
 
-if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
-  section "Server tests on PostgreSQL (TEST_DATABASE_URL from the environment)"
-  npx vitest run --project server
-else
-  pg_url=''
-  pg_reasons=()
+# Which PostgreSQL the second pass uses, found first: the PGlite pass then leaves the size tests to it
+# (apps/server/vitest.config.ts, SCALE).
+pg_url="${TEST_DATABASE_URL:-}"
+pg_reasons=()
+if [[ -z "$pg_url" ]]; then
   for candidate in "${PG_CANDIDATES[@]}"; do
     if reason=$(postgres_answers "$candidate"); then
       pg_url=$candidate
@@ -51,12 +46,21 @@ else
     fi
     pg_reasons+=("${candidate##*/}: ${reason:-no answer}")
   done
-  if [[ -n "$pg_url" ]]; then
-    section "Server tests on PostgreSQL ($pg_url)"
-    TEST_DATABASE_URL="$pg_url" npx vitest run --project server
-  else
-    section "Server tests on PostgreSQL: skipped (127.0.0.1:5432 ${pg_reasons[*]}; set TEST_DATABASE_URL to run them)"
-  fi
+fi
+
+section "Unit and integration tests (embedded PGlite)"
+# Always PGlite here, even when the caller exports TEST_DATABASE_URL for the next step.
+if [[ -n "$pg_url" ]]; then
+  env -u TEST_DATABASE_URL ELEX_SCALE_ON_POSTGRES=1 npx vitest run
+else
+  env -u TEST_DATABASE_URL npx vitest run
+fi
+
+if [[ -n "$pg_url" ]]; then
+  section "Server tests on PostgreSQL ($([[ -n "${TEST_DATABASE_URL:-}" ]] && echo 'TEST_DATABASE_URL from the environment' || echo "$pg_url"))"
+  TEST_DATABASE_URL="$pg_url" npx vitest run --project server
+else
+  section "Server tests on PostgreSQL: skipped (127.0.0.1:5432 ${pg_reasons[*]}; set TEST_DATABASE_URL to run them)"
 fi
 
 section "Build (web)"
