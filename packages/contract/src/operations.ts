@@ -44,7 +44,13 @@ export const ExportLinkSchema = z.object({
 export type ExportLink = z.infer<typeof ExportLinkSchema>;
 
 /** What an operator can be told about, each switched on or off by the operator for themself. */
-export const ALERT_KINDS = ['withdrawalRequested', 'syncFailing', 'ledgerBroken', 'dailySummary'] as const;
+export const ALERT_KINDS = [
+  'withdrawalRequested',
+  'syncFailing',
+  'ledgerBroken',
+  'dailySummary',
+  'payoutWalletShort',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const AlertPreferencesSchema = z.object({
@@ -52,6 +58,7 @@ export const AlertPreferencesSchema = z.object({
   syncFailing: z.boolean(),
   ledgerBroken: z.boolean(),
   dailySummary: z.boolean(),
+  payoutWalletShort: z.boolean(),
 });
 export type AlertPreferences = z.infer<typeof AlertPreferencesSchema>;
 
@@ -61,5 +68,6 @@ export const SaveAlertPreferencesRequestSchema = z.object({
   syncFailing: z.boolean(fail('invalidValue')).optional(),
   ledgerBroken: z.boolean(fail('invalidValue')).optional(),
   dailySummary: z.boolean(fail('invalidValue')).optional(),
+  payoutWalletShort: z.boolean(fail('invalidValue')).optional(),
 });
 export type SaveAlertPreferencesRequest = z.input<typeof SaveAlertPreferencesRequestSchema>;

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../app.js';
-import { trackPayouts } from '../modules/payouts/payouts.service.js';
+import { alertIfWalletShort, trackPayouts } from '../modules/payouts/payouts.service.js';
+
+/** How often the tracker also looks at the wallet's balances for the operators' alert. */
+export const WALLET_CHECK_MS = 60_000;
 
 export interface PayoutTracker {
   /** Stops polling and waits for a pass in progress to finish. */
@@ -11,16 +14,26 @@ export interface PayoutTracker {
  * Follows on-chain payouts in-process (started by main when a payout key is configured): broadcasts
  * what is recorded, replaces what is stuck, completes what is final. Several instances may each run
  * one: SKIP LOCKED and a lease keep them off one payout, and each step is idempotent. Its first pass
- * runs at once, so a restart re-broadcasts what a crash left recorded but unsent.
+ * runs at once, so a restart re-broadcasts what a crash left recorded but unsent. Every
+ * WALLET_CHECK_MS it also checks that the wallet's USDT and gas cover what waits, and alerts if not.
  */
 export function startPayoutTracker(
   deps: AppDeps,
-  options: { log: FastifyBaseLogger; intervalMs?: number },
+  options: { log: FastifyBaseLogger; intervalMs?: number; walletCheckMs?: number },
 ): PayoutTracker {
   const intervalMs = options.intervalMs ?? (deps.config.payouts.enabled ? deps.config.payouts.pollMs : 5_000);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const walletCheckMs = options.walletCheckMs ?? WALLET_CHECK_MS;
+  let walletCheckedAt = Number.NEGATIVE_INFINITY;
+
+  const checkWallet = async () => {
+    if (Date.now() - walletCheckedAt < walletCheckMs) return;
+    walletCheckedAt = Date.now();
+    const alerted = await alertIfWalletShort(deps);
+    if (alerted.length > 0) options.log.warn({ short: alerted }, 'payout wallet short: operators alerted');
+  };
 
   const tick = () => {
     running = trackPayouts(deps)
@@ -28,6 +41,7 @@ export function startPayoutTracker(
         const { looked, ...steps } = summary;
         if (Object.values(steps).some((count) => count > 0)) options.log.info(summary, 'payouts tracked');
       })
+      .then(checkWallet)
       .catch((error: unknown) => options.log.error({ err: error }, 'payout tracking failed'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);

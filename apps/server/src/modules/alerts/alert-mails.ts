@@ -22,6 +22,17 @@ export interface AlertMailParams {
     problems: Array<{ invariant: string; detail: string }>;
   };
   alertDailySummary: DailySummary;
+  alertPayoutWalletShort: {
+    /** Which runs short: the USDT it pays with, or the gas (POL) each transfer needs. */
+    short: 'usdt' | 'gas';
+    address: string;
+    /** What it holds and what the withdrawals waiting need: USDT, or POL for gas. */
+    held: string;
+    needed: string;
+    /** Withdrawals waiting to be sent or on their way. */
+    awaiting: number;
+    at: string;
+  };
 }
 
 export interface DailySummary {
@@ -56,6 +67,9 @@ interface AlertCopy {
   summarySubject: (day: string) => string;
   summaryBody: (s: DailySummary) => string;
   summarySync: (exchange: string, status: string, lastSuccess: string) => string;
+  walletSubject: (short: 'usdt' | 'gas') => string;
+  walletBody: (p: AlertMailParams['alertPayoutWalletShort'], at: string) => string;
+  walletLink: string;
   never: string;
   dashboardLink: string;
   turnOff: string;
@@ -63,6 +77,11 @@ interface AlertCopy {
 
 const COPY: Record<Locale, AlertCopy> = {
   en: {
+    walletSubject: (short) =>
+      short === 'usdt' ? 'Payout wallet short of USDT' : 'Payout wallet short of gas (POL)',
+    walletBody: (p, at) =>
+      `On ${at} the payout wallet ${p.address} holds ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}, and the ${p.awaiting} withdrawal(s) waiting need ${p.needed}. ${p.short === 'usdt' ? 'Send USDT to the wallet' : 'Send POL to the wallet for gas'} before sending more payouts: a transfer it cannot pay is refused or reverts. You will be told again tomorrow if it is still short.`,
+    walletLink: 'See the wallet above the withdrawal queue:',
     withdrawalSubject: (amount, exchange) => `New withdrawal request: ${amount} USDT (${exchange})`,
     withdrawalBody: (p, at) =>
       `Member ${p.memberId} asked on ${at} to withdraw ${p.amount} USDT (withdrawal #${p.withdrawalId}).\nFrom: ${p.exchange} UID ${p.uid}\nTo (Polygon): ${p.address}`,
@@ -92,6 +111,10 @@ const COPY: Record<Locale, AlertCopy> = {
     turnOff: 'You get this alert because it is on in your console settings (Alerts).',
   },
   zh: {
+    walletSubject: (short) => (short === 'usdt' ? '付款钱包 USDT 不足' : '付款钱包 Gas（POL）不足'),
+    walletBody: (p, at) =>
+      `${at}，付款钱包 ${p.address} 有 ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}，待付的 ${p.awaiting} 笔提现需要 ${p.needed}。请在继续发送前${p.short === 'usdt' ? '向钱包充值 USDT' : '向钱包充入 POL 作为 Gas'}：钱包付不起的转账会被拒绝或回退。若明天仍不足，会再次通知。`,
+    walletLink: '在提现队列上方查看钱包：',
     withdrawalSubject: (amount, exchange) => `新的提现申请：${amount} USDT（${exchange}）`,
     withdrawalBody: (p, at) =>
       `会员 ${p.memberId} 于 ${at} 申请提现 ${p.amount} USDT（提现 #${p.withdrawalId}）。\n来源：${p.exchange} UID ${p.uid}\n收款地址（Polygon）：${p.address}`,
@@ -121,6 +144,10 @@ const COPY: Record<Locale, AlertCopy> = {
     turnOff: '您收到此提醒，是因为您在后台设置（提醒）中开启了它。',
   },
   ko: {
+    walletSubject: (short) => (short === 'usdt' ? '지급 지갑의 USDT 부족' : '지급 지갑의 가스(POL) 부족'),
+    walletBody: (p, at) =>
+      `${at} 기준 지급 지갑 ${p.address}에 ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}가 있고, 대기 중인 출금 ${p.awaiting}건에 ${p.needed}가 필요합니다. 지급을 더 보내기 전에 ${p.short === 'usdt' ? '지갑에 USDT를 보내' : '가스용 POL을 지갑에 보내'} 주세요. 지갑이 감당할 수 없는 전송은 거부되거나 되돌려집니다. 내일도 부족하면 다시 알려 드립니다.`,
+    walletLink: '출금 대기열 위의 지갑을 확인하세요:',
     withdrawalSubject: (amount, exchange) => `새 출금 신청: ${amount} USDT (${exchange})`,
     withdrawalBody: (p, at) =>
       `회원 ${p.memberId}이(가) ${at}에 ${p.amount} USDT 출금을 신청했습니다(출금 #${p.withdrawalId}).\n출처: ${p.exchange} UID ${p.uid}\n받는 주소(Polygon): ${p.address}`,
@@ -213,6 +240,17 @@ export function renderAlertMail(
           { kind: 'p', text: copy.summaryBody(s) },
           ...(syncs.length > 0 ? [{ kind: 'p' as const, text: syncs.join('\n') }] : []),
           { kind: 'link', text: copy.dashboardLink, url: `${appUrl}/admin` },
+          footer,
+        ],
+      };
+    }
+    case 'alertPayoutWalletShort': {
+      const p = params as AlertMailParams['alertPayoutWalletShort'];
+      return {
+        subject: copy.walletSubject(p.short),
+        blocks: [
+          { kind: 'p', text: copy.walletBody(p, time(p.at)) },
+          { kind: 'link', text: copy.walletLink, url: `${appUrl}/admin/withdrawals` },
           footer,
         ],
       };

@@ -11,6 +11,7 @@ const COLUMN: Record<AlertKind, string> = {
   syncFailing: 'sync_failing',
   ledgerBroken: 'ledger_broken',
   dailySummary: 'daily_summary',
+  payoutWalletShort: 'payout_wallet_short',
 };
 
 export interface AlertRecipient {
@@ -40,6 +41,7 @@ export async function selectPreferences(db: Executor, userId: number): Promise<A
     syncFailing: row?.syncFailing ?? true,
     ledgerBroken: row?.ledgerBroken ?? true,
     dailySummary: row?.dailySummary ?? true,
+    payoutWalletShort: row?.payoutWalletShort ?? true,
   };
 }
 

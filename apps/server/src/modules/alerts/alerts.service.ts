@@ -36,6 +36,7 @@ const TEMPLATES = {
   syncFailing: 'alertSyncFailing',
   ledgerBroken: 'alertLedgerBroken',
   dailySummary: 'alertDailySummary',
+  payoutWalletShort: 'alertPayoutWalletShort',
 } as const satisfies Record<AlertKind, AlertMailTemplate>;
 type TemplateOf<K extends AlertKind> = (typeof TEMPLATES)[K];
 
@@ -68,6 +69,23 @@ export async function sendAlert<K extends AlertKind>(
     });
   }
   return recipients.length;
+}
+
+/**
+ * Queues the alert unless one with this key went already (any instance, any restart): answers whether
+ * this call sent it. The key says the occasion, e.g. 'payoutWallet:usdt:<address>:<day>'.
+ */
+export async function sendAlertOnce<K extends AlertKind>(
+  deps: AlertDeps,
+  key: string,
+  kind: K,
+  params: AlertMailParams[TemplateOf<K>],
+): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    if (!(await claimAlertKey(tx, key, deps.clock.now()))) return false;
+    await sendAlert(tx, deps, kind, params);
+    return true;
+  });
 }
 
 /** After each sync run: the run that makes N failures in a row alerts; later failures stay quiet. */
@@ -182,6 +200,7 @@ export async function saveAlertPreferences(
       syncFailing: change.syncFailing ?? before.syncFailing,
       ledgerBroken: change.ledgerBroken ?? before.ledgerBroken,
       dailySummary: change.dailySummary ?? before.dailySummary,
+      payoutWalletShort: change.payoutWalletShort ?? before.payoutWalletShort,
     };
     await upsertPreferences(tx, userId, after, now);
     await recordAudit(tx, {

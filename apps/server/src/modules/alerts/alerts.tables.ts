@@ -13,6 +13,7 @@ export const alertPreferences = pgTable('alert_preferences', {
   syncFailing: boolean('sync_failing').notNull().default(true),
   ledgerBroken: boolean('ledger_broken').notNull().default(true),
   dailySummary: boolean('daily_summary').notNull().default(true),
+  payoutWalletShort: boolean('payout_wallet_short').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 

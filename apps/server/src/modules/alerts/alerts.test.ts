@@ -83,12 +83,19 @@ describe('alert preferences', () => {
       syncFailing: true,
       ledgerBroken: true,
       dailySummary: true,
+      payoutWalletShort: true,
     });
     const saved = await adminCall(ctx, chinese, 'saveAlertPreferences', { withdrawalRequested: false }, 'zh');
     expect(saved).toMatchObject({
       state: 0,
       message: '保存成功',
-      content: { withdrawalRequested: false, syncFailing: true, ledgerBroken: true, dailySummary: true },
+      content: {
+        withdrawalRequested: false,
+        syncFailing: true,
+        ledgerBroken: true,
+        dailySummary: true,
+        payoutWalletShort: true,
+      },
     });
     expect((await adminCall(ctx, chinese, 'alertPreferences')).content.withdrawalRequested).toBe(false);
     expect((await adminCall(ctx, english, 'alertPreferences')).content.withdrawalRequested).toBe(true);

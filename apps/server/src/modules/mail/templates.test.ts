@@ -42,6 +42,14 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     pendingWithdrawals: { count: 4, amount: '300.000000' },
     syncs: [{ exchange: 'Bitget', status: 'failed', finishedAt: AT, lastSuccessAt: null }],
   },
+  alertPayoutWalletShort: {
+    short: 'usdt',
+    address: '0x1234567890AbcdEF1234567890aBcdef12345678',
+    held: '100.000000',
+    needed: '160.500000',
+    awaiting: 3,
+    at: AT,
+  },
 };
 
 describe('mail templates', () => {

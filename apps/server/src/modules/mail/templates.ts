@@ -56,6 +56,7 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'alertSyncFailing',
   'alertLedgerBroken',
   'alertDailySummary',
+  'alertPayoutWalletShort',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -467,7 +468,8 @@ export function renderMail<T extends MailTemplate>(
     case 'alertWithdrawalRequested':
     case 'alertSyncFailing':
     case 'alertLedgerBroken':
-    case 'alertDailySummary': {
+    case 'alertDailySummary':
+    case 'alertPayoutWalletShort': {
       const alert = renderAlertMail(
         template as AlertMailTemplate,
         locale,

@@ -1,14 +1,16 @@
 import { PAYOUT_BATCH_MAX, State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import { setGasBalance } from '../../test/chain/local-chain.js';
 import { grantOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
+import { mailsTo } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { createWithdrawalTestApp, memberCall } from '../withdrawals/test-support.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
-import { sendWithdrawal, trackPayouts, walletHealth } from './payouts.service.js';
+import { alertIfWalletShort, sendWithdrawal, trackPayouts, walletHealth } from './payouts.service.js';
 import {
   type PayoutTestChain,
   payoutConfig,
@@ -269,6 +271,58 @@ describe('the wallet in the console', () => {
       sendWithdrawal(deaf, { id, operatorId: operator.userId, via: 'console' }),
     ).rejects.toMatchObject({ messageKey: 'payoutNodeUnreachable' });
     expect(await countRows(ctx, 'payouts')).toBe(payoutsBefore);
+  });
+});
+
+describe('the operators’ alert when the wallet runs short', () => {
+  it('mails each operator who has it on, once per shortage and day, and the tracker runs the check', async () => {
+    const quiet = await newOperator(ctx);
+    expect((await adminCall(ctx, quiet, 'saveAlertPreferences', { payoutWalletShort: false })).state).toBe(0);
+    const walletAlerts = async (email: string) =>
+      (await mailsTo(ctx, email)).filter((mail) => mail.template === 'alertPayoutWalletShort');
+    expect(await alertIfWalletShort(ctx.deps)).toEqual([]);
+
+    const held = (await walletHealth(ctx.deps)) as { balances: { usdt: string } };
+    const big = await pendingWithdrawal(ctx, String(Math.ceil(Number(held.balances.usdt)) + 5));
+    await setGasBalance(setup.chain, setup.account.address, 1000n);
+    expect(await alertIfWalletShort(ctx.deps)).toEqual(['usdt', 'gas']);
+    const mails = await walletAlerts(operator.email);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual([
+      'Payout wallet short of USDT',
+      'Payout wallet short of gas (POL)',
+    ]);
+    const usdtMail = mails.find((mail) => mail.subject.includes('USDT'));
+    expect(usdtMail?.text).toContain(setup.account.address);
+    expect(usdtMail?.text).toContain('/admin/withdrawals');
+    expect(await walletAlerts(quiet.email)).toEqual([]);
+
+    // Still short: quiet for the rest of the day, told again the next.
+    expect(await alertIfWalletShort(ctx.deps)).toEqual([]);
+    ctx.clock.advance(24 * 60 * 60_000);
+    await setGasBalance(setup.chain, setup.account.address, 10n ** 21n);
+    expect(await alertIfWalletShort(ctx.deps)).toEqual(['usdt']);
+    expect(await walletAlerts(operator.email)).toHaveLength(3);
+
+    // The server's tracker runs the same check as it follows payouts.
+    ctx.clock.advance(24 * 60 * 60_000);
+    const warned: object[] = [];
+    const log = { info() {}, error() {}, warn: (details: object) => warned.push(details) };
+    const tracker = startPayoutTracker(ctx.deps, {
+      log: log as never,
+      intervalMs: 20,
+      walletCheckMs: 0,
+    });
+    try {
+      for (let tries = 0; tries < 200 && (await walletAlerts(operator.email)).length < 4; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await tracker.stop();
+    }
+    expect(await walletAlerts(operator.email)).toHaveLength(4);
+    expect(warned).toEqual([{ short: ['usdt'] }]);
+    await adminCall(ctx, operator, 'rejectWithdrawal', { id: big.id, reason: 'Test over' });
+    expect(await alertIfWalletShort(ctx.deps)).toEqual([]);
   });
 });
 

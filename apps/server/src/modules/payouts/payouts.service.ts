@@ -12,6 +12,7 @@ import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { sendAlertOnce } from '../alerts/alerts.service.js';
 import {
   approveWithdrawal,
   lockWithdrawal,
@@ -756,4 +757,47 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
     shortOfUsdt: balances !== null && balances.usdt < neededUsdt,
     shortOfGas: balances !== null && neededGas !== null && balances.gas < neededGas,
   };
+}
+
+/**
+ * Alerts the operators (the `payoutWalletShort` alert, mail and webhook) when the wallet's USDT or gas
+ * falls short of what the withdrawals waiting need: once per shortage, wallet and UTC day, whichever
+ * instance sees it first. Answers what it alerted about. A node that does not answer alerts nothing
+ * here (the balances are unknown; the console says so).
+ */
+export async function alertIfWalletShort(deps: AppDeps): Promise<Array<'usdt' | 'gas'>> {
+  const health = await walletHealth(deps);
+  if (!health.enabled || !health.balances) return [];
+  const now = deps.clock.now();
+  const day = now.toISOString().slice(0, 10);
+  const alerted: Array<'usdt' | 'gas'> = [];
+  const waiting = health.awaiting.count + health.inFlight.count;
+  if (health.shortOfUsdt) {
+    const sent = await sendAlertOnce(
+      deps,
+      `payoutWallet:usdt:${health.address}:${day}`,
+      'payoutWalletShort',
+      {
+        short: 'usdt',
+        address: health.address,
+        held: health.balances.usdt,
+        needed: health.needed.usdt,
+        awaiting: waiting,
+        at: now.toISOString(),
+      },
+    );
+    if (sent) alerted.push('usdt');
+  }
+  if (health.shortOfGas && health.needed.gas !== null) {
+    const sent = await sendAlertOnce(deps, `payoutWallet:gas:${health.address}:${day}`, 'payoutWalletShort', {
+      short: 'gas',
+      address: health.address,
+      held: health.balances.gas,
+      needed: health.needed.gas,
+      awaiting: waiting,
+      at: now.toISOString(),
+    });
+    if (sent) alerted.push('gas');
+  }
+  return alerted;
 }

@@ -114,6 +114,7 @@ describe('/admin/alerts', () => {
       syncFailing: true,
       ledgerBroken: true,
       dailySummary: true,
+      payoutWalletShort: true,
     };
     const calls = serve({
       '/elex/admin/alertPreferences': () => envelope(saved),

@@ -1,0 +1,1 @@
+ALTER TABLE "alert_preferences" ADD COLUMN "payout_wallet_short" boolean DEFAULT true NOT NULL;
