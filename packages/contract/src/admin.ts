@@ -750,6 +750,7 @@ export const AUDIT_ACTIONS = [
   'withdrawal.approve',
   'withdrawal.reject',
   'withdrawal.send',
+  'payout.explainTransfer',
   'binding.unbind',
   'exchange.update',
   'exchange.vipTiers',

@@ -150,3 +150,65 @@ export const PayoutWalletSchema = z.discriminatedUnion('enabled', [
   }),
 ]);
 export type PayoutWallet = z.infer<typeof PayoutWalletSchema>;
+
+/**
+ * Where the wallet's transfers and the payouts disagree: a transfer out of the wallet that is no
+ * payout of ours; one that went elsewhere or for another amount than its payout; one that landed
+ * although its payout is marked reverted or dropped (the withdrawal could be paid again); two
+ * transfers for one withdrawal; a payout marked confirmed without its transfer on chain.
+ */
+export const TRANSFER_MISMATCH_KINDS = [
+  'unknownTransfer',
+  'transferDiffers',
+  'paidButNotConfirmed',
+  'paidTwice',
+  'confirmedWithoutTransfer',
+] as const;
+export type TransferMismatchKind = (typeof TRANSFER_MISMATCH_KINDS)[number];
+
+// /elex/admin/payoutReconciliation {}: reads the wallet's new transfers, then compares.
+export const PayoutReconciliationSchema = z.discriminatedUnion('enabled', [
+  z.object({ enabled: z.literal(false) }),
+  z.object({
+    enabled: z.literal(true),
+    address: z.string(),
+    /** The blocks read so far: from the window's start to the last final block read (null: none yet). */
+    fromBlock: z.number().int().nullable(),
+    scannedTo: z.number().int().nullable(),
+    /** Final blocks still to read (this call reads a bounded number); null when no node answered. */
+    behind: z.number().int().nullable(),
+    unreachable: z.string().nullable(),
+    transfers: countAndAmount,
+    /** Transfers that are no payout, explained by an operator (not mismatches). */
+    explained: countAndAmount,
+    mismatches: z.array(
+      z.object({
+        kind: z.enum(TRANSFER_MISMATCH_KINDS),
+        txHash: z.string().nullable(),
+        explorerUrl: z.string().nullable(),
+        payoutId: z.number().int().nullable(),
+        withdrawalId: z.string().nullable(),
+        to: z.string().nullable(),
+        amount: z.string().nullable(),
+        block: z.number().int().nullable(),
+      }),
+    ),
+  }),
+]);
+export type PayoutReconciliation = z.infer<typeof PayoutReconciliationSchema>;
+
+// /elex/admin/explainTransfer {txHash, reason}: a transfer out of the wallet that is no payout, explained
+// (float moved back to cold storage ...): no longer a mismatch, kept on record with who and why.
+export const ExplainTransferRequestSchema = z.object({
+  txHash: z
+    .string(fail('requiredInformation'))
+    .trim()
+    .toLowerCase()
+    .regex(/^0x[0-9a-f]{64}$/, fail('txHashInvalid')),
+  reason: z
+    .string(fail('requiredInformation'))
+    .trim()
+    .min(1, fail('requiredInformation'))
+    .max(500, fail('invalidValue')),
+});
+export type ExplainTransferRequest = z.input<typeof ExplainTransferRequestSchema>;

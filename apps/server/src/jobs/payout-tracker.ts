@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../app.js';
+import { scanWalletTransfers } from '../modules/payouts/payouts.reconciliation.js';
 import { alertIfWalletShort, trackPayouts } from '../modules/payouts/payouts.service.js';
 
-/** How often the tracker also looks at the wallet's balances for the operators' alert. */
+/**
+ * How often the tracker also looks at the wallet: its balances for the operators' alert, and its new
+ * transfers for the reconciliation (at most SCAN_CHUNKS_PER_CHECK getLogs calls each time).
+ */
 export const WALLET_CHECK_MS = 60_000;
+const SCAN_CHUNKS_PER_CHECK = 25;
 
 export interface PayoutTracker {
   /** Stops polling and waits for a pass in progress to finish. */
@@ -15,7 +20,8 @@ export interface PayoutTracker {
  * what is recorded, replaces what is stuck, completes what is final. Several instances may each run
  * one: SKIP LOCKED and a lease keep them off one payout, and each step is idempotent. Its first pass
  * runs at once, so a restart re-broadcasts what a crash left recorded but unsent. Every
- * WALLET_CHECK_MS it also checks that the wallet's USDT and gas cover what waits, and alerts if not.
+ * WALLET_CHECK_MS it also checks that the wallet's USDT and gas cover what waits (alerting if not), and
+ * reads the wallet's new transfers for the reconciliation (docs/withdrawals.md).
  */
 export function startPayoutTracker(
   deps: AppDeps,
@@ -33,6 +39,8 @@ export function startPayoutTracker(
     walletCheckedAt = Date.now();
     const alerted = await alertIfWalletShort(deps);
     if (alerted.length > 0) options.log.warn({ short: alerted }, 'payout wallet short: operators alerted');
+    const scan = await scanWalletTransfers(deps, { maxChunks: SCAN_CHUNKS_PER_CHECK });
+    if (scan.found > 0) options.log.info(scan, 'payout wallet transfers read');
   };
 
   const tick = () => {

@@ -1,6 +1,9 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
+import { createWalletClient, http } from 'viem';
+import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testUsdtAbi } from '../../test/chain/local-chain.js';
 import { call, NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import {
@@ -9,7 +12,8 @@ import {
   createCashbackTestApp,
   nextUid,
 } from '../cashback/test-support.js';
-import { payoutOverrides, payoutTestChain } from '../payouts/test-support.js';
+import { scanWalletTransfers } from '../payouts/payouts.reconciliation.js';
+import { payoutConfig, payoutTestChain } from '../payouts/test-support.js';
 import { givePromotionCode } from '../promotions/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
 import { addExchange, changeExchangeStatus, getCatalog, saveExchange } from './catalog.service.js';
@@ -36,7 +40,21 @@ const SAFE_SVG = Buffer.from(
 
 beforeAll(async () => {
   // With a payout key and a local chain, so the on-chain sends succeed for an operator too.
-  ctx = await createCashbackTestApp(payoutOverrides(await payoutTestChain()));
+  const chain = await payoutTestChain();
+  // Read from block 0: the transfer below comes before the server first looks at the wallet.
+  ctx = await createCashbackTestApp({ payouts: payoutConfig(chain, { scanFromBlock: 0 }) });
+  // A transfer out of the payout wallet that is no payout, for explainTransfer.
+  const foreignTransfer = await createWalletClient({
+    account: chain.account,
+    chain: polygon,
+    transport: http(chain.chain.url),
+  }).writeContract({
+    address: chain.token,
+    abi: testUsdtAbi,
+    functionName: 'transfer',
+    args: ['0x000000000000000000000000000000000000bEEF', 1_000_000n],
+  });
+  await chain.chain.test.mine({ blocks: 5 });
   ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
   operator = await newOperator(ctx);
   member = await newMember(ctx);
@@ -48,6 +66,7 @@ beforeAll(async () => {
     ids.push(answer.content?.id ?? '');
   }
   withdrawalIds = ids as [string, string, string, string];
+  await scanWalletTransfers(ctx.deps);
 
   const catalog = await getCatalog(ctx.deps);
   const binance = catalog.exchanges[0];
@@ -170,6 +189,8 @@ beforeAll(async () => {
     sendWithdrawal: { id: withdrawalIds[2] },
     sendWithdrawals: { ids: [withdrawalIds[3]] },
     payoutWallet: {},
+    payoutReconciliation: {},
+    explainTransfer: { txHash: foreignTransfer, reason: 'Float back to cold storage' },
     promotionCodes: {},
     createPromotionCode: { code: 'guard-new', note: 'Guard test', validThrough: '2026-12-31', maxUses: 10 },
     updatePromotionCode: { id: promotion.id, disabled: true, maxUses: 7 },

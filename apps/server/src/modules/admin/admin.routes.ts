@@ -7,6 +7,7 @@ import {
   DashboardRequestSchema,
   DeleteActivityRequestSchema,
   ExchangeStatusRequestSchema,
+  ExplainTransferRequestSchema,
   IMPORT_UPLOAD,
   LiftWithdrawalLockRequestSchema,
   MemberActionRequestSchema,
@@ -35,6 +36,7 @@ import { requestLocale, success } from '../../http/envelope.js';
 import { parsePayload } from '../../http/validation.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
+import { explainTransfer, payoutReconciliation } from '../payouts/payouts.reconciliation.js';
 import { walletHealth } from '../payouts/payouts.service.js';
 import { operatorOnly, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
@@ -72,6 +74,9 @@ import { approve, reject, sendMany, sendOne, withdrawalQueue } from './withdrawa
  * session answers -5000, a member 1003 'forbidden'. A route added here cannot skip it, and the
  * server test calls every registered /elex/admin route as a member to prove it.
  */
+/** getLogs calls one console reconciliation may make: the answer stays within seconds. */
+const CONSOLE_SCAN_CHUNKS = 25;
+
 export async function adminRoutes(app: FastifyInstance) {
   const deps = app.deps;
   app.addHook('onRequest', operatorOnly);
@@ -116,6 +121,15 @@ export async function adminRoutes(app: FastifyInstance) {
     return success(request, answer, 'payoutsSent', { sent: answer.results.length - refused, refused });
   });
   app.post('/payoutWallet', async (request) => success(request, await walletHealth(deps)));
+  // A bounded read of new blocks per call (the tracker reads the rest in the background).
+  app.post('/payoutReconciliation', async (request) =>
+    success(request, await payoutReconciliation(deps, { maxChunks: CONSOLE_SCAN_CHUNKS })),
+  );
+  app.post('/explainTransfer', async (request) => {
+    const input = parsePayload(ExplainTransferRequestSchema, request.body);
+    const { actor, requestId } = await context(request);
+    return success(request, await explainTransfer(deps, { ...input, actor, requestId }), 'transferExplained');
+  });
 
   // Members
   app.post('/searchMembers', async (request) => {

@@ -13,6 +13,7 @@ import {
   http,
   keccak256,
   type PublicClient,
+  parseAbiItem,
   parseTransaction,
   type TransactionReceipt,
   webSocket,
@@ -78,6 +79,17 @@ export interface PayoutChain {
   revertReason(input: { to: Address; amountMicro: bigint; block: bigint }): Promise<string | undefined>;
   tokenBalance(): Promise<bigint>;
   gasBalance(): Promise<bigint>;
+  /** The token's Transfer events out of the wallet in these blocks (inclusive), oldest first. */
+  transfersFrom(fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]>;
+}
+
+/** One USDT transfer out of the payout wallet, as the chain's logs tell it. */
+export interface WalletTransfer {
+  txHash: Hash;
+  logIndex: number;
+  blockNumber: bigint;
+  to: Address;
+  amountMicro: bigint;
 }
 
 const clients = new WeakMap<EnabledPayoutConfig, PayoutChain>();
@@ -220,8 +232,29 @@ function createPayoutChain(config: EnabledPayoutConfig): PayoutChain {
         args: [account.address],
       }),
     gasBalance: () => client.getBalance({ address: account.address }),
+    async transfersFrom(fromBlock, toBlock) {
+      const logs = await client.getLogs({
+        address: token,
+        event: TRANSFER_EVENT,
+        args: { from: account.address },
+        fromBlock,
+        toBlock,
+        strict: true,
+      });
+      return logs.map((log) => ({
+        txHash: log.transactionHash,
+        logIndex: log.logIndex,
+        blockNumber: log.blockNumber,
+        to: log.args.to,
+        amountMicro: log.args.value,
+      }));
+    },
   };
 }
+
+const TRANSFER_EVENT = parseAbiItem(
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+);
 
 /** An RPC error's words, without viem's request dump (which repeats the raw transaction). */
 export function errorText(error: unknown): string {

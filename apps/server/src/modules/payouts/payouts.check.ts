@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
+import { scannedWallets, selectTransferMismatches } from './payouts.repository.js';
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -12,7 +13,10 @@ function rowsOf<T>(result: unknown): T[] {
  * 1. a confirmed payout's withdrawal is completed with the payout's landed hash, for the same amount
  *    and address;
  * 2. a payout in flight belongs to a pending withdrawal (nothing decided it by hand meanwhile);
- * 3. a withdrawal completed with the hash of one of the wallet's attempts has that payout confirmed.
+ * 3. a withdrawal completed with the hash of one of the wallet's attempts has that payout confirmed;
+ * 4. the chain agrees (the reconciliation scan's transfers, in the blocks it has read): every transfer
+ *    out of the wallet is one payout's, to its address for its amount, of a payout not reverted or
+ *    dropped, one per withdrawal; every confirmed payout is such a transfer.
  */
 export async function checkPayoutInvariants(db: Executor): Promise<InvariantProblem[]> {
   const problems: InvariantProblem[] = [];
@@ -55,5 +59,15 @@ export async function checkPayoutInvariants(db: Executor): Promise<InvariantProb
     ),
     render,
   );
+  for (const wallet of await scannedWallets(db)) {
+    const mismatches = await selectTransferMismatches(db, wallet, wallet.scannedToBlock ?? 0, 20);
+    report(
+      `every transfer out of the payout wallet ${wallet.address} is exactly one payout (the chain agrees)`,
+      mismatches,
+      (row) =>
+        `${row.kind}: ${row.tx_hash ?? ''} payout ${row.payout_id ?? '-'} withdrawal ${row.withdrawal_id ?? '-'} ` +
+        `${row.amount_micro ?? ''} micro-USDT to ${row.to_address ?? '-'} in block ${row.block_number ?? '-'}`,
+    );
+  }
   return problems;
 }

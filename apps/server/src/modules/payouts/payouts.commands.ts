@@ -1,6 +1,7 @@
-import { translate } from '@elex/contract';
+import { ExplainTransferRequestSchema, translate } from '@elex/contract';
 import type { AppError } from '../../http/app-error.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
+import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
 import { listPayouts, type PayoutView, sendWithdrawals, walletStatus } from './payouts.service.js';
 import { PAYOUT_STATES, type PayoutState } from './payouts.tables.js';
 
@@ -122,8 +123,66 @@ export const payoutsWallet: OpenCommand<Io> = {
   },
 };
 
+export const payoutsReconcile: OpenCommand<Io> = {
+  needsOperator: false,
+  summary: 'compare every transfer out of the payout wallet on chain with the payouts (exit 1 on a mismatch)',
+  usage: 'payouts:reconcile',
+  async run(deps, args, io) {
+    if (args.length > 0) return usage(io, this.usage);
+    const report = await payoutReconciliation(deps);
+    if (!report.enabled) {
+      io.out(translate('en', 'payoutsOff'));
+      return 0;
+    }
+    if (report.unreachable) io.err(`No payout node answered: ${report.unreachable}`);
+    io.out(
+      `Wallet ${report.address}: blocks ${report.fromBlock ?? '-'} to ${report.scannedTo ?? '-'} read` +
+        `${report.behind ? ` (${report.behind} final blocks still to read)` : ''}; ` +
+        `${report.transfers.count} transfers out, ${report.transfers.amount} USDT.`,
+    );
+    if (report.mismatches.length === 0) {
+      io.out('Every transfer is exactly one payout, and every confirmed payout is on chain.');
+      return report.unreachable ? 1 : 0;
+    }
+    for (const mismatch of report.mismatches) {
+      io.out(
+        `MISMATCH ${mismatch.kind}: tx ${mismatch.txHash ?? '-'}  payout ${mismatch.payoutId ?? '-'}  ` +
+          `withdrawal ${mismatch.withdrawalId ?? '-'}  ${mismatch.amount ?? '-'} USDT -> ${mismatch.to ?? '-'}  ` +
+          `block ${mismatch.block ?? '-'}`,
+      );
+    }
+    return 1;
+  },
+};
+
+export const payoutsExplain: OperatorCommand<Io> = {
+  summary: 'explain a transfer out of the payout wallet that is no payout (it stops being a mismatch)',
+  usage: 'payouts:explain <tx hash> --reason "<why it left the wallet>"',
+  async run(deps, args, io, actor) {
+    const [txHash, flag, reason, ...rest] = args;
+    const parsed = ExplainTransferRequestSchema.safeParse({ txHash, reason });
+    if (flag !== '--reason' || rest.length > 0 || !parsed.success) return usage(io, this.usage);
+    if (!deps.config.payouts.enabled) {
+      io.err(`Refused: ${translate('en', 'payoutsOff')}`);
+      return 1;
+    }
+    try {
+      await explainTransfer(deps, { ...parsed.data, actor, requestId: null });
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'AppError') throw error;
+      const refusal = error as AppError;
+      io.err(`Refused: ${translate('en', refusal.messageKey, refusal.values)}`);
+      return 1;
+    }
+    io.out(`${translate('en', 'transferExplained')}: ${parsed.data.txHash}`);
+    return 0;
+  },
+};
+
 export const payoutCommands: Record<string, OperatorCommand<Io> | OpenCommand<Io>> = {
+  'payouts:explain': payoutsExplain,
   'payouts:send': payoutsSend,
   'payouts:list': payoutsList,
   'payouts:wallet': payoutsWallet,
+  'payouts:reconcile': payoutsReconcile,
 };

@@ -37,6 +37,11 @@ export const payoutEnvShape = {
   PAYOUT_STUCK_AFTER_SECONDS: z.coerce.number().int().min(10).max(86_400).default(180),
   /** How often the tracker looks at payouts in flight. */
   PAYOUT_POLL_SECONDS: z.coerce.number().min(0.05).max(600).default(5),
+  /**
+   * The first block whose transfers out of the wallet the reconciliation reads (the block that funded
+   * it, for a wallet used before this server); without it, the head when the server first looks.
+   */
+  PAYOUT_SCAN_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
 };
 
 export type PayoutConfig =
@@ -52,6 +57,8 @@ export type PayoutConfig =
       feeBumpPercent: number;
       stuckAfterMs: number;
       pollMs: number;
+      /** PAYOUT_SCAN_FROM_BLOCK, or null: the reconciliation starts at the head it first sees. */
+      scanFromBlock: number | null;
     };
 
 const KEY_PATTERN = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -69,6 +76,7 @@ export function readPayoutSettings(env: {
   PAYOUT_FEE_BUMP_PERCENT: number;
   PAYOUT_STUCK_AFTER_SECONDS: number;
   PAYOUT_POLL_SECONDS: number;
+  PAYOUT_SCAN_FROM_BLOCK?: number | undefined;
 }): { payouts: PayoutConfig; problems: string[] } {
   const problems: string[] = [];
   const inline = env.PAYOUT_PRIVATE_KEY?.trim() || undefined;
@@ -125,6 +133,7 @@ export function readPayoutSettings(env: {
       feeBumpPercent: env.PAYOUT_FEE_BUMP_PERCENT,
       stuckAfterMs: env.PAYOUT_STUCK_AFTER_SECONDS * 1000,
       pollMs: Math.round(env.PAYOUT_POLL_SECONDS * 1000),
+      scanFromBlock: env.PAYOUT_SCAN_FROM_BLOCK ?? null,
     },
     problems,
   };

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { TransferMismatchKind } from '@elex/contract';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type NewPayoutRow,
@@ -8,8 +9,11 @@ import {
   type PayoutState,
   payoutAttempts,
   payouts,
+  payoutTransfers,
   payoutWallets,
 } from './payouts.tables.js';
+
+type NewPayoutTransferRow = typeof payoutTransfers.$inferInsert;
 
 /** The payouts module's queries; each accepts the database or an open transaction. */
 
@@ -227,4 +231,204 @@ export async function latestAttemptHashes(
     .where(inArray(payoutAttempts.payoutId, [...payoutIds]))
     .orderBy(payoutAttempts.payoutId, desc(payoutAttempts.id));
   return new Map(rows.map((row) => [row.payoutId, row.txHash]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reconciliation: the wallet's transfers as the chain shows them
+
+/** The wallet's scan window; the row is made (nonce 0: a send takes max(stored, chain)) when missing. */
+export async function walletScanState(
+  tx: Executor,
+  wallet: { chainId: number; address: string },
+  startBlock: number,
+  now: Date,
+): Promise<{ scanFromBlock: number; scannedToBlock: number | null }> {
+  await tx
+    .insert(payoutWallets)
+    .values({ ...wallet, nextNonce: 0, scanFromBlock: startBlock, updatedAt: now })
+    .onConflictDoNothing();
+  const [row] = await tx
+    .select()
+    .from(payoutWallets)
+    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)))
+    .for('update');
+  if (!row) throw new Error('payout wallet row vanished');
+  if (row.scanFromBlock === null) {
+    await tx
+      .update(payoutWallets)
+      .set({ scanFromBlock: startBlock })
+      .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)));
+  }
+  return { scanFromBlock: row.scanFromBlock ?? startBlock, scannedToBlock: row.scannedToBlock };
+}
+
+/** The earliest block any payout of this wallet landed in (where a scan of an old wallet starts). */
+export async function firstMinedBlock(db: Executor, wallet: { chainId: number; address: string }) {
+  const [row] = await db
+    .select({ block: sql<string | null>`min(${payouts.minedBlock})` })
+    .from(payouts)
+    .where(and(eq(payouts.chainId, wallet.chainId), eq(payouts.fromAddress, wallet.address)));
+  return row?.block == null ? null : Number(row.block);
+}
+
+export async function recordTransfers(
+  tx: Executor,
+  wallet: { chainId: number; address: string },
+  rows: NewPayoutTransferRow[],
+  scannedToBlock: number,
+  now: Date,
+) {
+  for (let start = 0; start < rows.length; start += 500) {
+    await tx
+      .insert(payoutTransfers)
+      .values(rows.slice(start, start + 500))
+      .onConflictDoNothing();
+  }
+  await tx
+    .update(payoutWallets)
+    .set({ scannedToBlock, updatedAt: now })
+    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)));
+}
+
+export async function findWallet(db: Executor, wallet: { chainId: number; address: string }) {
+  const [row] = await db
+    .select()
+    .from(payoutWallets)
+    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)));
+  return row;
+}
+
+export async function transferTotals(
+  db: Executor,
+  wallet: { chainId: number; address: string },
+): Promise<{ count: number; amountMicro: bigint }> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      amountMicro: sql<string>`coalesce(sum(${payoutTransfers.amountMicro}), 0)`,
+    })
+    .from(payoutTransfers)
+    .where(and(eq(payoutTransfers.chainId, wallet.chainId), eq(payoutTransfers.fromAddress, wallet.address)));
+  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
+}
+
+export interface TransferMismatchRow {
+  kind: TransferMismatchKind;
+  tx_hash: string | null;
+  payout_id: string | null;
+  withdrawal_id: string | null;
+  to_address: string | null;
+  amount_micro: string | null;
+  block_number: string | null;
+}
+
+/**
+ * Where the wallet's transfers and the payouts disagree (docs/withdrawals.md, "Reconciliation"), at
+ * most `limit` of each kind. Payouts are looked at only in the blocks already read (up to `scannedTo`).
+ */
+export async function selectTransferMismatches(
+  db: Executor,
+  wallet: { chainId: number; address: string },
+  scannedTo: number,
+  limit: number,
+): Promise<TransferMismatchRow[]> {
+  const mine = sql`t.chain_id = ${wallet.chainId} and t.from_address = ${wallet.address}`;
+  const result = await db.execute(sql`
+    (select 'unknownTransfer' as kind, t.tx_hash, null::text as payout_id, null::text as withdrawal_id,
+            t.to_address, t.amount_micro::text, t.block_number::text
+       from payout_transfers t
+      where ${mine} and t.explanation is null
+        and not exists (select 1 from payout_attempts a where a.tx_hash = t.tx_hash)
+      order by t.block_number limit ${limit})
+    union all
+    (select 'transferDiffers', t.tx_hash, p.id::text, p.withdrawal_id::text, t.to_address,
+            t.amount_micro::text, t.block_number::text
+       from payout_transfers t
+       join payout_attempts a on a.tx_hash = t.tx_hash
+       join payouts p on p.id = a.payout_id
+      where ${mine} and (lower(t.to_address) <> lower(p.to_address) or t.amount_micro <> p.amount_micro)
+      order by t.block_number limit ${limit})
+    union all
+    (select 'paidButNotConfirmed', t.tx_hash, p.id::text, p.withdrawal_id::text, t.to_address,
+            t.amount_micro::text, t.block_number::text
+       from payout_transfers t
+       join payout_attempts a on a.tx_hash = t.tx_hash
+       join payouts p on p.id = a.payout_id
+      where ${mine} and p.state in ('reverted', 'dropped')
+      order by t.block_number limit ${limit})
+    union all
+    (select 'paidTwice', null, null, p.withdrawal_id::text, null, sum(t.amount_micro)::text,
+            max(t.block_number)::text
+       from payout_transfers t
+       join payout_attempts a on a.tx_hash = t.tx_hash
+       join payouts p on p.id = a.payout_id
+      where ${mine}
+      group by p.withdrawal_id having count(*) > 1
+      order by p.withdrawal_id limit ${limit})
+    union all
+    (select 'confirmedWithoutTransfer', p.mined_hash, p.id::text, p.withdrawal_id::text, p.to_address,
+            p.amount_micro::text, p.mined_block::text
+       from payouts p
+      where p.chain_id = ${wallet.chainId} and p.from_address = ${wallet.address} and p.state = 'confirmed'
+        and p.mined_block <= ${scannedTo}
+        and not exists (select 1 from payout_transfers t where t.chain_id = p.chain_id and t.tx_hash = p.mined_hash)
+      order by p.mined_block limit ${limit})`);
+  return (result as unknown as { rows: TransferMismatchRow[] }).rows;
+}
+
+/** Every wallet whose transfers were read, with the last block read. */
+export async function scannedWallets(db: Executor) {
+  return db
+    .select({
+      chainId: payoutWallets.chainId,
+      address: payoutWallets.address,
+      scannedToBlock: payoutWallets.scannedToBlock,
+    })
+    .from(payoutWallets)
+    .where(isNotNull(payoutWallets.scannedToBlock));
+}
+
+/** Transfers out of the wallet that are no payout of ours, with or without an explanation. */
+export async function findForeignTransfer(db: Executor, chainId: number, txHash: string) {
+  const rows = await db
+    .select()
+    .from(payoutTransfers)
+    .where(
+      and(
+        eq(payoutTransfers.chainId, chainId),
+        eq(payoutTransfers.txHash, txHash),
+        sql`not exists (select 1 from payout_attempts a where a.tx_hash = ${payoutTransfers.txHash})`,
+      ),
+    )
+    .for('update');
+  return rows;
+}
+
+export async function explainTransferRows(
+  tx: Executor,
+  chainId: number,
+  txHash: string,
+  explanation: { text: string; by: number | null; at: Date },
+) {
+  await tx
+    .update(payoutTransfers)
+    .set({ explanation: explanation.text, explainedBy: explanation.by, explainedAt: explanation.at })
+    .where(and(eq(payoutTransfers.chainId, chainId), eq(payoutTransfers.txHash, txHash)));
+}
+
+export async function explainedTotals(db: Executor, wallet: { chainId: number; address: string }) {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      amountMicro: sql<string>`coalesce(sum(${payoutTransfers.amountMicro}), 0)`,
+    })
+    .from(payoutTransfers)
+    .where(
+      and(
+        eq(payoutTransfers.chainId, wallet.chainId),
+        eq(payoutTransfers.fromAddress, wallet.address),
+        isNotNull(payoutTransfers.explanation),
+      ),
+    );
+  return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
 }

@@ -42,6 +42,13 @@ export const payoutWallets = pgTable(
     /** EIP-55 checksummed. */
     address: text('address').notNull(),
     nextNonce: bigint('next_nonce', { mode: 'number' }).notNull(),
+    /**
+     * Reconciliation (docs/withdrawals.md): the first block whose transfers out of the wallet are read
+     * (PAYOUT_SCAN_FROM_BLOCK, else the head when the server first looked), and the last block read.
+     * Null on a row made before reconciliation: the first scan sets them.
+     */
+    scanFromBlock: bigint('scan_from_block', { mode: 'number' }),
+    scannedToBlock: bigint('scanned_to_block', { mode: 'number' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (table) => [
@@ -134,7 +141,40 @@ export const payoutAttempts = pgTable(
   ],
 );
 
+/**
+ * Every USDT transfer out of a payout wallet that the chain shows in final blocks (read by the
+ * reconciliation scan): each must be exactly one payout's landed transaction, to its address, for its
+ * amount. Kept so a report is a query, not a rescan of the chain.
+ */
+export const payoutTransfers = pgTable(
+  'payout_transfers',
+  {
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    tokenAddress: text('token_address').notNull(),
+    amountMicro: bigint('amount_micro', { mode: 'bigint' }).notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
+    /**
+     * A transfer that is no payout (float moved back to cold storage ...), explained by an operator:
+     * why, who, when. Explained, it is no longer a mismatch; it stays on record.
+     */
+    explanation: text('explanation'),
+    explainedBy: bigint('explained_by', { mode: 'number' }).references(() => users.id),
+    explainedAt: timestamp('explained_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.chainId, table.txHash, table.logIndex] }),
+    index('payout_transfers_hash_idx').on(table.txHash),
+    check('payout_transfers_hash_check', sql`${table.txHash} ~ '^0x[0-9a-f]{64}$'`),
+  ],
+);
+
 export type PayoutWalletRow = typeof payoutWallets.$inferSelect;
+export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayoutRow = typeof payouts.$inferInsert;
 export type PayoutAttemptRow = typeof payoutAttempts.$inferSelect;

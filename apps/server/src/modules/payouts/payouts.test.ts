@@ -16,6 +16,7 @@ import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { approveWithdrawal, getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.service.js';
 import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
+import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
 import {
   DROPPED_AFTER_MS,
   listPayouts,
@@ -280,6 +281,21 @@ describe('a transaction that does not land', () => {
       args: ['0x000000000000000000000000000000000000dEaD', balance - usdt('10')],
     });
     await setup.chain.public.waitForTransactionReceipt({ hash: drain });
+    // The reconciliation sees it leave as no payout of ours, until an operator explains it.
+    await mine(3);
+    expect((await payoutReconciliation(deps())) as object).toMatchObject({
+      mismatches: [{ kind: 'unknownTransfer', txHash: drain }],
+    });
+    await explainTransfer(deps(), {
+      txHash: drain,
+      reason: 'Test: the float moved out by hand',
+      actor: { userId: operatorId, label: operatorEmail },
+      requestId: null,
+    });
+    expect((await payoutReconciliation(deps())) as object).toMatchObject({
+      mismatches: [],
+      explained: { count: 1 },
+    });
     const ledgerBefore = await moneyOf(ctx, member, id);
 
     const { payout } = await send(id);

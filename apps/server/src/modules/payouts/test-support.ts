@@ -51,6 +51,7 @@ export function payoutConfig(
     feeBumpPercent: 20,
     stuckAfterMs: 60_000,
     pollMs: 50,
+    scanFromBlock: null,
     ...overrides,
   };
 }
