@@ -127,6 +127,14 @@ test('the operator sends a withdrawal on chain and the member watches it confirm
   const paid = desk.getByRole('article').filter({ hasText: `#${withdrawalId}` });
   await paid.getByText('Confirmed', { exact: true }).waitFor();
 
+  // The wallet against the chain: the one transfer out is this payout.
+  const onChain = desk.getByRole('region', { name: 'The wallet on chain' });
+  await onChain.getByRole('button', { name: 'Check again' }).click();
+  await onChain.getByText('Transfers out of the wallet: 1, 80.00 USDT', { exact: false }).waitFor();
+  await onChain
+    .getByText('Every transfer out of the wallet is exactly one payout', { exact: false })
+    .waitFor();
+
   // The mail goes only now, with the hash.
   let completed = mailsTo(member.email, smtp.dir).find((mail) => mail.text.includes(hash));
   for (let tries = 0; !completed && tries < 100; tries += 1) {

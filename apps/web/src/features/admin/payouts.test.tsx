@@ -242,6 +242,102 @@ describe('sending from the queue', () => {
   });
 });
 
+describe('the wallet against the chain', () => {
+  const reconciliation = (mismatches: unknown[], explained = { count: 0, amount: '0.000000' }) =>
+    envelope({
+      enabled: true,
+      address: ADDRESS,
+      fromBlock: 100,
+      scannedTo: 5000,
+      behind: 0,
+      unreachable: null,
+      transfers: { count: 3, amount: '190.000000' },
+      explained,
+      mismatches,
+    });
+
+  it('says every transfer is a payout when they agree', async () => {
+    serveConsole({
+      '/elex/admin/payoutWallet': () => envelope(wallet()),
+      '/elex/admin/withdrawalQueue': () => page([]),
+      '/elex/admin/payoutReconciliation': () => reconciliation([]),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const panel = await screen.findByRole('region', { name: t('admin.payouts.reconciliationTitle') });
+    expect(
+      within(panel).getByText(
+        t('admin.payouts.blocksRead', { from: 100, to: 5000, count: 3, amount: '190.00' }),
+        { exact: false },
+      ),
+    ).toBeVisible();
+    expect(within(panel).getByText(t('admin.payouts.allMatched'))).toBeVisible();
+  });
+
+  it('lists a transfer that is no payout, and explains it with a reason', async () => {
+    let explained = false;
+    const calls = serveConsole({
+      '/elex/admin/payoutWallet': () => envelope(wallet()),
+      '/elex/admin/withdrawalQueue': () => page([]),
+      '/elex/admin/payoutReconciliation': () =>
+        explained
+          ? reconciliation([], { count: 1, amount: '7.000000' })
+          : reconciliation([
+              {
+                kind: 'unknownTransfer',
+                txHash: HASH,
+                explorerUrl: `https://polygonscan.com/tx/${HASH}`,
+                payoutId: null,
+                withdrawalId: null,
+                to: '0x000000000000000000000000000000000000bEEF',
+                amount: '7.000000',
+                block: 4000,
+              },
+              {
+                kind: 'paidButNotConfirmed',
+                txHash: `0x${'aa'.repeat(32)}`,
+                explorerUrl: null,
+                payoutId: 9,
+                withdrawalId: '44',
+                to: ADDRESS,
+                amount: '55.000000',
+                block: 4100,
+              },
+            ]),
+      '/elex/admin/explainTransfer': () => {
+        explained = true;
+        return envelope({ txHash: HASH, explanation: 'Float to cold storage' });
+      },
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/admin/withdrawals');
+    const list = await screen.findByRole('list', { name: t('admin.payouts.mismatchesLabel') });
+    const [foreign, landed] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(within(foreign).getByText(t('admin.payouts.mismatch.unknownTransfer'))).toBeVisible();
+    expect(within(foreign).getByRole('link', { name: HASH })).toHaveAttribute(
+      'href',
+      `https://polygonscan.com/tx/${HASH}`,
+    );
+    expect(within(landed).getByText(t('admin.payouts.mismatch.paidButNotConfirmed'))).toBeVisible();
+    // Only a transfer that is no payout can be explained away.
+    expect(within(landed).queryByRole('button')).toBeNull();
+
+    await user.click(within(foreign).getByRole('button', { name: t('admin.payouts.explain') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.payouts.explainTitle') });
+    await user.type(within(dialog).getByLabelText(t('admin.payouts.explainLabel')), 'Float to cold storage');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.payouts.explainSubmit') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/explainTransfer')?.body).toEqual({
+        txHash: HASH,
+        reason: 'Float to cold storage',
+      }),
+    );
+    expect(await screen.findByText(t('admin.payouts.allMatched'))).toBeVisible();
+    expect(
+      screen.getByText(t('admin.payouts.explainedCount', { count: 1, amount: '7.00' }), { exact: false }),
+    ).toBeVisible();
+  });
+});
+
 describe('formatGas', () => {
   it('keeps four decimals and rounds a remainder up', () => {
     expect(formatGas('2.500000000000000000')).toBe('2.5000 POL');

@@ -17,6 +17,7 @@ import { BalanceHistory } from './components/balance-history';
 import { ApproveDialog, type DecisionTarget, RejectDialog } from './components/decision-dialogs';
 import { LoadError } from './components/load-error';
 import { isPayoutLive, PayoutFacts } from './components/payout-facts';
+import { PayoutReconciliationPanel } from './components/payout-reconciliation-panel';
 import { PayoutWalletPanel } from './components/payout-wallet-panel';
 import { SendDialog, type SendTarget } from './components/send-dialogs';
 import { formatAmount, formatTime } from './format';
@@ -86,6 +87,7 @@ export default function WithdrawalsPage() {
       wide
     >
       {wallet.data ? <PayoutWalletPanel wallet={wallet.data} /> : null}
+      {canSend ? <PayoutReconciliationPanel /> : null}
       {wallet.isError && !wallet.data ? (
         <p className="muted payout-off">{t('admin.payouts.walletError')}</p>
       ) : null}

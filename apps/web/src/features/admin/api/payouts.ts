@@ -1,4 +1,6 @@
 import {
+  type ExplainTransferRequest,
+  PayoutReconciliationSchema,
   PayoutWalletSchema,
   SendWithdrawalAnswerSchema,
   type SendWithdrawalRequest,
@@ -32,3 +34,17 @@ export const sendWithdrawal = (request: SendWithdrawalRequest) =>
 /** `/elex/admin/sendWithdrawals {ids}`: the same for several, one after the other; each answers alone. */
 export const sendWithdrawals = (request: SendWithdrawalsRequest) =>
   apiCall('/elex/admin/sendWithdrawals', request, { schema: SendWithdrawalsAnswerSchema });
+
+/** `/elex/admin/payoutReconciliation {}`: reads the wallet's new transfers on chain, then compares them with the payouts. */
+export const payoutReconciliationQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'payoutReconciliation'],
+    queryFn: () =>
+      apiCall('/elex/admin/payoutReconciliation', {}, { schema: PayoutReconciliationSchema, silent: true }),
+  });
+export const usePayoutReconciliation = (enabled: boolean) =>
+  useQuery({ ...payoutReconciliationQuery(), enabled });
+
+/** `/elex/admin/explainTransfer {txHash, reason}`: a transfer that is no payout, explained and audited. */
+export const explainTransfer = (request: ExplainTransferRequest) =>
+  apiCall('/elex/admin/explainTransfer', request);
