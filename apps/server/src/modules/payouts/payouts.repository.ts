@@ -50,17 +50,27 @@ export async function lockWalletNonce(
   floor: number,
   now: Date,
 ): Promise<number> {
+  const row = await lockWalletRow(tx, wallet, { nextNonce: floor, updatedAt: now });
+  return row.nextNonce;
+}
+
+type Wallet = { chainId: number; address: string };
+const walletIs = (wallet: Wallet) =>
+  and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address));
+
+/** The wallet's row locked until the transaction ends, made with `initial` when missing. */
+async function lockWalletRow(
+  tx: Executor,
+  wallet: Wallet,
+  initial: { nextNonce: number; scanFromBlock?: number; updatedAt: Date },
+) {
   await tx
     .insert(payoutWallets)
-    .values({ chainId: wallet.chainId, address: wallet.address, nextNonce: floor, updatedAt: now })
+    .values({ ...wallet, ...initial })
     .onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(payoutWallets)
-    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)))
-    .for('update');
+  const [row] = await tx.select().from(payoutWallets).where(walletIs(wallet)).for('update');
   if (!row) throw new Error('payout wallet row vanished');
-  return row.nextNonce;
+  return row;
 }
 
 export async function setWalletNonce(
@@ -236,28 +246,17 @@ export async function latestAttemptHashes(
 // ---------------------------------------------------------------------------------------------------
 // Reconciliation: the wallet's transfers as the chain shows them
 
-/** The wallet's scan window; the row is made (nonce 0: a send takes max(stored, chain)) when missing. */
+/** The wallet's scan window, its row locked; the row is made when missing. */
 export async function walletScanState(
   tx: Executor,
   wallet: { chainId: number; address: string },
   startBlock: number,
   now: Date,
 ): Promise<{ scanFromBlock: number; scannedToBlock: number | null }> {
-  await tx
-    .insert(payoutWallets)
-    .values({ ...wallet, nextNonce: 0, scanFromBlock: startBlock, updatedAt: now })
-    .onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(payoutWallets)
-    .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)))
-    .for('update');
-  if (!row) throw new Error('payout wallet row vanished');
+  // Nonce 0 on a new row: a send takes max(stored, the chain's count).
+  const row = await lockWalletRow(tx, wallet, { nextNonce: 0, scanFromBlock: startBlock, updatedAt: now });
   if (row.scanFromBlock === null) {
-    await tx
-      .update(payoutWallets)
-      .set({ scanFromBlock: startBlock })
-      .where(and(eq(payoutWallets.chainId, wallet.chainId), eq(payoutWallets.address, wallet.address)));
+    await tx.update(payoutWallets).set({ scanFromBlock: startBlock }).where(walletIs(wallet));
   }
   return { scanFromBlock: row.scanFromBlock ?? startBlock, scannedToBlock: row.scannedToBlock };
 }

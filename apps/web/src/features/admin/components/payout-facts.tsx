@@ -1,6 +1,7 @@
 import { PAYOUT_IN_FLIGHT, type PayoutSummary } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../format';
+import { ExplorerLink } from './explorer-link';
 
 /** Whether the payout may still move money: the withdrawal waits for it, not for the operator. */
 export const isPayoutLive = (payout: PayoutSummary | null): payout is PayoutSummary =>
@@ -53,13 +54,7 @@ export function PayoutFacts({ payout }: { payout: PayoutSummary }) {
       <div>
         <dt>{t('admin.payouts.transaction')}</dt>
         <dd className="mono admin-break">
-          {payout.explorerUrl ? (
-            <a href={payout.explorerUrl} target="_blank" rel="noreferrer">
-              {payout.txHash}
-            </a>
-          ) : (
-            payout.txHash
-          )}
+          <ExplorerLink url={payout.explorerUrl} text={payout.txHash} />
         </dd>
       </div>
     </>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../shared/ui/toast';
 import { explainTransfer, usePayoutReconciliation } from '../api/payouts';
 import { formatAmount } from '../format';
+import { ExplorerLink } from './explorer-link';
 import { ReasonDialog } from './reason-dialog';
 
 type Mismatch = Extract<PayoutReconciliation, { enabled: true }>['mismatches'][number];
@@ -77,13 +78,7 @@ export function PayoutReconciliationPanel() {
               </span>
               {mismatch.txHash ? (
                 <span className="mono admin-break status-reason">
-                  {mismatch.explorerUrl ? (
-                    <a href={mismatch.explorerUrl} target="_blank" rel="noreferrer">
-                      {mismatch.txHash}
-                    </a>
-                  ) : (
-                    mismatch.txHash
-                  )}
+                  <ExplorerLink url={mismatch.explorerUrl} text={mismatch.txHash} />
                 </span>
               ) : null}
               {mismatch.kind === 'unknownTransfer' ? (

@@ -1,6 +1,7 @@
 import type { PayoutWallet } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../format';
+import { ExplorerLink } from './explorer-link';
 
 /**
  * The payout wallet's health above the withdrawal queue (issue 17): where it is, what it holds, what
@@ -17,13 +18,7 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
         <div className="payout-wallet-address">
           <dt>{t('admin.payouts.address')}</dt>
           <dd className="mono admin-break">
-            {wallet.explorerUrl ? (
-              <a href={wallet.explorerUrl} target="_blank" rel="noreferrer">
-                {wallet.address}
-              </a>
-            ) : (
-              wallet.address
-            )}
+            <ExplorerLink url={wallet.explorerUrl} text={wallet.address} />
           </dd>
         </div>
         <div>
