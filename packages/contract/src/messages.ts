@@ -68,6 +68,10 @@ const en = {
   payoutAlreadySent: 'This withdrawal already has a payout on its way: nothing new was sent',
   payoutsSent: '{{sent}} sent on chain, {{refused}} not sent',
   payoutBatchTooLarge: 'Send at most 50 withdrawals at once',
+  payoutWalletShortUsdt:
+    'The payout wallet holds {{held}} USDT; this and the payouts on their way need {{needed}} USDT. Fund it, then send: nothing was signed',
+  payoutWalletShortGas:
+    'The payout wallet holds {{held}} POL for gas; this and the payouts on their way need {{needed}} POL. Fund it, then send: nothing was signed',
   transferExplained: 'Transfer explained: it is no longer listed as a mismatch',
   transferNotForeign:
     'No transfer out of the payout wallet with this hash awaits an explanation (unknown, or one of our payouts)',
@@ -271,6 +275,10 @@ const zh: MessageCatalogue = {
   payoutAlreadySent: '该提现已有一笔付款在途，未重复发送',
   payoutsSent: '链上已发送 {{sent}} 笔，{{refused}} 笔未发送',
   payoutBatchTooLarge: '每次最多发送 50 笔提现',
+  payoutWalletShortUsdt:
+    '付款钱包有 {{held}} USDT，本笔及在途付款需要 {{needed}} USDT。请先充值再发送：未签名任何交易',
+  payoutWalletShortGas:
+    '付款钱包有 {{held}} POL 作为 Gas，本笔及在途付款需要 {{needed}} POL。请先充值再发送：未签名任何交易',
   transferExplained: '已说明该转账，不再列为不符',
   transferNotForeign: '没有待说明的此哈希付款钱包转出记录（未知，或是本平台的付款）',
   payoutNodeUnreachable: '付款节点无响应（{{error}}），未签名任何交易，请稍后重试',
@@ -467,6 +475,10 @@ const ko: MessageCatalogue = {
   payoutAlreadySent: '이 출금은 이미 지급이 진행 중입니다. 새로 보내지 않았습니다',
   payoutsSent: '온체인 전송 {{sent}}건, 미전송 {{refused}}건',
   payoutBatchTooLarge: '한 번에 최대 50건까지 보낼 수 있습니다',
+  payoutWalletShortUsdt:
+    '지급 지갑에 {{held}} USDT가 있으며, 이 건과 진행 중인 지급에 {{needed}} USDT가 필요합니다. 충전한 후 보내세요. 아무것도 서명하지 않았습니다',
+  payoutWalletShortGas:
+    '지급 지갑에 가스용 {{held}} POL이 있으며, 이 건과 진행 중인 지급에 {{needed}} POL이 필요합니다. 충전한 후 보내세요. 아무것도 서명하지 않았습니다',
   transferExplained: '전송 사유를 기록했습니다. 더 이상 불일치로 표시되지 않습니다',
   transferNotForeign:
     '이 해시로 사유를 기다리는 지급 지갑 출금 전송이 없습니다(알 수 없거나 플랫폼의 지급입니다)',

@@ -281,8 +281,15 @@ export async function sendWithdrawal(
   // skip past transactions the wallet sent elsewhere; the fees are today's.
   let chainNonce: number;
   let fees: Awaited<ReturnType<PayoutChain['currentFees']>>;
+  let held: { usdt: bigint; gas: bigint };
   try {
-    [chainNonce, fees] = await Promise.all([chain.nonceAt('pending'), chain.currentFees()]);
+    const [nonce, today, usdt, gas] = await Promise.all([
+      chain.nonceAt('pending'),
+      chain.currentFees(),
+      chain.tokenBalance(),
+      chain.gasBalance(),
+    ]);
+    [chainNonce, fees, held] = [nonce, today, { usdt, gas }];
   } catch (error) {
     // Nothing is signed yet: the operator may simply try again.
     throw AppError.refused('payoutNodeUnreachable', { error: errorText(error).slice(0, 200) });
@@ -301,6 +308,9 @@ export async function sendWithdrawal(
       const now = deps.clock.now();
       const wallet = { chainId: config.chainId, address: chain.address };
       const stored = await lockWalletNonce(tx, wallet, chainNonce, now);
+      // Under the wallet's lock, so sends of this wallet count each other: a transfer the wallet
+      // cannot pay is refused here rather than sent to revert (and burn gas).
+      await refuseUnlessWalletCovers(tx, held, fees, withdrawal.amountMicro);
       const nonce = Math.max(stored, chainNonce);
       const signed = await chain.signTransfer({
         to: withdrawal.address as Address,
@@ -371,6 +381,35 @@ export async function sendWithdrawal(
   const fresh = (await findPayout(deps.db, recorded.payout.id)) ?? recorded.payout;
   const views = await viewsOf(deps, [fresh]);
   return { payout: views[0] as PayoutView, created: recorded.created };
+}
+
+/**
+ * Refuses a send the wallet cannot cover: its USDT (read before the transaction) must pay this one and
+ * every payout signed and not yet in a block (a mined one has left the balance already); its gas must
+ * let a node accept each of them at today's fee cap. Money on its way in a block meanwhile is counted
+ * out of both sides, so the check errs by at most what the block moved.
+ */
+async function refuseUnlessWalletCovers(
+  tx: Parameters<typeof inFlightTotals>[0],
+  held: { usdt: bigint; gas: bigint },
+  fees: { maxFeePerGas: bigint },
+  amountMicro: bigint,
+) {
+  const { unmined } = await inFlightTotals(tx);
+  const usdtNeeded = unmined.amountMicro + amountMicro;
+  if (held.usdt < usdtNeeded) {
+    throw AppError.refused('payoutWalletShortUsdt', {
+      held: fromScaled(held.usdt, DECIMALS.usdt),
+      needed: fromScaled(usdtNeeded, DECIMALS.usdt),
+    });
+  }
+  const gasNeeded = BigInt(unmined.count + 1) * TRANSFER_GAS_LIMIT * fees.maxFeePerGas;
+  if (held.gas < gasNeeded) {
+    throw AppError.refused('payoutWalletShortGas', {
+      held: fromScaled(held.gas, 18),
+      needed: fromScaled(gasNeeded, 18),
+    });
+  }
 }
 
 export interface BatchSendResult {

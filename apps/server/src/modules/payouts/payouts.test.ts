@@ -5,7 +5,7 @@ import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.js';
 import { startPayoutTracker } from '../../jobs/payout-tracker.js';
-import { mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
+import { funderClient, mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { call, mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
@@ -265,7 +265,7 @@ describe('a transaction that does not land', () => {
     await everyInvariantHolds();
   });
 
-  it('reverted for want of USDT: the withdrawal is back in the queue with the reason, then a new send pays it', async () => {
+  it('short of USDT: refused before signing; reverted when it leaves meanwhile, then back in the queue and paid by a new send', async () => {
     const { member, id, to } = await pendingWithdrawal(ctx, '90');
     // The wallet is emptied by a transaction of its own made elsewhere (the nonce moves outside our records).
     const balance = await usdtBalance(setup.chain, setup.token, setup.account.address);
@@ -298,8 +298,48 @@ describe('a transaction that does not land', () => {
     });
     const ledgerBefore = await moneyOf(ctx, member, id);
 
+    // 10 USDT left for 90: the send is refused with the figures, nothing signed, no nonce taken.
+    const nonceBefore = await walletNonce();
+    await expect(send(id)).rejects.toMatchObject({
+      messageKey: 'payoutWalletShortUsdt',
+      values: { held: '10.000000', needed: '90.000000' },
+    });
+    expect(await withdrawalPayouts(deps(), Number(id))).toEqual([]);
+    expect(await walletNonce()).toBe(nonceBefore);
+
+    // Covered when checked, gone before its block: the wallet let another account spend its USDT, and
+    // that account's transfer, sent just before ours, is mined ahead of it in the same block.
+    await mintUsdt(setup.chain, setup.token, setup.account.address, usdt('100'));
+    const funder = funderClient(setup.chain);
+    const approval = await wallet.writeContract({
+      address: setup.token,
+      abi: testUsdtAbi,
+      functionName: 'approve',
+      args: [funder.account.address, usdt('1000000')],
+    });
+    await setup.chain.public.waitForTransactionReceipt({ hash: approval });
+    await setup.chain.test.setAutomine(false);
+    const taken = await funder.writeContract({
+      address: setup.token,
+      abi: testUsdtAbi,
+      functionName: 'transferFrom',
+      args: [setup.account.address, '0x000000000000000000000000000000000000dEaD', usdt('100')],
+      gas: 100_000n,
+    });
+    // Still in the mempool: the balance the send reads covers it.
     const { payout } = await send(id);
+    await mine(1);
+    await setup.chain.test.setAutomine(true);
     await trackUntilSettled();
+    // That transfer left the wallet too: explained, as an operator would.
+    await mine(3);
+    await payoutReconciliation(deps());
+    await explainTransfer(deps(), {
+      txHash: taken,
+      reason: 'Test: taken by an approved spender',
+      actor: { userId: operatorId, label: operatorEmail },
+      requestId: null,
+    });
     const [reverted] = await withdrawalPayouts(deps(), Number(id));
     expect(reverted).toMatchObject({ id: payout.id, state: 'reverted' });
     expect(reverted?.failureReason).toContain('USDT: transfer amount exceeds balance');

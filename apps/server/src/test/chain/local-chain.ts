@@ -91,6 +91,8 @@ export const testUsdtAbi = parseAbi([
   'function mint(address to, uint256 value)',
   'function transfer(address to, uint256 value) returns (bool)',
   'function balanceOf(address owner) view returns (uint256)',
+  'function approve(address spender, uint256 value) returns (bool)',
+  'function transferFrom(address from, address to, uint256 value) returns (bool)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);
 
