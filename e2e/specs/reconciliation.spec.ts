@@ -132,10 +132,10 @@ test(
     await page.getByText('Nothing was due: no record settled').waitFor();
 
     await page.getByRole('link', { name: 'Period summary' }).click();
-    const after = await page
-      .getByRole('row', { name: /^Bitget/ })
-      .getByRole('cell')
-      .allInnerTexts();
+    // allInnerTexts does not wait: the summary's row first.
+    const bitgetRow = page.getByRole('row', { name: /^Bitget/ });
+    await bitgetRow.waitFor();
+    const after = await bitgetRow.getByRole('cell').allInnerTexts();
     assert.match(after[1] ?? '', /^308\.00/);
     assert.equal(after[5], '0.00');
   },
