@@ -50,6 +50,7 @@ export const ALERT_KINDS = [
   'ledgerBroken',
   'dailySummary',
   'payoutWalletShort',
+  'payoutStuck',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -59,6 +60,7 @@ export const AlertPreferencesSchema = z.object({
   ledgerBroken: z.boolean(),
   dailySummary: z.boolean(),
   payoutWalletShort: z.boolean(),
+  payoutStuck: z.boolean(),
 });
 export type AlertPreferences = z.infer<typeof AlertPreferencesSchema>;
 
@@ -69,5 +71,6 @@ export const SaveAlertPreferencesRequestSchema = z.object({
   ledgerBroken: z.boolean(fail('invalidValue')).optional(),
   dailySummary: z.boolean(fail('invalidValue')).optional(),
   payoutWalletShort: z.boolean(fail('invalidValue')).optional(),
+  payoutStuck: z.boolean(fail('invalidValue')).optional(),
 });
 export type SaveAlertPreferencesRequest = z.input<typeof SaveAlertPreferencesRequestSchema>;

@@ -50,6 +50,11 @@ export const PayoutSummarySchema = z.object({
   failureReason: z.string().nullable(),
   /** The node's last refusal (lack of gas ...), kept while the tracker tries again. */
   lastError: z.string().nullable(),
+  /**
+   * Held back by the fee ceiling: the network asked more per gas (gwei) than PAYOUT_MAX_FEE_GWEI lets
+   * a payout offer; it waits for fees to fall or the ceiling to rise. Null when not held.
+   */
+  feeHeld: z.object({ askedGwei: z.string(), ceilingGwei: z.string() }).nullable(),
 });
 export type PayoutSummary = z.infer<typeof PayoutSummarySchema>;
 
@@ -143,7 +148,9 @@ export const PayoutWalletSchema = z.discriminatedUnion('enabled', [
     awaiting: countAndAmount,
     /** Payouts signed and not yet final. */
     inFlight: countAndAmount,
-    /** What the awaiting and the not yet mined payouts need: USDT, and gas at today's fee. */
+    /** Gwei per gas: what the network asks now (null when no node answered), and the payouts' ceiling. */
+    fees: z.object({ askedGwei: z.string().nullable(), ceilingGwei: z.string() }),
+    /** What the awaiting and the not yet mined payouts need: USDT, and gas at today's fee (capped). */
     needed: z.object({ usdt: z.string(), gas: z.string().nullable() }),
     shortOfUsdt: z.boolean(),
     shortOfGas: z.boolean(),

@@ -182,6 +182,7 @@ function toSummary(brief: PayoutBrief, labels: Map<number, string>): PayoutSumma
     finishedAt: brief.finishedAt,
     failureReason: brief.failureReason,
     lastError: brief.lastError,
+    feeHeld: brief.feeHeld,
   };
 }
 

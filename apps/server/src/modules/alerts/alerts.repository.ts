@@ -12,6 +12,7 @@ const COLUMN: Record<AlertKind, string> = {
   ledgerBroken: 'ledger_broken',
   dailySummary: 'daily_summary',
   payoutWalletShort: 'payout_wallet_short',
+  payoutStuck: 'payout_stuck',
 };
 
 export interface AlertRecipient {
@@ -42,6 +43,7 @@ export async function selectPreferences(db: Executor, userId: number): Promise<A
     ledgerBroken: row?.ledgerBroken ?? true,
     dailySummary: row?.dailySummary ?? true,
     payoutWalletShort: row?.payoutWalletShort ?? true,
+    payoutStuck: row?.payoutStuck ?? true,
   };
 }
 

@@ -37,6 +37,7 @@ const TEMPLATES = {
   ledgerBroken: 'alertLedgerBroken',
   dailySummary: 'alertDailySummary',
   payoutWalletShort: 'alertPayoutWalletShort',
+  payoutStuck: 'alertPayoutStuck',
 } as const satisfies Record<AlertKind, AlertMailTemplate>;
 type TemplateOf<K extends AlertKind> = (typeof TEMPLATES)[K];
 
@@ -201,6 +202,7 @@ export async function saveAlertPreferences(
       ledgerBroken: change.ledgerBroken ?? before.ledgerBroken,
       dailySummary: change.dailySummary ?? before.dailySummary,
       payoutWalletShort: change.payoutWalletShort ?? before.payoutWalletShort,
+      payoutStuck: change.payoutStuck ?? before.payoutStuck,
     };
     await upsertPreferences(tx, userId, after, now);
     await recordAudit(tx, {

@@ -14,6 +14,7 @@ export const alertPreferences = pgTable('alert_preferences', {
   ledgerBroken: boolean('ledger_broken').notNull().default(true),
   dailySummary: boolean('daily_summary').notNull().default(true),
   payoutWalletShort: boolean('payout_wallet_short').notNull().default(true),
+  payoutStuck: boolean('payout_stuck').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 

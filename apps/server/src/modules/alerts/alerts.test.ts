@@ -84,6 +84,7 @@ describe('alert preferences', () => {
       ledgerBroken: true,
       dailySummary: true,
       payoutWalletShort: true,
+      payoutStuck: true,
     });
     const saved = await adminCall(ctx, chinese, 'saveAlertPreferences', { withdrawalRequested: false }, 'zh');
     expect(saved).toMatchObject({
@@ -95,6 +96,7 @@ describe('alert preferences', () => {
         ledgerBroken: true,
         dailySummary: true,
         payoutWalletShort: true,
+        payoutStuck: true,
       },
     });
     expect((await adminCall(ctx, chinese, 'alertPreferences')).content.withdrawalRequested).toBe(false);

@@ -50,6 +50,18 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     awaiting: 3,
     at: AT,
   },
+  alertPayoutStuck: {
+    payoutId: 7,
+    withdrawalId: 12,
+    amount: '75.000000',
+    to: '0x1234567890AbcdEF1234567890aBcdef12345678',
+    nonce: 41,
+    txHash: `0x${'ab'.repeat(32)}`,
+    offeredGwei: '1000',
+    askedGwei: '1850.5',
+    since: AT,
+    at: AT,
+  },
 };
 
 describe('mail templates', () => {

@@ -57,6 +57,7 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'alertLedgerBroken',
   'alertDailySummary',
   'alertPayoutWalletShort',
+  'alertPayoutStuck',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -469,7 +470,8 @@ export function renderMail<T extends MailTemplate>(
     case 'alertSyncFailing':
     case 'alertLedgerBroken':
     case 'alertDailySummary':
-    case 'alertPayoutWalletShort': {
+    case 'alertPayoutWalletShort':
+    case 'alertPayoutStuck': {
       const alert = renderAlertMail(
         template as AlertMailTemplate,
         locale,

@@ -19,7 +19,7 @@ import {
   webSocket,
 } from 'viem';
 import { polygon } from 'viem/chains';
-import type { PayoutConfig } from './payouts.config.js';
+import { MIN_FEE_BUMP_PERCENT, type PayoutConfig } from './payouts.config.js';
 
 /**
  * The payout wallet's view of the chain (viem): one public client per configuration, over the RPC
@@ -280,4 +280,26 @@ export function bumpedFees(previous: Fees, current: Fees, percent: number): Fees
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
+/** The fees, each no higher than the ceiling (PAYOUT_MAX_FEE_GWEI). */
+export function cappedFees(fees: Fees, ceiling: bigint): Fees {
+  return {
+    maxFeePerGas: min(fees.maxFeePerGas, ceiling),
+    maxPriorityFeePerGas: min(fees.maxPriorityFeePerGas, ceiling),
+  };
+}
+
+/**
+ * Whether a node takes `next` in place of `previous` at the same nonce: both its fee cap and its tip
+ * at least MIN_FEE_BUMP_PERCENT higher (geth's and Bor's rule). A replacement the ceiling holds below
+ * that would only be refused as underpriced.
+ */
+export function replacesAtNode(previous: Fees, next: Fees): boolean {
+  const floor = (value: bigint) => (value * BigInt(100 + MIN_FEE_BUMP_PERCENT) + 99n) / 100n;
+  return (
+    next.maxFeePerGas >= floor(previous.maxFeePerGas) &&
+    next.maxPriorityFeePerGas >= floor(previous.maxPriorityFeePerGas)
+  );
+}
+
+const min = (...values: bigint[]) => values.reduce((a, b) => (a < b ? a : b));
 const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));

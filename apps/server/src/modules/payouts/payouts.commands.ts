@@ -25,6 +25,9 @@ function describe(view: PayoutView): string {
   const flags = [
     view.failureReason ? `reason: ${view.failureReason}` : '',
     view.lastError ? `last error: ${view.lastError}` : '',
+    view.feeHeld
+      ? `held by the fee ceiling: the network asks ${view.feeHeld.askedGwei} gwei, PAYOUT_MAX_FEE_GWEI is ${view.feeHeld.ceilingGwei}`
+      : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -114,7 +117,9 @@ export const payoutsWallet: OpenCommand<Io> = {
     }
     const status = await walletStatus(deps);
     io.out(`Wallet ${status.address} on chain ${status.chainId}, token ${status.token}`);
-    io.out(`USDT ${status.tokenBalance}; gas ${status.gasBalance}`);
+    io.out(
+      `USDT ${status.tokenBalance}; gas ${status.gasBalance}; fee ceiling ${status.feeCeilingGwei} gwei`,
+    );
     io.out(
       `In flight: ${status.inFlight.count} payouts, ${status.inFlight.amount} USDT` +
         ` (final after ${status.confirmations} confirmations)`,

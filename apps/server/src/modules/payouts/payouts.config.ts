@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Address, getAddress, isAddress, type LocalAccount } from 'viem';
+import { type Address, getAddress, isAddress, type LocalAccount, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 
@@ -24,6 +24,13 @@ export const DEFAULT_CONFIRMATIONS = 64;
 /** The least fee raise a node accepts for a replacement with the same nonce (geth's and Bor's 10 %). */
 export const MIN_FEE_BUMP_PERCENT = 10;
 
+/**
+ * The most a payout's transaction may offer per gas by default (docs/decisions.md, "Payout fee
+ * ceiling"): 1,000 gwei, so one transfer (120,000 gas at most) never costs over 0.12 POL. Polygon's
+ * base fee sits far below it on ordinary days and crossed it only in the worst congestion.
+ */
+export const DEFAULT_MAX_FEE_GWEI = 1000;
+
 export const payoutEnvShape = {
   PAYOUT_PRIVATE_KEY: z.string().optional(),
   PAYOUT_PRIVATE_KEY_FILE: z.string().trim().min(1).optional(),
@@ -33,6 +40,8 @@ export const payoutEnvShape = {
   PAYOUT_TOKEN_ADDRESS: z.string().trim().default(POLYGON_USDT),
   PAYOUT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CONFIRMATIONS),
   PAYOUT_FEE_BUMP_PERCENT: z.coerce.number().int().min(MIN_FEE_BUMP_PERCENT).max(500).default(20),
+  /** Gwei per gas a payout may offer at most, first send and replacements alike. */
+  PAYOUT_MAX_FEE_GWEI: z.coerce.number().min(0.001).max(1_000_000).default(DEFAULT_MAX_FEE_GWEI),
   /** Seconds a transaction may wait unmined before it is replaced with a higher fee. */
   PAYOUT_STUCK_AFTER_SECONDS: z.coerce.number().int().min(10).max(86_400).default(180),
   /** How often the tracker looks at payouts in flight. */
@@ -55,6 +64,8 @@ export type PayoutConfig =
       tokenAddress: Address;
       confirmations: number;
       feeBumpPercent: number;
+      /** PAYOUT_MAX_FEE_GWEI in wei: no attempt offers more per gas (fee cap and tip alike). */
+      maxFeePerGas: bigint;
       stuckAfterMs: number;
       pollMs: number;
       /** PAYOUT_SCAN_FROM_BLOCK, or null: the reconciliation starts at the head it first sees. */
@@ -74,6 +85,7 @@ export function readPayoutSettings(env: {
   PAYOUT_TOKEN_ADDRESS: string;
   PAYOUT_CONFIRMATIONS: number;
   PAYOUT_FEE_BUMP_PERCENT: number;
+  PAYOUT_MAX_FEE_GWEI: number;
   PAYOUT_STUCK_AFTER_SECONDS: number;
   PAYOUT_POLL_SECONDS: number;
   PAYOUT_SCAN_FROM_BLOCK?: number | undefined;
@@ -131,6 +143,7 @@ export function readPayoutSettings(env: {
       tokenAddress: getAddress(env.PAYOUT_TOKEN_ADDRESS),
       confirmations: env.PAYOUT_CONFIRMATIONS,
       feeBumpPercent: env.PAYOUT_FEE_BUMP_PERCENT,
+      maxFeePerGas: parseGwei(String(env.PAYOUT_MAX_FEE_GWEI)),
       stuckAfterMs: env.PAYOUT_STUCK_AFTER_SECONDS * 1000,
       pollMs: Math.round(env.PAYOUT_POLL_SECONDS * 1000),
       scanFromBlock: env.PAYOUT_SCAN_FROM_BLOCK ?? null,

@@ -7,7 +7,7 @@ import {
   POLYGON_EXPLORER_TX_URL,
   payoutStageOf,
 } from '@elex/contract';
-import type { Address, Hash, Hex } from 'viem';
+import { type Address, formatGwei, type Hash, type Hex } from 'viem';
 import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
@@ -21,10 +21,13 @@ import {
 } from '../withdrawals/withdrawals.service.js';
 import {
   bumpedFees,
+  cappedFees,
   type EnabledPayoutConfig,
   errorText,
+  type Fees,
   type PayoutChain,
   payoutChainOf,
+  replacesAtNode,
   TRANSFER_GAS_LIMIT,
 } from './payouts.chain.js';
 import {
@@ -123,6 +126,8 @@ export interface PayoutView {
   finishedAt: string | null;
   failureReason: string | null;
   lastError: string | null;
+  /** Held below the network's ask by the fee ceiling (gwei per gas), else null. */
+  feeHeld: { askedGwei: string; ceilingGwei: string } | null;
   attempts: PayoutAttemptView[];
 }
 
@@ -157,6 +162,13 @@ function toView(deps: AppDeps, row: PayoutRow, attempts: PayoutAttemptRow[]): Pa
     finishedAt: row.finishedAt?.toISOString() ?? null,
     failureReason: row.failureReason,
     lastError: row.lastError,
+    feeHeld:
+      row.heldFeeAsked !== null && deps.config.payouts.enabled
+        ? {
+            askedGwei: formatGwei(row.heldFeeAsked),
+            ceilingGwei: formatGwei(deps.config.payouts.maxFeePerGas),
+          }
+        : null,
     attempts: own.map((attempt) => ({
       txHash: attempt.txHash,
       maxFeePerGas: attempt.maxFeePerGas.toString(),
@@ -280,7 +292,7 @@ export async function sendWithdrawal(
   // Read before the transaction, so no lock waits on the network: the chain's count lets the nonce
   // skip past transactions the wallet sent elsewhere; the fees are today's.
   let chainNonce: number;
-  let fees: Awaited<ReturnType<PayoutChain['currentFees']>>;
+  let asked: Fees;
   let held: { usdt: bigint; gas: bigint };
   try {
     const [nonce, today, usdt, gas] = await Promise.all([
@@ -289,12 +301,14 @@ export async function sendWithdrawal(
       chain.tokenBalance(),
       chain.gasBalance(),
     ]);
-    [chainNonce, fees, held] = [nonce, today, { usdt, gas }];
+    [chainNonce, asked, held] = [nonce, today, { usdt, gas }];
   } catch (error) {
     // Nothing is signed yet: the operator may simply try again.
     throw AppError.refused('payoutNodeUnreachable', { error: errorText(error).slice(0, 200) });
   }
 
+  // Never above the ceiling: a send in a fee spike is signed at it and waits (the tracker says so).
+  const fees = cappedFees(asked, config.maxFeePerGas);
   let recorded: { payout: PayoutRow; attempt: PayoutAttemptRow; created: boolean };
   try {
     recorded = await deps.db.transaction(async (tx) => {
@@ -329,6 +343,7 @@ export async function sendWithdrawal(
         state: 'signed',
         sentBy: input.operatorId,
         sentVia: input.via,
+        heldFeeAsked: heldBelow(asked, fees),
         createdAt: now,
         updatedAt: now,
       });
@@ -490,6 +505,8 @@ export interface TrackSummary {
   looked: number;
   broadcast: number;
   replaced: number;
+  /** Stuck, and the fee ceiling lets no replacement a node would take: left waiting, operators told. */
+  held: number;
   confirmed: number;
   reverted: number;
   dropped: number;
@@ -513,6 +530,7 @@ export async function trackPayouts(
     looked: 0,
     broadcast: 0,
     replaced: 0,
+    held: 0,
     confirmed: 0,
     reverted: 0,
     dropped: 0,
@@ -601,26 +619,42 @@ async function trackOne(
   const dropped =
     age >= Math.min(DROPPED_AFTER_MS, config.stuckAfterMs) && !(await chain.isKnown(latest.txHash as Hash));
   if (!stuck && !dropped) return undefined;
-  return (await replace(deps, chain, payout, latest)) ? 'replaced' : undefined;
+  return replace(deps, chain, payout, latest, { dropped });
+}
+
+/** The network's ask when the ceiling holds `fees` below it, else null (what `held_fee_asked` keeps). */
+function heldBelow(asked: Fees, fees: Fees): bigint | null {
+  return asked.maxFeePerGas > fees.maxFeePerGas ? asked.maxFeePerGas : null;
 }
 
 /**
  * Signs the same transaction again (copied from the last signed bytes: recipient, amount, nonce) with
- * higher fees, records it, then broadcasts it.
+ * higher fees, no higher than the ceiling, records it, then broadcasts it. When the ceiling leaves no
+ * raise a node would take, the payout waits as it is (a dropped one is handed to the node again, same
+ * bytes) and the operators are alerted (docs/withdrawals.md, "Fee ceiling").
  */
 async function replace(
   deps: PayoutDeps,
   chain: PayoutChain,
   payout: PayoutRow,
   latest: PayoutAttemptRow,
-): Promise<boolean> {
-  const fees = bumpedFees(latest, await chain.currentFees(), chain.config.feeBumpPercent);
+  options: { dropped: boolean },
+): Promise<TrackStep> {
+  const asked = await chain.currentFees();
+  const fees = cappedFees(bumpedFees(latest, asked, chain.config.feeBumpPercent), chain.config.maxFeePerGas);
+  const heldFeeAsked = heldBelow(asked, fees);
+  if (!replacesAtNode(latest, fees)) {
+    await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { heldFeeAsked, updatedAt: deps.clock.now() });
+    if (options.dropped) await broadcastAttempt(deps, chain, payout, latest);
+    if (heldFeeAsked !== null) await alertHeldPayout(deps, payout, latest, heldFeeAsked);
+    return 'held';
+  }
   const signed = await chain.resign(latest.rawTx as Hex, fees);
   const attempt = await deps.db.transaction(async (tx) => {
     const current = await findPayout(tx, payout.id, { forUpdate: true });
     if (!current || !PAYOUT_IN_FLIGHT.includes(current.state)) return undefined;
     const now = deps.clock.now();
-    await updatePayout(tx, payout.id, PAYOUT_IN_FLIGHT, { updatedAt: now });
+    await updatePayout(tx, payout.id, PAYOUT_IN_FLIGHT, { heldFeeAsked, updatedAt: now });
     return insertAttempt(tx, {
       payoutId: payout.id,
       txHash: signed.txHash,
@@ -631,9 +665,34 @@ async function replace(
       createdAt: now,
     });
   });
-  if (!attempt) return false;
+  if (!attempt) return undefined;
   await broadcastAttempt(deps, chain, payout, attempt);
-  return true;
+  return 'replaced';
+}
+
+/**
+ * The `payoutStuck` alert (mail and webhook): once per payout and UTC day, whichever instance sees it.
+ * Every later payout of the wallet waits behind this nonce, so the operators must know.
+ */
+async function alertHeldPayout(
+  deps: AppDeps,
+  payout: PayoutRow,
+  latest: PayoutAttemptRow,
+  askedPerGas: bigint,
+) {
+  const now = deps.clock.now();
+  await sendAlertOnce(deps, `payoutStuck:${payout.id}:${now.toISOString().slice(0, 10)}`, 'payoutStuck', {
+    payoutId: payout.id,
+    withdrawalId: payout.withdrawalId,
+    amount: fromScaled(payout.amountMicro, DECIMALS.usdt),
+    to: payout.toAddress,
+    nonce: payout.nonce,
+    txHash: latest.txHash,
+    offeredGwei: formatGwei(latest.maxFeePerGas),
+    askedGwei: formatGwei(askedPerGas),
+    since: latest.createdAt.toISOString(),
+    at: now.toISOString(),
+  });
 }
 
 async function settleMined(
@@ -653,6 +712,7 @@ async function settleMined(
     minedBlock: Number(block),
     confirmations,
     lastError: null,
+    heldFeeAsked: null,
     updatedAt: now,
   });
   if (confirmations < chain.config.confirmations) return undefined;
@@ -725,6 +785,8 @@ export interface WalletStatus {
   /** Payouts signed or on their way and not yet final. */
   inFlight: { count: number; amount: string };
   confirmations: number;
+  /** PAYOUT_MAX_FEE_GWEI: no payout offers more per gas. */
+  feeCeilingGwei: string;
 }
 
 export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
@@ -743,6 +805,7 @@ export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
     gasBalance: fromScaled(gasBalance, 18),
     inFlight: { count: inFlight.count, amount: fromScaled(inFlight.amountMicro, DECIMALS.usdt) },
     confirmations: config.confirmations,
+    feeCeilingGwei: formatGwei(config.maxFeePerGas),
   };
 }
 
@@ -768,6 +831,7 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
 
   let balances: { usdt: bigint; gas: bigint } | null = null;
   let neededGas: bigint | null = null;
+  let askedFee: bigint | null = null;
   let unreachable: string | null = null;
   try {
     const [usdt, gas, fees] = await Promise.all([
@@ -776,7 +840,8 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
       chain.currentFees(),
     ]);
     balances = { usdt, gas };
-    neededGas = transfers * TRANSFER_GAS_LIMIT * fees.maxFeePerGas;
+    askedFee = fees.maxFeePerGas;
+    neededGas = transfers * TRANSFER_GAS_LIMIT * cappedFees(fees, config.maxFeePerGas).maxFeePerGas;
   } catch (error) {
     unreachable = errorText(error);
   }
@@ -792,6 +857,10 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
     unreachable,
     awaiting: { count: awaiting.count, amount: usdt(awaiting.amountMicro) },
     inFlight: { count: inFlight.count, amount: usdt(inFlight.amountMicro) },
+    fees: {
+      askedGwei: askedFee === null ? null : formatGwei(askedFee),
+      ceilingGwei: formatGwei(config.maxFeePerGas),
+    },
     needed: { usdt: usdt(neededUsdt), gas: neededGas === null ? null : fromScaled(neededGas, 18) },
     shortOfUsdt: balances !== null && balances.usdt < neededUsdt,
     shortOfGas: balances !== null && neededGas !== null && balances.gas < neededGas,

@@ -87,6 +87,11 @@ export const payouts = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Why it reverted or was dropped, for the operator. */
     failureReason: text('failure_reason'),
+    /**
+     * Wei per gas the network asked when the tracker last found this payout held below it by the fee
+     * ceiling (PAYOUT_MAX_FEE_GWEI); null when the ceiling does not hold it back.
+     */
+    heldFeeAsked: bigint('held_fee_asked', { mode: 'bigint' }),
     /** The last trouble the tracker met (a node refusing the broadcast ...), cleared when it passes. */
     lastError: text('last_error'),
     /** A tracker instance is working it until then (SKIP LOCKED claim plus lease). */

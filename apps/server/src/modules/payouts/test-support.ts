@@ -49,6 +49,7 @@ export function payoutConfig(
     tokenAddress: setup.token,
     confirmations: 3,
     feeBumpPercent: 20,
+    maxFeePerGas: 10n ** 12n,
     stuckAfterMs: 60_000,
     pollMs: 50,
     scanFromBlock: null,

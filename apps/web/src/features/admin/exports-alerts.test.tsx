@@ -115,6 +115,7 @@ describe('/admin/alerts', () => {
       ledgerBroken: true,
       dailySummary: true,
       payoutWalletShort: true,
+      payoutStuck: true,
     };
     const calls = serve({
       '/elex/admin/alertPreferences': () => envelope(saved),

@@ -29,6 +29,7 @@ function wallet(overrides: Partial<Extract<PayoutWallet, { enabled: true }>> = {
     unreachable: null,
     awaiting: { count: 2, amount: '120.000000' },
     inFlight: { count: 0, amount: '0.000000' },
+    fees: { askedGwei: '35.5', ceilingGwei: '1000' },
     needed: { usdt: '120.000000', gas: '0.024000000000000000' },
     shortOfUsdt: false,
     shortOfGas: false,
@@ -52,6 +53,7 @@ function payout(overrides: Partial<PayoutSummary> = {}): PayoutSummary {
     finishedAt: null,
     failureReason: null,
     lastError: null,
+    feeHeld: null,
     ...overrides,
   };
 }
@@ -77,6 +79,9 @@ describe('the payout wallet above the queue', () => {
     );
     expect(within(panel).getByText('1,000.00')).toBeVisible();
     expect(within(panel).getByText('2.5000 POL')).toBeVisible();
+    expect(
+      within(panel).getByText(t('admin.payouts.feesFigure', { asked: '35.5', ceiling: '1000' })),
+    ).toBeVisible();
     expect(
       within(panel).getByText(t('admin.payouts.countAmount', { count: 2, amount: '120.00' })),
     ).toBeVisible();
@@ -209,6 +214,25 @@ describe('sending from the queue', () => {
     });
     await user.click(within(dialog).getByRole('button', { name: t('admin.payouts.close') }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says a payout is held by the fee ceiling, with the network’s ask, and offers no button', async () => {
+    serveConsole({
+      '/elex/admin/payoutWallet': () => envelope(wallet()),
+      '/elex/admin/withdrawalQueue': () =>
+        page([
+          pendingItem({
+            payout: payout({ attempts: 3, feeHeld: { askedGwei: '1850.5', ceilingGwei: '1000' } }),
+          }),
+        ]),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const [held] = (await screen.findAllByRole('article')) as [HTMLElement];
+    expect(
+      within(held).getByText(t('admin.payouts.feeHeld', { asked: '1850.5', ceiling: '1000' })),
+    ).toBeVisible();
+    expect(within(held).getByText(t('admin.payouts.states.broadcast'))).toBeVisible();
+    expect(within(held).queryByRole('button')).toBeNull();
   });
 
   it('follows a payout in a block to its confirmations, and offers a send again after a revert', async () => {

@@ -9,8 +9,8 @@ export const isPayoutLive = (payout: PayoutSummary | null): payout is PayoutSumm
 
 /**
  * A withdrawal's newest on-chain payout in the queue's facts: its state (with confirmations while in
- * a block), the transaction, who sent it, and what went wrong (the node's last refusal while it is
- * retried; why it reverted or was dropped).
+ * a block), the transaction, who sent it, and what went wrong (held below the network's fee by the
+ * ceiling; the node's last refusal while it is retried; why it reverted or was dropped).
  */
 export function PayoutFacts({ payout }: { payout: PayoutSummary }) {
   const { t } = useTranslation();
@@ -44,6 +44,14 @@ export function PayoutFacts({ payout }: { payout: PayoutSummary }) {
           {trouble && payout.failureReason ? (
             <span className="status-reason">
               {t('admin.payouts.failure', { reason: payout.failureReason })}
+            </span>
+          ) : null}
+          {!trouble && payout.feeHeld ? (
+            <span className="status-reason">
+              {t('admin.payouts.feeHeld', {
+                asked: payout.feeHeld.askedGwei,
+                ceiling: payout.feeHeld.ceilingGwei,
+              })}
             </span>
           ) : null}
           {!trouble && payout.lastError ? (

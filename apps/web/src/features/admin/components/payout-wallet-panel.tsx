@@ -30,6 +30,15 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
           <dd>{wallet.balances ? formatGas(wallet.balances.gas) : '—'}</dd>
         </div>
         <div>
+          <dt>{t('admin.payouts.fees')}</dt>
+          <dd>
+            {t('admin.payouts.feesFigure', {
+              asked: wallet.fees.askedGwei ?? '—',
+              ceiling: wallet.fees.ceilingGwei,
+            })}
+          </dd>
+        </div>
+        <div>
           <dt>{t('admin.payouts.awaiting')}</dt>
           <dd>
             {t('admin.payouts.countAmount', {
