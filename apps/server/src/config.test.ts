@@ -182,4 +182,34 @@ describe('payout settings', () => {
       }).message,
     ).toContain('PAYOUT_FEE_BUMP_PERCENT');
   });
+
+  it('cap the fee at 1,000 gwei unless told otherwise, and keep the fast lane off unless its maximum is set', () => {
+    const base = { PAYOUT_PRIVATE_KEY: KEY, PAYOUT_RPC_URLS: 'https://a.example' };
+    expect(loadConfig(base).payouts).toMatchObject({ maxFeePerGas: 1_000_000_000_000n, fastLane: null });
+    expect(loadConfig({ ...base, PAYOUT_MAX_FEE_GWEI: '2.5' }).payouts).toMatchObject({
+      maxFeePerGas: 2_500_000_000n,
+    });
+    expect(configError({ ...base, PAYOUT_MAX_FEE_GWEI: '0' }).message).toContain('PAYOUT_MAX_FEE_GWEI');
+
+    expect(loadConfig({ ...base, PAYOUT_FAST_LANE_MAX_USDT: '0' }).payouts).toMatchObject({ fastLane: null });
+    expect(loadConfig({ ...base, PAYOUT_FAST_LANE_MAX_USDT: '100' }).payouts).toMatchObject({
+      fastLane: {
+        maxMicro: 100_000_000n,
+        dailyMicro: 1_000_000_000n,
+        memberDailyMicro: 200_000_000n,
+        minAccountAgeMs: 14 * 86_400_000,
+      },
+    });
+    for (const [env, named] of [
+      [
+        { PAYOUT_FAST_LANE_MAX_USDT: '100', PAYOUT_FAST_LANE_DAILY_USDT: '50' },
+        'PAYOUT_FAST_LANE_DAILY_USDT',
+      ],
+      [{ PAYOUT_FAST_LANE_MAX_USDT: '300' }, 'PAYOUT_FAST_LANE_MEMBER_DAILY_USDT'],
+      [{ PAYOUT_FAST_LANE_MAX_USDT: '1e3' }, 'PAYOUT_FAST_LANE_MAX_USDT'],
+      [{ PAYOUT_FAST_LANE_MAX_USDT: '10.1234567' }, 'PAYOUT_FAST_LANE_MAX_USDT'],
+    ] as const) {
+      expect(configError({ ...base, ...env }).message).toContain(named);
+    }
+  });
 });

@@ -19,7 +19,8 @@ export type PayoutState = (typeof PAYOUT_STATES)[number];
 /** States in which a payout may still move money: one of them at most per withdrawal. */
 export const PAYOUT_IN_FLIGHT: readonly PayoutState[] = ['signed', 'broadcast', 'mined'];
 
-export const PAYOUT_VIA = ['console', 'cli'] as const;
+/** Who sent it: an operator in the console or at the command line, or the fast lane on its own. */
+export const PAYOUT_VIA = ['console', 'cli', 'auto'] as const;
 export type PayoutVia = (typeof PAYOUT_VIA)[number];
 
 /** Withdrawals one batch send may carry: each is its own signed transfer, one after the other. */
@@ -154,6 +155,19 @@ export const PayoutWalletSchema = z.discriminatedUnion('enabled', [
     needed: z.object({ usdt: z.string(), gas: z.string().nullable() }),
     shortOfUsdt: z.boolean(),
     shortOfGas: z.boolean(),
+    /**
+     * The fast lane (small withdrawals of members in good standing sent without review), null when off:
+     * its limits (USDT) and what it sent in the last 24 hours.
+     */
+    fastLane: z
+      .object({
+        max: z.string(),
+        daily: z.string(),
+        memberDaily: z.string(),
+        minAccountDays: z.number().int(),
+        sentLast24h: z.string(),
+      })
+      .nullable(),
   }),
 ]);
 export type PayoutWallet = z.infer<typeof PayoutWalletSchema>;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../app.js';
+import { sendFastLane } from '../modules/payouts/payouts.fast-lane.js';
 import { scanWalletTransfers } from '../modules/payouts/payouts.reconciliation.js';
 import { alertIfWalletShort, trackPayouts } from '../modules/payouts/payouts.service.js';
 
@@ -19,7 +20,8 @@ export interface PayoutTracker {
  * Follows on-chain payouts in-process (started by main when a payout key is configured): broadcasts
  * what is recorded, replaces what is stuck, completes what is final. Several instances may each run
  * one: SKIP LOCKED and a lease keep them off one payout, and each step is idempotent. Its first pass
- * runs at once, so a restart re-broadcasts what a crash left recorded but unsent. Every
+ * runs at once, so a restart re-broadcasts what a crash left recorded but unsent. After each pass the
+ * fast lane (when configured) sends what qualifies (payouts.fast-lane.ts). Every
  * WALLET_CHECK_MS it also checks that the wallet's USDT and gas cover what waits (alerting if not), and
  * reads the wallet's new transfers for the reconciliation (docs/withdrawals.md).
  */
@@ -48,6 +50,10 @@ export function startPayoutTracker(
       .then((summary) => {
         const { looked, ...steps } = summary;
         if (Object.values(steps).some((count) => count > 0)) options.log.info(summary, 'payouts tracked');
+      })
+      .then(() => sendFastLane(deps))
+      .then((lane) => {
+        if (lane.sent > 0) options.log.info(lane, 'fast lane sent');
       })
       .then(checkWallet)
       .catch((error: unknown) => options.log.error({ err: error }, 'payout tracking failed'))

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { DECIMALS, toScaled } from '@elex/contract';
 import { type Address, getAddress, isAddress, type LocalAccount, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
@@ -31,6 +32,25 @@ export const MIN_FEE_BUMP_PERCENT = 10;
  */
 export const DEFAULT_MAX_FEE_GWEI = 1000;
 
+/** A USDT amount setting: a plain decimal with at most 6 places. */
+const usdtSetting = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,6})?$/, 'a USDT amount (up to 6 decimals)');
+
+/** The window of the fast lane's limits: any 24 hours, not the calendar day (no double allowance at midnight). */
+export const FAST_LANE_WINDOW_MS = 86_400_000;
+
+/** The fast lane's limits in micro-USDT, or null when it is off. */
+export interface FastLaneConfig {
+  /** A withdrawal of at most this much qualifies. */
+  maxMicro: bigint;
+  /** Sent by the fast lane in any 24 hours: all members, and each member. */
+  dailyMicro: bigint;
+  memberDailyMicro: bigint;
+  minAccountAgeMs: number;
+}
+
 export const payoutEnvShape = {
   PAYOUT_PRIVATE_KEY: z.string().optional(),
   PAYOUT_PRIVATE_KEY_FILE: z.string().trim().min(1).optional(),
@@ -51,6 +71,17 @@ export const payoutEnvShape = {
    * it, for a wallet used before this server); without it, the head when the server first looks.
    */
   PAYOUT_SCAN_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
+  /**
+   * The fast lane (docs/withdrawals.md "Fast lane"), off unless this is set: a withdrawal of at most
+   * this many USDT from a member in good standing is sent without review, within the two limits below.
+   */
+  PAYOUT_FAST_LANE_MAX_USDT: usdtSetting.optional(),
+  /** USDT the fast lane may send in any 24 hours, all members together. */
+  PAYOUT_FAST_LANE_DAILY_USDT: usdtSetting.default('1000'),
+  /** USDT the fast lane may send one member in any 24 hours. */
+  PAYOUT_FAST_LANE_MEMBER_DAILY_USDT: usdtSetting.default('200'),
+  /** Days a member's account must have existed before the fast lane pays them. */
+  PAYOUT_FAST_LANE_MIN_ACCOUNT_DAYS: z.coerce.number().int().min(0).max(3650).default(14),
 };
 
 export type PayoutConfig =
@@ -70,6 +101,8 @@ export type PayoutConfig =
       pollMs: number;
       /** PAYOUT_SCAN_FROM_BLOCK, or null: the reconciliation starts at the head it first sees. */
       scanFromBlock: number | null;
+      /** Off (null) unless PAYOUT_FAST_LANE_MAX_USDT is set above zero. */
+      fastLane: FastLaneConfig | null;
     };
 
 const KEY_PATTERN = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -89,6 +122,10 @@ export function readPayoutSettings(env: {
   PAYOUT_STUCK_AFTER_SECONDS: number;
   PAYOUT_POLL_SECONDS: number;
   PAYOUT_SCAN_FROM_BLOCK?: number | undefined;
+  PAYOUT_FAST_LANE_MAX_USDT?: string | undefined;
+  PAYOUT_FAST_LANE_DAILY_USDT: string;
+  PAYOUT_FAST_LANE_MEMBER_DAILY_USDT: string;
+  PAYOUT_FAST_LANE_MIN_ACCOUNT_DAYS: number;
 }): { payouts: PayoutConfig; problems: string[] } {
   const problems: string[] = [];
   const inline = env.PAYOUT_PRIVATE_KEY?.trim() || undefined;
@@ -123,6 +160,7 @@ export function readPayoutSettings(env: {
   if (!isAddress(env.PAYOUT_TOKEN_ADDRESS, { strict: false })) {
     problems.push(`PAYOUT_TOKEN_ADDRESS: not an address: ${env.PAYOUT_TOKEN_ADDRESS}`);
   }
+  const fastLane = readFastLane(env, problems);
   if (problems.length > 0) return { payouts: { enabled: false }, problems };
 
   const hex = (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`;
@@ -147,7 +185,34 @@ export function readPayoutSettings(env: {
       stuckAfterMs: env.PAYOUT_STUCK_AFTER_SECONDS * 1000,
       pollMs: Math.round(env.PAYOUT_POLL_SECONDS * 1000),
       scanFromBlock: env.PAYOUT_SCAN_FROM_BLOCK ?? null,
+      fastLane,
     },
     problems,
   };
+}
+
+function readFastLane(
+  env: {
+    PAYOUT_FAST_LANE_MAX_USDT?: string | undefined;
+    PAYOUT_FAST_LANE_DAILY_USDT: string;
+    PAYOUT_FAST_LANE_MEMBER_DAILY_USDT: string;
+    PAYOUT_FAST_LANE_MIN_ACCOUNT_DAYS: number;
+  },
+  problems: string[],
+): FastLaneConfig | null {
+  const micro = (value: string) => toScaled(value, DECIMALS.usdt);
+  const maxMicro = env.PAYOUT_FAST_LANE_MAX_USDT ? micro(env.PAYOUT_FAST_LANE_MAX_USDT) : 0n;
+  if (maxMicro === 0n) return null;
+  const fastLane = {
+    maxMicro,
+    dailyMicro: micro(env.PAYOUT_FAST_LANE_DAILY_USDT),
+    memberDailyMicro: micro(env.PAYOUT_FAST_LANE_MEMBER_DAILY_USDT),
+    minAccountAgeMs: env.PAYOUT_FAST_LANE_MIN_ACCOUNT_DAYS * 86_400_000,
+  };
+  // A limit below one withdrawal's maximum would make the lane refuse what it promises to send.
+  if (fastLane.dailyMicro < maxMicro)
+    problems.push('PAYOUT_FAST_LANE_DAILY_USDT: must be at least PAYOUT_FAST_LANE_MAX_USDT');
+  if (fastLane.memberDailyMicro < maxMicro)
+    problems.push('PAYOUT_FAST_LANE_MEMBER_DAILY_USDT: must be at least PAYOUT_FAST_LANE_MAX_USDT');
+  return fastLane;
 }

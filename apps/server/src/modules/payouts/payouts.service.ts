@@ -9,6 +9,7 @@ import {
 } from '@elex/contract';
 import { type Address, formatGwei, type Hash, type Hex } from 'viem';
 import type { AppDeps } from '../../app.js';
+import type { Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
@@ -19,6 +20,7 @@ import {
   pendingWithdrawalTotals,
   refuseUnlessPayable,
 } from '../withdrawals/withdrawals.service.js';
+import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import {
   bumpedFees,
   cappedFees,
@@ -30,6 +32,8 @@ import {
   replacesAtNode,
   TRANSFER_GAS_LIMIT,
 } from './payouts.chain.js';
+import { FAST_LANE_WINDOW_MS } from './payouts.config.js';
+import { fastLaneSentSince } from './payouts.fast-lane.repository.js';
 import {
   attemptCounts,
   attemptsOf,
@@ -285,6 +289,11 @@ export async function sendWithdrawal(
     via: PayoutVia;
     /** The operator's audit entry, written in the transaction that records the payout. */
     audit?: { actor: AuditActor; requestId: string | null };
+    /**
+     * A last check under the wallet's lock, which every send of the wallet takes (the fast lane's
+     * limits): throwing refuses the send with nothing signed.
+     */
+    guard?: (tx: Transaction, withdrawal: WithdrawalRow) => Promise<void>;
   },
 ): Promise<SendOutcome> {
   const chain = payoutChain(deps);
@@ -325,6 +334,7 @@ export async function sendWithdrawal(
       // Under the wallet's lock, so sends of this wallet count each other: a transfer the wallet
       // cannot pay is refused here rather than sent to revert (and burn gas).
       await refuseUnlessWalletCovers(tx, held, fees, withdrawal.amountMicro);
+      await input.guard?.(tx, withdrawal);
       const nonce = Math.max(stored, chainNonce);
       const signed = await chain.signTransfer({
         to: withdrawal.address as Address,
@@ -821,7 +831,14 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
   if (!deps.config.payouts.enabled) return { enabled: false };
   const chain = payoutChain(deps);
   const { config } = chain;
-  const [pending, inFlight] = await Promise.all([pendingWithdrawalTotals(deps), inFlightTotals(deps.db)]);
+  const lane = config.fastLane;
+  const [pending, inFlight, laneSent] = await Promise.all([
+    pendingWithdrawalTotals(deps),
+    inFlightTotals(deps.db),
+    lane
+      ? fastLaneSentSince(deps.db, new Date(deps.clock.now().getTime() - FAST_LANE_WINDOW_MS), null)
+      : null,
+  ]);
   const awaiting = {
     count: Math.max(pending.count - inFlight.count, 0),
     amountMicro: pending.amountMicro > inFlight.amountMicro ? pending.amountMicro - inFlight.amountMicro : 0n,
@@ -864,6 +881,16 @@ export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
     needed: { usdt: usdt(neededUsdt), gas: neededGas === null ? null : fromScaled(neededGas, 18) },
     shortOfUsdt: balances !== null && balances.usdt < neededUsdt,
     shortOfGas: balances !== null && neededGas !== null && balances.gas < neededGas,
+    fastLane:
+      lane && laneSent
+        ? {
+            max: usdt(lane.maxMicro),
+            daily: usdt(lane.dailyMicro),
+            memberDaily: usdt(lane.memberDailyMicro),
+            minAccountDays: Math.round(lane.minAccountAgeMs / 86_400_000),
+            sentLast24h: usdt(laneSent.allMicro),
+          }
+        : null,
   };
 }
 

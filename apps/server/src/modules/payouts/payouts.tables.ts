@@ -107,6 +107,8 @@ export const payouts = pgTable(
     uniqueIndex('payouts_wallet_nonce_unique').on(table.chainId, table.fromAddress, table.nonce),
     index('payouts_state_idx').on(table.state, table.nonce),
     index('payouts_withdrawal_idx').on(table.withdrawalId, table.id),
+    // The fast lane's limits sum what it sent in the last 24 hours, on every pass.
+    index('payouts_auto_created_idx').on(table.createdAt).where(sql`${table.sentVia} = 'auto'`),
     check('payouts_amount_check', sql`${table.amountMicro} > 0 and ${table.nonce} >= 0`),
     check(
       'payouts_state_check',
@@ -115,7 +117,10 @@ export const payouts = pgTable(
         and (${table.state} not in ('confirmed', 'reverted', 'dropped') or ${table.finishedAt} is not null)
         and (${table.state} not in ('reverted', 'dropped') or length(${table.failureReason}) > 0)`,
     ),
-    check('payouts_via_check', sql`${table.sentVia} in ('console', 'cli')`),
+    check(
+      'payouts_via_check',
+      sql`${table.sentVia} in ('console', 'cli', 'auto') and (${table.sentVia} <> 'auto' or ${table.sentBy} is null)`,
+    ),
   ],
 );
 

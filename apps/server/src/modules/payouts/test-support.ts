@@ -53,6 +53,7 @@ export function payoutConfig(
     stuckAfterMs: 60_000,
     pollMs: 50,
     scanFromBlock: null,
+    fastLane: null,
     ...overrides,
   };
 }

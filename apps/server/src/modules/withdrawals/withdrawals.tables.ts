@@ -18,8 +18,11 @@ import { exchanges } from '../exchanges/exchanges.tables.js';
 export const WITHDRAWAL_STATUS = ['pending', 'completed', 'failed', 'cancelled'] as const;
 export type WithdrawalStatusValue = (typeof WITHDRAWAL_STATUS)[number];
 
-/** Who decided: an operator in the console, an operator at the command line, the member (cancel). */
-export const DECIDED_VIA = ['console', 'cli', 'member'] as const;
+/**
+ * Who decided: an operator in the console, an operator at the command line, the member (cancel), or
+ * the payout fast lane completing what it sent without review (docs/withdrawals.md "Fast lane").
+ */
+export const DECIDED_VIA = ['console', 'cli', 'member', 'auto'] as const;
 export type DecidedVia = (typeof DECIDED_VIA)[number];
 
 /**
@@ -81,7 +84,7 @@ export const withdrawals = pgTable(
       'withdrawals_status_check',
       sql`(${table.status} = 'pending' and ${table.decidedAt} is null and ${table.decidedVia} is null
             and ${table.decidedBy} is null and ${table.txHash} is null and ${table.failureReason} is null)
-        or (${table.status} = 'completed' and ${table.decidedAt} is not null and ${table.decidedVia} in ('console', 'cli')
+        or (${table.status} = 'completed' and ${table.decidedAt} is not null and ${table.decidedVia} in ('console', 'cli', 'auto')
             and ${table.txHash} ~ '^0x[0-9a-f]{64}$' and ${table.failureReason} is null)
         or (${table.status} = 'failed' and ${table.decidedAt} is not null and ${table.decidedVia} in ('console', 'cli')
             and ${table.txHash} is null and length(${table.failureReason}) > 0)

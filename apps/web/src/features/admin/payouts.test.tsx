@@ -33,6 +33,7 @@ function wallet(overrides: Partial<Extract<PayoutWallet, { enabled: true }>> = {
     needed: { usdt: '120.000000', gas: '0.024000000000000000' },
     shortOfUsdt: false,
     shortOfGas: false,
+    fastLane: null,
     ...overrides,
   };
 }
@@ -86,6 +87,41 @@ describe('the payout wallet above the queue', () => {
       within(panel).getByText(t('admin.payouts.countAmount', { count: 2, amount: '120.00' })),
     ).toBeVisible();
     expect(within(panel).queryByText(/Short of/)).toBeNull();
+    expect(within(panel).getByText(t('admin.payouts.fastLaneOff'))).toBeVisible();
+  });
+
+  it('states the fast lane’s limits and what it sent, and names it as the sender of its payouts', async () => {
+    serveConsole({
+      '/elex/admin/payoutWallet': () =>
+        envelope(
+          wallet({
+            fastLane: {
+              max: '100.000000',
+              daily: '1000.000000',
+              memberDaily: '200.000000',
+              minAccountDays: 14,
+              sentLast24h: '160.000000',
+            },
+          }),
+        ),
+      '/elex/admin/withdrawalQueue': () =>
+        page([pendingItem({ payout: payout({ sentBy: null, sentVia: 'auto' }) })]),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const panel = await screen.findByRole('region', { name: t('admin.payouts.walletTitle') });
+    expect(
+      within(panel).getByText(
+        t('admin.payouts.fastLaneOn', {
+          max: '100.00',
+          memberDaily: '200.00',
+          daily: '1,000.00',
+          sent: '160.00',
+          days: 14,
+        }),
+      ),
+    ).toBeVisible();
+    const [item] = (await screen.findAllByRole('article')) as [HTMLElement];
+    expect(within(item).getByText(new RegExp(`by ${t('admin.payouts.fastLane')}`))).toBeVisible();
   });
 
   it('warns when USDT or gas falls short', async () => {

@@ -37,7 +37,7 @@ export function PayoutFacts({ payout }: { payout: PayoutSummary }) {
             {t('admin.payouts.sentLine', {
               nonce: payout.nonce,
               attempts: payout.attempts,
-              by: payout.sentBy ?? payout.sentVia,
+              by: payout.sentBy ?? (payout.sentVia === 'auto' ? t('admin.payouts.fastLane') : payout.sentVia),
               at: formatTime(payout.createdAt),
             })}
           </span>

@@ -57,6 +57,17 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
           </dd>
         </div>
       </dl>
+      <p className="muted payout-fast-lane">
+        {wallet.fastLane
+          ? t('admin.payouts.fastLaneOn', {
+              max: formatAmount(wallet.fastLane.max),
+              memberDaily: formatAmount(wallet.fastLane.memberDaily),
+              daily: formatAmount(wallet.fastLane.daily),
+              sent: formatAmount(wallet.fastLane.sentLast24h),
+              days: wallet.fastLane.minAccountDays,
+            })
+          : t('admin.payouts.fastLaneOff')}
+      </p>
       {wallet.unreachable ? (
         <p className="payout-warning">{t('admin.payouts.unreachable', { error: wallet.unreachable })}</p>
       ) : null}

@@ -1,0 +1,111 @@
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import type { AuditActor } from '../admin/audit.service.js';
+import { isUidFrozen } from '../support/frozen.js';
+import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
+import { FAST_LANE_WINDOW_MS, type FastLaneConfig } from './payouts.config.js';
+import { fastLaneCandidates, fastLaneSentSince } from './payouts.fast-lane.repository.js';
+import { type PayoutDeps, sendWithdrawal } from './payouts.service.js';
+
+/**
+ * The fast lane (issue 17, docs/withdrawals.md "Fast lane"): off unless PAYOUT_FAST_LANE_MAX_USDT is
+ * set. Small withdrawals from members in good standing are sent on chain without an operator, within
+ * a limit per 24 hours for all members and one per member; the tracker runs a pass after each of its
+ * own. Everything else waits for an operator as before.
+ */
+
+/** The audit log's name for the fast lane's sends (no person sent them). */
+export const FAST_LANE_ACTOR: AuditActor = { userId: null, label: 'system:fast-lane' };
+
+/** How far back a rejected withdrawal keeps a member out of the fast lane. */
+export const REJECTION_LOOKBACK_MS = 30 * 86_400_000;
+
+/** Withdrawals one pass sends at most, and candidates it reads per query. */
+const SENDS_PER_PASS = 10;
+const CANDIDATE_PAGE = 50;
+
+export interface FastLaneSummary {
+  /** Sent on chain by this pass. */
+  sent: number;
+  /** Left for an operator this pass: a limit reached, the UID under dispute, a refusal of the send. */
+  waiting: number;
+}
+
+/** Why a candidate waits for its limit: the lane's total for any 24 hours, or the member's. */
+class OverLimit extends Error {
+  constructor(readonly which: 'all' | 'member') {
+    super(`fast lane ${which === 'all' ? 'daily' : 'member daily'} limit reached`);
+  }
+}
+
+async function refuseOverLimit(db: Executor, lane: FastLaneConfig, withdrawal: WithdrawalRow, now: Date) {
+  const sent = await fastLaneSentSince(db, new Date(now.getTime() - FAST_LANE_WINDOW_MS), withdrawal.userId);
+  if (sent.allMicro + withdrawal.amountMicro > lane.dailyMicro) throw new OverLimit('all');
+  if (sent.memberMicro + withdrawal.amountMicro > lane.memberDailyMicro) throw new OverLimit('member');
+}
+
+/**
+ * One pass: the oldest qualifying withdrawals, each checked against the limits (again under the
+ * wallet's lock inside the send, where every send of the wallet queues, so two instances cannot both
+ * spend the last of a limit) and sent as `auto`, audited under FAST_LANE_ACTOR. A wallet that cannot
+ * pay or a node that does not answer ends the pass (the operators have the wallet's alert).
+ */
+export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
+  const summary: FastLaneSummary = { sent: 0, waiting: 0 };
+  const lane = deps.config.payouts.enabled ? deps.config.payouts.fastLane : null;
+  if (!lane) return summary;
+  const now = deps.clock.now();
+  let afterId = 0;
+  while (summary.sent < SENDS_PER_PASS) {
+    const candidates = await fastLaneCandidates(deps.db, {
+      maxMicro: lane.maxMicro,
+      accountBefore: new Date(now.getTime() - lane.minAccountAgeMs),
+      rejectedSince: new Date(now.getTime() - REJECTION_LOOKBACK_MS),
+      afterId,
+      limit: CANDIDATE_PAGE,
+    });
+    for (const withdrawal of candidates) {
+      afterId = withdrawal.id;
+      if (summary.sent >= SENDS_PER_PASS) break;
+      const outcome = await sendOne(deps, lane, withdrawal, now);
+      if (outcome === 'stop') return summary;
+      summary[outcome] += 1;
+    }
+    if (candidates.length < CANDIDATE_PAGE) break;
+  }
+  return summary;
+}
+
+async function sendOne(
+  deps: PayoutDeps,
+  lane: FastLaneConfig,
+  withdrawal: WithdrawalRow,
+  now: Date,
+): Promise<'sent' | 'waiting' | 'stop'> {
+  // Cheap checks first, so a withdrawal that must wait costs no call to the node on every pass.
+  if (await isUidFrozen(deps.db, withdrawal.platId, withdrawal.uid)) return 'waiting';
+  try {
+    await refuseOverLimit(deps.db, lane, withdrawal, now);
+    const { created } = await sendWithdrawal(deps, {
+      id: withdrawal.id,
+      operatorId: null,
+      via: 'auto',
+      audit: { actor: FAST_LANE_ACTOR, requestId: null },
+      guard: (tx, locked) => refuseOverLimit(tx, lane, locked, deps.clock.now()),
+    });
+    return created ? 'sent' : 'waiting';
+  } catch (error) {
+    if (error instanceof OverLimit) return 'waiting';
+    if (!(error instanceof AppError)) throw error;
+    const key = error.messageKey;
+    if (
+      key === 'payoutNodeUnreachable' ||
+      key === 'payoutWalletShortUsdt' ||
+      key === 'payoutWalletShortGas'
+    ) {
+      return 'stop';
+    }
+    // Suspended, cancelled or decided meanwhile: the operator's queue has it.
+    return 'waiting';
+  }
+}
