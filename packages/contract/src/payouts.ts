@@ -202,6 +202,20 @@ export const PayoutReconciliationSchema = z.discriminatedUnion('enabled', [
     transfers: countAndAmount,
     /** Transfers that are no payout, explained by an operator (not mismatches). */
     explained: countAndAmount,
+    /** The newest of them (at most 50), with the reason, who gave it and when. */
+    explainedTransfers: z.array(
+      z.object({
+        txHash: z.string(),
+        explorerUrl: z.string().nullable(),
+        to: z.string(),
+        amount: z.string(),
+        block: z.number().int(),
+        reason: z.string(),
+        /** The operator's e-mail; null from the command line without one, or a deleted account. */
+        by: z.string().nullable(),
+        at: z.string().nullable(),
+      }),
+    ),
     mismatches: z.array(
       z.object({
         kind: z.enum(TRANSFER_MISMATCH_KINDS),

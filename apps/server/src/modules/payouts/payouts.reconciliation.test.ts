@@ -153,6 +153,19 @@ describe('reconciling the payout wallet with the chain', () => {
     const after = await report();
     expect(after.mismatches).toEqual([]);
     expect(after.explained).toEqual({ count: 1, amount: '7.000000' });
+    // The console lists it with the reason, who gave it and when.
+    expect(after.explainedTransfers).toEqual([
+      {
+        txHash: hash,
+        explorerUrl: `https://polygonscan.com/tx/${hash}`,
+        to: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        amount: '7.000000',
+        block: expect.any(Number),
+        reason: 'Float to cold storage',
+        by: operator.email,
+        at: ctx.clock.now().toISOString(),
+      },
+    ]);
     expect(await checkPayoutInvariants(ctx.db)).toEqual([]);
     expect((await reconcileCommand()).code).toBe(0);
     const audit = await adminCall(ctx, operator, 'auditLog', {

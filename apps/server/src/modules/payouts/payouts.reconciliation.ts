@@ -10,6 +10,7 @@ import {
   findWallet,
   firstMinedBlock,
   recordTransfers,
+  selectExplainedTransfers,
   selectTransferMismatches,
   transferTotals,
   walletScanState,
@@ -123,6 +124,7 @@ export async function payoutReconciliation(
   const scannedTo = scan?.scannedTo ?? row?.scannedToBlock ?? null;
   const totals = await transferTotals(deps.db, wallet);
   const explained = await explainedTotals(deps.db, wallet);
+  const explainedRows = await selectExplainedTransfers(deps.db, wallet, REPORT_LIMIT);
   const rows =
     scannedTo === null ? [] : await selectTransferMismatches(deps.db, wallet, scannedTo, REPORT_LIMIT);
   const explorer = (hash: string | null) =>
@@ -136,6 +138,16 @@ export async function payoutReconciliation(
     unreachable,
     transfers: { count: totals.count, amount: fromScaled(totals.amountMicro, DECIMALS.usdt) },
     explained: { count: explained.count, amount: fromScaled(explained.amountMicro, DECIMALS.usdt) },
+    explainedTransfers: explainedRows.map((transfer) => ({
+      txHash: transfer.txHash,
+      explorerUrl: explorer(transfer.txHash),
+      to: transfer.toAddress,
+      amount: fromScaled(BigInt(transfer.amountMicro), DECIMALS.usdt),
+      block: transfer.blockNumber,
+      reason: transfer.explanation,
+      by: transfer.explainedBy,
+      at: transfer.explainedAt === null ? null : new Date(transfer.explainedAt).toISOString(),
+    })),
     mismatches: rows.map((mismatch) => ({
       kind: mismatch.kind,
       txHash: mismatch.tx_hash,

@@ -1,6 +1,7 @@
 import type { TransferMismatchKind } from '@elex/contract';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { users } from '../auth/auth.tables.js';
 import {
   type NewPayoutRow,
   PAYOUT_IN_FLIGHT,
@@ -430,4 +431,34 @@ export async function explainedTotals(db: Executor, wallet: { chainId: number; a
       ),
     );
   return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
+}
+
+/** The newest transfers an operator explained, with who explained them (their e-mail). */
+export async function selectExplainedTransfers(
+  db: Executor,
+  wallet: { chainId: number; address: string },
+  limit: number,
+) {
+  return db
+    .select({
+      txHash: payoutTransfers.txHash,
+      toAddress: payoutTransfers.toAddress,
+      amountMicro: sql<string>`sum(${payoutTransfers.amountMicro})`,
+      blockNumber: payoutTransfers.blockNumber,
+      explanation: sql<string>`min(${payoutTransfers.explanation})`,
+      explainedAt: sql<Date | string | null>`max(${payoutTransfers.explainedAt})`,
+      explainedBy: sql<string | null>`min(${users.email})`,
+    })
+    .from(payoutTransfers)
+    .leftJoin(users, eq(users.id, payoutTransfers.explainedBy))
+    .where(
+      and(
+        eq(payoutTransfers.chainId, wallet.chainId),
+        eq(payoutTransfers.fromAddress, wallet.address),
+        isNotNull(payoutTransfers.explanation),
+      ),
+    )
+    .groupBy(payoutTransfers.txHash, payoutTransfers.toAddress, payoutTransfers.blockNumber)
+    .orderBy(sql`max(${payoutTransfers.explainedAt}) desc nulls last`, desc(payoutTransfers.blockNumber))
+    .limit(limit);
 }

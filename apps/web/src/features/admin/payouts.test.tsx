@@ -303,7 +303,11 @@ describe('sending from the queue', () => {
 });
 
 describe('the wallet against the chain', () => {
-  const reconciliation = (mismatches: unknown[], explained = { count: 0, amount: '0.000000' }) =>
+  const reconciliation = (
+    mismatches: unknown[],
+    explained = { count: 0, amount: '0.000000' },
+    explainedTransfers: unknown[] = [],
+  ) =>
     envelope({
       enabled: true,
       address: ADDRESS,
@@ -313,6 +317,7 @@ describe('the wallet against the chain', () => {
       unreachable: null,
       transfers: { count: 3, amount: '190.000000' },
       explained,
+      explainedTransfers,
       mismatches,
     });
 
@@ -340,7 +345,18 @@ describe('the wallet against the chain', () => {
       '/elex/admin/withdrawalQueue': () => page([]),
       '/elex/admin/payoutReconciliation': () =>
         explained
-          ? reconciliation([], { count: 1, amount: '7.000000' })
+          ? reconciliation([], { count: 1, amount: '7.000000' }, [
+              {
+                txHash: HASH,
+                explorerUrl: `https://polygonscan.com/tx/${HASH}`,
+                to: '0x000000000000000000000000000000000000bEEF',
+                amount: '7.000000',
+                block: 4000,
+                reason: 'Float to cold storage',
+                by: 'ops@example.com',
+                at: '2026-06-01T12:00:00.000Z',
+              },
+            ])
           : reconciliation([
               {
                 kind: 'unknownTransfer',
@@ -395,6 +411,15 @@ describe('the wallet against the chain', () => {
     expect(
       screen.getByText(t('admin.payouts.explainedCount', { count: 1, amount: '7.00' }), { exact: false }),
     ).toBeVisible();
+    // It is kept on record below, with the reason and who gave it.
+    await user.click(screen.getByText(t('admin.payouts.explainedTitle', { count: 1 })));
+    const kept = screen.getByText(/Float to cold storage/);
+    expect(kept).toBeVisible();
+    expect(kept.textContent).toContain('ops@example.com');
+    expect(screen.getByRole('link', { name: HASH })).toHaveAttribute(
+      'href',
+      `https://polygonscan.com/tx/${HASH}`,
+    );
   });
 });
 

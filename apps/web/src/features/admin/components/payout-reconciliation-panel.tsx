@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../shared/ui/toast';
 import { explainTransfer, usePayoutReconciliation } from '../api/payouts';
-import { formatAmount } from '../format';
+import { formatAmount, formatTime } from '../format';
 import { ExplorerLink } from './explorer-link';
 import { ReasonDialog } from './reason-dialog';
 
@@ -13,7 +13,8 @@ type Mismatch = Extract<PayoutReconciliation, { enabled: true }>['mismatches'][n
 /**
  * The payout wallet against the chain (issue 17): which blocks were read, the transfers out, and each
  * one that is not exactly one payout (or a confirmed payout not on chain), with Polygonscan; a transfer
- * that is no payout can be explained (audited), after which it is no longer listed.
+ * that is no payout can be explained (audited), after which it moves to the explained transfers below,
+ * with the reason, who gave it and when.
  */
 export function PayoutReconciliationPanel() {
   const { t } = useTranslation();
@@ -94,6 +95,34 @@ export function PayoutReconciliationPanel() {
           ))}
         </ul>
       )}
+      {data.explainedTransfers.length > 0 ? (
+        <details className="payout-explained">
+          <summary>{t('admin.payouts.explainedTitle', { count: data.explained.count })}</summary>
+          <ul>
+            {data.explainedTransfers.map((transfer) => (
+              <li key={transfer.txHash}>
+                <span>
+                  {t('admin.payouts.explainedLine', {
+                    amount: formatAmount(transfer.amount),
+                    to: transfer.to,
+                    block: transfer.block,
+                  })}
+                </span>
+                <span className="status-reason">
+                  {t('admin.payouts.explainedWhy', {
+                    reason: transfer.reason,
+                    by: transfer.by ?? '—',
+                    at: transfer.at ? formatTime(transfer.at) : '—',
+                  })}
+                </span>
+                <span className="mono admin-break status-reason">
+                  <ExplorerLink url={transfer.explorerUrl} text={transfer.txHash} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       <ReasonDialog
         open={explaining !== null}
         id="explain-transfer"
