@@ -45,6 +45,18 @@ export function formatAmount(value: string): string {
   return `${value.startsWith('-') ? '-' : ''}${grouped}.${trimmed}`;
 }
 
+/**
+ * A fee in gwei per gas as read at a glance: two decimals at most ("1.242396371" -> "1.24"), three
+ * significant digits below one gwei, so a tiny fee never reads as zero.
+ */
+export function formatGwei(value: string): string {
+  const gwei = Number(value);
+  if (!Number.isFinite(gwei)) return value;
+  const options: Intl.NumberFormatOptions =
+    gwei > 0 && gwei < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 };
+  return new Intl.NumberFormat(currentLocale(), options).format(gwei);
+}
+
 /** Bytes as KB or MB for file sizes. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../app/router';
 import { envelope, logIn, renderRoutes } from '../../test/helpers';
 import { formatGas } from './components/payout-wallet-panel';
+import { formatGwei } from './format';
 import { pendingItem, serveConsole } from './test-fixtures';
 
 /**
@@ -29,7 +30,7 @@ function wallet(overrides: Partial<Extract<PayoutWallet, { enabled: true }>> = {
     unreachable: null,
     awaiting: { count: 2, amount: '120.000000' },
     inFlight: { count: 0, amount: '0.000000' },
-    fees: { askedGwei: '35.5', ceilingGwei: '1000' },
+    fees: { askedGwei: '35.503', ceilingGwei: '1000' },
     needed: { usdt: '120.000000', gas: '0.024000000000000000' },
     shortOfUsdt: false,
     shortOfGas: false,
@@ -81,7 +82,7 @@ describe('the payout wallet above the queue', () => {
     expect(within(panel).getByText('1,000.00')).toBeVisible();
     expect(within(panel).getByText('2.5000 POL')).toBeVisible();
     expect(
-      within(panel).getByText(t('admin.payouts.feesFigure', { asked: '35.5', ceiling: '1000' })),
+      within(panel).getByText(t('admin.payouts.feesFigure', { asked: '35.5', ceiling: '1,000' })),
     ).toBeVisible();
     expect(
       within(panel).getByText(t('admin.payouts.countAmount', { count: 2, amount: '120.00' })),
@@ -258,14 +259,14 @@ describe('sending from the queue', () => {
       '/elex/admin/withdrawalQueue': () =>
         page([
           pendingItem({
-            payout: payout({ attempts: 3, feeHeld: { askedGwei: '1850.5', ceilingGwei: '1000' } }),
+            payout: payout({ attempts: 3, feeHeld: { askedGwei: '1850.512345678', ceilingGwei: '1000' } }),
           }),
         ]),
     });
     renderRoutes(routes, '/admin/withdrawals');
     const [held] = (await screen.findAllByRole('article')) as [HTMLElement];
     expect(
-      within(held).getByText(t('admin.payouts.feeHeld', { asked: '1850.5', ceiling: '1000' })),
+      within(held).getByText(t('admin.payouts.feeHeld', { asked: '1,850.51', ceiling: '1,000' })),
     ).toBeVisible();
     expect(within(held).getByText(t('admin.payouts.states.broadcast'))).toBeVisible();
     expect(within(held).queryByRole('button')).toBeNull();
@@ -424,6 +425,12 @@ describe('the wallet against the chain', () => {
 });
 
 describe('formatGas', () => {
+  it('shows gwei with two decimals, and three significant digits below one', () => {
+    expect(formatGwei('1.242396371')).toBe('1.24');
+    expect(formatGwei('0.000123456')).toBe('0.000123');
+    expect(formatGwei('1000')).toBe('1,000');
+  });
+
   it('keeps four decimals and rounds a remainder up', () => {
     expect(formatGas('2.500000000000000000')).toBe('2.5000 POL');
     expect(formatGas('0.000000000000001000')).toBe('0.0001 POL');

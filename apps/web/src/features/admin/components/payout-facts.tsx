@@ -1,6 +1,6 @@
 import { PAYOUT_IN_FLIGHT, type PayoutSummary } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../format';
+import { formatGwei, formatTime } from '../format';
 import { ExplorerLink } from './explorer-link';
 
 /** Whether the payout may still move money: the withdrawal waits for it, not for the operator. */
@@ -49,8 +49,8 @@ export function PayoutFacts({ payout }: { payout: PayoutSummary }) {
           {!trouble && payout.feeHeld ? (
             <span className="status-reason">
               {t('admin.payouts.feeHeld', {
-                asked: payout.feeHeld.askedGwei,
-                ceiling: payout.feeHeld.ceilingGwei,
+                asked: formatGwei(payout.feeHeld.askedGwei),
+                ceiling: formatGwei(payout.feeHeld.ceilingGwei),
               })}
             </span>
           ) : null}

@@ -1,6 +1,6 @@
 import type { PayoutWallet } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../format';
+import { formatAmount, formatGwei } from '../format';
 import { ExplorerLink } from './explorer-link';
 
 /**
@@ -33,8 +33,8 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
           <dt>{t('admin.payouts.fees')}</dt>
           <dd>
             {t('admin.payouts.feesFigure', {
-              asked: wallet.fees.askedGwei ?? '—',
-              ceiling: wallet.fees.ceilingGwei,
+              asked: wallet.fees.askedGwei === null ? '—' : formatGwei(wallet.fees.askedGwei),
+              ceiling: formatGwei(wallet.fees.ceilingGwei),
             })}
           </dd>
         </div>
