@@ -14,6 +14,8 @@ const PGLITE_ONLY = [
   'src/modules/promotions/promotion-codes-migration.test.ts',
   // The HTTP layer's answers to malformed requests; the engine behind it is the same PostgreSQL.
   'src/http/fuzz.test.ts',
+  // The boundary rules on a tree of its own; no database.
+  'src/boundaries.test.ts',
 ];
 /**
  * About size (more records than a statement's 65,535 parameters), the same on both engines: run on

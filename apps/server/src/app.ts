@@ -4,7 +4,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import type { Database, DatabaseHandle } from './db/client.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -28,19 +29,6 @@ import { pointsHistoryRoutes } from './modules/points/points-history.routes.js';
 import { supportAdminRoutes, supportRoutes } from './modules/support/support.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.js';
-
-/** What every module may use; built once by main or by a test. */
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  databaseKind: DatabaseHandle['kind'];
-  clock: Clock;
-  /**
-   * Exchange affiliate APIs by lower-case exchange name ('bitget' ...): binding asks one whether a
-   * UID not yet in the roster was referred by us. Absent or missing an exchange: the roster decides.
-   */
-  exchangeAdapters?: Map<string, ExchangeAdapter>;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

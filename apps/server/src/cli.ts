@@ -1,7 +1,7 @@
-import type { AppDeps } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { dataDirOwner, lockDataDir } from './db/data-dir-lock.js';
+import type { AppDeps } from './deps.js';
 import { systemClock } from './lib/clock.js';
 import { osUser } from './modules/admin/audit.service.js';
 import { opsCommands } from './ops/commands.js';

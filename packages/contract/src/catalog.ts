@@ -1,6 +1,5 @@
 import type { TradeFrequency } from './constants.js';
 import { CALCULATOR } from './constants.js';
-import type { ExchangeIndexRow } from './exchanges.js';
 
 /**
  * The catalog's pure rules, free of zod so the home page can use them without loading it (the
@@ -66,10 +65,16 @@ export const HOME_TABS = [
 ] as const;
 export type HomeTab = (typeof HOME_TABS)[number];
 
-type RankableRow = Pick<
-  ExchangeIndexRow,
-  'score' | 'cashRate' | 'limitPrice' | 'marketPrice' | 'isRecommended' | 'isRacing'
->;
+/** What ranking reads of an exchange index row (exchanges.ts imports this file, so not a Pick of it). */
+interface RankableRow {
+  score: number;
+  /** Decimal strings: cashback and fee percents. */
+  cashRate: string;
+  limitPrice: string;
+  marketPrice: string;
+  isRecommended: boolean;
+  isRacing: boolean;
+}
 
 /**
  * The rows one tab shows, in its order (spec section 4): overall and recommend by score descending,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { drainOutbox } from '../modules/mail/outbox.js';
 
 export interface OutboxWorker {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { sendFastLane } from '../modules/payouts/payouts.fast-lane.js';
 import { scanWalletTransfers } from '../modules/payouts/payouts.reconciliation.js';
 import { alertIfWalletShort, trackPayouts } from '../modules/payouts/payouts.service.js';

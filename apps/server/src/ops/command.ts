@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { CommandIo } from '../lib/progress-bar.js';
 import type { AuditActor } from '../modules/admin/audit.service.js';
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { CommandIo } from '../lib/progress-bar.js';
 import { type AuditActor, bootstrapActor, operatorActor } from '../modules/admin/audit.service.js';
 import { operatorsExist, resolveOperator } from '../modules/admin/operators.service.js';

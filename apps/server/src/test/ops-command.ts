@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { type AuditActor, bootstrapActor } from '../modules/admin/audit.service.js';
 import { grantOperator } from '../modules/admin/operators.service.js';
 import { insertUserUnlessTaken } from '../modules/auth/auth.repository.js';

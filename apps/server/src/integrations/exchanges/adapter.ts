@@ -1,5 +1,9 @@
 import { attoToMicro, parseAtto } from './decimal.js';
 import type { HttpOptions } from './http.js';
+
+export { asString, isRecord } from './json-values.js';
+export type { Credentials } from './types.js';
+
 import type { CommissionEntry, ExchangeAdapter, ReferralEntry, TimeWindow } from './types.js';
 import { isWithin } from './windows.js';
 
@@ -19,15 +23,6 @@ export interface ExchangeSyncProfile {
 
 export interface SyncableExchangeAdapter extends ExchangeAdapter {
   readonly profile: ExchangeSyncProfile;
-}
-
-export interface Credentials {
-  apiKey: string;
-  apiSecret: string;
-  /** Bitget and OKX only. */
-  passphrase?: string;
-  /** Defaults to the exchange's real host (see each adapter's ASSUMPTIONS). */
-  baseUrl?: string;
 }
 
 export interface AdapterOptions extends HttpOptions {
@@ -180,15 +175,4 @@ export class SkippedRows {
       rowsByCoin: Object.fromEntries(this.counts),
     });
   }
-}
-
-/** Plain-object guards for reading JSON answers. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asString(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import pThrottle from 'p-throttle';
-import { asString, type Credentials, isRecord } from './adapter.js';
-import type { TimeWindow } from './types.js';
+import { asString, isRecord } from './json-values.js';
+import type { Credentials, TimeWindow } from './types.js';
 import { DAY_MS } from './windows.js';
 
 /**

@@ -34,3 +34,13 @@ export interface ExchangeAdapter {
   /** Per-UID figures for the window, page by page. */
   listCommissions(window: TimeWindow): AsyncIterable<CommissionEntry[]>;
 }
+
+/** An exchange affiliate API key, as configured (never logged). */
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+  /** Bitget and OKX only. */
+  passphrase?: string;
+  /** Defaults to the exchange's real host (see each adapter's ASSUMPTIONS). */
+  baseUrl?: string;
+}

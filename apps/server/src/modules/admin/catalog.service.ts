@@ -16,9 +16,9 @@ import {
   toScaled,
 } from '@elex/contract';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { lockExchangeRow } from '../exchanges/exchanges.repository.js';
 import {

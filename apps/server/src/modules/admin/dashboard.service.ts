@@ -1,5 +1,5 @@
 import { type Dashboard, type DashboardDay, DECIMALS, fromScaled } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { listPartnersNotReady } from '../exchanges/exchanges.service.js';
 import {
   countBindingsByDay,

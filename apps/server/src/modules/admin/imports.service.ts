@@ -11,8 +11,8 @@ import {
   State,
   type SyncRunList,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';

@@ -8,7 +8,7 @@ import {
   type MemberSummary,
   State,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { UserRow } from '../auth/auth.tables.js';
 import { liftUserWithdrawalLock, reinstateUser, suspendUser } from '../auth/suspension.js';

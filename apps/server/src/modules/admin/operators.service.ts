@@ -1,6 +1,6 @@
 import { type Operator, State } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
   anyLiveOperator,

@@ -1,5 +1,5 @@
 import type { PromotionCode, PromotionCodePage } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import {
   changePromotionCode,
   createPromotionCode,

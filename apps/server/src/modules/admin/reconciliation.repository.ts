@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
+import { rowsOf } from '../../db/rows.js';
 
 /**
  * Read-only aggregate queries of the console's reconciliation (docs/operator-console.md,

@@ -12,7 +12,7 @@ import {
   type RosterSource,
   State,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { maskEmail } from '../cashback/mask-email.js';
 import { loadPartners } from '../cashback/partners.js';

@@ -1,5 +1,5 @@
 import { type AdminTaskDefinition, DECIMALS, fromScaled, State } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
   listTaskDefinitions,

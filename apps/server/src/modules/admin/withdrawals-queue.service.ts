@@ -7,7 +7,7 @@ import {
   type WithdrawalQueuePage,
   type WithdrawalStatus,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { findUserById } from '../auth/auth.repository.js';
 import {
   latestPayouts,

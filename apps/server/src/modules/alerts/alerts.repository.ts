@@ -1,7 +1,7 @@
 import type { AlertKind, AlertPreferences } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
+import { rowsOf } from '../../db/rows.js';
 import { alertPreferences, alertsSent } from './alerts.tables.js';
 
 /** Reads and writes the alert tables; the summary and the sync streak read other modules' tables. */

@@ -5,8 +5,8 @@ import {
   State,
   toLocale,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';

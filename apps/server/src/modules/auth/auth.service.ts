@@ -10,8 +10,8 @@ import {
   toScaled,
   WITHDRAWAL,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
 import { enqueueMail } from '../mail/outbox.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { type CodeModule, type Locale, State, VERIFICATION_CODE } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { enqueueMail } from '../mail/outbox.js';
 import {

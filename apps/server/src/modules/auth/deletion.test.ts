@@ -1,6 +1,7 @@
 import { forfeitOnDeletion, State } from '@elex/contract';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import {
   eventRewards,
   exchangeBindings,
@@ -13,7 +14,6 @@ import {
 } from '../../db/schema.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { BINANCE, type CashbackTestContext, nextUid } from '../cashback/test-support.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 import { markSocialAccountVerified, saveSocialAccount } from '../tasks/tasks.repository.js';
 import {
   ADDRESS,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_LIFETIME_DAYS } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { findLiveSession, insertSession, touchSession } from './auth.repository.js';
 import { tokenDigest } from './digests.js';
 

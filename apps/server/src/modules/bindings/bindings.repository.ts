@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { chunks, rowsOf } from '../ledger/ledger.repository.js';
+import { chunks, rowsOf } from '../../db/rows.js';
 import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
 
 const live = isNull(exchangeBindings.unboundAt);

@@ -10,15 +10,13 @@ import {
   type VerifyExchangeUidResponse,
 } from '@elex/contract';
 import { getAddress } from 'viem';
-import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { memberContact } from '../auth/auth.service.js';
 import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.service.js';
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
-import { enqueueMail } from '../mail/outbox.js';
 import {
   deleteUidWatches,
   deleteXmeBinding,
@@ -30,11 +28,9 @@ import {
   insertUidWatch,
   type LiveBindingRow,
   lockXmeBindingRow,
-  markListedWatches,
   markOwnershipVerified,
   markUnbound,
   selectLiveBindingsOfUser,
-  selectLiveOwners,
   type UnbindInput,
   upsertXmeBinding,
 } from './bindings.repository.js';
@@ -190,15 +186,6 @@ export function liveBindingOf(
   return findLiveBindingWithHistory(db, platId, uid);
 }
 
-/** Who holds each of these UIDs now (settlement: whose inviter earns a bonus). */
-export function liveOwnersOf(
-  db: Executor,
-  platId: number,
-  uids: readonly string[],
-): Promise<Map<string, number>> {
-  return selectLiveOwners(db, platId, uids);
-}
-
 /** Whether the member has bound any exchange UID (the points issue's binding task). */
 export async function hasLiveBinding(db: Executor, userId: number): Promise<boolean> {
   return (await selectLiveBindingsOfUser(db, userId)).length > 0;
@@ -258,30 +245,6 @@ export async function lockXmeUid(tx: Transaction, userId: number, at: Date): Pro
  */
 export async function eraseXmeUid(tx: Transaction, userId: number): Promise<boolean> {
   return deleteXmeBinding(tx, userId);
-}
-
-/**
- * Called by every roster import in its transaction: mails each member who waited for a UID of this
- * exchange that is in the roster now ('uidListed'), once.
- */
-export async function notifyListedUids(tx: Transaction, deps: AppDeps, platId: number): Promise<number> {
-  const listed = await markListedWatches(tx, platId, deps.clock.now());
-  if (listed.length === 0) return 0;
-  const exchange = (await loadPartners(deps)).get(platId)?.name ?? String(platId);
-  let mailed = 0;
-  for (const watch of listed) {
-    const contact = await memberContact(tx, watch.userId);
-    if (!contact) continue;
-    await enqueueMail(tx, deps, {
-      template: 'uidListed',
-      locale: contact.locale,
-      to: contact.email,
-      params: { exchange, platId, uid: watch.uid },
-      userId: watch.userId,
-    });
-    mailed += 1;
-  }
-  return mailed;
 }
 
 /** Account deletion: the member's waits for UIDs go with the account. */

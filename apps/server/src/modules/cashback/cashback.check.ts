@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { checkCorrectionInvariants } from '../corrections/corrections.check.js';
 import { checkLedgerInvariants, describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 import { checkPayoutInvariants } from '../payouts/payouts.check.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { inviteBonusAmount, rebateAmount } from './rebate-rule.js';

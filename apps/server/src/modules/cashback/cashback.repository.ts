@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
-import { chunks, rowsOf } from '../ledger/ledger.repository.js';
+import { chunks, rowsOf } from '../../db/rows.js';
 import {
   type EventRewardRow,
   eventRewards,
@@ -27,7 +27,7 @@ import {
   referrals,
 } from './cashback.tables.js';
 
-export { rowsOf } from '../ledger/ledger.repository.js';
+export { rowsOf } from '../../db/rows.js';
 
 /** Serializes ingests and settlements of one exchange, across instances, until the transaction ends. */
 export async function lockExchangeLedger(tx: Executor, platId: number): Promise<void> {

@@ -11,8 +11,8 @@ import {
   State,
   utcDay,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { memberContact } from '../auth/auth.service.js';

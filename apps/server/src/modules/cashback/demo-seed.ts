@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { ManualClock } from '../../lib/clock.js';
 import { findActiveUserByEmail, insertUserUnlessTaken } from '../auth/auth.repository.js';

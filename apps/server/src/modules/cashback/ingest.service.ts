@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
-import { notifyListedUids } from '../bindings/bindings.service.js';
+import { notifyListedUids } from '../bindings/uid-owners.js';
 import {
   findReferral,
   insertRebateRows,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
 import { lockExchangeLedger, rowsOf } from './cashback.repository.js';
 import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { activeInviterOf } from '../auth/auth.service.js';
-import { liveOwnersOf } from '../bindings/bindings.service.js';
+import { liveOwnersOf } from '../bindings/uid-owners.js';
 import { accountCode, type JournalInput, postJournals } from '../ledger/ledger.service.js';
 import {
   insertEventRewardRows,

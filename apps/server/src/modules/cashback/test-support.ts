@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app.js';
 import type { Config } from '../../config.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { insertUserUnlessTaken } from '../auth/auth.repository.js';
 import { createAccountsTestApp, nextEmail, type TestContext } from '../auth/test-support.js';

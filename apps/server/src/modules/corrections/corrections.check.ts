@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 
 /** The triggers that decide a correction once (migration `corrections`). */
 export const CORRECTION_TRIGGERS = ['corrections_decide_once', 'corrections_no_truncate'] as const;

@@ -2,12 +2,12 @@ import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { buildApp } from '../../app.js';
+import { rowsOf } from '../../db/rows.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { listAudit } from '../admin/audit.service.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 import { fundedMember, moneyOf, usdt } from '../withdrawals/test-support.js';
 
 /**

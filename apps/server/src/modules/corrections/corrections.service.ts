@@ -9,8 +9,8 @@ import {
   State,
   toScaled,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';

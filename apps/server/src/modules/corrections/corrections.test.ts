@@ -1,11 +1,11 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import { listAudit } from '../admin/audit.service.js';
 import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { type CashbackTestContext, nextUid } from '../cashback/test-support.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import {
   applyDeposit,

@@ -1,7 +1,7 @@
 import type { ExportKind } from '@elex/contract';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
+import { rowsOf } from '../../db/rows.js';
 import { type ExportLinkRow, exportLinks } from './exports.tables.js';
 
 /**

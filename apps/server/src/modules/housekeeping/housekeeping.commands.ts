@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { runHousekeeping } from './housekeeping.service.js';
 

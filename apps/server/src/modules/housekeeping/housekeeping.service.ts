@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { deleteEventsReceivedBefore } from '../analytics/analytics.repository.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.repository.js';
 import { deleteExportLinksExpiredBefore } from '../exports/exports.repository.js';

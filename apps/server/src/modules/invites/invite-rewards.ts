@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { grantPoints } from '../points/points.service.js';
 import { insertInvitation } from './invites.repository.js';
 

@@ -6,12 +6,12 @@ import {
   type MyFriends,
   PATHS,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { inviteCodeOf, memberContact } from '../auth/auth.service.js';
 import { hasLiveBinding } from '../bindings/bindings.service.js';
 import { inviteBonusesByFriend, inviteBonusTotal } from '../cashback/cashback.service.js';
 import { maskEmail } from '../cashback/mask-email.js';
-import { pointsByReference, pointsForReason } from '../points/points-history.service.js';
+import { pointsByReference, pointsForReason } from '../points/points.service.js';
 import { INVITE_POINTS_REASONS } from './invite-rewards.js';
 import { selectInvitationPage } from './invites.repository.js';
 

@@ -1,7 +1,7 @@
 import { asc, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { parseAccountCode } from './accounts.js';
-import { rowsOf } from './ledger.repository.js';
 import { ledgerAccounts } from './ledger.tables.js';
 
 /** One broken invariant: which, and where (a few examples and a count). */

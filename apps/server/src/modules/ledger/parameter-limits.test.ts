@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveOwnersOf } from '../bindings/bindings.service.js';
+import { liveOwnersOf } from '../bindings/uid-owners.js';
 import { BITGET, type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
 import { accountCode } from './accounts.js';
 import { lockAccountRows } from './ledger.repository.js';

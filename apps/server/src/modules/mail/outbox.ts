@@ -1,7 +1,7 @@
 import { isLocale, type Locale, VERIFICATION_CODE } from '@elex/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import type { MailOutboxRow } from './mail.tables.js';
 import {
   claimDueMails,

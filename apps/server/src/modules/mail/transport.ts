@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 
 export interface OutgoingMail {
   to: string;

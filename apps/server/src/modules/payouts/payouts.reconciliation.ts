@@ -1,5 +1,5 @@
 import { DECIMALS, fromScaled, type PayoutReconciliation, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { errorText } from './payouts.chain.js';

@@ -8,9 +8,9 @@ import {
   payoutStageOf,
 } from '@elex/contract';
 import { type Address, formatGwei, type Hash, type Hex } from 'viem';
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';

@@ -1,6 +1,6 @@
 import { type SignHistory, type SignResult, utcDay } from '@elex/contract';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { checkIns } from './check-in.tables.js';
 import { balances, grantPoints } from './points.service.js';

@@ -1,7 +1,6 @@
 import { DECIMALS, fromScaled, type PointsHistory } from '@elex/contract';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app.js';
-import type { Executor } from '../../db/client.js';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.js';
 import { listTaskDefinitions } from '../tasks/tasks.service.js';
 import { balances, type PointsCurrency } from './points.service.js';
 import { pointsEntries } from './points.tables.js';
@@ -55,63 +54,4 @@ export async function pointsHistory(
     points,
     xmeEnergy: xme,
   };
-}
-
-/** The references of a member's entries for one reason (which tasks were claimed ...). */
-export async function grantedReferences(
-  db: Executor,
-  userId: number,
-  currency: PointsCurrency,
-  reason: string,
-): Promise<Set<string>> {
-  const rows = await db
-    .select({ reference: pointsEntries.reference })
-    .from(pointsEntries)
-    .where(
-      and(
-        eq(pointsEntries.userId, userId),
-        eq(pointsEntries.currency, currency),
-        eq(pointsEntries.reason, reason),
-      ),
-    );
-  return new Set(rows.map((row) => row.reference));
-}
-
-/** Per reference, the points a member was granted for one reason (what each invited friend earned them). */
-export async function pointsByReference(
-  db: Executor,
-  userId: number,
-  reason: string,
-  references: readonly string[],
-): Promise<Map<string, number>> {
-  if (references.length === 0) return new Map();
-  const rows = await db
-    .select({ reference: pointsEntries.reference, amount: pointsEntries.amount })
-    .from(pointsEntries)
-    .where(
-      and(
-        eq(pointsEntries.userId, userId),
-        eq(pointsEntries.currency, 'points'),
-        eq(pointsEntries.reason, reason),
-        inArray(pointsEntries.reference, [...references]),
-      ),
-    );
-  const totals = new Map<string, number>();
-  for (const row of rows) totals.set(row.reference, (totals.get(row.reference) ?? 0) + row.amount);
-  return totals;
-}
-
-/** The sum of a member's points for one reason (all friends' invite points together). */
-export async function pointsForReason(db: Executor, userId: number, reason: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${pointsEntries.amount}), 0)` })
-    .from(pointsEntries)
-    .where(
-      and(
-        eq(pointsEntries.userId, userId),
-        eq(pointsEntries.currency, 'points'),
-        eq(pointsEntries.reason, reason),
-      ),
-    );
-  return Number(row?.total ?? 0);
 }

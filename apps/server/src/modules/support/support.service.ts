@@ -16,8 +16,8 @@ import {
   UID_SUPPORT_KINDS,
 } from '@elex/contract';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app.js';
 import type { Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';

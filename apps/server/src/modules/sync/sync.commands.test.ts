@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AppDeps } from '../../app.js';
+import { rowsOf } from '../../db/rows.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
+import type { AppDeps } from '../../deps.js';
 import { exchangeCase, TEST_CREDENTIALS } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
 import { seedOperator, testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import { isReferred } from '../cashback/ingest.service.js';
-import { rowsOf } from '../ledger/ledger.repository.js';
 import { runSyncCommand, runSyncStatusCommand, type SyncCommandIo } from './sync.commands.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
 

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';

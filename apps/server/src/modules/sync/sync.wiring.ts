@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import type { SyncableExchangeAdapter } from '../../integrations/exchanges/adapter.js';
 import { createExchangeAdapters } from '../../integrations/exchanges/registry.js';
 import { ingestRebates, ingestReferrals, settleRebates } from '../cashback/ingest.service.js';

@@ -16,17 +16,16 @@ import {
   type TaskVerification,
   toScaled,
 } from '@elex/contract';
-import type { AppDeps } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
 import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
-import { balances, grantPoints, hasEntry } from '../points/points.service.js';
-import { grantedReferences } from '../points/points-history.service.js';
+import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
 import {
   deleteSocialAccountsOfUser,
   findSocialAccount,

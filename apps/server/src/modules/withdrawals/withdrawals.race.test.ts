@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CodeModule, State } from '@elex/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AppDeps, buildApp } from '../../app.js';
+import type { buildApp } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { listAudit } from '../admin/audit.service.js';
 import { newOperator } from '../admin/test-support.js';

@@ -14,9 +14,9 @@ import {
 } from '@elex/contract';
 import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';

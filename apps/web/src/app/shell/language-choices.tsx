@@ -3,7 +3,7 @@ import { Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { changeLocale, currentLocale } from '../../shared/i18n/i18n';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
-import { chooseLocale } from './language-dialog';
+import { chooseLocale } from './choose-locale';
 
 /** The language dialog itself, its own chunk (language-dialog.tsx). */
 export default function LanguageChoices({

@@ -1,21 +1,11 @@
-import { LOCALE_NAMES, type Locale } from '@elex/contract';
+import { LOCALE_NAMES } from '@elex/contract';
 import { Globe } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../shared/i18n/i18n';
-import { storage } from '../../shared/storage';
 
 /** The dialog and its drawer library load on the first click, not with the first paint (issue 14). */
 const LanguageChoices = lazy(() => import('./language-choices'));
-
-/** spec: choosing a different language stores it, applies it, closes the dialog and reloads. */
-export function chooseLocale(next: Locale, reload: () => void = () => window.location.reload()) {
-  if (next === currentLocale()) return false;
-  storage.setLocale(next);
-  document.documentElement.lang = next;
-  reload();
-  return true;
-}
 
 export function LanguageButton({ compact }: { compact?: boolean }) {
   const { t } = useTranslation();

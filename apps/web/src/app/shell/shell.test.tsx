@@ -4,7 +4,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { signStatusQuery } from '../../features/points/api/get-sign-status';
 import { envelope, logIn, renderAt } from '../../test/helpers';
-import { chooseLocale } from './language-dialog';
+import { chooseLocale } from './choose-locale';
 import { MobileHeader, TabBar } from './mobile-bars';
 import { TopBar } from './top-bar';
 
