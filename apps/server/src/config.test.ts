@@ -186,10 +186,17 @@ describe('payout settings', () => {
   it('cap the fee at 1,000 gwei unless told otherwise, and keep the fast lane off unless its maximum is set', () => {
     const base = { PAYOUT_PRIVATE_KEY: KEY, PAYOUT_RPC_URLS: 'https://a.example' };
     expect(loadConfig(base).payouts).toMatchObject({ maxFeePerGas: 1_000_000_000_000n, fastLane: null });
-    expect(loadConfig({ ...base, PAYOUT_MAX_FEE_GWEI: '2.5' }).payouts).toMatchObject({
-      maxFeePerGas: 2_500_000_000n,
+    expect(loadConfig({ ...base, PAYOUT_MAX_FEE_GWEI: '42.5' }).payouts).toMatchObject({
+      maxFeePerGas: 42_500_000_000n,
     });
     expect(configError({ ...base, PAYOUT_MAX_FEE_GWEI: '0' }).message).toContain('PAYOUT_MAX_FEE_GWEI');
+    // Below Polygon's minimum tip no payout would ever be mined there; another chain may go lower.
+    expect(configError({ ...base, PAYOUT_MAX_FEE_GWEI: '29' }).message).toContain('at least 30 on Polygon');
+    expect(
+      loadConfig({ ...base, PAYOUT_CHAIN_ID: '80002', PAYOUT_MAX_FEE_GWEI: '2.5' }).payouts,
+    ).toMatchObject({
+      chainId: 80002,
+    });
 
     expect(loadConfig({ ...base, PAYOUT_FAST_LANE_MAX_USDT: '0' }).payouts).toMatchObject({ fastLane: null });
     expect(loadConfig({ ...base, PAYOUT_FAST_LANE_MAX_USDT: '100' }).payouts).toMatchObject({

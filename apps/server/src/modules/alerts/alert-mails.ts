@@ -34,15 +34,19 @@ export interface AlertMailParams {
     at: string;
   };
   alertPayoutStuck: {
+    /** Held below the network's ask by the fee ceiling, or refused by the node (its words in `error`). */
+    reason: 'feeCeiling' | 'refused';
     payoutId: number;
     withdrawalId: number;
     amount: string;
     to: string;
     nonce: number;
     txHash: string;
-    /** Gwei per gas: what the payout offers (the ceiling), and what the network asks. */
+    /** Gwei per gas: what its latest transaction offers, what the network asks (fee ceiling), the ceiling. */
     offeredGwei: string;
-    askedGwei: string;
+    askedGwei: string | null;
+    ceilingGwei: string;
+    error: string | null;
     /** When its latest transaction was signed. */
     since: string;
     at: string;
@@ -84,7 +88,7 @@ interface AlertCopy {
   walletSubject: (short: 'usdt' | 'gas') => string;
   walletBody: (p: AlertMailParams['alertPayoutWalletShort'], at: string) => string;
   walletLink: string;
-  stuckSubject: (amount: string) => string;
+  stuckSubject: (amount: string, reason: 'feeCeiling' | 'refused') => string;
   stuckBody: (p: AlertMailParams['alertPayoutStuck'], since: string) => string;
   never: string;
   dashboardLink: string;
@@ -98,9 +102,16 @@ const COPY: Record<Locale, AlertCopy> = {
     walletBody: (p, at) =>
       `On ${at} the payout wallet ${p.address} holds ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}, and the ${p.awaiting} withdrawal(s) waiting need ${p.needed}. ${p.short === 'usdt' ? 'Send USDT to the wallet' : 'Send POL to the wallet for gas'} before sending more payouts: a transfer it cannot pay is refused or reverts. You will be told again tomorrow if it is still short.`,
     walletLink: 'See the wallet above the withdrawal queue:',
-    stuckSubject: (amount) => `Payout of ${amount} USDT held at the fee ceiling`,
+    stuckSubject: (amount, reason) =>
+      reason === 'feeCeiling'
+        ? `Payout of ${amount} USDT held at the fee ceiling`
+        : `Payout of ${amount} USDT refused by the node`,
     stuckBody: (p, since) =>
-      `The payout of withdrawal #${p.withdrawalId} (${p.amount} USDT to ${p.to}, nonce ${p.nonce}, transaction ${p.txHash}) has waited since ${since} unmined. The network asks ${p.askedGwei} gwei per gas; the payout offers ${p.offeredGwei} gwei, the ceiling PAYOUT_MAX_FEE_GWEI allows, so it is not raised further. It lands by itself when fees fall; to pay it sooner, raise PAYOUT_MAX_FEE_GWEI and restart the server. Every later payout of the wallet waits behind this nonce. You will be told again tomorrow if it still waits.`,
+      `The payout of withdrawal #${p.withdrawalId} (${p.amount} USDT to ${p.to}, nonce ${p.nonce}, transaction ${p.txHash}) has waited unmined since ${since}. ` +
+      (p.reason === 'feeCeiling'
+        ? `The network asks ${p.askedGwei} gwei per gas; the payout offers ${p.offeredGwei} gwei and the ceiling PAYOUT_MAX_FEE_GWEI (${p.ceilingGwei} gwei) leaves no raise a node would take (at least 10 %). It lands by itself when fees fall; to pay it sooner, set PAYOUT_MAX_FEE_GWEI to at least 1.1 times the offer on every server and restart them.`
+        : `No node accepts it; the node says: ${p.error ?? 'nothing'}. Fix the cause (gas in the wallet, a fee ceiling below what the network accepts) and the server sends it again by itself.`) +
+      ' Every later payout of the wallet waits behind this nonce. You will be told again tomorrow if it still waits.',
     withdrawalSubject: (amount, exchange) => `New withdrawal request: ${amount} USDT (${exchange})`,
     withdrawalBody: (p, at) =>
       `Member ${p.memberId} asked on ${at} to withdraw ${p.amount} USDT (withdrawal #${p.withdrawalId}).\nFrom: ${p.exchange} UID ${p.uid}\nTo (Polygon): ${p.address}`,
@@ -134,9 +145,14 @@ const COPY: Record<Locale, AlertCopy> = {
     walletBody: (p, at) =>
       `${at}，付款钱包 ${p.address} 有 ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}，待付的 ${p.awaiting} 笔提现需要 ${p.needed}。请在继续发送前${p.short === 'usdt' ? '向钱包充值 USDT' : '向钱包充入 POL 作为 Gas'}：钱包付不起的转账会被拒绝或回退。若明天仍不足，会再次通知。`,
     walletLink: '在提现队列上方查看钱包：',
-    stuckSubject: (amount) => `${amount} USDT 的付款卡在手续费上限`,
+    stuckSubject: (amount, reason) =>
+      reason === 'feeCeiling' ? `${amount} USDT 的付款卡在手续费上限` : `${amount} USDT 的付款被节点拒绝`,
     stuckBody: (p, since) =>
-      `提现 #${p.withdrawalId} 的付款（${p.amount} USDT 至 ${p.to}，nonce ${p.nonce}，交易 ${p.txHash}）自 ${since} 起仍未上链。网络要求每单位 Gas ${p.askedGwei} gwei；付款出价 ${p.offeredGwei} gwei，已达 PAYOUT_MAX_FEE_GWEI 上限，不再加价。手续费回落后会自动上链；如需更快付款，请提高 PAYOUT_MAX_FEE_GWEI 并重启服务器。钱包之后的付款都排在这个 nonce 之后。若明天仍在等待，会再次通知。`,
+      `提现 #${p.withdrawalId} 的付款（${p.amount} USDT 至 ${p.to}，nonce ${p.nonce}，交易 ${p.txHash}）自 ${since} 起仍未上链。` +
+      (p.reason === 'feeCeiling'
+        ? `网络要求每单位 Gas ${p.askedGwei} gwei；付款出价 ${p.offeredGwei} gwei，手续费上限 PAYOUT_MAX_FEE_GWEI（${p.ceilingGwei} gwei）已不允许节点接受的加价（至少 10%）。手续费回落后会自动上链；如需更快付款，请在每台服务器上将 PAYOUT_MAX_FEE_GWEI 设为出价的 1.1 倍以上并重启。`
+        : `没有节点接受它；节点返回：${p.error ?? '无'}。请排除原因（钱包 Gas 不足、手续费上限低于网络接受的水平），服务器会自动重新发送。`) +
+      '钱包之后的付款都排在这个 nonce 之后。若明天仍在等待，会再次通知。',
     withdrawalSubject: (amount, exchange) => `新的提现申请：${amount} USDT（${exchange}）`,
     withdrawalBody: (p, at) =>
       `会员 ${p.memberId} 于 ${at} 申请提现 ${p.amount} USDT（提现 #${p.withdrawalId}）。\n来源：${p.exchange} UID ${p.uid}\n收款地址（Polygon）：${p.address}`,
@@ -170,9 +186,16 @@ const COPY: Record<Locale, AlertCopy> = {
     walletBody: (p, at) =>
       `${at} 기준 지급 지갑 ${p.address}에 ${p.held} ${p.short === 'usdt' ? 'USDT' : 'POL'}가 있고, 대기 중인 출금 ${p.awaiting}건에 ${p.needed}가 필요합니다. 지급을 더 보내기 전에 ${p.short === 'usdt' ? '지갑에 USDT를 보내' : '가스용 POL을 지갑에 보내'} 주세요. 지갑이 감당할 수 없는 전송은 거부되거나 되돌려집니다. 내일도 부족하면 다시 알려 드립니다.`,
     walletLink: '출금 대기열 위의 지갑을 확인하세요:',
-    stuckSubject: (amount) => `${amount} USDT 지급이 수수료 상한에 묶여 있습니다`,
+    stuckSubject: (amount, reason) =>
+      reason === 'feeCeiling'
+        ? `${amount} USDT 지급이 수수료 상한에 묶여 있습니다`
+        : `${amount} USDT 지급을 노드가 거부했습니다`,
     stuckBody: (p, since) =>
-      `출금 #${p.withdrawalId}의 지급(${p.amount} USDT, 받는 주소 ${p.to}, nonce ${p.nonce}, 트랜잭션 ${p.txHash})이 ${since}부터 블록에 담기지 않았습니다. 네트워크는 가스당 ${p.askedGwei} gwei를 요구하고, 지급은 상한 PAYOUT_MAX_FEE_GWEI가 허용하는 ${p.offeredGwei} gwei를 제시하므로 더 올리지 않습니다. 수수료가 내려가면 저절로 처리됩니다. 더 빨리 지급하려면 PAYOUT_MAX_FEE_GWEI를 올리고 서버를 다시 시작하세요. 지갑의 이후 지급은 모두 이 nonce 뒤에서 기다립니다. 내일도 기다리고 있으면 다시 알려 드립니다.`,
+      `출금 #${p.withdrawalId}의 지급(${p.amount} USDT, 받는 주소 ${p.to}, nonce ${p.nonce}, 트랜잭션 ${p.txHash})이 ${since}부터 블록에 담기지 않았습니다. ` +
+      (p.reason === 'feeCeiling'
+        ? `네트워크는 가스당 ${p.askedGwei} gwei를 요구하고 지급은 ${p.offeredGwei} gwei를 제시하며, 수수료 상한 PAYOUT_MAX_FEE_GWEI(${p.ceilingGwei} gwei)로는 노드가 받아들일 인상(최소 10%)이 불가능합니다. 수수료가 내려가면 저절로 처리됩니다. 더 빨리 지급하려면 모든 서버에서 PAYOUT_MAX_FEE_GWEI를 제시액의 1.1배 이상으로 설정하고 다시 시작하세요.`
+        : `어떤 노드도 받아들이지 않습니다. 노드의 응답: ${p.error ?? '없음'}. 원인(지갑의 가스 부족, 네트워크가 받는 수준보다 낮은 수수료 상한)을 해결하면 서버가 저절로 다시 보냅니다.`) +
+      ' 지갑의 이후 지급은 모두 이 nonce 뒤에서 기다립니다. 내일도 기다리고 있으면 다시 알려 드립니다.',
     withdrawalSubject: (amount, exchange) => `새 출금 신청: ${amount} USDT (${exchange})`,
     withdrawalBody: (p, at) =>
       `회원 ${p.memberId}이(가) ${at}에 ${p.amount} USDT 출금을 신청했습니다(출금 #${p.withdrawalId}).\n출처: ${p.exchange} UID ${p.uid}\n받는 주소(Polygon): ${p.address}`,
@@ -283,7 +306,7 @@ export function renderAlertMail(
     case 'alertPayoutStuck': {
       const p = params as AlertMailParams['alertPayoutStuck'];
       return {
-        subject: copy.stuckSubject(p.amount),
+        subject: copy.stuckSubject(p.amount, p.reason),
         blocks: [
           { kind: 'p', text: copy.stuckBody(p, time(p.since)) },
           { kind: 'link', text: copy.walletLink, url: `${appUrl}/admin/withdrawals` },

@@ -51,6 +51,7 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     at: AT,
   },
   alertPayoutStuck: {
+    reason: 'feeCeiling',
     payoutId: 7,
     withdrawalId: 12,
     amount: '75.000000',
@@ -59,6 +60,8 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     txHash: `0x${'ab'.repeat(32)}`,
     offeredGwei: '1000',
     askedGwei: '1850.5',
+    ceilingGwei: '1000',
+    error: null,
     since: AT,
     at: AT,
   },

@@ -32,6 +32,12 @@ export const MIN_FEE_BUMP_PERCENT = 10;
  */
 export const DEFAULT_MAX_FEE_GWEI = 1000;
 
+/**
+ * Polygon PoS validators include no transaction that tips less than 25 gwei (30 since 2024's Bor
+ * releases): a ceiling below that on Polygon mainnet would leave every payout unmined.
+ */
+export const POLYGON_MIN_FEE_GWEI = 30;
+
 /** A USDT amount setting: a plain decimal with at most 6 places. */
 const usdtSetting = z
   .string()
@@ -159,6 +165,11 @@ export function readPayoutSettings(env: {
   }
   if (!isAddress(env.PAYOUT_TOKEN_ADDRESS, { strict: false })) {
     problems.push(`PAYOUT_TOKEN_ADDRESS: not an address: ${env.PAYOUT_TOKEN_ADDRESS}`);
+  }
+  if (env.PAYOUT_CHAIN_ID === 137 && env.PAYOUT_MAX_FEE_GWEI < POLYGON_MIN_FEE_GWEI) {
+    problems.push(
+      `PAYOUT_MAX_FEE_GWEI: at least ${POLYGON_MIN_FEE_GWEI} on Polygon (chain 137), whose validators take no lower tip`,
+    );
   }
   const fastLane = readFastLane(env, problems);
   if (problems.length > 0) return { payouts: { enabled: false }, problems };

@@ -268,6 +268,32 @@ describe('the fast lane', () => {
     await everyInvariantHolds();
   });
 
+  it('waits while a payout of the wallet is held by the fee ceiling: a new send would only queue behind it', async () => {
+    ctx.clock.advance(DAY_MS + 1000);
+    const { member, to } = await trustedMember('60');
+    const id = await request(member, '60', to);
+    const sender = await trustedMember('60');
+    const other = await request(sender.member, '60', sender.to);
+    await setup.chain.test.setAutomine(false);
+    try {
+      // An operator sends one first; the node leaves it unmined and the ceiling holds it.
+      const { payout } = await sendWithdrawal(deps(), {
+        id: other,
+        operatorId: operator.userId,
+        via: 'console',
+      });
+      await ctx.db.execute(sql`update payouts set held_fee_asked = 2000000000000 where id = ${payout.id}`);
+      expect(await sendFastLane(deps())).toEqual({ sent: 0, waiting: 0 });
+      expect(await payoutsOf(id)).toEqual([]);
+      await ctx.db.execute(sql`update payouts set held_fee_asked = null where id = ${payout.id}`);
+      expect(await sendFastLane(deps())).toEqual({ sent: 1, waiting: 0 });
+    } finally {
+      await setup.chain.test.setAutomine(true);
+    }
+    await settle();
+    expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+  });
+
   it('runs in the server’s tracker loop and sends nothing when off', async () => {
     const { member, to } = await trustedMember('120');
     const id = await request(member, '60', to);

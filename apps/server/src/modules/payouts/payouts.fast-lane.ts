@@ -4,7 +4,7 @@ import type { AuditActor } from '../admin/audit.service.js';
 import { isUidFrozen } from '../support/frozen.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import { FAST_LANE_WINDOW_MS, type FastLaneConfig } from './payouts.config.js';
-import { fastLaneCandidates, fastLaneSentSince } from './payouts.fast-lane.repository.js';
+import { fastLaneCandidates, fastLaneSentSince, payoutHeldByFees } from './payouts.fast-lane.repository.js';
 import { type PayoutDeps, sendWithdrawal } from './payouts.service.js';
 
 /**
@@ -31,34 +31,48 @@ export interface FastLaneSummary {
   waiting: number;
 }
 
-/** Why a candidate waits for its limit: the lane's total for any 24 hours, or the member's. */
+/**
+ * Why a candidate waits for its limit: the lane's total for any 24 hours (with what is left of it), or
+ * the member's.
+ */
 class OverLimit extends Error {
-  constructor(readonly which: 'all' | 'member') {
+  constructor(
+    readonly which: 'all' | 'member',
+    readonly leftMicro: bigint,
+  ) {
     super(`fast lane ${which === 'all' ? 'daily' : 'member daily'} limit reached`);
   }
 }
 
 async function refuseOverLimit(db: Executor, lane: FastLaneConfig, withdrawal: WithdrawalRow, now: Date) {
   const sent = await fastLaneSentSince(db, new Date(now.getTime() - FAST_LANE_WINDOW_MS), withdrawal.userId);
-  if (sent.allMicro + withdrawal.amountMicro > lane.dailyMicro) throw new OverLimit('all');
-  if (sent.memberMicro + withdrawal.amountMicro > lane.memberDailyMicro) throw new OverLimit('member');
+  if (sent.allMicro + withdrawal.amountMicro > lane.dailyMicro) {
+    throw new OverLimit('all', lane.dailyMicro - sent.allMicro);
+  }
+  if (sent.memberMicro + withdrawal.amountMicro > lane.memberDailyMicro) {
+    throw new OverLimit('member', lane.memberDailyMicro - sent.memberMicro);
+  }
 }
 
 /**
  * One pass: the oldest qualifying withdrawals, each checked against the limits (again under the
  * wallet's lock inside the send, where every send of the wallet queues, so two instances cannot both
  * spend the last of a limit) and sent as `auto`, audited under FAST_LANE_ACTOR. A wallet that cannot
- * pay or a node that does not answer ends the pass (the operators have the wallet's alert).
+ * pay or a node that does not answer ends the pass (the operators have the wallet's alert); so does a
+ * payout held by the fee ceiling (a new send would only queue behind it, signed at the ceiling). Once
+ * the all-members limit is met, only what fits in the rest of it is looked at.
  */
 export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
   const summary: FastLaneSummary = { sent: 0, waiting: 0 };
   const lane = deps.config.payouts.enabled ? deps.config.payouts.fastLane : null;
   if (!lane) return summary;
+  if (await payoutHeldByFees(deps.db)) return summary;
   const now = deps.clock.now();
   let afterId = 0;
-  while (summary.sent < SENDS_PER_PASS) {
+  let maxMicro = lane.maxMicro;
+  while (summary.sent < SENDS_PER_PASS && maxMicro > 0n) {
     const candidates = await fastLaneCandidates(deps.db, {
-      maxMicro: lane.maxMicro,
+      maxMicro,
       accountBefore: new Date(now.getTime() - lane.minAccountAgeMs),
       rejectedSince: new Date(now.getTime() - REJECTION_LOOKBACK_MS),
       afterId,
@@ -67,8 +81,17 @@ export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
     for (const withdrawal of candidates) {
       afterId = withdrawal.id;
       if (summary.sent >= SENDS_PER_PASS) break;
+      if (withdrawal.amountMicro > maxMicro) {
+        summary.waiting += 1;
+        continue;
+      }
       const outcome = await sendOne(deps, lane, withdrawal, now);
       if (outcome === 'stop') return summary;
+      if (typeof outcome === 'object') {
+        maxMicro = outcome.leftMicro < maxMicro ? outcome.leftMicro : maxMicro;
+        summary.waiting += 1;
+        continue;
+      }
       summary[outcome] += 1;
     }
     if (candidates.length < CANDIDATE_PAGE) break;
@@ -81,7 +104,7 @@ async function sendOne(
   lane: FastLaneConfig,
   withdrawal: WithdrawalRow,
   now: Date,
-): Promise<'sent' | 'waiting' | 'stop'> {
+): Promise<'sent' | 'waiting' | 'stop' | { leftMicro: bigint }> {
   // Cheap checks first, so a withdrawal that must wait costs no call to the node on every pass.
   if (await isUidFrozen(deps.db, withdrawal.platId, withdrawal.uid)) return 'waiting';
   try {
@@ -95,7 +118,7 @@ async function sendOne(
     });
     return created ? 'sent' : 'waiting';
   } catch (error) {
-    if (error instanceof OverLimit) return 'waiting';
+    if (error instanceof OverLimit) return error.which === 'all' ? { leftMicro: error.leftMicro } : 'waiting';
     if (!(error instanceof AppError)) throw error;
     const key = error.messageKey;
     if (

@@ -1,6 +1,6 @@
 import { type Address, parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usdtBalance } from '../../test/chain/local-chain.js';
+import { setGasBalance, usdtBalance } from '../../test/chain/local-chain.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
@@ -157,5 +157,40 @@ describe('the fee ceiling', () => {
       feeHeld: null,
     });
     expect(await receiverBalance(to)).toBe(usdt('60'));
+  });
+
+  it('tells the operators when no node takes a payout, with the node’s words, and sends it once the cause is gone', async () => {
+    const { id, to } = await pendingWithdrawal(ctx, '55');
+    const wallet = setup.account.address;
+    // The gas leaves the wallet between the record and the broadcast: the node refuses the transfer.
+    const emptying: PayoutDeps = {
+      ...deps(),
+      payoutFaults: { 'send:beforeBroadcast': () => setGasBalance(setup.chain, wallet, 0n) },
+    };
+    const { payout } = await sendWithdrawal(emptying, { id, operatorId: operator.userId, via: 'console' });
+    expect(payout.state).toBe('signed');
+    expect(payout.lastError).toMatch(/fund|balance/i);
+    const before = (await stuckAlerts()).length;
+
+    // Within the stuck time the tracker only retries; past it, the operators hear it once.
+    await trackPayouts(deps());
+    expect(await stuckAlerts()).toHaveLength(before);
+    ctx.clock.advance(61_000);
+    await trackPayouts(deps());
+    await trackPayouts(deps());
+    const alerts = await stuckAlerts();
+    expect(alerts).toHaveLength(before + 1);
+    const refused = alerts.find((mail) => mail.subject === 'Payout of 55.000000 USDT refused by the node');
+    expect(refused?.text).toContain(`withdrawal #${id}`);
+    expect(refused?.text).toContain('No node accepts it; the node says:');
+    expect(refused?.text).toMatch(/fund|balance/i);
+
+    await setGasBalance(setup.chain, wallet, 10n ** 21n);
+    await settle();
+    expect((await withdrawalPayouts(deps(), Number(id)))[0]).toMatchObject({
+      state: 'confirmed',
+      lastError: null,
+    });
+    expect(await receiverBalance(to)).toBe(usdt('55'));
   });
 });

@@ -489,14 +489,14 @@ async function broadcastAttempt(
   chain: PayoutChain,
   payout: PayoutRow,
   attempt: PayoutAttemptRow,
-): Promise<boolean> {
+): Promise<{ accepted: boolean; error?: string }> {
   const answer = await chain.broadcast(attempt.rawTx as Hex).catch((error: unknown) => ({
     error: error instanceof Error ? error.message : String(error),
   }));
   const now = deps.clock.now();
   if ('error' in answer) {
     await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { lastError: answer.error, updatedAt: now });
-    return false;
+    return { accepted: false, error: answer.error };
   }
   await markAttemptBroadcast(deps.db, attempt.id, now);
   await updatePayout(deps.db, payout.id, ['signed'], {
@@ -505,7 +505,7 @@ async function broadcastAttempt(
     updatedAt: now,
   });
   await updatePayout(deps.db, payout.id, ['broadcast', 'mined'], { lastError: null, updatedAt: now });
-  return true;
+  return { accepted: true };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -515,7 +515,10 @@ export interface TrackSummary {
   looked: number;
   broadcast: number;
   replaced: number;
-  /** Stuck, and the fee ceiling lets no replacement a node would take: left waiting, operators told. */
+  /**
+   * Stuck, and the fee ceiling lets no replacement a node would take: left waiting; the operators are
+   * told when the network asks more than it offers (else it waits only for a block).
+   */
   held: number;
   confirmed: number;
   reverted: number;
@@ -620,7 +623,14 @@ async function trackOne(
   }
 
   if (!latest.broadcastAt || payout.state === 'signed') {
-    return (await broadcastAttempt(deps, chain, payout, latest)) ? 'broadcast' : undefined;
+    const answer = await broadcastAttempt(deps, chain, payout, latest);
+    if (answer.accepted) return 'broadcast';
+    // No node takes it (a fee below what the node accepts, no gas ...): every later payout waits
+    // behind this nonce, so past the stuck time the operators hear why, once per payout and day.
+    if (now.getTime() - latest.createdAt.getTime() >= config.stuckAfterMs) {
+      await alertStuckPayout(deps, payout, latest, { reason: 'refused', error: answer.error ?? null });
+    }
+    return undefined;
   }
   const age = now.getTime() - latest.createdAt.getTime();
   const stuck = age >= config.stuckAfterMs;
@@ -656,7 +666,9 @@ async function replace(
   if (!replacesAtNode(latest, fees)) {
     await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { heldFeeAsked, updatedAt: deps.clock.now() });
     if (options.dropped) await broadcastAttempt(deps, chain, payout, latest);
-    if (heldFeeAsked !== null) await alertHeldPayout(deps, payout, latest, heldFeeAsked);
+    if (heldFeeAsked !== null) {
+      await alertStuckPayout(deps, payout, latest, { reason: 'feeCeiling', askedPerGas: heldFeeAsked });
+    }
     return 'held';
   }
   const signed = await chain.resign(latest.rawTx as Hex, fees);
@@ -681,17 +693,20 @@ async function replace(
 }
 
 /**
- * The `payoutStuck` alert (mail and webhook): once per payout and UTC day, whichever instance sees it.
- * Every later payout of the wallet waits behind this nonce, so the operators must know.
+ * The `payoutStuck` alert (mail and webhook): held by the fee ceiling, or refused by every node; once
+ * per payout and UTC day, whichever instance sees it. Every later payout of the wallet waits behind
+ * this nonce, so the operators must know.
  */
-async function alertHeldPayout(
+async function alertStuckPayout(
   deps: AppDeps,
   payout: PayoutRow,
   latest: PayoutAttemptRow,
-  askedPerGas: bigint,
+  why: { reason: 'feeCeiling'; askedPerGas: bigint } | { reason: 'refused'; error: string | null },
 ) {
   const now = deps.clock.now();
+  const ceiling = deps.config.payouts.enabled ? deps.config.payouts.maxFeePerGas : latest.maxFeePerGas;
   await sendAlertOnce(deps, `payoutStuck:${payout.id}:${now.toISOString().slice(0, 10)}`, 'payoutStuck', {
+    reason: why.reason,
     payoutId: payout.id,
     withdrawalId: payout.withdrawalId,
     amount: fromScaled(payout.amountMicro, DECIMALS.usdt),
@@ -699,7 +714,9 @@ async function alertHeldPayout(
     nonce: payout.nonce,
     txHash: latest.txHash,
     offeredGwei: formatGwei(latest.maxFeePerGas),
-    askedGwei: formatGwei(askedPerGas),
+    askedGwei: why.reason === 'feeCeiling' ? formatGwei(why.askedPerGas) : null,
+    ceilingGwei: formatGwei(ceiling),
+    error: why.reason === 'refused' ? (why.error ?? '').slice(0, 300) : null,
     since: latest.createdAt.toISOString(),
     at: now.toISOString(),
   });

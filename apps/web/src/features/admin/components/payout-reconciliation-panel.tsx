@@ -100,7 +100,7 @@ export function PayoutReconciliationPanel() {
           <summary>{t('admin.payouts.explainedTitle', { count: data.explained.count })}</summary>
           <ul>
             {data.explainedTransfers.map((transfer) => (
-              <li key={transfer.txHash}>
+              <li key={`${transfer.txHash}-${transfer.to}`}>
                 <span>
                   {t('admin.payouts.explainedLine', {
                     amount: formatAmount(transfer.amount),
