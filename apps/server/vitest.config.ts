@@ -16,6 +16,8 @@ const PGLITE_ONLY = [
   'src/http/fuzz.test.ts',
   // The boundary rules on a tree of its own; no database.
   'src/boundaries.test.ts',
+  // The endpoint table against the HTTP layer (who may call, what it answers); the engine is the same.
+  'src/http/openapi.test.ts',
 ];
 /**
  * About size (more records than a statement's 65,535 parameters), the same on both engines: run on

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   await registerRateLimit(app, config);
   await app.register(healthRoutes);
+  await registerOpenApi(app);
   await app.register(analyticsRoutes, { prefix: '/elex' });
   await app.register(authRoutes, { prefix: '/elex' });
   await app.register(exchangesRoutes, { prefix: '/elex' });

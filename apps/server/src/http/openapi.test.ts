@@ -1,0 +1,144 @@
+import { State } from '@elex/contract';
+import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Caller, newMember, newOperator } from '../modules/admin/test-support.js';
+import { call } from '../modules/auth/test-support.js';
+import { type CashbackTestContext, createCashbackTestApp } from '../modules/cashback/test-support.js';
+
+/**
+ * The endpoint table (packages/contract/src/endpoints.ts) against the running server: it lists every
+ * /elex route and nothing else, its `auth` column is what the server enforces, every answer it
+ * describes is what the server sends, and `GET /openapi.json` is a valid OpenAPI 3.1 document of it.
+ */
+let ctx: CashbackTestContext;
+let member: Caller;
+let operator: Caller;
+
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  member = await newMember(ctx);
+  operator = await newOperator(ctx);
+}, 60_000);
+afterAll(() => ctx.close());
+
+const entries = Object.entries(ENDPOINTS) as Array<[string, Endpoint]>;
+const key = (method: string, path: string) => `${method} ${path}`;
+
+/** A body each call with a described answer accepts (a page of a list, an exchange of the catalog). */
+const PAGE = { page: 1, pageSize: 10 };
+const SAMPLE_BODIES: Record<string, object> = {
+  exchangeIndex: {},
+  exchangeDetail: { platId: 4 },
+  userProfile: {},
+  userMyInfo: {},
+  userWithdrawable: {},
+  activitySignHistory: {},
+  userIsSignTody: {},
+  userGetMyInviteCode: {},
+  userGetInviteLink: {},
+  userMyFriends: PAGE,
+  exchangeDepositRecord: PAGE,
+  supportList: PAGE,
+  activityPointsHistory: PAGE,
+  userSeeRebateData: PAGE,
+  userSeeRewardData: PAGE,
+  userSeeAdjustments: PAGE,
+  exchangeGetExchangeTaskDetail: {},
+  adminDashboard: {},
+  adminWithdrawalQueue: PAGE,
+  adminPayoutWallet: {},
+  adminPayoutReconciliation: {},
+  adminAlertPreferences: {},
+  adminTaskDefinitions: {},
+  adminCatalog: {},
+  adminAuditLog: PAGE,
+  adminSearchMembers: { query: 'member', ...PAGE },
+  adminSyncRuns: {},
+  adminImportRuns: PAGE,
+  adminPromotionCodes: PAGE,
+  adminCorrectionsList: PAGE,
+  adminSupportList: PAGE,
+};
+
+function callAs(endpoint: Endpoint, caller: Caller | null, body: object = {}) {
+  return call(ctx, endpoint.path, body, caller ? { token: caller.token } : {});
+}
+
+describe('the endpoint table', () => {
+  it('lists every /elex route the server registers, and only those', () => {
+    const registered = new Set(
+      ctx.app.routeTable
+        .filter((route) => route.url.startsWith('/elex/') && route.method !== 'HEAD')
+        .map((route) => key(route.method, route.url)),
+    );
+    const listed = new Set(entries.map(([, endpoint]) => key(endpoint.method, endpoint.path)));
+    expect([...registered].filter((route) => !listed.has(route))).toEqual([]);
+    expect([...listed].filter((route) => !registered.has(route))).toEqual([]);
+    expect(listed.size).toBe(entries.length);
+  });
+
+  it('says who may make each call, as the server enforces it', async () => {
+    for (const [name, endpoint] of entries) {
+      if (endpoint.method !== 'POST') continue;
+      const visitor = (await callAs(endpoint, null)).json();
+      if (endpoint.auth === 'public') {
+        expect(visitor.state, name).not.toBe(State.SessionExpired);
+        continue;
+      }
+      expect(visitor.state, name).toBe(State.SessionExpired);
+      if (endpoint.auth === 'operator') {
+        expect((await callAs(endpoint, member)).json().state, name).toBe(State.Forbidden);
+      } else {
+        // Logging out ends the session it is made with: a member of its own.
+        const caller = name === 'userLogout' ? await newMember(ctx) : member;
+        expect((await callAs(endpoint, caller)).json().state, name).not.toBe(State.SessionExpired);
+      }
+    }
+  });
+
+  it('describes answers as the server sends them', async () => {
+    const described = entries.filter(([, endpoint]) => endpoint.response);
+    expect(described.map(([name]) => name).sort()).toEqual(Object.keys(SAMPLE_BODIES).sort());
+    for (const [name, endpoint] of described) {
+      const caller = endpoint.auth === 'operator' ? operator : endpoint.auth === 'member' ? member : null;
+      const answer = (await callAs(endpoint, caller, SAMPLE_BODIES[name])).json();
+      expect(answer.state, `${name}: ${answer.message}`).toBe(State.Success);
+      const parsed = endpoint.response?.safeParse(answer.content);
+      expect(parsed?.success ? [] : parsed?.error.issues, name).toEqual([]);
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document naming every call, its body and its answer', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const document = res.json();
+    const validation = await new Validator().validate(document);
+    expect(validation.errors ?? []).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(document.openapi).toBe('3.1.0');
+
+    const operations = Object.values(
+      document.paths as Record<string, Record<string, { operationId: string }>>,
+    )
+      .flatMap((methods) => Object.values(methods))
+      .map((operation) => operation.operationId);
+    expect(operations.sort()).toEqual(entries.map(([name]) => name).sort());
+
+    const login = document.paths['/elex/user/login'].post;
+    expect(login.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email']),
+    );
+    expect(login.security).toBeUndefined();
+    const wallet = document.paths['/elex/admin/payoutWallet'].post;
+    expect(wallet.security).toEqual([{ session: [] }]);
+    expect(wallet.responses['200'].content['application/json'].schema.properties.content).toMatchObject({
+      oneOf: expect.any(Array),
+    });
+    expect(document.paths['/elex/admin/exports/download/{token}'].get.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'token', in: 'path', required: true })]),
+    );
+  });
+});
