@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../../lib/html.js';
 import { devMailbox, type StoredMail } from './transport.js';
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 function renderEntry(mail: StoredMail): string {
   return `<article>

@@ -6,6 +6,7 @@ import {
   type SupportKind,
   type SupportResolution,
 } from '@elex/contract';
+import { escapeHtml } from '../../lib/html.js';
 import { type AlertMailParams, type AlertMailTemplate, renderAlertMail } from '../alerts/alert-mails.js';
 
 /**
@@ -330,15 +331,6 @@ function formatTime(locale: Locale, iso: string): string {
     timeZone: 'UTC',
   }).format(new Date(iso));
   return `${formatted} UTC`;
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /** One block of a mail: a paragraph, or the code shown large. */
