@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LegalDocument } from '../../features/legal/legal-dialog';
 import { whenStringsComplete } from '../../shared/i18n/i18n';
+import type { LegalDocument } from '../../shared/ui/legal-dialog';
 import { toast } from '../../shared/ui/toast';
 import { COMMUNITY_LINKS } from '../menu';
 
 /** Loads on the first click with the legal texts (not first-paint strings): issue 14. */
 const LegalDialog = lazy(() =>
-  Promise.all([import('../../features/legal/legal-dialog'), whenStringsComplete()]).then(([module]) => ({
+  Promise.all([import('../../shared/ui/legal-dialog'), whenStringsComplete()]).then(([module]) => ({
     default: module.LegalDialog,
   })),
 );

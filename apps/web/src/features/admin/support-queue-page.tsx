@@ -8,10 +8,10 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
+import { STATUS_CLASS } from '../../shared/support-labels';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { STATUS_CLASS } from '../support/components/support-labels';
 import { useSupportQueue } from './api/get-support-queue';
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';

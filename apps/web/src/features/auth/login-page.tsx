@@ -16,14 +16,14 @@ import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { track } from '../../shared/analytics/track';
 import { ApiError } from '../../shared/api/api-client';
+import { useRequestCode } from '../../shared/hooks/use-request-code';
 import { safeRedirectTarget } from '../../shared/navigation/login-redirect';
+import { CodeDialog } from '../../shared/ui/code-dialog';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
+import { PasswordInput } from '../../shared/ui/password-input';
 import { login } from './api/login';
-import { CodeDialog } from './components/code-dialog';
-import { PasswordInput } from './components/password-input';
 import { useFinishLogin } from './hooks/use-finish-login';
-import { useRequestCode } from './hooks/use-request-code';
 import './auth.css';
 
 const LoginFormSchema = z.object({ email: emailSchema, password: loginPasswordSchema });

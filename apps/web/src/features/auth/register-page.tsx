@@ -16,18 +16,18 @@ import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { track } from '../../shared/analytics/track';
 import { ApiError } from '../../shared/api/api-client';
+import { useRequestCode } from '../../shared/hooks/use-request-code';
 import { storage } from '../../shared/storage';
+import { CodeDialog } from '../../shared/ui/code-dialog';
 import { Field } from '../../shared/ui/field';
+import { LegalDialog, type LegalDocument } from '../../shared/ui/legal-dialog';
 import { Page } from '../../shared/ui/page';
-import { LegalDialog, type LegalDocument } from '../legal/legal-dialog';
+import { PasswordInput } from '../../shared/ui/password-input';
+import { PasswordRules } from '../../shared/ui/password-rules';
 import { emailExists } from './api/check-email';
 import { encrRefusal, encrRefusalOf } from './api/check-encr';
 import { register } from './api/register';
-import { CodeDialog } from './components/code-dialog';
-import { PasswordInput } from './components/password-input';
-import { PasswordRules } from './components/password-rules';
 import { useFinishLogin } from './hooks/use-finish-login';
-import { useRequestCode } from './hooks/use-request-code';
 import './auth.css';
 
 const RegisterFormSchema = z.object({

@@ -13,15 +13,15 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api/api-client';
+import { useRequestCode } from '../../shared/hooks/use-request-code';
+import { CodeDialog } from '../../shared/ui/code-dialog';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
+import { PasswordInput } from '../../shared/ui/password-input';
+import { PasswordRules } from '../../shared/ui/password-rules';
 import { toast } from '../../shared/ui/toast';
 import { resetPassword } from './api/reset-password';
 import { verifyCode } from './api/verify-code';
-import { CodeDialog } from './components/code-dialog';
-import { PasswordInput } from './components/password-input';
-import { PasswordRules } from './components/password-rules';
-import { useRequestCode } from './hooks/use-request-code';
 
 const EmailStepSchema = z.object({ email: strictEmailSchema });
 const PasswordStepSchema = z

@@ -14,10 +14,10 @@ import {
   isZeroAmount,
 } from '../../shared/exchanges/format';
 import { uidLinkingHref } from '../../shared/exchanges/paths';
+import { SignupDialog } from '../../shared/exchanges/signup-dialog';
+import { useExchangeDetail } from '../../shared/queries/get-exchange-detail';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { useExchangeDetail } from './api/get-exchange-detail';
-import { SignupDialog } from './components/signup-dialog';
 import './exchanges.css';
 
 /** The `id` query value as a platId, or null when it is not a positive whole number. */

@@ -9,9 +9,9 @@ import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../shared/exchanges/exchange-tags';
 import { formatPercent, formatScore } from '../../shared/exchanges/format';
 import { exchangeDetailHref } from '../../shared/exchanges/paths';
+import { SignupDialog } from '../../shared/exchanges/signup-dialog';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { SignupDialog } from './components/signup-dialog';
 import './exchanges.css';
 
 /** /exchange: every partner with its key figures and a sign-up call to action. */

@@ -3,13 +3,13 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger, formatUsdt } from '../../shared/exchanges/format';
+import { useInviteLink } from '../../shared/queries/get-invite-link';
+import { CopyField } from '../../shared/ui/copy-field';
 import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { useInviteLink } from './api/get-invite-link';
 import { useMyFriends } from './api/get-my-friends';
-import { CopyField } from './components/copy-field';
 import { FriendsTable } from './components/friends-table';
 import './invite.css';
 

@@ -6,13 +6,13 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { currentLocale } from '../../shared/i18n/i18n';
+import { profileQuery } from '../../shared/queries/get-profile';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
+import { PasswordInput } from '../../shared/ui/password-input';
+import { PasswordRules } from '../../shared/ui/password-rules';
 import { toast } from '../../shared/ui/toast';
-import { PasswordInput } from '../auth/components/password-input';
-import { PasswordRules } from '../auth/components/password-rules';
 import { updatePassword } from './api/account';
-import { profileQuery } from './api/get-profile';
 
 const ChangePasswordSchema = z
   .object({ oldPassword: loginPasswordSchema, password: newPasswordSchema, confirm: z.string() })

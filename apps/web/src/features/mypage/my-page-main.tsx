@@ -16,15 +16,15 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useInviteLink } from '../../shared/queries/get-invite-link';
+import { useProfile } from '../../shared/queries/get-profile';
+import { CopyField } from '../../shared/ui/copy-field';
+import { LegalDialog, type LegalDocument } from '../../shared/ui/legal-dialog';
 import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
-import { useInviteLink } from '../invite/api/get-invite-link';
-import { CopyField } from '../invite/components/copy-field';
-import { LegalDialog, type LegalDocument } from '../legal/legal-dialog';
 import { logout } from './api/account';
-import { useProfile } from './api/get-profile';
 import { DeleteAccountDialog } from './components/delete-account-dialog';
 
 const LINKS = [

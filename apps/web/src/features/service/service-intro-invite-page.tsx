@@ -3,9 +3,9 @@ import { Gift, Share2, UserPlus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
+import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
-import { SERVICE_VALUES } from './service-values';
 import './service.css';
 
 const ICONS = [Share2, UserPlus, Gift];

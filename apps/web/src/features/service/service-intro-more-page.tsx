@@ -1,9 +1,9 @@
 import { PATHS } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
-import { SERVICE_VALUES } from './service-values';
 import './service.css';
 
 /** /serviceIntroMore: fees, timing and payouts, with the figures of spec section 9. */

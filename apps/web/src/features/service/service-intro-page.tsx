@@ -2,9 +2,9 @@ import { PATHS } from '@elex/contract';
 import { BadgePercent, Calculator, Eye, LineChart, Link2, ShieldCheck, Store, Wallet } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
 import { ServiceNav, useSections } from './service-nav';
-import { SERVICE_VALUES } from './service-values';
 import './service.css';
 
 const STEP_ICONS = [Store, Link2, LineChart, BadgePercent, Wallet];

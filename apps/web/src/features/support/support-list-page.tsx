@@ -6,12 +6,12 @@ import { Link } from 'react-router';
 import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { newSupportRequestHref, supportRequestHref } from '../../shared/navigation/support-paths';
+import { STATUS_CLASS } from '../../shared/support-labels';
 import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useSupportRequests } from './api/get-support-requests';
-import { STATUS_CLASS } from './components/support-labels';
 import { formatLocalTime } from './format';
 import './support.css';
 

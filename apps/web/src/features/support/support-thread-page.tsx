@@ -5,13 +5,13 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
 import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
+import { memberResolutionKey, STATUS_CLASS } from '../../shared/support-labels';
 import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
+import { SupportThread } from '../../shared/ui/support-thread';
 import { useSupportRequest } from './api/get-support-request';
 import { ReplyForm } from './components/reply-form';
-import { memberResolutionKey, STATUS_CLASS } from './components/support-labels';
-import { SupportThread } from './components/support-thread';
 import { formatLocalTime } from './format';
 import './support.css';
 

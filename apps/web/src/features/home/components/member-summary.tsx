@@ -5,8 +5,8 @@ import { Link } from 'react-router';
 import { useExchangeList } from '../../../shared/exchanges/exchange-dictionary';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { formatUsdt } from '../../../shared/exchanges/format';
+import { useMyInfo } from '../../../shared/queries/get-my-info';
 import { Skeleton } from '../../../shared/ui/skeleton';
-import { useMyInfo } from '../../cashback/api/get-my-info';
 
 const linkDetailHref = (platId: number, uid: string) =>
   `${PATHS.exchangeLinkDetail}?${new URLSearchParams({ platId: String(platId), UID: uid })}`;

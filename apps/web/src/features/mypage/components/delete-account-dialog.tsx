@@ -3,13 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { withdrawableQuery } from '../../../shared/queries/get-withdrawable';
 import { Field } from '../../../shared/ui/field';
 import { LoadError } from '../../../shared/ui/load-error';
+import { PasswordInput } from '../../../shared/ui/password-input';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { toast } from '../../../shared/ui/toast';
-import { PasswordInput } from '../../auth/components/password-input';
-import { withdrawableQuery } from '../../withdrawal/api/get-withdrawable';
 import { deleteAccount } from '../api/account';
 import { ForfeitSummary } from './forfeit-summary';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
+import { ResponsiveDialog } from './responsive-dialog';
 import './legal-dialog.css';
 
 export type LegalDocument = 'terms' | 'privacy';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 /**
  * `/elex/user/myInfo`: bound UIDs with balances, total rewards and cumulative cashback. The member

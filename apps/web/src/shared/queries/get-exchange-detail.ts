@@ -1,6 +1,6 @@
 import { ExchangeDetailResponseSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 /**
  * `POST /elex/exchange/detail` with `{ platId }`. Silent: the page says "not found" or "could not

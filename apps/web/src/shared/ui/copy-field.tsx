@@ -1,8 +1,8 @@
 import { Copy } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { copyText } from '../../../shared/copy-text';
-import { toast } from '../../../shared/ui/toast';
+import { copyText } from '../copy-text';
+import { toast } from './toast';
 import './copy-field.css';
 
 /**

@@ -1,6 +1,6 @@
 import type { SupportMessage } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
-import '../support.css';
+import './support-thread.css';
 
 /**
  * A request's messages, oldest first: who wrote each (the member or support, named from the reader's

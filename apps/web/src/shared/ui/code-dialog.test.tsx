@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderAt } from '../../../test/helpers';
+import { renderAt } from '../../test/helpers';
 import { CodeDialog, type CodeDialogProps } from './code-dialog';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);

@@ -1,6 +1,6 @@
 import { WithdrawableSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 /** `/elex/user/withdrawable`: per bound UID its cashback, withdrawable amount and shortfall; the lock. */
 export const withdrawableQuery = queryOptions({

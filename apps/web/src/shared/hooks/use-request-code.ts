@@ -1,9 +1,9 @@
 import { type CodeModule, State, VerifyCodeResponseSchema } from '@elex/contract';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../shared/api/api-client';
-import { toast } from '../../../shared/ui/toast';
+import { ApiError } from '../api/api-client';
 import { sendCode } from '../api/send-code';
+import { toast } from '../ui/toast';
 
 /**
  * The seconds left when the server refused a new code because the previous one for this e-mail and

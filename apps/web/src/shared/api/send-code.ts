@@ -1,5 +1,5 @@
 import { type CodeModule, VerifyCodeResponseSchema } from '@elex/contract';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from './api-client';
 
 /**
  * `/elex/user/verifyCode`: e-mails a 6-digit code for login (0), register (1), reset (2) or the

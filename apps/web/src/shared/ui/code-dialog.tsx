@@ -1,8 +1,8 @@
 import { isCompleteCode, VERIFICATION_CODE } from '@elex/contract';
 import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { useCountdown } from '../hooks/use-countdown';
+import { ResponsiveDialog } from './responsive-dialog';
 import './code-dialog.css';
 
 const emptyDigits = () => Array.from({ length: VERIFICATION_CODE.length }, () => '');

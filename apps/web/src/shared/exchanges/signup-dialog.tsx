@@ -1,11 +1,11 @@
 import { Clock, Copy, ExternalLink, Link2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { copyText } from '../../../shared/copy-text';
-import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
-import { uidLinkingHref } from '../../../shared/exchanges/paths';
-import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
-import { toast } from '../../../shared/ui/toast';
+import { copyText } from '../copy-text';
+import { ResponsiveDialog } from '../ui/responsive-dialog';
+import { toast } from '../ui/toast';
+import { ExchangeLogo } from './exchange-logo';
+import { uidLinkingHref } from './paths';
 import './signup-dialog.css';
 
 export interface SignupExchange {

@@ -1,6 +1,6 @@
 import type { ExchangeIndexResponse } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 /**
  * Checked by hand rather than with the contract's zod schema: the home page is the first download,

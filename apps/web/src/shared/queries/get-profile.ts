@@ -1,6 +1,6 @@
 import { ProfileSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 export const profileQuery = queryOptions({
   queryKey: ['me', 'profile'],

@@ -1,6 +1,6 @@
 import { InviteLinkSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { apiCall } from '../api/api-client';
 
 /** `/elex/user/getInviteLink`: the member's code, the registration link with it and the reward tiers. */
 export const inviteLinkQuery = queryOptions({
