@@ -20,7 +20,6 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { lockExchangeRow } from '../exchanges/exchanges.repository.js';
 import {
   type ActivityRow,
   addActivities,
@@ -29,6 +28,7 @@ import {
   type ExchangeRow,
   getCatalogRows,
   invalidateCatalogCache,
+  lockExchangeRow,
   removeActivity,
   replaceVipTiers,
   updateActivity,

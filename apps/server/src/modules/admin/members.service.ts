@@ -12,17 +12,17 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { UserRow } from '../auth/auth.tables.js';
 import { liftUserWithdrawalLock, reinstateUser, suspendUser } from '../auth/suspension.js';
-import { type ExchangeBindingRow, liveBindingOf, unbindUid } from '../bindings/bindings.service.js';
+import {
+  bindingHistoryOfUser,
+  type ExchangeBindingRow,
+  liveBindingOf,
+  unbindUid,
+} from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
 import { findOperatorRow, selectAuditPage } from './admin.repository.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
-import {
-  findUserRow,
-  searchMemberRows,
-  selectBindingRowsOfUser,
-  selectLedgerLinePage,
-} from './reports.repository.js';
+import { findUserRow, searchMemberRows, selectLedgerLinePage } from './reports.repository.js';
 
 /** The members page: search, a member's bindings, balances and ledger, unbinding a disputed UID. */
 
@@ -70,7 +70,7 @@ async function findMember(deps: AppDeps, userId: number): Promise<UserRow> {
 /** /elex/admin/memberDetail: who, every binding (live and ended) with its UID's balance, balances. */
 export async function memberDetail(deps: AppDeps, userId: number): Promise<MemberDetail> {
   const user = await findMember(deps, userId);
-  const bindingRows = await selectBindingRowsOfUser(deps.db, userId);
+  const bindingRows = await bindingHistoryOfUser(deps.db, userId);
   const codes = bindingRows.map((row) => accountCode.cashback(row.platId, row.uid));
   const rewardsCode = accountCode.rewards(userId);
   const balances = await balancesOf(deps.db, [...codes, rewardsCode]);
@@ -122,7 +122,7 @@ export async function memberLedger(
   query: { userId: number; page: number; pageSize: number },
 ): Promise<MemberLedgerPage> {
   await findMember(deps, query.userId);
-  const bindings = await selectBindingRowsOfUser(deps.db, query.userId);
+  const bindings = await bindingHistoryOfUser(deps.db, query.userId);
   const liveCodes = new Set(
     bindings.filter((row) => row.unboundAt === null).map((row) => accountCode.cashback(row.platId, row.uid)),
   );

@@ -82,15 +82,6 @@ export async function searchMemberRows(
   };
 }
 
-/** Every binding the member ever had, live first, then newest. */
-export async function selectBindingRowsOfUser(db: Executor, userId: number) {
-  return db
-    .select()
-    .from(exchangeBindings)
-    .where(eq(exchangeBindings.userId, userId))
-    .orderBy(sql`${exchangeBindings.unboundAt} is not null`, desc(exchangeBindings.boundAt));
-}
-
 export interface LedgerLineReport {
   lineId: number;
   at: Date;

@@ -8,7 +8,7 @@ import {
   type WithdrawalStatus,
 } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
-import { findUserById } from '../auth/auth.repository.js';
+import { findUserById } from '../auth/auth.service.js';
 import {
   latestPayouts,
   type PayoutBrief,

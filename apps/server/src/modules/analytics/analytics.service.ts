@@ -20,3 +20,6 @@ export async function recordEvent(db: Database, clock: Clock, request: TrackRequ
     receivedAt: clock.now(),
   });
 }
+
+// Housekeeping prunes old events through this service (docs/architecture.md, "Boundaries").
+export { deleteEventsReceivedBefore } from './analytics.repository.js';

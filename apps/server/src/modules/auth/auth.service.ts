@@ -537,3 +537,13 @@ export async function memberIdentities(
   }
   return identities;
 }
+
+// What other modules may use of the accounts' rows: housekeeping's pruning, the console's and the demo
+// seed's look-ups (through this service, not the repository: docs/architecture.md, "Boundaries").
+export {
+  deleteCodesExpiredBefore,
+  deleteSessionsEndedBefore,
+  findActiveUserByEmail,
+  findUserById,
+  insertUserUnlessTaken,
+} from './auth.repository.js';

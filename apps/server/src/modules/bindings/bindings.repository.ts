@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
@@ -232,4 +232,13 @@ export async function markOwnershipVerified(
     .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live))
     .returning();
   return row;
+}
+
+/** Every binding the member ever had, live first, then newest. */
+export async function selectBindingRowsOfUser(db: Executor, userId: number) {
+  return db
+    .select()
+    .from(exchangeBindings)
+    .where(eq(exchangeBindings.userId, userId))
+    .orderBy(sql`${exchangeBindings.unboundAt} is not null`, desc(exchangeBindings.boundAt));
 }

@@ -30,6 +30,7 @@ import {
   lockXmeBindingRow,
   markOwnershipVerified,
   markUnbound,
+  selectBindingRowsOfUser,
   selectLiveBindingsOfUser,
   type UnbindInput,
   upsertXmeBinding,
@@ -309,4 +310,9 @@ export async function moveBinding(
   });
   if (!to) return undefined;
   return { from, to };
+}
+
+/** Every binding the member ever had, live first, then newest (the console's member view, corrections). */
+export function bindingHistoryOfUser(db: Executor, userId: number) {
+  return selectBindingRowsOfUser(db, userId);
 }

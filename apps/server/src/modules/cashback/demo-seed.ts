@@ -2,7 +2,7 @@ import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { ManualClock } from '../../lib/clock.js';
-import { findActiveUserByEmail, insertUserUnlessTaken } from '../auth/auth.repository.js';
+import { findActiveUserByEmail, insertUserUnlessTaken } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/passwords.js';
 import { bindExchangeUid, liveBindingOf } from '../bindings/bindings.service.js';
 import { ingestRebates, ingestReferrals } from './ingest.service.js';

@@ -14,8 +14,8 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
-import { findUserRow, selectBindingRowsOfUser } from '../admin/reports.repository.js';
-import { liveBindingsOf } from '../bindings/bindings.service.js';
+import { findUserById } from '../auth/auth.service.js';
+import { bindingHistoryOfUser, liveBindingsOf } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
 import {
   decideCorrection,
@@ -91,13 +91,13 @@ function overdraft(balance: bigint): AppError {
 
 /** Which account a proposal corrects; a UID must be one the member has bound (live or ended). */
 async function targetAccount(deps: AppDeps, input: ProposeInput) {
-  const member = await findUserRow(deps.db, input.userId);
+  const member = await findUserById(deps.db, input.userId);
   if (!member || member.deletedAt) throw new AppError(State.NotFound, 'memberNotFound');
   if (input.account === 'rewards') {
     return { platId: null, uid: null, code: accountCode.rewards(input.userId) };
   }
   if (input.platId === undefined || !input.uid) throw AppError.refused('correctionUidRequired');
-  const bindings = await selectBindingRowsOfUser(deps.db, input.userId);
+  const bindings = await bindingHistoryOfUser(deps.db, input.userId);
   const bound = bindings.find((row) => row.platId === input.platId && row.uid === input.uid);
   if (!bound) throw AppError.refused('correctionUidNotMember');
   return { platId: bound.platId, uid: bound.uid, code: accountCode.cashback(bound.platId, bound.uid) };
@@ -193,7 +193,7 @@ export async function proposeCorrection(
     });
     return needsApproval ? proposed : post(deps, tx, context, proposed);
   });
-  const member = await findUserRow(deps.db, row.userId);
+  const member = await findUserById(deps.db, row.userId);
   return toCorrection(row, member?.email ?? null);
 }
 
@@ -233,7 +233,7 @@ export async function approveCorrection(
     });
     return post(deps, tx, context, pending);
   });
-  const member = await findUserRow(deps.db, row.userId);
+  const member = await findUserById(deps.db, row.userId);
   return toCorrection(row, member?.email ?? null);
 }
 
@@ -265,7 +265,7 @@ export async function rejectCorrection(
     });
     return rejected;
   });
-  const member = await findUserRow(deps.db, row.userId);
+  const member = await findUserById(deps.db, row.userId);
   return toCorrection(row, member?.email ?? null);
 }
 

@@ -520,3 +520,6 @@ export async function updateActivity(
 export function getCatalogRows(db: Executor) {
   return selectCatalog(db);
 }
+
+// The console's catalog edits lock an exchange's row through this service (docs/architecture.md, "Boundaries").
+export { lockExchangeRow } from './exchanges.repository.js';

@@ -131,3 +131,6 @@ export async function* exportChunks(
     after = page.next;
   }
 }
+
+// Housekeeping prunes expired links through this service (docs/architecture.md, "Boundaries").
+export { deleteExportLinksExpiredBefore } from './exports.repository.js';

@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
-import { deleteEventsReceivedBefore } from '../analytics/analytics.repository.js';
-import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.repository.js';
-import { deleteExportLinksExpiredBefore } from '../exports/exports.repository.js';
-import { deleteMailsSentBefore } from '../mail/outbox.repository.js';
+import { deleteEventsReceivedBefore } from '../analytics/analytics.service.js';
+import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.service.js';
+import { deleteExportLinksExpiredBefore } from '../exports/exports.service.js';
+import { deleteMailsSentBefore } from '../mail/outbox.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
-import { deleteEmptyRunRowsBefore } from '../sync/sync.repository.js';
+import { deleteEmptyRunRowsBefore } from '../sync/sync.service.js';
 
 /**
  * Prunes rows the platform no longer needs, so these tables do not grow forever (docs/decisions.md,

@@ -189,3 +189,6 @@ async function deliver(
     return 'retried';
   }
 }
+
+// Housekeeping prunes sent mails through the outbox (docs/architecture.md, "Boundaries").
+export { deleteMailsSentBefore } from './outbox.repository.js';

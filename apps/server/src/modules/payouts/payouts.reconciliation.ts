@@ -2,6 +2,7 @@ import { DECIMALS, fromScaled, type PayoutReconciliation, POLYGON_EXPLORER_TX_UR
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { findUserById } from '../auth/auth.service.js';
 import { errorText } from './payouts.chain.js';
 import {
   explainedTotals,
@@ -125,6 +126,10 @@ export async function payoutReconciliation(
   const totals = await transferTotals(deps.db, wallet);
   const explained = await explainedTotals(deps.db, wallet);
   const explainedRows = await selectExplainedTransfers(deps.db, wallet, REPORT_LIMIT);
+  const explainers = new Map<string, string | null>();
+  for (const id of new Set(explainedRows.map((transfer) => transfer.explainedBy))) {
+    if (id !== null) explainers.set(id, (await findUserById(deps.db, Number(id)))?.email ?? null);
+  }
   const rows =
     scannedTo === null ? [] : await selectTransferMismatches(deps.db, wallet, scannedTo, REPORT_LIMIT);
   const explorer = (hash: string | null) =>
@@ -145,7 +150,7 @@ export async function payoutReconciliation(
       amount: fromScaled(BigInt(transfer.amountMicro), DECIMALS.usdt),
       block: transfer.blockNumber,
       reason: transfer.explanation,
-      by: transfer.explainedBy,
+      by: transfer.explainedBy === null ? null : (explainers.get(transfer.explainedBy) ?? null),
       at: transfer.explainedAt === null ? null : new Date(transfer.explainedAt).toISOString(),
     })),
     mismatches: rows.map((mismatch) => ({

@@ -1,7 +1,6 @@
 import type { TransferMismatchKind } from '@elex/contract';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { users } from '../auth/auth.tables.js';
 import {
   type NewPayoutRow,
   PAYOUT_IN_FLIGHT,
@@ -433,7 +432,7 @@ export async function explainedTotals(db: Executor, wallet: { chainId: number; a
   return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
 }
 
-/** The newest transfers an operator explained, with who explained them (their e-mail). */
+/** The newest transfers an operator explained, with who explained them (their user id). */
 export async function selectExplainedTransfers(
   db: Executor,
   wallet: { chainId: number; address: string },
@@ -447,10 +446,9 @@ export async function selectExplainedTransfers(
       blockNumber: payoutTransfers.blockNumber,
       explanation: sql<string>`min(${payoutTransfers.explanation})`,
       explainedAt: sql<Date | string | null>`max(${payoutTransfers.explainedAt})`,
-      explainedBy: sql<string | null>`min(${users.email})`,
+      explainedBy: sql<string | null>`min(${payoutTransfers.explainedBy})`,
     })
     .from(payoutTransfers)
-    .leftJoin(users, eq(users.id, payoutTransfers.explainedBy))
     .where(
       and(
         eq(payoutTransfers.chainId, wallet.chainId),

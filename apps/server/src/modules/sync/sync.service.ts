@@ -413,3 +413,6 @@ export async function getSyncStatus(
     runs: await selectRunRows(deps.db, { ...filter, limit }),
   };
 }
+
+// Housekeeping prunes empty runs through this service (docs/architecture.md, "Boundaries").
+export { deleteEmptyRunRowsBefore } from './sync.repository.js';

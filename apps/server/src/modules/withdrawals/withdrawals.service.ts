@@ -44,7 +44,7 @@ import {
 } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { MailParams, WithdrawalMailParams } from '../mail/templates.js';
-import { livePayoutOf } from '../payouts/payouts.repository.js';
+import { payoutMovingMoneyFor } from '../payouts/live-payout.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
   type Decision,
@@ -591,7 +591,7 @@ async function decide(
     // A payout on its way on chain settles the withdrawal itself (docs/withdrawals.md, "On-chain
     // payouts"): nobody cancels, rejects or pays by hand what may land any block now. The send took
     // this row's lock to create the payout, and the update above took it too: one of them saw the other.
-    const live = await livePayoutOf(tx, id);
+    const live = await payoutMovingMoneyFor(tx, id);
     if (live && live.id !== options.payoutId) {
       throw options.decision.decidedVia === 'member'
         ? AppError.refused('withdrawalBeingPaid')
