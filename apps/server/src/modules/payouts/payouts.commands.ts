@@ -1,5 +1,6 @@
 import { ExplainTransferRequestSchema, translate } from '@elex/contract';
 import type { AppError } from '../../http/app-error.js';
+import { readCommandArgs } from '../../lib/cli-args.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
 import { listPayouts, type PayoutView, sendWithdrawals, walletStatus } from './payouts.service.js';
@@ -83,18 +84,15 @@ export const payoutsList: OpenCommand<Io> = {
   summary: 'list on-chain payouts, newest first',
   usage: `payouts:list [--state ${PAYOUT_STATES.join('|')}] [--limit n]`,
   async run(deps, args, io) {
-    let state: PayoutState | undefined;
-    let limit = 50;
-    for (let index = 0; index < args.length; index += 2) {
-      const [flag, value] = [args[index], args[index + 1]];
-      if (flag === '--state' && value && (PAYOUT_STATES as readonly string[]).includes(value)) {
-        state = value as PayoutState;
-      } else if (flag === '--limit' && value && /^[1-9]\d{0,3}$/.test(value)) {
-        limit = Number(value);
-      } else {
-        return usage(io, this.usage);
-      }
+    const read = readCommandArgs(args, ['state', 'limit']);
+    if (typeof read === 'string' || read.positionals.length > 0) return usage(io, this.usage);
+    const { state: stateText, limit: limitText } = read.values;
+    if (stateText !== undefined && !(PAYOUT_STATES as readonly string[]).includes(stateText)) {
+      return usage(io, this.usage);
     }
+    if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText)) return usage(io, this.usage);
+    const state = stateText as PayoutState | undefined;
+    const limit = limitText === undefined ? 50 : Number(limitText);
     const views = await listPayouts(deps, { state, limit });
     if (views.length === 0) {
       io.out(state ? `No ${state} payouts.` : 'No payouts.');

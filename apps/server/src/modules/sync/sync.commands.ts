@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../deps.js';
+import { readCommandArgs } from '../../lib/cli-args.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
@@ -43,26 +44,17 @@ interface ParsedArgs {
 }
 
 function parseArgs(args: string[]): ParsedArgs | string {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] ?? '';
-    const match = /^--(from|to)(?:=(.*))?$/.exec(arg);
-    if (match) {
-      const value = match[2] ?? args[index + 1];
-      if (match[2] === undefined) index += 1;
-      if (!value) return `--${match[1]} needs a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)`;
-      flags[match[1] as string] = value;
-    } else if (arg.startsWith('--')) {
-      return `unknown option ${arg}`;
-    } else {
-      positional.push(arg);
-    }
+  const read = readCommandArgs(args, ['from', 'to']);
+  if (typeof read === 'string') {
+    return read.replace(
+      /^(--(?:from|to)) needs a value$/,
+      '$1 needs a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)',
+    );
   }
-  if (positional.length !== 1) return 'name one exchange: its catalog id (4) or name (bitget)';
-  const parsed: ParsedArgs = { exchange: positional[0] as string };
+  if (read.positionals.length !== 1) return 'name one exchange: its catalog id (4) or name (bitget)';
+  const parsed: ParsedArgs = { exchange: read.positionals[0] as string };
   for (const key of ['from', 'to'] as const) {
-    const text = flags[key];
+    const text = read.values[key];
     if (text === undefined) continue;
     const date = parseIsoTime(text);
     if (typeof date === 'string') return `--${key}: ${date}`;
@@ -182,27 +174,28 @@ export async function runSyncStatusCommand(
   args: string[],
   io: SyncCommandIo,
 ): Promise<number> {
-  let limit = 20;
-  let exchange: string | undefined;
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] ?? '';
-    if (arg === '--limit' || arg.startsWith('--limit=')) {
-      if (!arg.includes('=')) index += 1;
-      const value = arg.includes('=') ? arg.slice('--limit='.length) : args[index];
-      if (!value || !/^\d{1,3}$/.test(value) || Number(value) < 1) {
-        io.err(
-          `sync:status: --limit needs a number from 1 to 200\nUsage: npm run ops -- ${syncCommands['sync:status'].usage}`,
-        );
-        return 2;
-      }
-      limit = Number(value);
-    } else if (!exchange && !arg.startsWith('--')) {
-      exchange = arg;
-    } else {
-      io.err(`sync:status: unexpected ${arg}\nUsage: npm run ops -- ${syncCommands['sync:status'].usage}`);
-      return 2;
-    }
+  const usage = `\nUsage: npm run ops -- ${syncCommands['sync:status'].usage}`;
+  const read = readCommandArgs(args, ['limit']);
+  if (typeof read === 'string') {
+    io.err(
+      `sync:status: ${read.replace(/^--limit needs a value$/, '--limit needs a number from 1 to 200')}${usage}`,
+    );
+    return 2;
   }
+  if (read.positionals.length > 1) {
+    io.err(`sync:status: unexpected ${read.positionals[1]}${usage}`);
+    return 2;
+  }
+  const limitText = read.values.limit;
+  if (
+    limitText !== undefined &&
+    !(/^\d{1,3}$/.test(limitText) && Number(limitText) >= 1 && Number(limitText) <= 200)
+  ) {
+    io.err(`sync:status: --limit needs a number from 1 to 200${usage}`);
+    return 2;
+  }
+  const limit = limitText === undefined ? 20 : Number(limitText);
+  const exchange = read.positionals[0];
   let platId: number | undefined;
   if (exchange) {
     const target = await findSyncTarget(deps, syncableAdapters(deps), exchange);

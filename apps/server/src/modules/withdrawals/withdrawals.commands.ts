@@ -1,6 +1,7 @@
 import { translate, WITHDRAWAL_STATUSES, type WithdrawalStatus } from '@elex/contract';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
+import { readCommandArgs } from '../../lib/cli-args.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import type { AuditActor } from '../admin/audit.service.js';
 import { approveAudited, rejectAudited } from '../admin/withdrawals-queue.service.js';
@@ -21,30 +22,17 @@ export interface WithdrawalCommandIo {
 
 export type WithdrawalCommand = OperatorCommand<WithdrawalCommandIo> | OpenCommand<WithdrawalCommandIo>;
 
-/** `<positional...> --name value` or `--name=value`; unknown flags are an error. */
+/** `<positional...> --name value` or `--name=value`; unknown flags are an error (node:util parseArgs). */
 function parseArgs(
   args: readonly string[],
   known: readonly string[],
 ): { positional: string[]; flags: Map<string, string> } | string {
-  const positional: string[] = [];
+  const read = readCommandArgs(args, known);
+  if (typeof read === 'string') return read;
   const flags = new Map<string, string>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] ?? '';
-    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
-    if (!match) {
-      positional.push(arg);
-      continue;
-    }
-    const name = match[1] ?? '';
-    if (!known.includes(name)) return `unknown option --${name}`;
-    const value = match[2] ?? args[index + 1];
-    if (match[2] === undefined) index += 1;
-    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) {
-      return `--${name} needs a value`;
-    }
-    flags.set(name, value);
-  }
-  return { positional, flags };
+  for (const [name, value] of Object.entries(read.values))
+    if (value !== undefined) flags.set(name, value as string);
+  return { positional: read.positionals, flags };
 }
 
 /** An operator reads refusals in English, as the message catalogue words them. */
