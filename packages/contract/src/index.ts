@@ -1,5 +1,7 @@
 export * from './admin.js';
+export * from './admin-api-paths.js';
 export * from './analytics.js';
+export * from './api-paths.js';
 export * from './auth.js';
 export * from './cashback.js';
 export * from './catalog.js';

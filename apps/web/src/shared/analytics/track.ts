@@ -1,4 +1,4 @@
-import { type TrackRequest, UNTRACKED_PATHS } from '@elex/contract';
+import { API, type TrackRequest, UNTRACKED_PATHS } from '@elex/contract';
 import { apiCall } from '../api/api-client';
 
 /** sessionStorage key of the channel the visitor landed with. */
@@ -32,7 +32,7 @@ export function track(event: TrackRequest['event'], page: string = window.locati
   const channel = sessionChannel();
   if (UNTRACKED_PATHS.includes(page)) return;
   apiCall(
-    '/elex/track',
+    API.track,
     { event, page, time: Date.now(), ...(channel ? { channel } : {}) },
     { silent: true, keepalive: true },
   ).catch(() => {

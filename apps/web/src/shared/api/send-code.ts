@@ -1,4 +1,4 @@
-import { type CodeModule, VerifyCodeResponseSchema } from '@elex/contract';
+import { API, type CodeModule, VerifyCodeResponseSchema } from '@elex/contract';
 import { apiCall } from './api-client';
 
 /**
@@ -9,7 +9,7 @@ import { apiCall } from './api-client';
  */
 export function sendCode(module: CodeModule, email?: string, encr?: string, inviteCode?: string) {
   return apiCall(
-    '/elex/user/verifyCode',
+    API.userVerifyCode,
     {
       module,
       ...(email === undefined ? {} : { email }),

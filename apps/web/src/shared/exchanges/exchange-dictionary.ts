@@ -1,4 +1,5 @@
 import type { ExchangeDictionary, ExchangeDictionaryEntry } from '@elex/contract';
+import { API } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../api/api-client';
 
@@ -31,7 +32,7 @@ export function loadExchangeDictionary(): Promise<ExchangeDictionary> {
   generation += 1;
   const mine = generation;
   // spec: the failure is logged, never shown (silent).
-  const load = apiCall('/elex/user/config/res.json', undefined, { method: 'GET', silent: true })
+  const load = apiCall(API.userConfigResJson, undefined, { method: 'GET', silent: true })
     .then(toDictionary)
     .then((dictionary) => {
       if (mine === generation) cached = dictionary;

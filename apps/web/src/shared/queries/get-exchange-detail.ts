@@ -1,4 +1,4 @@
-import { ExchangeDetailResponseSchema } from '@elex/contract';
+import { API, ExchangeDetailResponseSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../api/api-client';
 
@@ -13,7 +13,7 @@ export const exchangeDetailQuery = (platId: number) =>
   queryOptions({
     queryKey: [...EXCHANGE_DETAIL_KEY, platId],
     queryFn: () =>
-      apiCall('/elex/exchange/detail', { platId }, { schema: ExchangeDetailResponseSchema, silent: true }),
+      apiCall(API.exchangeDetail, { platId }, { schema: ExchangeDetailResponseSchema, silent: true }),
   });
 
 export function useExchangeDetail(platId: number | null) {

@@ -1,4 +1,5 @@
 import type { ExchangeIndexResponse } from '@elex/contract';
+import { API } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../api/api-client';
 
@@ -16,7 +17,7 @@ function toExchangeIndex(content: unknown): ExchangeIndexResponse {
 /** `POST /elex/exchange/index`: the home lists (empty payload, spec section 7). */
 export const exchangeIndexQuery = queryOptions({
   queryKey: ['exchange', 'index'],
-  queryFn: async () => toExchangeIndex(await apiCall('/elex/exchange/index', {})),
+  queryFn: async () => toExchangeIndex(await apiCall(API.exchangeIndex, {})),
 });
 
 export function useExchangeIndex() {

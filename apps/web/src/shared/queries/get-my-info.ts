@@ -1,3 +1,4 @@
+import { API } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../api/api-client';
 
@@ -9,11 +10,7 @@ import { apiCall } from '../api/api-client';
 export const myInfoQuery = queryOptions({
   queryKey: ['me', 'info'],
   queryFn: () =>
-    apiCall(
-      '/elex/user/myInfo',
-      {},
-      { schema: import('./my-info-schema').then((module) => module.MyInfoSchema) },
-    ),
+    apiCall(API.userMyInfo, {}, { schema: import('./my-info-schema').then((module) => module.MyInfoSchema) }),
 });
 
 export const useMyInfo = (enabled = true) => useQuery({ ...myInfoQuery, enabled });

@@ -1,11 +1,11 @@
-import { WithdrawableSchema } from '@elex/contract';
+import { API, WithdrawableSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../api/api-client';
 
 /** `/elex/user/withdrawable`: per bound UID its cashback, withdrawable amount and shortfall; the lock. */
 export const withdrawableQuery = queryOptions({
   queryKey: ['me', 'withdrawable'],
-  queryFn: () => apiCall('/elex/user/withdrawable', {}, { schema: WithdrawableSchema }),
+  queryFn: () => apiCall(API.userWithdrawable, {}, { schema: WithdrawableSchema }),
 });
 
 export const useWithdrawable = () => useQuery(withdrawableQuery);

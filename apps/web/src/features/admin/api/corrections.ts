@@ -1,4 +1,5 @@
 import {
+  ADMIN_API,
   type CorrectionListRequest,
   CorrectionPageSchema,
   CorrectionSchema,
@@ -13,19 +14,19 @@ export const useCorrections = (filter: CorrectionListRequest) =>
   useQuery(
     queryOptions({
       queryKey: ['admin', 'corrections', filter],
-      queryFn: () => apiCall('/elex/admin/corrections/list', filter, { schema: CorrectionPageSchema }),
+      queryFn: () => apiCall(ADMIN_API.adminCorrectionsList, filter, { schema: CorrectionPageSchema }),
       placeholderData: keepPreviousData,
     }),
   );
 
 /** `/elex/admin/corrections/propose`: posted at once up to the threshold, else pending. */
 export const proposeCorrection = (request: ProposeCorrectionRequest) =>
-  apiCall('/elex/admin/corrections/propose', request, { schema: CorrectionSchema });
+  apiCall(ADMIN_API.adminCorrectionsPropose, request, { schema: CorrectionSchema });
 
 /** `/elex/admin/corrections/approve {id}`: a second operator posts it. */
 export const approveCorrection = (id: number) =>
-  apiCall('/elex/admin/corrections/approve', { id }, { schema: CorrectionSchema });
+  apiCall(ADMIN_API.adminCorrectionsApprove, { id }, { schema: CorrectionSchema });
 
 /** `/elex/admin/corrections/reject {id, reason}`: nothing is posted. */
 export const rejectCorrection = (request: RejectCorrectionRequest) =>
-  apiCall('/elex/admin/corrections/reject', request, { schema: CorrectionSchema });
+  apiCall(ADMIN_API.adminCorrectionsReject, request, { schema: CorrectionSchema });

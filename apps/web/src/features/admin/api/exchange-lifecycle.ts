@@ -1,9 +1,9 @@
-import { CatalogExchangeSchema, type CreateExchangeRequest } from '@elex/contract';
+import { ADMIN_API, CatalogExchangeSchema, type CreateExchangeRequest } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/createExchange {name, abbreviation}`: a new partner, as a draft. */
 export const createExchange = (request: CreateExchangeRequest) =>
-  apiCall('/elex/admin/createExchange', request, { schema: CatalogExchangeSchema });
+  apiCall(ADMIN_API.adminCreateExchange, request, { schema: CatalogExchangeSchema });
 
 /** draft -> live, live -> retired, retired -> live. */
 export type ExchangeTransition = 'publish' | 'retire' | 'reinstate';

@@ -1,9 +1,9 @@
-import { type CreateExportRequest, ExportLinkSchema } from '@elex/contract';
+import { ADMIN_API, type CreateExportRequest, ExportLinkSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/exports/create`: a one-time download link that lives a minute. */
 export const createExport = (request: CreateExportRequest) =>
-  apiCall('/elex/admin/exports/create', request, { schema: ExportLinkSchema });
+  apiCall(ADMIN_API.adminExportsCreate, request, { schema: ExportLinkSchema });
 
 /**
  * Hands the link to the browser's download manager: the server answers it as an attachment, so the

@@ -1,4 +1,4 @@
-import { AuditLogPageSchema } from '@elex/contract';
+import { ADMIN_API, AuditLogPageSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -8,7 +8,7 @@ export const auditLogQuery = (action: string | undefined, page: number, pageSize
     queryKey: ['admin', 'audit', action ?? 'all', page, pageSize],
     queryFn: () =>
       apiCall(
-        '/elex/admin/auditLog',
+        ADMIN_API.adminAuditLog,
         { ...(action ? { action } : {}), page, pageSize },
         { schema: AuditLogPageSchema },
       ),

@@ -1,4 +1,4 @@
-import { DashboardSchema } from '@elex/contract';
+import { ADMIN_API, DashboardSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const dashboardQuery = (days: number) =>
   queryOptions({
     queryKey: ['admin', 'dashboard', days],
-    queryFn: () => apiCall('/elex/admin/dashboard', { days }, { schema: DashboardSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminDashboard, { days }, { schema: DashboardSchema }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,4 @@
-import { ImportRunPageSchema } from '@elex/contract';
+import { ADMIN_API, ImportRunPageSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const importRunsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'importRuns', page, pageSize],
-    queryFn: () => apiCall('/elex/admin/importRuns', { page, pageSize }, { schema: ImportRunPageSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminImportRuns, { page, pageSize }, { schema: ImportRunPageSchema }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,4 @@
-import { MemberDetailSchema } from '@elex/contract';
+import { ADMIN_API, MemberDetailSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const memberDetailQuery = (userId: number) =>
   queryOptions({
     queryKey: ['admin', 'member', userId],
-    queryFn: () => apiCall('/elex/admin/memberDetail', { userId }, { schema: MemberDetailSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminMemberDetail, { userId }, { schema: MemberDetailSchema }),
   });
 
 export const useMemberDetail = (userId: number) => useQuery(memberDetailQuery(userId));

@@ -1,4 +1,4 @@
-import { MemberLedgerPageSchema } from '@elex/contract';
+import { ADMIN_API, MemberLedgerPageSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -7,7 +7,7 @@ export const memberLedgerQuery = (userId: number, page: number, pageSize: number
   queryOptions({
     queryKey: ['admin', 'member', userId, 'ledger', page, pageSize],
     queryFn: () =>
-      apiCall('/elex/admin/memberLedger', { userId, page, pageSize }, { schema: MemberLedgerPageSchema }),
+      apiCall(ADMIN_API.adminMemberLedger, { userId, page, pageSize }, { schema: MemberLedgerPageSchema }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,4 @@
-import { type AdminSupportListRequest, AdminSupportListSchema } from '@elex/contract';
+import { ADMIN_API, type AdminSupportListRequest, AdminSupportListSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -9,7 +9,7 @@ export type SupportQueueFilter = Required<Pick<AdminSupportListRequest, 'page' |
 export const supportQueueQuery = (filter: SupportQueueFilter) =>
   queryOptions({
     queryKey: ['admin', 'support', 'list', filter],
-    queryFn: () => apiCall('/elex/admin/support/list', filter, { schema: AdminSupportListSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminSupportList, filter, { schema: AdminSupportListSchema }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,4 @@
-import { AdminSupportDetailSchema } from '@elex/contract';
+import { ADMIN_API, AdminSupportDetailSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const adminSupportRequestQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'support', 'detail', id],
-    queryFn: () => apiCall('/elex/admin/support/detail', { id }, { schema: AdminSupportDetailSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminSupportDetail, { id }, { schema: AdminSupportDetailSchema }),
   });
 
 export const useAdminSupportRequest = (id: string) => useQuery(adminSupportRequestQuery(id));

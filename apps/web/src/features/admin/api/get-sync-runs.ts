@@ -1,4 +1,4 @@
-import { SyncRunListSchema } from '@elex/contract';
+import { ADMIN_API, SyncRunListSchema } from '@elex/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -8,7 +8,7 @@ export const useSyncRuns = (platId: number | undefined) =>
     queryKey: ['admin', 'syncRuns', platId ?? 'all'],
     queryFn: ({ pageParam }) =>
       apiCall(
-        '/elex/admin/syncRuns',
+        ADMIN_API.adminSyncRuns,
         { ...(platId ? { platId } : {}), ...(pageParam ? { beforeId: pageParam } : {}) },
         { schema: SyncRunListSchema },
       ),

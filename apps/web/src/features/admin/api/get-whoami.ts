@@ -1,4 +1,4 @@
-import { OperatorSchema } from '@elex/contract';
+import { ADMIN_API, OperatorSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -8,7 +8,7 @@ import { apiCall } from '../../../shared/api/api-client';
  */
 export const whoamiQuery = queryOptions({
   queryKey: ['admin', 'whoami'],
-  queryFn: () => apiCall('/elex/admin/whoami', {}, { schema: OperatorSchema, silent: true }),
+  queryFn: () => apiCall(ADMIN_API.adminWhoami, {}, { schema: OperatorSchema, silent: true }),
   retry: false,
   staleTime: 60_000,
 });

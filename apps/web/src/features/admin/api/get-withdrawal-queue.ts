@@ -1,4 +1,4 @@
-import { WithdrawalQueuePageSchema, type WithdrawalStatus } from '@elex/contract';
+import { ADMIN_API, WithdrawalQueuePageSchema, type WithdrawalStatus } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 import { PAYOUT_WATCH_MS } from './payouts';
@@ -17,7 +17,7 @@ export const withdrawalQueueQuery = (
     queryKey: ['admin', 'withdrawals', status, page, pageSize],
     queryFn: () =>
       apiCall(
-        '/elex/admin/withdrawalQueue',
+        ADMIN_API.adminWithdrawalQueue,
         { status, page, pageSize },
         { schema: WithdrawalQueuePageSchema },
       ),

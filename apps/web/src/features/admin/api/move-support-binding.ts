@@ -1,4 +1,4 @@
-import { AdminSupportDetailSchema } from '@elex/contract';
+import { ADMIN_API, AdminSupportDetailSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -6,4 +6,4 @@ import { apiCall } from '../../../shared/api/api-client';
  * move to them and the request closes. Refused while a withdrawal of the UID is under review.
  */
 export const moveSupportBinding = (id: string) =>
-  apiCall('/elex/admin/support/moveBinding', { id }, { schema: AdminSupportDetailSchema });
+  apiCall(ADMIN_API.adminSupportMoveBinding, { id }, { schema: AdminSupportDetailSchema });

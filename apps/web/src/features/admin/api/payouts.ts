@@ -1,4 +1,5 @@
 import {
+  ADMIN_API,
   type ExplainTransferRequest,
   PayoutReconciliationSchema,
   PayoutWalletSchema,
@@ -18,7 +19,7 @@ export const payoutWalletQuery = (watching: boolean) =>
   queryOptions({
     queryKey: ['admin', 'payoutWallet'],
     // Silent: asked every few seconds while a payout is on its way; the page says it once if it fails.
-    queryFn: () => apiCall('/elex/admin/payoutWallet', {}, { schema: PayoutWalletSchema, silent: true }),
+    queryFn: () => apiCall(ADMIN_API.adminPayoutWallet, {}, { schema: PayoutWalletSchema, silent: true }),
     // Also while the wallet itself says payouts are on their way (the last one may have left the page).
     refetchInterval: (query) =>
       watching || (query.state.data?.enabled && query.state.data.inFlight.count > 0)
@@ -29,22 +30,22 @@ export const usePayoutWallet = (watching = false) => useQuery(payoutWalletQuery(
 
 /** `/elex/admin/sendWithdrawal {id}`: signs, records and broadcasts one withdrawal's USDT transfer. */
 export const sendWithdrawal = (request: SendWithdrawalRequest) =>
-  apiCall('/elex/admin/sendWithdrawal', request, { schema: SendWithdrawalAnswerSchema });
+  apiCall(ADMIN_API.adminSendWithdrawal, request, { schema: SendWithdrawalAnswerSchema });
 
 /** `/elex/admin/sendWithdrawals {ids}`: the same for several, one after the other; each answers alone. */
 export const sendWithdrawals = (request: SendWithdrawalsRequest) =>
-  apiCall('/elex/admin/sendWithdrawals', request, { schema: SendWithdrawalsAnswerSchema });
+  apiCall(ADMIN_API.adminSendWithdrawals, request, { schema: SendWithdrawalsAnswerSchema });
 
 /** `/elex/admin/payoutReconciliation {}`: reads the wallet's new transfers on chain, then compares them with the payouts. */
 export const payoutReconciliationQuery = () =>
   queryOptions({
     queryKey: ['admin', 'payoutReconciliation'],
     queryFn: () =>
-      apiCall('/elex/admin/payoutReconciliation', {}, { schema: PayoutReconciliationSchema, silent: true }),
+      apiCall(ADMIN_API.adminPayoutReconciliation, {}, { schema: PayoutReconciliationSchema, silent: true }),
   });
 export const usePayoutReconciliation = (enabled: boolean) =>
   useQuery({ ...payoutReconciliationQuery(), enabled });
 
 /** `/elex/admin/explainTransfer {txHash, reason}`: a transfer that is no payout, explained and audited. */
 export const explainTransfer = (request: ExplainTransferRequest) =>
-  apiCall('/elex/admin/explainTransfer', request);
+  apiCall(ADMIN_API.adminExplainTransfer, request);

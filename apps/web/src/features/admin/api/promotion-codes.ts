@@ -1,4 +1,5 @@
 import {
+  ADMIN_API,
   type CreatePromotionCodeRequest,
   PromotionCodePageSchema,
   PromotionCodeSchema,
@@ -12,7 +13,7 @@ export const promotionCodesQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'promotions', page, pageSize],
     queryFn: () =>
-      apiCall('/elex/admin/promotionCodes', { page, pageSize }, { schema: PromotionCodePageSchema }),
+      apiCall(ADMIN_API.adminPromotionCodes, { page, pageSize }, { schema: PromotionCodePageSchema }),
     placeholderData: keepPreviousData,
   });
 
@@ -24,8 +25,8 @@ export const PROMOTIONS_KEY = ['admin', 'promotions'] as const;
 
 /** `/elex/admin/createPromotionCode`: the server's success message names the code. */
 export const createPromotionCode = (request: CreatePromotionCodeRequest) =>
-  apiCall('/elex/admin/createPromotionCode', request, { schema: PromotionCodeSchema });
+  apiCall(ADMIN_API.adminCreatePromotionCode, request, { schema: PromotionCodeSchema });
 
 /** `/elex/admin/updatePromotionCode`: only the fields sent change. */
 export const updatePromotionCode = (request: UpdatePromotionCodeRequest) =>
-  apiCall('/elex/admin/updatePromotionCode', request, { schema: PromotionCodeSchema });
+  apiCall(ADMIN_API.adminUpdatePromotionCode, request, { schema: PromotionCodeSchema });

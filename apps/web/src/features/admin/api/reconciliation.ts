@@ -1,4 +1,5 @@
 import {
+  ADMIN_API,
   OpenRebatePageSchema,
   type OpenRebatesRequest,
   ReconciliationSummarySchema,
@@ -15,7 +16,7 @@ export const reconciliationSummaryQuery = (period: { from?: string; to?: string 
   queryOptions({
     queryKey: ['admin', 'reconciliation', 'summary', period.from ?? '', period.to ?? ''],
     queryFn: () =>
-      apiCall('/elex/admin/reconciliation/summary', period, { schema: ReconciliationSummarySchema }),
+      apiCall(ADMIN_API.adminReconciliationSummary, period, { schema: ReconciliationSummarySchema }),
     placeholderData: keepPreviousData,
   });
 export const useReconciliationSummary = (period: { from?: string; to?: string }) =>
@@ -25,7 +26,7 @@ export const useReconciliationSummary = (period: { from?: string; to?: string })
 export const useRoster = (request: RosterRequest & { platId: number }, enabled: boolean) =>
   useQuery({
     queryKey: ['admin', 'reconciliation', 'roster', request],
-    queryFn: () => apiCall('/elex/admin/reconciliation/roster', request, { schema: RosterPageSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminReconciliationRoster, request, { schema: RosterPageSchema }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -34,11 +35,11 @@ export const useRoster = (request: RosterRequest & { platId: number }, enabled: 
 export const useOpenRebates = (request: OpenRebatesRequest & { platId: number }, enabled: boolean) =>
   useQuery({
     queryKey: ['admin', 'reconciliation', 'rebates', request],
-    queryFn: () => apiCall('/elex/admin/reconciliation/rebates', request, { schema: OpenRebatePageSchema }),
+    queryFn: () => apiCall(ADMIN_API.adminReconciliationRebates, request, { schema: OpenRebatePageSchema }),
     placeholderData: keepPreviousData,
     enabled,
   });
 
 /** `/elex/admin/reconciliation/settle {platId, uid?}`: settles what is due; audited on the server. */
 export const resettle = (request: ResettleRequest) =>
-  apiCall('/elex/admin/reconciliation/settle', request, { schema: ResettleResultSchema });
+  apiCall(ADMIN_API.adminReconciliationSettle, request, { schema: ResettleResultSchema });

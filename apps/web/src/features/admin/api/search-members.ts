@@ -1,4 +1,4 @@
-import { MemberSearchPageSchema } from '@elex/contract';
+import { ADMIN_API, MemberSearchPageSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -11,7 +11,7 @@ export const searchMembersQuery = (query: string, suspendedOnly: boolean, page: 
     queryKey: ['admin', 'members', query, suspendedOnly, page, pageSize],
     queryFn: () =>
       apiCall(
-        '/elex/admin/searchMembers',
+        ADMIN_API.adminSearchMembers,
         { query, suspendedOnly, page, pageSize },
         { schema: MemberSearchPageSchema },
       ),

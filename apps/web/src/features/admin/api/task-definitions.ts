@@ -1,4 +1,5 @@
 import {
+  ADMIN_API,
   AdminTaskDefinitionSchema,
   TaskDefinitionListSchema,
   type UpdateTaskDefinitionRequest,
@@ -9,11 +10,11 @@ import { apiCall } from '../../../shared/api/api-client';
 /** `/elex/admin/taskDefinitions`: every points task, disabled ones included. */
 export const taskDefinitionsQuery = queryOptions({
   queryKey: ['admin', 'tasks'],
-  queryFn: () => apiCall('/elex/admin/taskDefinitions', {}, { schema: TaskDefinitionListSchema }),
+  queryFn: () => apiCall(ADMIN_API.adminTaskDefinitions, {}, { schema: TaskDefinitionListSchema }),
 });
 
 export const useTaskDefinitions = () => useQuery(taskDefinitionsQuery);
 
 /** `/elex/admin/updateTaskDefinition` */
 export const updateTaskDefinition = (request: UpdateTaskDefinitionRequest) =>
-  apiCall('/elex/admin/updateTaskDefinition', request, { schema: AdminTaskDefinitionSchema });
+  apiCall(ADMIN_API.adminUpdateTaskDefinition, request, { schema: AdminTaskDefinitionSchema });

@@ -1,6 +1,6 @@
-import { AdminBindingSchema, type UnbindUidRequest } from '@elex/contract';
+import { ADMIN_API, AdminBindingSchema, type UnbindUidRequest } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/unbindUid {platId, uid, reason}`: the UID's balance stays with the UID. */
 export const unbindUid = (request: UnbindUidRequest) =>
-  apiCall('/elex/admin/unbindUid', request, { schema: AdminBindingSchema });
+  apiCall(ADMIN_API.adminUnbindUid, request, { schema: AdminBindingSchema });

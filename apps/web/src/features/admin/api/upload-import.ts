@@ -1,4 +1,4 @@
-import { ImportResultSchema, type UploadImportRequest } from '@elex/contract';
+import { ADMIN_API, ImportResultSchema, type UploadImportRequest } from '@elex/contract';
 import { apiUpload } from '../../../shared/api/api-client';
 
 /**
@@ -10,7 +10,7 @@ export const uploadImport = (
   onProgress: (sent: number, total: number) => void,
   signal?: AbortSignal,
 ) =>
-  apiUpload('/elex/admin/uploadImport', request, {
+  apiUpload(ADMIN_API.adminUploadImport, request, {
     schema: ImportResultSchema,
     onUploadProgress: onProgress,
     ...(signal ? { signal } : {}),

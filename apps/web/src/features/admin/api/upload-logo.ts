@@ -1,4 +1,4 @@
-import { CatalogExchangeSchema } from '@elex/contract';
+import { ADMIN_API, CatalogExchangeSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** The file as base64, without the `data:...;base64,` prefix a FileReader adds. */
@@ -18,7 +18,7 @@ export function readAsBase64(file: Blob): Promise<string> {
 export async function uploadLogo(platId: number, file: File) {
   const content = await readAsBase64(file);
   return apiCall(
-    '/elex/admin/uploadLogo',
+    ADMIN_API.adminUploadLogo,
     { platId, fileName: file.name, content },
     { schema: CatalogExchangeSchema },
   );

@@ -1,6 +1,6 @@
-import { AdminSupportDetailSchema } from '@elex/contract';
+import { ADMIN_API, AdminSupportDetailSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/support/verifyOwnership {id}`: the UID's holder is its owner; its hold ends, the request closes. */
 export const verifySupportOwnership = (id: string) =>
-  apiCall('/elex/admin/support/verifyOwnership', { id }, { schema: AdminSupportDetailSchema });
+  apiCall(ADMIN_API.adminSupportVerifyOwnership, { id }, { schema: AdminSupportDetailSchema });

@@ -1,4 +1,4 @@
-import { VerifyEmailResponseSchema } from '@elex/contract';
+import { API, VerifyEmailResponseSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -8,7 +8,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export async function emailExists(email: string): Promise<boolean> {
   try {
     const { hasEmail } = await apiCall(
-      '/elex/user/verifyEmail',
+      API.userVerifyEmail,
       { email },
       { schema: VerifyEmailResponseSchema, silent: true },
     );

@@ -1,4 +1,4 @@
-import { EncrRefusalContentSchema } from '@elex/contract';
+import { API, EncrRefusalContentSchema } from '@elex/contract';
 import { ApiError, apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -8,7 +8,7 @@ import { ApiError, apiCall } from '../../../shared/api/api-client';
  */
 export async function encrRefusal(encr: string): Promise<string | null> {
   try {
-    await apiCall('/elex/user/checkEncr', { encr }, { silent: true });
+    await apiCall(API.userCheckEncr, { encr }, { silent: true });
     return null;
   } catch (error) {
     return encrRefusalOf(error);

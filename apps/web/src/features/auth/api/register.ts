@@ -1,6 +1,6 @@
-import { type RegisterRequest, TokenResponseSchema } from '@elex/contract';
+import { API, type RegisterRequest, TokenResponseSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 export function register(request: RegisterRequest) {
-  return apiCall('/elex/user/register', request, { schema: TokenResponseSchema });
+  return apiCall(API.userRegister, request, { schema: TokenResponseSchema });
 }

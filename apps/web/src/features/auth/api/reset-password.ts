@@ -1,3 +1,4 @@
+import { API } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -5,9 +6,5 @@ import { apiCall } from '../../../shared/api/api-client';
  * section 5). Silent: the page shows a failure as 'Password reset failed' with the reason.
  */
 export function resetPassword(email: string, code: string, password: string) {
-  return apiCall(
-    '/elex/user/changePasswd',
-    { email, authCode: Number(code), passwd: password },
-    { silent: true },
-  );
+  return apiCall(API.userChangePasswd, { email, authCode: Number(code), passwd: password }, { silent: true });
 }

@@ -1,4 +1,4 @@
-import { State, UID_ELIGIBILITY, type UidEligibility } from '@elex/contract';
+import { API, State, UID_ELIGIBILITY, type UidEligibility } from '@elex/contract';
 import { ApiError, apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -17,7 +17,7 @@ export type UidSearchResult = UidEligibility | 'unknownExchange' | 'unanswered';
 export async function verifyExchangeUid(uid: string, platId: number): Promise<UidSearchResult> {
   try {
     const content = await apiCall<{ eligibility?: unknown } | null>(
-      '/elex/user/verifyExchangeUid',
+      API.userVerifyExchangeUid,
       { uid, platId },
       { silent: true },
     );

@@ -1,4 +1,5 @@
 import {
+  API,
   type CashbackEstimateRequest,
   type CashbackEstimateResponse,
   CashbackEstimateResponseSchema,
@@ -10,5 +11,5 @@ import { apiCall } from '../../../shared/api/api-client';
  * rates (the same function the contract tests), so the page and any later mail agree to the micro-USDT.
  */
 export function estimateCashback(request: CashbackEstimateRequest): Promise<CashbackEstimateResponse> {
-  return apiCall('/elex/exchange/estimate', request, { schema: CashbackEstimateResponseSchema });
+  return apiCall(API.exchangeEstimate, request, { schema: CashbackEstimateResponseSchema });
 }

@@ -1,4 +1,4 @@
-import { AdjustmentPageSchema, type CorrectionAccount } from '@elex/contract';
+import { AdjustmentPageSchema, API, type CorrectionAccount } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -8,7 +8,7 @@ export const useAdjustments = (account: CorrectionAccount, page: number, pageSiz
     queryOptions({
       queryKey: ['me', 'adjustments', account, page, pageSize],
       queryFn: () =>
-        apiCall('/elex/user/seeAdjustments', { account, page, pageSize }, { schema: AdjustmentPageSchema }),
+        apiCall(API.userSeeAdjustments, { account, page, pageSize }, { schema: AdjustmentPageSchema }),
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,4 +1,4 @@
-import { BindingDetailSchema } from '@elex/contract';
+import { API, BindingDetailSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,8 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const bindingDetailQuery = (platId: number, uid: string) =>
   queryOptions({
     queryKey: ['me', 'binding', platId, uid],
-    queryFn: () =>
-      apiCall('/elex/user/seeRebateByExchangeId', { platId, uid }, { schema: BindingDetailSchema }),
+    queryFn: () => apiCall(API.userSeeRebateByExchangeId, { platId, uid }, { schema: BindingDetailSchema }),
   });
 
 export const useBindingDetail = (platId: number, uid: string) => useQuery(bindingDetailQuery(platId, uid));

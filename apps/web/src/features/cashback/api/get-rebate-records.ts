@@ -1,4 +1,4 @@
-import { RebatePageSchema, type RebateQuery } from '@elex/contract';
+import { API, RebatePageSchema, type RebateQuery } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -11,6 +11,6 @@ export const rebateRecordsQuery = (query: RebateQuery) =>
   });
 
 export const fetchRebatePage = (query: RebateQuery) =>
-  apiCall('/elex/user/seeRebateData', query, { schema: RebatePageSchema });
+  apiCall(API.userSeeRebateData, query, { schema: RebatePageSchema });
 
 export const useRebateRecords = (query: RebateQuery) => useQuery(rebateRecordsQuery(query));

@@ -1,4 +1,4 @@
-import { MyFriendsSchema } from '@elex/contract';
+import { API, MyFriendsSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const myFriendsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['me', 'friends', page, pageSize],
-    queryFn: () => apiCall('/elex/user/myFriends', { page, pageSize }, { schema: MyFriendsSchema }),
+    queryFn: () => apiCall(API.userMyFriends, { page, pageSize }, { schema: MyFriendsSchema }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,5 @@
 import {
+  API,
   type DeleteAccountRequest,
   type UpdatePasswordRequest,
   WithdrawalLockResponseSchema,
@@ -7,7 +8,7 @@ import { apiCall } from '../../../shared/api/api-client';
 import { storage } from '../../../shared/storage';
 
 export function updatePassword(request: UpdatePasswordRequest) {
-  return apiCall('/elex/user/updatePass', request, { schema: WithdrawalLockResponseSchema });
+  return apiCall(API.userUpdatePass, request, { schema: WithdrawalLockResponseSchema });
 }
 
 /**
@@ -15,13 +16,13 @@ export function updatePassword(request: UpdatePasswordRequest) {
  * session already gone): logging out must never fail for the member.
  */
 export async function logout() {
-  await apiCall('/elex/user/logout', {}, { silent: true }).catch(() => undefined);
+  await apiCall(API.userLogout, {}, { silent: true }).catch(() => undefined);
   storage.setToken(null, { byMember: true });
 }
 
 /** `forfeitTotal`: the USDT the dialog showed would be lost; the server refuses if that changed. */
 export async function deleteAccount({ password, forfeitTotal }: { password: string; forfeitTotal: string }) {
   const request: DeleteAccountRequest = { passwd: password, forfeitTotal };
-  await apiCall('/elex/user/deleteAccount', request);
+  await apiCall(API.userDeleteAccount, request);
   storage.setToken(null, { byMember: true });
 }

@@ -1,10 +1,10 @@
-import { type Settings, SettingsSchema } from '@elex/contract';
+import { API, type Settings, SettingsSchema } from '@elex/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
 export const settingsQuery = queryOptions({
   queryKey: ['me', 'settings'],
-  queryFn: () => apiCall('/elex/user/getSettings', {}, { schema: SettingsSchema }),
+  queryFn: () => apiCall(API.userGetSettings, {}, { schema: SettingsSchema }),
 });
 
 export const useSettings = () => useQuery(settingsQuery);
@@ -13,7 +13,7 @@ export const useSettings = () => useQuery(settingsQuery);
 export function useSaveSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (settings: Settings) => apiCall('/elex/user/saveSettings', settings, { silent: true }),
+    mutationFn: (settings: Settings) => apiCall(API.userSaveSettings, settings, { silent: true }),
     onSuccess: (_, settings) => client.setQueryData(settingsQuery.queryKey, settings),
   });
 }

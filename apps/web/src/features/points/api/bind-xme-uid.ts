@@ -1,3 +1,4 @@
+import { API } from '@elex/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 import { taskDetailQuery } from './get-task-detail';
@@ -6,7 +7,7 @@ import { taskDetailQuery } from './get-task-detail';
 export function useBindXmeUid() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (xmeUid: string) => apiCall('/elex/user/bindXmeUid', { xmeUid }),
+    mutationFn: (xmeUid: string) => apiCall(API.userBindXmeUid, { xmeUid }),
     onSuccess: () => client.invalidateQueries({ queryKey: taskDetailQuery.queryKey }),
   });
 }

@@ -1,4 +1,4 @@
-import { type FetchTaskStatusRequest, FetchTaskStatusResponseSchema } from '@elex/contract';
+import { API, type FetchTaskStatusRequest, FetchTaskStatusResponseSchema } from '@elex/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 import { taskDetailQuery } from './get-task-detail';
@@ -8,7 +8,7 @@ export function useVerifyMembership() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: FetchTaskStatusRequest) =>
-      apiCall('/elex/exchange/fetchMetiaTaskStatus', request, { schema: FetchTaskStatusResponseSchema }),
+      apiCall(API.exchangeFetchMetiaTaskStatus, request, { schema: FetchTaskStatusResponseSchema }),
     onSuccess: () => client.invalidateQueries({ queryKey: taskDetailQuery.queryKey }),
   });
 }

@@ -1,4 +1,4 @@
-import { PointsHistorySchema } from '@elex/contract';
+import { API, PointsHistorySchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,8 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const pointsHistoryQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['points', 'history', page, pageSize],
-    queryFn: () =>
-      apiCall('/elex/activity/pointsHistory', { page, pageSize }, { schema: PointsHistorySchema }),
+    queryFn: () => apiCall(API.activityPointsHistory, { page, pageSize }, { schema: PointsHistorySchema }),
     placeholderData: keepPreviousData,
   });
 

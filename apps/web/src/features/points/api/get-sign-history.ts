@@ -1,4 +1,4 @@
-import { SignHistoryResponseSchema } from '@elex/contract';
+import { API, SignHistoryResponseSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../../shared/api/api-client';
@@ -12,7 +12,7 @@ export const signHistoryQuery = (month: string | undefined) =>
   queryOptions({
     queryKey: [...signHistoryKey, month ?? 'current'],
     queryFn: () =>
-      apiCall('/elex/activity/signHistory', month ? { month } : {}, { schema: SignHistoryResponseSchema }),
+      apiCall(API.activitySignHistory, month ? { month } : {}, { schema: SignHistoryResponseSchema }),
     placeholderData: keepPreviousData,
     // Every month's answer carries today and whether it is done; both change at the day's end.
     ...refreshAtCheckInDayEnd,

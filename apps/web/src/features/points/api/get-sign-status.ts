@@ -1,3 +1,4 @@
+import { API } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 import { refreshAtCheckInDayEnd, untilNextCheckInDay } from './check-in-day';
@@ -12,7 +13,7 @@ function toSignStatus(content: unknown): { isSignToday: boolean } {
 
 export const signStatusQuery = queryOptions({
   queryKey: ['points', 'sign-status'],
-  queryFn: async () => toSignStatus(await apiCall('/elex/user/isSignTody', {}, { silent: true })),
+  queryFn: async () => toSignStatus(await apiCall(API.userIsSignTody, {}, { silent: true })),
   retry: false,
   // Never fresh past the day's end: a page opened after midnight asks again.
   staleTime: () => Math.min(60_000, untilNextCheckInDay()),

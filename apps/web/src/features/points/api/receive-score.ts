@@ -1,4 +1,4 @@
-import { ReceiveScoreResponseSchema } from '@elex/contract';
+import { API, ReceiveScoreResponseSchema } from '@elex/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 import { taskDetailQuery } from './get-task-detail';
@@ -8,11 +8,7 @@ export function useClaimTask() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (taskId: string) =>
-      apiCall(
-        '/elex/exchange/receiveScore',
-        { taskId },
-        { schema: ReceiveScoreResponseSchema, silent: true },
-      ),
+      apiCall(API.exchangeReceiveScore, { taskId }, { schema: ReceiveScoreResponseSchema, silent: true }),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: taskDetailQuery.queryKey }),

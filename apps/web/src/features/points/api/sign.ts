@@ -1,4 +1,4 @@
-import { SignResultSchema, State } from '@elex/contract';
+import { API, SignResultSchema, State } from '@elex/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiCall } from '../../../shared/api/api-client';
 import { signHistoryKey } from './get-sign-history';
@@ -24,7 +24,7 @@ export function useCheckIn() {
     await Promise.all(AFTER_CHECK_IN.map((queryKey) => client.invalidateQueries({ queryKey })));
   };
   return useMutation({
-    mutationFn: () => apiCall('/elex/activity/sign', {}, { schema: SignResultSchema, silent: true }),
+    mutationFn: () => apiCall(API.activitySign, {}, { schema: SignResultSchema, silent: true }),
     onSuccess: markSigned,
     onError: async (error) => {
       // 'Already Checked In' (another tab or device did it): today is done all the same.

@@ -1,6 +1,6 @@
-import { type CreateSupportRequest, SupportRequestSummarySchema } from '@elex/contract';
+import { API, type CreateSupportRequest, SupportRequestSummarySchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/support/create {kind, platId?, uid?, address?, text, image?}`: a refusal is toasted by the client. */
 export const createSupportRequest = (request: CreateSupportRequest) =>
-  apiCall('/elex/support/create', request, { schema: SupportRequestSummarySchema });
+  apiCall(API.supportCreate, request, { schema: SupportRequestSummarySchema });

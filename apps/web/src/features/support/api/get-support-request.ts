@@ -1,4 +1,4 @@
-import { SupportDetailSchema } from '@elex/contract';
+import { API, SupportDetailSchema } from '@elex/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const supportRequestQuery = (id: string) =>
   queryOptions({
     queryKey: ['me', 'support', 'detail', id],
-    queryFn: () => apiCall('/elex/support/detail', { id }, { schema: SupportDetailSchema }),
+    queryFn: () => apiCall(API.supportDetail, { id }, { schema: SupportDetailSchema }),
   });
 
 export const useSupportRequest = (id: string) => useQuery(supportRequestQuery(id));

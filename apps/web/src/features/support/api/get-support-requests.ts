@@ -1,4 +1,4 @@
-import { SupportListSchema } from '@elex/contract';
+import { API, SupportListSchema } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const supportRequestsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['me', 'support', 'list', page, pageSize],
-    queryFn: () => apiCall('/elex/support/list', { page, pageSize }, { schema: SupportListSchema }),
+    queryFn: () => apiCall(API.supportList, { page, pageSize }, { schema: SupportListSchema }),
     placeholderData: keepPreviousData,
   });
 

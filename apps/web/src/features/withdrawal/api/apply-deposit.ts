@@ -1,4 +1,4 @@
-import { type ApplyDepositRequest, WithdrawalSchema } from '@elex/contract';
+import { API, type ApplyDepositRequest, WithdrawalSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /**
@@ -6,5 +6,5 @@ import { apiCall } from '../../../shared/api/api-client';
  * server's reason in its own dialog. A retry with the same `requestId` answers the same withdrawal.
  */
 export function applyDeposit(request: ApplyDepositRequest) {
-  return apiCall('/elex/user/applyDeposit', request, { schema: WithdrawalSchema, silent: true });
+  return apiCall(API.userApplyDeposit, request, { schema: WithdrawalSchema, silent: true });
 }

@@ -1,7 +1,7 @@
-import { WithdrawalSchema } from '@elex/contract';
+import { API, WithdrawalSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/user/cancelDeposit`: takes back a withdrawal still under review; the funds return. */
 export function cancelDeposit(id: string) {
-  return apiCall('/elex/user/cancelDeposit', { id }, { schema: WithdrawalSchema });
+  return apiCall(API.userCancelDeposit, { id }, { schema: WithdrawalSchema });
 }

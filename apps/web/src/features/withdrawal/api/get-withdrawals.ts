@@ -1,4 +1,4 @@
-import { DepositRecordPageSchema, type DepositRecordRequest } from '@elex/contract';
+import { API, DepositRecordPageSchema, type DepositRecordRequest } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
@@ -12,7 +12,7 @@ export const PAYOUT_REFRESH_MS = 5_000;
 export const withdrawalsQuery = (request: DepositRecordRequest) =>
   queryOptions({
     queryKey: ['me', 'withdrawals', request],
-    queryFn: () => apiCall('/elex/exchange/depositRecord', request, { schema: DepositRecordPageSchema }),
+    queryFn: () => apiCall(API.exchangeDepositRecord, request, { schema: DepositRecordPageSchema }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.records.some((record) => record.status === 'pending' && record.payout !== null)
