@@ -5,6 +5,7 @@
  * - a module reaches another module's tables and repositories only through that module's service:
  *   a `*.tables.ts` may reference another module's table (foreign keys), and any file may import a
  *   table's row type (`import type`), but no other code of one module queries another's tables;
+ * - nor imports another module's routes (shared HTTP settings live in src/http);
  * - tests and test helpers may reach anywhere (they set up state across modules).
  * Violations that predate the rule are listed in .dependency-cruiser-known-violations.json (made by
  * `npm run lint:boundaries:baseline`); the list only shrinks: a new one fails the lint.
@@ -37,6 +38,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/', pathNot: TESTS },
       to: { path: '^src/modules/([^/]+)/[^/]+\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'no-foreign-routes',
+      comment: "Another module's HTTP routes: what both need belongs below the modules (src/http, src/lib).",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/modules/([^/]+)/[^/]+\\.routes\\.ts$', pathNot: '^src/modules/$1/' },
     },
     {
       name: 'no-modules-into-app',

@@ -17,6 +17,7 @@ import {
 } from '@elex/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestLocale, success } from '../../http/envelope.js';
+import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { parsePayload } from '../../http/validation.js';
 import { checkPromotionCode } from '../promotions/promotions.service.js';
 import { memberOnly, requireMember } from './auth.guard.js';
@@ -38,11 +39,6 @@ import {
 import { endMemberHoldings } from './deletion.js';
 import { prepareDummyHash } from './passwords.js';
 
-/**
- * Per-IP limits on the visitor calls that reveal accounts or check secrets (accounts issue), on top of
- * the code caps counted in the database. Shared through Redis when REDIS_URL is set.
- */
-export const AUTH_RATE_LIMIT = { max: 20, timeWindow: 60_000 } as const;
 const limited = { config: { rateLimit: AUTH_RATE_LIMIT } };
 const memberCall = { preHandler: memberOnly };
 

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { type Config, ConfigError, loadConfig } from '../../config.js';
+import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { testConfig } from '../../test/test-app.js';
-import { AUTH_RATE_LIMIT } from './auth.routes.js';
 import { createAccountsTestApp, nextEmail, nextIp, type TestContext } from './test-support.js';
 
 let ctx: TestContext;

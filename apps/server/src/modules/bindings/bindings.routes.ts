@@ -7,9 +7,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.js';
 import { success } from '../../http/envelope.js';
+import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { parsePayload } from '../../http/validation.js';
 import { memberOnly, requireMember } from '../auth/auth.guard.js';
-import { AUTH_RATE_LIMIT } from '../auth/auth.routes.js';
 import { bindExchangeUid, bindXmeUid, uidEligibility } from './bindings.service.js';
 
 /** The caller's member id when a live session comes with the request; a visitor otherwise. */

@@ -7,9 +7,9 @@ import {
 } from '@elex/contract';
 import type { FastifyInstance } from 'fastify';
 import { success } from '../../http/envelope.js';
+import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { parsePayload } from '../../http/validation.js';
 import { memberOnly, requireMember } from '../auth/auth.guard.js';
-import { AUTH_RATE_LIMIT } from '../auth/auth.routes.js';
 import { payoutProgress } from '../payouts/payouts.service.js';
 import {
   cancelWithdrawal,
