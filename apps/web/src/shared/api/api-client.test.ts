@@ -1,4 +1,4 @@
-import { MESSAGES } from '@elex/contract';
+import { API, MESSAGES } from '@elex/contract';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -145,3 +145,18 @@ describe('apiCall (spec sections 4 and 8)', () => {
     expect(toast.error).not.toHaveBeenCalled();
   });
 });
+
+/**
+ * Never called: the compiler (`npm run typecheck`, part of `npm test`) checks these lines. A call named
+ * from the endpoint table takes the input of the request schema the server parses, so a body the
+ * server would refuse does not compile.
+ */
+export function _bodiesTypedFromTheEndpointTable() {
+  void apiCall(API.userLogin, { email: 'a@example.com', passwd: 'secret-1', authcode: '123456' });
+  // @ts-expect-error a field the request schema does not have
+  void apiCall(API.userLogin, { email: 'a@example.com', passwd: 'secret-1', authcode: '1', extra: 1 });
+  // @ts-expect-error a required field missing
+  void apiCall(API.userLogin, { email: 'a@example.com' });
+  // @ts-expect-error a call that reads no body
+  void apiCall(API.userMyInfo, { page: 1 });
+}

@@ -1,4 +1,5 @@
 import { type Envelope, REDIRECT_DELAY_MS, State } from '@elex/contract';
+import type { ENDPOINTS } from '@elex/contract/endpoints';
 import i18next from 'i18next';
 import type { z } from 'zod';
 import { currentLocale, whenStringsComplete } from '../i18n/i18n';
@@ -21,6 +22,23 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** The endpoint (endpoints.ts) whose path is P; never for a path outside the table. */
+type EndpointOf<P extends string> = {
+  [N in keyof typeof ENDPOINTS]: (typeof ENDPOINTS)[N]['path'] extends P ? N : never;
+}[keyof typeof ENDPOINTS];
+
+/**
+ * What a call's body must be: the input of its request schema in the endpoint table, an empty object
+ * for a call that reads none; anything for a path not in the table (tests, the upload helper).
+ */
+type BodyOf<P extends string> = [EndpointOf<P>] extends [never]
+  ? unknown
+  : (typeof ENDPOINTS)[EndpointOf<P>]['request'] extends infer S
+    ? S extends z.ZodType
+      ? z.input<S>
+      : Record<string, never>
+    : never;
 
 export interface CallOptions<T> {
   /**
@@ -70,9 +88,9 @@ function fail(error: ApiError, silent: boolean | undefined): never {
  * server's message on a non-zero state, and handles session expiry, HTTP 500 and no response the way
  * spec section 8 says.
  */
-export async function apiCall<T = unknown>(
-  path: string,
-  body: unknown = {},
+export async function apiCall<T = unknown, P extends string = string>(
+  path: P,
+  body: BodyOf<P> = {} as BodyOf<P>,
   options: CallOptions<T> = {},
 ): Promise<T> {
   // A schema still loading is awaited after the answer; a failed load must not go unheard before that.
