@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { sendFastLane } from '../modules/payouts/payouts.fast-lane.js';
 import { scanWalletTransfers } from '../modules/payouts/payouts.reconciliation.js';
-import { alertIfWalletShort, trackPayouts } from '../modules/payouts/payouts.service.js';
+import { trackPayouts } from '../modules/payouts/payouts.track.js';
+import { alertIfWalletShort } from '../modules/payouts/payouts.wallet.js';
 
 /**
  * How often the tracker also looks at the wallet: its balances for the operators' alert, and its new

@@ -37,7 +37,7 @@ import { parsePayload } from '../../http/validation.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
 import { explainTransfer, payoutReconciliation } from '../payouts/payouts.reconciliation.js';
-import { walletHealth } from '../payouts/payouts.service.js';
+import { walletHealth } from '../payouts/payouts.wallet.js';
 import { operatorOnly, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {

@@ -9,13 +9,8 @@ import {
 } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
 import { findUserById } from '../auth/auth.service.js';
-import {
-  latestPayouts,
-  type PayoutBrief,
-  type PayoutView,
-  sendWithdrawal,
-  sendWithdrawals,
-} from '../payouts/payouts.service.js';
+import { sendWithdrawal, sendWithdrawals } from '../payouts/payouts.send.js';
+import { latestPayouts, type PayoutBrief, type PayoutView } from '../payouts/payouts.service.js';
 import {
   approveWithdrawal,
   type DecisionResult,

@@ -18,7 +18,8 @@ import type { CashbackTestContext } from '../cashback/test-support.js';
 import { usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
-import { listPayouts, trackPayouts, withdrawalPayouts } from './payouts.service.js';
+import { listPayouts, withdrawalPayouts } from './payouts.service.js';
+import { trackPayouts } from './payouts.track.js';
 import { type PayoutTestChain, payoutConfig, payoutTestChain, pendingWithdrawal } from './test-support.js';
 
 /**

@@ -3,8 +3,10 @@ import type { AppError } from '../../http/app-error.js';
 import { readCommandArgs } from '../../lib/cli-args.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
-import { listPayouts, type PayoutView, sendWithdrawals, walletStatus } from './payouts.service.js';
+import { sendWithdrawals } from './payouts.send.js';
+import { listPayouts, type PayoutView } from './payouts.service.js';
 import { PAYOUT_STATES, type PayoutState } from './payouts.tables.js';
+import { walletStatus } from './payouts.wallet.js';
 
 /**
  * The payout operator commands (docs/withdrawals.md, "On-chain payouts"): send pending withdrawals

@@ -10,7 +10,9 @@ import { rowsOf } from '../cashback/cashback.repository.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { createWithdrawalTestApp, memberCall } from '../withdrawals/test-support.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
-import { alertIfWalletShort, sendWithdrawal, trackPayouts, walletHealth } from './payouts.service.js';
+import { sendWithdrawal } from './payouts.send.js';
+import { trackPayouts } from './payouts.track.js';
+import { alertIfWalletShort, walletHealth } from './payouts.wallet.js';
 import {
   type PayoutTestChain,
   payoutConfig,

@@ -24,14 +24,10 @@ import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.service.js';
 import type { FastLaneConfig } from './payouts.config.js';
 import { FAST_LANE_ACTOR, sendFastLane } from './payouts.fast-lane.js';
-import {
-  listPayouts,
-  type PayoutDeps,
-  sendWithdrawal,
-  trackPayouts,
-  walletHealth,
-  withdrawalPayouts,
-} from './payouts.service.js';
+import { sendWithdrawal } from './payouts.send.js';
+import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
+import { trackPayouts } from './payouts.track.js';
+import { walletHealth } from './payouts.wallet.js';
 import { type PayoutTestChain, payoutConfig, payoutTestChain } from './test-support.js';
 
 /**

@@ -5,7 +5,8 @@ import { isUidFrozen } from '../support/frozen.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import { FAST_LANE_WINDOW_MS, type FastLaneConfig } from './payouts.config.js';
 import { fastLaneCandidates, fastLaneSentSince, payoutHeldByFees } from './payouts.fast-lane.repository.js';
-import { type PayoutDeps, sendWithdrawal } from './payouts.service.js';
+import { sendWithdrawal } from './payouts.send.js';
+import type { PayoutDeps } from './payouts.service.js';
 
 /**
  * The fast lane (issue 17, docs/withdrawals.md "Fast lane"): off unless PAYOUT_FAST_LANE_MAX_USDT is

@@ -8,14 +8,10 @@ import type { CashbackTestContext } from '../cashback/test-support.js';
 import { createWithdrawalTestApp, usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { payoutsList } from './payouts.commands.js';
-import {
-  listPayouts,
-  type PayoutDeps,
-  sendWithdrawal,
-  trackPayouts,
-  walletHealth,
-  withdrawalPayouts,
-} from './payouts.service.js';
+import { sendWithdrawal } from './payouts.send.js';
+import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
+import { trackPayouts } from './payouts.track.js';
+import { walletHealth } from './payouts.wallet.js';
 import { type PayoutTestChain, payoutConfig, payoutTestChain, pendingWithdrawal } from './test-support.js';
 
 /**

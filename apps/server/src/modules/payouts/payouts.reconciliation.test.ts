@@ -10,7 +10,8 @@ import { createWithdrawalTestApp, usdt } from '../withdrawals/test-support.js';
 import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsReconcile } from './payouts.commands.js';
 import { payoutReconciliation, SCAN_CHUNK_BLOCKS, scanWalletTransfers } from './payouts.reconciliation.js';
-import { sendWithdrawal, trackPayouts } from './payouts.service.js';
+import { sendWithdrawal } from './payouts.send.js';
+import { trackPayouts } from './payouts.track.js';
 import { type PayoutTestChain, payoutOverrides, payoutTestChain, pendingWithdrawal } from './test-support.js';
 
 /**

@@ -17,16 +17,10 @@ import { approveWithdrawal, getWithdrawal, rejectWithdrawal } from '../withdrawa
 import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
-import {
-  DROPPED_AFTER_MS,
-  listPayouts,
-  type PayoutDeps,
-  sendWithdrawal,
-  sendWithdrawals,
-  trackPayouts,
-  walletStatus,
-  withdrawalPayouts,
-} from './payouts.service.js';
+import { sendWithdrawal, sendWithdrawals } from './payouts.send.js';
+import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
+import { DROPPED_AFTER_MS, trackPayouts } from './payouts.track.js';
+import { walletStatus } from './payouts.wallet.js';
 import { type PayoutTestChain, payoutOverrides, payoutTestChain, pendingWithdrawal } from './test-support.js';
 
 /**
