@@ -12,15 +12,11 @@
  */
 const TESTS = '(\\.test\\.ts|test-support\\.ts|/test/)';
 
+const base = require('../../dependency-cruiser.base.cjs');
+
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'An import cycle: break it by moving what both need into a lower file.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    base.noCircular,
     {
       name: 'no-foreign-tables',
       comment: "Another module's tables: go through its service (or a type-only import of a row type).",
@@ -54,9 +50,5 @@ module.exports = {
       to: { path: '^src/(app|main|cli)\\.ts$' },
     },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-  },
+  options: base.options,
 };

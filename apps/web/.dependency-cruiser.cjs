@@ -7,15 +7,11 @@
  * Violations that predate the rule are listed in .dependency-cruiser-known-violations.json; the list
  * only shrinks: a new one fails the lint.
  */
+const base = require('../../dependency-cruiser.base.cjs');
+
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'An import cycle: break it by moving what both need into a lower file.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    base.noCircular,
     {
       name: 'no-feature-internals',
       comment: "Another feature's file: move what both need to shared/, or compose them in app/.",
@@ -31,9 +27,5 @@ module.exports = {
       to: { path: '^src/(features|app)/' },
     },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-  },
+  options: base.options,
 };

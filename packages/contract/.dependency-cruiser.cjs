@@ -1,17 +1,7 @@
 /** The contract's own rule (docs/architecture.md, "Boundaries"): no import cycles. */
+const base = require('../../dependency-cruiser.base.cjs');
+
 module.exports = {
-  forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'An import cycle: break it by moving what both need into a lower file.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-  ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-  },
+  forbidden: [base.noCircular],
+  options: base.options,
 };

@@ -25,10 +25,9 @@ import { getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.serv
 import type { FastLaneConfig } from './payouts.config.js';
 import { FAST_LANE_ACTOR, sendFastLane } from './payouts.fast-lane.js';
 import { sendWithdrawal } from './payouts.send.js';
-import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
-import { trackPayouts } from './payouts.track.js';
+import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
 import { walletHealth } from './payouts.wallet.js';
-import { type PayoutTestChain, payoutConfig, payoutTestChain } from './test-support.js';
+import { type PayoutTestChain, payoutConfig, payoutTestChain, settlePayouts } from './test-support.js';
 
 /**
  * The fast lane (docs/withdrawals.md "Fast lane") against a real local EVM: a small withdrawal of a
@@ -66,14 +65,7 @@ function withLane(fastLane: FastLaneConfig | null): PayoutDeps {
   return { ...ctx.deps, config: { ...ctx.deps.config, payouts: { ...payouts, fastLane } } };
 }
 
-async function settle() {
-  for (let pass = 0; pass < 10; pass += 1) {
-    await trackPayouts(deps());
-    const views = await listPayouts(deps(), { limit: 1000 });
-    if (!views.some((view) => ['signed', 'broadcast', 'mined'].includes(view.state))) return;
-    await mine(1);
-  }
-}
+const settle = (passes?: number) => settlePayouts(deps(), setup.chain, passes);
 
 async function request(member: TestMember, amount: string, to: Address): Promise<string> {
   const answer = await applyDeposit(ctx, member, {

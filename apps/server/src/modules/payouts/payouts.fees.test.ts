@@ -9,10 +9,16 @@ import { createWithdrawalTestApp, usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { payoutsList } from './payouts.commands.js';
 import { sendWithdrawal } from './payouts.send.js';
-import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
+import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
 import { trackPayouts } from './payouts.track.js';
 import { walletHealth } from './payouts.wallet.js';
-import { type PayoutTestChain, payoutConfig, payoutTestChain, pendingWithdrawal } from './test-support.js';
+import {
+  type PayoutTestChain,
+  payoutConfig,
+  payoutTestChain,
+  pendingWithdrawal,
+  settlePayouts,
+} from './test-support.js';
 
 /**
  * The fee ceiling (PAYOUT_MAX_FEE_GWEI, docs/withdrawals.md "Fee ceiling") against a real local EVM
@@ -50,14 +56,7 @@ async function baseFee(gwei: string) {
   await mine(1);
 }
 
-async function settle() {
-  for (let pass = 0; pass < 10; pass += 1) {
-    await trackPayouts(deps());
-    const views = await listPayouts(deps(), { limit: 1000 });
-    if (!views.some((view) => ['signed', 'broadcast', 'mined'].includes(view.state))) return;
-    await mine(1);
-  }
-}
+const settle = (passes?: number) => settlePayouts(deps(), setup.chain, passes);
 
 describe('the fee ceiling', () => {
   it('raises a stuck payout up to the ceiling, then holds it there, alerts once, and pays it when fees fall', async () => {

@@ -7,7 +7,14 @@ import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { lockWithdrawal, refuseUnlessPayable } from '../withdrawals/withdrawals.service.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
-import { cappedFees, errorText, type Fees, type PayoutChain, TRANSFER_GAS_LIMIT } from './payouts.chain.js';
+import {
+  cappedFees,
+  errorText,
+  type Fees,
+  type PayoutChain,
+  type SignedTransfer,
+  TRANSFER_GAS_LIMIT,
+} from './payouts.chain.js';
 import {
   attemptsOf,
   findPayout,
@@ -114,15 +121,7 @@ export async function sendWithdrawal(
         createdAt: now,
         updatedAt: now,
       });
-      const attempt = await insertAttempt(tx, {
-        payoutId: payout.id,
-        txHash: signed.txHash,
-        rawTx: signed.rawTx,
-        gasLimit: signed.gasLimit,
-        maxFeePerGas: signed.maxFeePerGas,
-        maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
-        createdAt: now,
-      });
+      const attempt = await insertAttempt(tx, attemptRow(payout.id, signed, now));
       await setWalletNonce(tx, wallet, nonce + 1, now);
       if (input.audit) {
         await recordAudit(tx, {
@@ -268,4 +267,17 @@ export async function broadcastAttempt(
 /** The network's ask when the ceiling holds `fees` below it, else null (what `held_fee_asked` keeps). */
 export function heldBelow(asked: Fees, fees: Fees): bigint | null {
   return asked.maxFeePerGas > fees.maxFeePerGas ? asked.maxFeePerGas : null;
+}
+
+/** The record of a signed transaction of a payout, written before any node sees it. */
+export function attemptRow(payoutId: number, signed: SignedTransfer, at: Date) {
+  return {
+    payoutId,
+    txHash: signed.txHash,
+    rawTx: signed.rawTx,
+    gasLimit: signed.gasLimit,
+    maxFeePerGas: signed.maxFeePerGas,
+    maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
+    createdAt: at,
+  };
 }

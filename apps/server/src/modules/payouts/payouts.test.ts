@@ -18,10 +18,16 @@ import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
 import { sendWithdrawal, sendWithdrawals } from './payouts.send.js';
-import { listPayouts, type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
+import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
 import { DROPPED_AFTER_MS, trackPayouts } from './payouts.track.js';
 import { walletStatus } from './payouts.wallet.js';
-import { type PayoutTestChain, payoutOverrides, payoutTestChain, pendingWithdrawal } from './test-support.js';
+import {
+  type PayoutTestChain,
+  payoutOverrides,
+  payoutTestChain,
+  pendingWithdrawal,
+  settlePayouts,
+} from './test-support.js';
 
 /**
  * On-chain payouts against a real local EVM (Hardhat's network, src/test/chain) and a 6-decimal test
@@ -59,14 +65,7 @@ async function everyInvariantHolds() {
 }
 
 /** Tracker passes (the server runs them every few seconds) until nothing is in flight or `passes` ran. */
-async function trackUntilSettled(passes = 10) {
-  for (let pass = 0; pass < passes; pass += 1) {
-    await trackPayouts(deps());
-    const views = await listPayouts(deps(), { limit: 1000 });
-    if (!views.some((view) => ['signed', 'broadcast', 'mined'].includes(view.state))) return;
-    await mine(1);
-  }
-}
+const trackUntilSettled = (passes?: number) => settlePayouts(deps(), setup.chain, passes);
 
 describe('a payout sent on chain', () => {
   it('is broadcast at once, counts confirmations, then completes the withdrawal with the ledger and the mail', async () => {

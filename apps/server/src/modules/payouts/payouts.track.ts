@@ -12,7 +12,7 @@ import {
   releaseLease,
   updatePayout,
 } from './payouts.repository.js';
-import { broadcastAttempt, heldBelow } from './payouts.send.js';
+import { attemptRow, broadcastAttempt, heldBelow } from './payouts.send.js';
 import { checkpoint, type PayoutDeps } from './payouts.service.js';
 import { PAYOUT_IN_FLIGHT, type PayoutAttemptRow, type PayoutRow } from './payouts.tables.js';
 
@@ -179,15 +179,7 @@ async function replace(
     if (!current || !PAYOUT_IN_FLIGHT.includes(current.state)) return undefined;
     const now = deps.clock.now();
     await updatePayout(tx, payout.id, PAYOUT_IN_FLIGHT, { heldFeeAsked, updatedAt: now });
-    return insertAttempt(tx, {
-      payoutId: payout.id,
-      txHash: signed.txHash,
-      rawTx: signed.rawTx,
-      gasLimit: signed.gasLimit,
-      maxFeePerGas: signed.maxFeePerGas,
-      maxPriorityFeePerGas: signed.maxPriorityFeePerGas,
-      createdAt: now,
-    });
+    return insertAttempt(tx, attemptRow(payout.id, signed, now));
   });
   if (!attempt) return undefined;
   await broadcastAttempt(deps, chain, payout, attempt);

@@ -12,6 +12,9 @@ import {
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
 import type { PayoutConfig } from './payouts.config.js';
+import { listPayouts, type PayoutDeps } from './payouts.service.js';
+import { PAYOUT_IN_FLIGHT } from './payouts.tables.js';
+import { trackPayouts } from './payouts.track.js';
 
 /**
  * Test helpers for on-chain payouts: the local chain with a fresh test USDT, a funded payout wallet
@@ -77,4 +80,17 @@ export async function pendingWithdrawal(
   const answer = await applyDeposit(ctx, member, { amount, authCode, address: to });
   expect(answer).toMatchObject({ state: 0 });
   return { member, id: (answer.content as { id: string }).id, to };
+}
+
+/**
+ * Tracker passes (the server runs them every few seconds), mining a block between them, until no
+ * payout is in flight or `passes` ran.
+ */
+export async function settlePayouts(deps: PayoutDeps, chain: LocalChain, passes = 10) {
+  for (let pass = 0; pass < passes; pass += 1) {
+    await trackPayouts(deps);
+    const views = await listPayouts(deps, { limit: 1000 });
+    if (!views.some((view) => PAYOUT_IN_FLIGHT.includes(view.state))) return;
+    await chain.test.mine({ blocks: 1 });
+  }
 }
