@@ -11,10 +11,10 @@ import type { AppDeps } from '../../deps.js';
 import { findUserById } from '../auth/auth.service.js';
 import { sendWithdrawal, sendWithdrawals } from '../payouts/payouts.send.js';
 import { latestPayouts, type PayoutBrief, type PayoutView } from '../payouts/payouts.service.js';
+import { listWithdrawalQueue } from '../withdrawals/withdrawals.queue.js';
 import {
   approveWithdrawal,
   type DecisionResult,
-  listWithdrawalQueue,
   rejectWithdrawal,
 } from '../withdrawals/withdrawals.service.js';
 import { recordAudit } from './audit.service.js';

@@ -20,9 +20,9 @@ import {
   usdt,
 } from './test-support.js';
 import { checkWithdrawalInvariants } from './withdrawals.check.js';
+import { listWithdrawalQueue } from './withdrawals.queue.js';
 import {
   approveWithdrawal,
-  listWithdrawalQueue,
   rejectWithdrawal,
   requestWithdrawal,
   type WithdrawalFaultPoint,
