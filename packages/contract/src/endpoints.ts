@@ -12,9 +12,12 @@ import {
   ImportRunPageSchema,
   LiftWithdrawalLockRequestSchema,
   MemberActionRequestSchema,
+  MemberDetailSchema,
+  MemberLedgerPageSchema,
   MemberLedgerRequestSchema,
   MemberRequestSchema,
   MemberSearchPageSchema,
+  OperatorSchema,
   PageRequestSchema,
   RejectWithdrawalRequestSchema,
   ReplaceVipTiersRequestSchema,
@@ -57,6 +60,7 @@ import {
   RewardPageSchema,
   RewardQuerySchema,
   VerifyExchangeUidRequestSchema,
+  VerifyExchangeUidResponseSchema,
 } from './cashback.js';
 import {
   AdjustmentPageSchema,
@@ -101,9 +105,12 @@ import {
   UpdatePromotionCodeRequestSchema,
 } from './promotions.js';
 import {
+  OpenRebatePageSchema,
   OpenRebatesRequestSchema,
   ReconciliationSummaryRequestSchema,
+  ReconciliationSummarySchema,
   ResettleRequestSchema,
+  RosterPageSchema,
   RosterRequestSchema,
 } from './reconciliation.js';
 import {
@@ -229,6 +236,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'auth',
     request: null,
+    response: SettingsSchema,
   },
   userSaveSettings: {
     method: 'POST',
@@ -358,6 +366,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'bindings',
     request: VerifyExchangeUidRequestSchema,
+    response: VerifyExchangeUidResponseSchema,
   },
   userBindExchangeUid: {
     method: 'POST',
@@ -417,6 +426,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: null,
+    response: OperatorSchema,
   },
   adminDashboard: {
     method: 'POST',
@@ -499,6 +509,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: MemberRequestSchema,
+    response: MemberDetailSchema,
   },
   adminMemberLedger: {
     method: 'POST',
@@ -506,6 +517,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: MemberLedgerRequestSchema,
+    response: MemberLedgerPageSchema,
   },
   adminUnbindUid: {
     method: 'POST',
@@ -672,6 +684,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ReconciliationSummaryRequestSchema,
+    response: ReconciliationSummarySchema,
   },
   adminReconciliationRoster: {
     method: 'POST',
@@ -679,6 +692,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: RosterRequestSchema,
+    response: RosterPageSchema,
   },
   adminReconciliationRebates: {
     method: 'POST',
@@ -686,6 +700,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: OpenRebatesRequestSchema,
+    response: OpenRebatePageSchema,
   },
   adminReconciliationSettle: {
     method: 'POST',
