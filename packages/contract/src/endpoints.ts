@@ -48,6 +48,7 @@ import {
   VerifyCode2RequestSchema,
   VerifyCodeRequestSchema,
   VerifyEmailRequestSchema,
+  VerifyEmailResponseSchema,
 } from './auth.js';
 import {
   BindExchangeUidRequestSchema,
@@ -73,6 +74,7 @@ import {
 } from './corrections.js';
 import {
   CashbackEstimateRequestSchema,
+  CashbackEstimateResponseSchema,
   ExchangeDetailRequestSchema,
   ExchangeDetailResponseSchema,
   ExchangeIndexResponseSchema,
@@ -81,6 +83,7 @@ import { InviteLinkSchema, MyFriendsRequestSchema, MyFriendsSchema, MyInviteCode
 import {
   AlertPreferencesSchema,
   CreateExportRequestSchema,
+  ExportLinkSchema,
   SaveAlertPreferencesRequestSchema,
 } from './operations.js';
 import {
@@ -95,6 +98,7 @@ import {
   PointsHistorySchema,
   SignHistoryRequestSchema,
   SignHistoryResponseSchema,
+  SignResultSchema,
   SignStatusSchema,
 } from './points.js';
 import {
@@ -172,6 +176,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: VerifyEmailRequestSchema,
+    response: VerifyEmailResponseSchema,
   },
   userCheckEncr: {
     method: 'POST',
@@ -282,6 +287,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'exchanges',
     request: CashbackEstimateRequestSchema,
+    response: CashbackEstimateResponseSchema,
   },
   userIsSignTody: {
     method: 'POST',
@@ -297,6 +303,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'points',
     request: null,
+    response: SignResultSchema,
   },
   activitySignHistory: {
     method: 'POST',
@@ -723,6 +730,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: CreateExportRequestSchema,
+    response: ExportLinkSchema,
   },
   adminAlertPreferences: {
     method: 'POST',
