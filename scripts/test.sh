@@ -17,7 +17,7 @@ bash scripts/ensure-browser.sh
 section "Typecheck"
 npm run typecheck
 
-section "Lint (biome, module boundaries)"
+section "Lint (biome, module boundaries, knip)"
 npm run lint
 
 # The suite only needs an administrative connection: each test file creates and drops its own

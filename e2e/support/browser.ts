@@ -1,13 +1,13 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium (apt package `chromium`); `scripts/ensure-browser.sh` installs it. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Flags for a root user on a machine with a closed network: no sandbox (root), no GPU, and nothing
  * that phones home (without them Chromium retries Google's hosts at every start).
  */
-export const chromiumArgs = [
+const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -35,12 +35,6 @@ export interface NewPageOptions {
   baseURL?: string;
   /** Stored before any script of the site runs, e.g. `{ locale: 'ko' }` or `{ token: '...' }`. */
   localStorage?: Record<string, string>;
-}
-
-/** A page in its own fresh context (no shared storage between pages). Close it with `page.context().close()`. */
-export async function openPage(browser: Browser, options: NewPageOptions = {}): Promise<Page> {
-  const context = await createContext(browser, options);
-  return context.newPage();
 }
 
 export async function createContext(browser: Browser, options: NewPageOptions = {}): Promise<BrowserContext> {

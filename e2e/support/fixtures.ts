@@ -53,7 +53,7 @@ after(async () => {
   await started?.smtp?.stop();
 });
 
-export interface E2EPageOptions extends Omit<NewPageOptions, 'baseURL'> {
+interface E2EPageOptions extends Omit<NewPageOptions, 'baseURL'> {
   /** Console or page errors this test provokes on purpose. */
   ignoreErrors?: RegExp[];
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from './server.js';
 
-export type RouteAccess = 'any' | 'guest' | 'member';
+type RouteAccess = 'any' | 'guest' | 'member';
 
 export interface PageRoute {
   /** The route as the router writes it, e.g. `/admin/members/:userId`. */

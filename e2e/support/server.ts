@@ -15,7 +15,7 @@ const builtCli = path.join(repoRoot, 'apps/server/dist/cli.js');
  * The production build the servers serve: apps/web/dist, or E2E_WEB_DIST (a build of one's own, e.g.
  * `vite build --outDir /tmp/x`, so a rebuild of apps/web/dist elsewhere cannot change a running suite).
  */
-export const webDist = process.env.E2E_WEB_DIST
+const webDist = process.env.E2E_WEB_DIST
   ? path.resolve(process.env.E2E_WEB_DIST)
   : path.join(repoRoot, 'apps/web/dist');
 
@@ -30,7 +30,7 @@ const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS) || 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Asks the kernel for a port that is free right now (the server binds it a moment later). */
-export async function findFreePort(): Promise<number> {
+async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();

@@ -22,7 +22,7 @@ import { waitForCode } from './smtp-capture.js';
 export const BITGET = { platId: 4, name: 'Bitget' } as const;
 /** EIP-55's own test vector: a well-formed address nobody uses. */
 export const RECEIVING_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
-export const MEMBER_PASSWORD = 'withdraw1!';
+const MEMBER_PASSWORD = 'withdraw1!';
 
 export interface WithdrawingMember {
   email: string;

@@ -82,7 +82,7 @@ const EnvSchema = z.object({
   ...payoutEnvShape,
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   env: Env['NODE_ENV'];

@@ -16,7 +16,7 @@ export interface FirstPaintRule {
   forbidden: { pattern: RegExp; why: string }[];
 }
 
-export const FIRST_PAINT_RULE: FirstPaintRule = {
+const FIRST_PAINT_RULE: FirstPaintRule = {
   homeModule: /\/src\/features\/home\/home-page\.tsx$/,
   forbidden: [
     {
@@ -35,7 +35,7 @@ export const FIRST_PAINT_RULE: FirstPaintRule = {
 };
 
 /** The chunks a browser loads for `/` before it can paint: the entry's and the home route's, with what they import. */
-export function firstPaintChunks(chunks: ChunkInfo[], rule: FirstPaintRule = FIRST_PAINT_RULE): ChunkInfo[] {
+function firstPaintChunks(chunks: ChunkInfo[], rule: FirstPaintRule = FIRST_PAINT_RULE): ChunkInfo[] {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const found = new Map<string, ChunkInfo>();
   const visit = (chunk: ChunkInfo | undefined) => {

@@ -221,7 +221,7 @@ export type MemberActionRequest = z.input<typeof MemberActionRequestSchema>;
 
 // /elex/admin/liftWithdrawalLock {userId, reason}: ends the 72 h withdrawal lock after a password change
 // or reset now; answers the member's detail.
-export const LiftWithdrawalLockRequestSchema = MemberActionRequestSchema;
+export const LiftWithdrawalLockRequestSchema = MemberActionRequestSchema.extend({});
 
 // ---------------------------------------------------------------------------------------------------
 // The catalog editor

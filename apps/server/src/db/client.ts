@@ -11,7 +11,7 @@ import pg from 'pg';
 import { serverRoot } from '../paths.js';
 import * as schema from './schema.js';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** One type for both engines: repositories never know which one they run on. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;

@@ -4,7 +4,7 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /** Postgres takes at most 65,535 parameters a statement: multi-row inserts go in chunks. */
-export const INSERT_CHUNK = 1000;
+const INSERT_CHUNK = 1000;
 
 export function chunks<T>(items: readonly T[], size = INSERT_CHUNK): T[][] {
   const result: T[][] = [];

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export type Encoding = 'br' | 'gzip' | 'identity';
 
 /** Below this size compression saves less than the headers it adds (the compress plugin's threshold). */
-export const COMPRESSION_THRESHOLD = 1024;
+const COMPRESSION_THRESHOLD = 1024;
 
 /** Types worth compressing: text, JSON, JavaScript, XML, SVG (images and fonts are compressed already). */
 const COMPRESSIBLE = /^text\/|[/+](?:json|javascript|xml)(?:;|$)/;
@@ -98,7 +98,7 @@ function negotiatorFor(offered: Encoding[]): Negotiator<Encoding> {
  * on a tie. No header, nothing acceptable or only unknown codings (zstd, compress): the plain bytes,
  * which every client reads.
  */
-export function chooseEncoding(acceptEncoding: string | undefined, offered: Encoding[]): Encoding {
+function chooseEncoding(acceptEncoding: string | undefined, offered: Encoding[]): Encoding {
   if (!acceptEncoding || offered.length === 1) return 'identity';
   return negotiatorFor(offered).negotiate(acceptEncoding) ?? 'identity';
 }

@@ -12,7 +12,7 @@ import { z } from 'zod';
 type JsonSchema = Record<string, unknown>;
 
 /** The API's version in the document: raised when a call changes incompatibly. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
@@ -80,7 +80,7 @@ function operation(name: string, endpoint: Endpoint): JsonSchema {
   return operation;
 }
 
-export function openApiDocument(): JsonSchema {
+function openApiDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const [name, endpoint] of Object.entries(ENDPOINTS) as Array<[string, Endpoint]>) {
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}');

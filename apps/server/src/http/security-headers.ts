@@ -22,7 +22,7 @@ const CONTENT_SECURITY_POLICY = [
  * them and re-serialised the policy on every request, which cost a third of the hottest call's
  * throughput (issue 14). HSTS only in production: a development server on http must stay reachable.
  */
-export function securityHeaders(options: { hsts: boolean }): Record<string, string> {
+function securityHeaders(options: { hsts: boolean }): Record<string, string> {
   return {
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'cross-origin-opener-policy': 'same-origin',

@@ -9,7 +9,7 @@ import { alertIfWalletShort } from '../modules/payouts/payouts.wallet.js';
  * How often the tracker also looks at the wallet: its balances for the operators' alert, and its new
  * transfers for the reconciliation (at most SCAN_CHUNKS_PER_CHECK getLogs calls each time).
  */
-export const WALLET_CHECK_MS = 60_000;
+const WALLET_CHECK_MS = 60_000;
 const SCAN_CHUNKS_PER_CHECK = 25;
 
 export interface PayoutTracker {

@@ -15,7 +15,7 @@ export interface OpsRequest {
 }
 
 /** The exit code of a command refused for its operator (missing, unknown, not an operator). */
-export const OPERATOR_REFUSED = 2;
+const OPERATOR_REFUSED = 2;
 
 /**
  * Runs one command on `deps.db` as its operator: one code path for the CLI on its own database and

@@ -35,7 +35,7 @@ export function isMenuItemActive(itemPath: string, pathname: string): boolean {
  */
 export const WHITEPAPER_URL: string | undefined = import.meta.env.VITE_WHITEPAPER_URL || undefined;
 
-export type CommunityKey = 'chat' | 'channel' | 'social';
+type CommunityKey = 'chat' | 'channel' | 'social';
 export interface CommunityLink {
   /** Locale key under `footer.` */
   key: CommunityKey;

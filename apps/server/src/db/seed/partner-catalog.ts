@@ -6,7 +6,7 @@ import { type Locale, PLACEHOLDER_REFERRAL_CODE, type VipRule } from '@elex/cont
  * any change there. Fees: percent of the order value (USDT-margined perpetuals). Cash rates: percent
  * of the fee paid back, our own commercial terms (placeholders until the affiliate agreements fix them).
  */
-export interface SeedVipTier {
+interface SeedVipTier {
   level: string;
   /** Whole USDT of 30-day futures volume; null when the level has no volume requirement. */
   volume30d: number | null;
@@ -16,7 +16,7 @@ export interface SeedVipTier {
   taker: string;
 }
 
-export interface SeedActivity {
+interface SeedActivity {
   kind: 'general' | 'hot';
   titles: Record<Locale, string>;
   url: string;

@@ -8,7 +8,7 @@ import type { CommissionEntry, ExchangeAdapter, ReferralEntry, TimeWindow } from
 import { isWithin } from './windows.js';
 
 /** What the sync needs to know about an adapter beyond the engine's interface. */
-export interface ExchangeSyncProfile {
+interface ExchangeSyncProfile {
   /**
    * 'api': listCommissions yields the exchange's figures. 'csv': the API has no settlement figures
    * (Bybit), so commissions come from the dashboard's CSV through `rebates:import` and the sync only
@@ -40,7 +40,7 @@ export function pageSizeFor(options: AdapterOptions, max: number): number {
 }
 
 /** Entries handed to the engine per page of the iterator. */
-export const ENTRIES_PER_PAGE = 500;
+const ENTRIES_PER_PAGE = 500;
 
 /**
  * Sums an exchange's rows (per symbol, per trade, per coin ...) into one entry per UID and period,

@@ -16,7 +16,7 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow, utcDay } from './wind
  * BingX's agent (affiliate) API. Every assumption about it lives in this object: a correction to the
  * documentation is one edit here. "unconfirmed" = seen only in an SDK or a secondary source.
  */
-export const BINGX = {
+const BINGX = {
   exchange: 'bingx',
   name: 'BingX',
   baseUrl: 'https://open-api.bingx.com',
@@ -63,7 +63,7 @@ export const BINGX = {
 } as const;
 
 /** The query BingX signs and receives: parameters plus timestamp and recvWindow, sorted by name. */
-export function bingxSignedQuery(query: string, timestamp: number): string {
+function bingxSignedQuery(query: string, timestamp: number): string {
   const params = new URLSearchParams(query);
   params.set('timestamp', String(timestamp));
   params.set('recvWindow', String(BINGX.recvWindowMs));

@@ -18,7 +18,7 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  * Bitget's broker (affiliate) API. Every assumption about it lives in this object: a correction to
  * the documentation is one edit here. "unconfirmed" = seen only in an SDK or a secondary source.
  */
-export const BITGET = {
+const BITGET = {
   exchange: 'bitget',
   name: 'Bitget',
   baseUrl: 'https://api.bitget.com',

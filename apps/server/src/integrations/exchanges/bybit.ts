@@ -28,7 +28,7 @@ import { parseExchangeTime } from './windows.js';
  * no commissions: Bybit's commissions come from the affiliate portal's CSV export through
  * `npm run ops -- rebates:import` (docs/exchange-integrations.md).
  */
-export const BYBIT = {
+const BYBIT = {
   exchange: 'bybit',
   name: 'Bybit',
   baseUrl: 'https://api.bybit.com',

@@ -6,7 +6,7 @@ import type { Credentials } from './adapter.js';
  * _API_PASSPHRASE (Bitget, OKX) and _API_URL (defaults to the real host; tests point it at a fake),
  * and the sync job's SYNC_ENABLED, SYNC_INTERVAL_MINUTES and SYNC_BACKFILL_DAYS.
  */
-export const EXCHANGE_API_NAMES = ['bitget', 'okx', 'bybit', 'gate', 'bingx'] as const;
+const EXCHANGE_API_NAMES = ['bitget', 'okx', 'bybit', 'gate', 'bingx'] as const;
 export type ExchangeApiName = (typeof EXCHANGE_API_NAMES)[number];
 
 const NEEDS_PASSPHRASE: ReadonlySet<ExchangeApiName> = new Set(['bitget', 'okx']);

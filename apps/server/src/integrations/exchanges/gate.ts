@@ -28,7 +28,7 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  * Gate's partner (rebate) API v4. Every assumption about it lives in this object: a correction to the
  * documentation is one edit here. "unconfirmed" = seen only in an SDK or a secondary source.
  */
-export const GATE = {
+const GATE = {
   exchange: 'gate',
   name: 'Gate',
   baseUrl: 'https://api.gateio.ws',

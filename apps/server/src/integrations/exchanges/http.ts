@@ -78,16 +78,16 @@ export type Interpretation<T> =
   | { ok: true; data: T }
   | { ok: false; kind: ExchangeErrorKind; code?: string; message?: string };
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** Tries in all, the first included. */
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 /** A live UID check answers a trader waiting on a page: one quick retry, a short timeout. */
-export const DEFAULT_LIVE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 };
+const DEFAULT_LIVE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 };
 
 /** 'sync': background work, patient. 'live': a trader is waiting for the answer. */
 export type RequestMode = 'sync' | 'live';
@@ -107,7 +107,7 @@ export interface HttpOptions {
   rateLimit?: RateLimit;
 }
 
-export interface RateLimit {
+interface RateLimit {
   /** Requests allowed per interval. */
   limit: number;
   intervalMs: number;
@@ -131,7 +131,7 @@ export interface Signed {
   headers: Record<string, string>;
 }
 
-export interface ExchangeRequest {
+interface ExchangeRequest {
   method: 'GET' | 'POST';
   path: string;
   /** Query parameters in the order given (an adapter that must sort them sorts them in sign()). */
@@ -168,7 +168,7 @@ export interface ExchangeHttpClient {
   requireWithinLookback(endpoint: string, window: TimeWindow, lookbackDays: number, now: Date): void;
 }
 
-export function encodeQuery(query: Record<string, string | number | undefined> = {}): string {
+function encodeQuery(query: Record<string, string | number | undefined> = {}): string {
   return Object.entries(query)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)

@@ -17,7 +17,7 @@ import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
  * OKX's affiliate API. Every assumption about it lives in this object: a correction to the
  * documentation is one edit here. "unconfirmed" = seen only in an SDK or a secondary source.
  */
-export const OKX = {
+const OKX = {
   exchange: 'okx',
   name: 'OKX',
   baseUrl: 'https://www.okx.com',
@@ -64,7 +64,7 @@ export const OKX = {
 } as const;
 
 /** OKX's timestamp: ISO 8601 with milliseconds, UTC. */
-export function okxTimestamp(epochMs: number): string {
+function okxTimestamp(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 

@@ -5,7 +5,7 @@ import { telegramMembership } from './telegram.js';
 import type { MembershipClient } from './types.js';
 
 export type { SocialConfig } from './config.js';
-export type { MembershipCheck, MembershipClient } from './types.js';
+export type { MembershipClient } from './types.js';
 
 /** The bot client of a network, or null when its token and chat (or guild) are not configured. */
 export function membershipClient(config: SocialConfig, network: SocialNetwork): MembershipClient | null {

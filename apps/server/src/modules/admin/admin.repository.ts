@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../auth/auth.tables.js';
 import {
@@ -121,11 +121,3 @@ export async function anyLiveOperator(db: Executor): Promise<boolean> {
     .limit(1);
   return row !== undefined;
 }
-
-/** Every operator's e-mail by user id, for lists that name who did something. */
-export async function selectOperatorIds(db: Executor): Promise<Set<number>> {
-  const rows = await db.select({ userId: operators.userId }).from(operators);
-  return new Set(rows.map((row) => row.userId));
-}
-
-export const jsonb = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;

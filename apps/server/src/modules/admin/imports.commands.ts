@@ -17,7 +17,7 @@ import { runCsvImport } from './imports.service.js';
 export type ImportCommand = OperatorCommand<CommandIo>;
 
 /** How many problems a command prints. */
-export const PRINTED_PROBLEMS = 100;
+const PRINTED_PROBLEMS = 100;
 
 function reportBadLines(io: CommandIo, file: string, problems: readonly ImportProblem[]) {
   const lines = new Set(problems.map((problem) => problem.line)).size;

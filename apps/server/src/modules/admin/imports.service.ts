@@ -38,7 +38,7 @@ import { findUserRow } from './reports.repository.js';
 /** How many problems a run keeps in the table; the upload's answer lists them all. */
 const STORED_PROBLEMS = 200;
 /** The most of a fault's message a run keeps. */
-export const STORED_ERROR_MAX = 1000;
+const STORED_ERROR_MAX = 1000;
 
 function cutText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;

@@ -1,7 +1,6 @@
-import { type Operator, State } from '@elex/contract';
+import type { Operator } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
-import { AppError } from '../../http/app-error.js';
 import {
   anyLiveOperator,
   deleteOperatorRow,
@@ -22,14 +21,6 @@ export class OperatorCommandError extends Error {
     super(message);
     this.name = 'OperatorCommandError';
   }
-}
-
-/** Whether a live member holds the role (a deleted account never does). */
-export async function isOperator(db: Executor, userId: number): Promise<boolean> {
-  const row = await findOperatorRow(db, userId);
-  if (!row) return false;
-  const user = await findUserRow(db, userId);
-  return Boolean(user && !user.deletedAt);
 }
 
 /** The operator behind a user id, for the console's header and the audit log; null when not one. */
@@ -72,12 +63,6 @@ export async function resolveOperator(
 /** False on a new database: the first `admin:grant` then runs as the bootstrap (ops/run-command.ts). */
 export function operatorsExist(db: Executor): Promise<boolean> {
   return anyLiveOperator(db);
-}
-
-export async function requireOperatorIdentity(db: Executor, userId: number): Promise<Operator> {
-  const operator = await findOperator(db, userId);
-  if (!operator) throw new AppError(State.Forbidden, 'forbidden');
-  return operator;
 }
 
 /** Grants the role to the member with this e-mail. Answers false when the member already held it. */

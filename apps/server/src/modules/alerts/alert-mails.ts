@@ -53,7 +53,7 @@ export interface AlertMailParams {
   };
 }
 
-export interface DailySummary {
+interface DailySummary {
   /** The UTC day summarised, YYYY-MM-DD. */
   day: string;
   newMembers: number;

@@ -12,10 +12,8 @@ import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
 import { displayUsdt } from '../withdrawals/withdrawals.service.js';
 
-/** `exchange_bindings.unbind_reason` of the bindings a deletion ends (an operator's unbind has its own). */
-export { ACCOUNT_DELETED_REASON };
 /** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
-export const FORFEIT_JOURNAL_KIND = 'accountDeletion';
+const FORFEIT_JOURNAL_KIND = 'accountDeletion';
 
 /**
  * What a deletion ends besides the user row, in its transaction (docs/accounts.md, "Deletion"):

@@ -6,7 +6,7 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
  * `Algorithm` is an ambient const enum that isolatedModules cannot read, hence the literal 2.
  */
 const ARGON2ID = 2 as Algorithm;
-export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PASSWORD_HASH_OPTIONS);

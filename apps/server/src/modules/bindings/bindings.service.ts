@@ -193,7 +193,7 @@ export async function hasLiveBinding(db: Executor, userId: number): Promise<bool
 }
 
 /** XME UIDs that differ only in case are one account (the contract's XME_UID_PATTERN). */
-export function sameXmeUid(a: string, b: string): boolean {
+function sameXmeUid(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
@@ -279,7 +279,7 @@ export function confirmOwnership(
 }
 
 /** The reason a binding ends when an operator moves it to the member who disputed it. */
-export const DISPUTE_MOVED_REASON = 'disputeMoved';
+const DISPUTE_MOVED_REASON = 'disputeMoved';
 
 /**
  * A dispute decided for the claimant: the holder's binding ends and the claimant holds the UID, with

@@ -28,7 +28,7 @@ export async function checkAllInvariants(db: Executor): Promise<InvariantProblem
   ];
 }
 
-export async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]> {
+async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]> {
   const problems: InvariantProblem[] = [];
   const report = <T>(invariant: string, rows: readonly T[], render: (row: T) => string) => {
     if (rows.length > 0) problems.push({ invariant, detail: describeRows(rows, render) });

@@ -53,7 +53,7 @@ import { computeRebate, rebateAmount } from './rebate-rule.js';
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** BindingDetail.daily covers trading days from today back to the 89 days before it (UTC). */
-export const DAILY_SERIES_DAYS = 90;
+const DAILY_SERIES_DAYS = 90;
 /**
  * What the member's totals count: event rewards booked into `rewards:<userId>`, cashback booked into a
  * UID, each plus the operators' corrections of that account (a debit lowers the total).

@@ -14,7 +14,7 @@ import {
  * field and the reason. A roster file is read whole; a figures file streams through a staging table
  * (rebate-import.ts).
  */
-export const REFERRAL_COLUMNS = ['uid', 'registered_at'] as const;
+const REFERRAL_COLUMNS = ['uid', 'registered_at'] as const;
 export const REBATE_COLUMNS = [
   'uid',
   'period_start',
@@ -77,7 +77,7 @@ export function parseIsoTime(value: string): Date | string {
 }
 
 /** A USDT amount with up to 6 decimals as micro-USDT; a string says what is wrong. */
-export function parseUsdt(value: string): bigint | string {
+function parseUsdt(value: string): bigint | string {
   if (value === '') return 'required';
   const negative = /^-\s*\d/.test(value);
   const match = /^-?\s*(\d+)(?:\.(\d+))?$/.exec(value);
@@ -91,13 +91,13 @@ export function parseUsdt(value: string): bigint | string {
 }
 
 /** The most of a cell a problem quotes: a 10 MB cell must not come back whole (issue 13). */
-export const QUOTED_CELL_MAX = 64;
+const QUOTED_CELL_MAX = 64;
 
 /**
  * A cell as a problem quotes it: in quotes, control characters written out as `\u0000` (a NUL in a
  * problem list could not even be stored), cut after QUOTED_CELL_MAX characters saying how long it was.
  */
-export function shown(value: string): string {
+function shown(value: string): string {
   const visible = (text: string) =>
     text.replace(
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it rewrites

@@ -21,7 +21,7 @@ import {
 import { loadPartners, type Partner } from './partners.js';
 import { noSettlement, type SettlementResult, settleExchange } from './settlement.service.js';
 
-export { IngestRejectedError, type RowProblem } from './ingest-validation.js';
+export { IngestRejectedError } from './ingest-validation.js';
 export { resolvePlatId } from './partners.js';
 export { type SettlementResult, settleRebates, settleUidSoon } from './settlement.service.js';
 

@@ -49,7 +49,7 @@ export const STAGING_BATCH = 5_000;
 /** Rows at most a statement moves from staging into `rebates`. */
 const INSERT_CHUNK_MAX = 50_000;
 /** Above this many rows the import refreshes the planner's statistics of what it wrote. */
-export const ANALYZE_AFTER_ROWS = 10_000;
+const ANALYZE_AFTER_ROWS = 10_000;
 
 const STAGING = sql.raw('rebate_import_rows');
 

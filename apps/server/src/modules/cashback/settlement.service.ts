@@ -79,7 +79,7 @@ export async function settleExchange(
 }
 
 /** Records settled a round: a million-record import settles in pages, holding one at a time. */
-export const SETTLEMENT_PAGE = 20_000;
+const SETTLEMENT_PAGE = 20_000;
 
 async function settlePage(
   tx: Transaction,

@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/rows.js';
 import { describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
 
 /** The triggers that decide a correction once (migration `corrections`). */
-export const CORRECTION_TRIGGERS = ['corrections_decide_once', 'corrections_no_truncate'] as const;
+const CORRECTION_TRIGGERS = ['corrections_decide_once', 'corrections_no_truncate'] as const;
 
 /**
  * The corrections and the ledger tell the same story (docs/ledger.md, "Invariants", 8):

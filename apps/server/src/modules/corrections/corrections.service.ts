@@ -37,8 +37,8 @@ import type { CorrectionRow } from './corrections.tables.js';
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 /** The ledger's journal kind and key of a correction (ledger:check reads them too). */
-export const CORRECTION_JOURNAL_KIND = 'correction';
-export const correctionJournalKey = (id: number) => `correction:${id}`;
+const CORRECTION_JOURNAL_KIND = 'correction';
+const correctionJournalKey = (id: number) => `correction:${id}`;
 
 export interface ProposeInput {
   userId: number;

@@ -296,11 +296,6 @@ function buildIndex(snapshot: CatalogSnapshot, locale: Locale): ExchangeIndexRes
   });
 }
 
-/** `POST /elex/exchange/index`: the home lists. allExchange in catalog order; the web sorts per tab. */
-export async function getExchangeIndex(deps: CatalogDeps, locale: Locale): Promise<ExchangeIndexResponse> {
-  return buildIndex(await catalog(deps), locale);
-}
-
 /**
  * The whole success envelope of the index, serialized once per snapshot and language: a cache hit
  * costs a map lookup, which keeps the hottest call close to a bare HTTP server.

@@ -33,7 +33,7 @@ import {
  */
 
 /** Rows per database page; each page becomes one chunk of the response. */
-export const EXPORT_PAGE_ROWS = 2000;
+const EXPORT_PAGE_ROWS = 2000;
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -42,7 +42,7 @@ export function exportRange(from: string, to: string): ExportRange {
   return { start, end: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) };
 }
 
-export function exportFileName(kind: ExportKind, from: string, to: string): string {
+function exportFileName(kind: ExportKind, from: string, to: string): string {
   return `elex-${kind}-${from}-${to}.csv`;
 }
 

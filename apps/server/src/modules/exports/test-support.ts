@@ -29,7 +29,7 @@ export function csvRecords(body: string): string[][] {
 }
 
 /** Records as objects keyed by the header. */
-export function csvObjects(body: string): Array<Record<string, string>> {
+function csvObjects(body: string): Array<Record<string, string>> {
   const [header, ...rows] = csvRecords(body);
   return rows.map((row) => Object.fromEntries((header ?? []).map((name, index) => [name, row[index] ?? ''])));
 }

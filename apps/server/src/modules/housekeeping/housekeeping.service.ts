@@ -17,7 +17,7 @@ import { deleteEmptyRunRowsBefore } from '../sync/sync.service.js';
 const DAY_MS = 24 * 60 * 60_000;
 
 /** Days a row is kept after it stopped mattering. The web needs none of these. */
-export const HOUSEKEEPING_RETENTION_DAYS = {
+const HOUSEKEEPING_RETENTION_DAYS = {
   /** After expiry: codes live 10 minutes and the caps count the last hour; a week keeps a recent flood
    * of requests (per IP hash) visible to an operator. */
   verificationCodes: 7,
@@ -34,15 +34,15 @@ export const HOUSEKEEPING_RETENTION_DAYS = {
   exportLinks: 1,
 } as const;
 
-export const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
+const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
 
 /**
  * Each statement deletes at most one batch, so locks stay short and a run beside live traffic is
  * harmless; a run stops after `maxBatches` per table (a million rows) and the next day goes on.
  */
-export const HOUSEKEEPING_BATCH = { size: 1000, maxBatches: 1000 } as const;
+const HOUSEKEEPING_BATCH = { size: 1000, maxBatches: 1000 } as const;
 
-export interface HousekeepingRule {
+interface HousekeepingRule {
   table: string;
   /** What goes, for the operator command and the logs. */
   description: string;
@@ -50,7 +50,7 @@ export interface HousekeepingRule {
   deleteBatch(db: Executor, cutoff: Date, limit: number): Promise<number>;
 }
 
-export const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
+const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
   {
     table: 'verification_codes',
     description: `codes expired (or used) more than ${HOUSEKEEPING_RETENTION_DAYS.verificationCodes} days ago`,
@@ -89,7 +89,7 @@ export const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
   },
 ];
 
-export interface HousekeepingTableResult {
+interface HousekeepingTableResult {
   table: string;
   description: string;
   deleted: number;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type InvitationRow, invitations } from './invites.tables.js';
 
@@ -27,17 +27,4 @@ export async function selectInvitationPage(
     .offset(page.offset)
     .limit(page.limit);
   return { rows, total: totalRow?.value ?? 0 };
-}
-
-export async function findInvitation(
-  db: Executor,
-  inviterId: number,
-  friendId: number,
-): Promise<InvitationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.inviterId, inviterId), eq(invitations.friendId, friendId)))
-    .limit(1);
-  return row;
 }

@@ -18,7 +18,7 @@ import { selectInvitationPage } from './invites.repository.js';
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
 /** The reward tiers as configured (the invite page shows them). */
-export function inviteRewards(deps: Pick<AppDeps, 'config'>): InviteRewards {
+function inviteRewards(deps: Pick<AppDeps, 'config'>): InviteRewards {
   return {
     friendSignupPoints: deps.config.invitePoints.friendSignup,
     inviterPointsPerFriend: deps.config.invitePoints.perFriend,

@@ -18,7 +18,7 @@ export function describeRows<T>(rows: readonly T[], render: (row: T) => string):
 }
 
 /** The triggers that make the ledger append-only and balanced (migration 0007_ledger_append_only). */
-export const LEDGER_TRIGGERS = [
+const LEDGER_TRIGGERS = [
   'ledger_accounts_append_only',
   'ledger_accounts_no_truncate',
   'ledger_journals_append_only',

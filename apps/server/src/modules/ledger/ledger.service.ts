@@ -11,7 +11,7 @@ import {
   sumLinesByAccount,
 } from './ledger.repository.js';
 
-export { accountCode, isNonNegativeAccount, parseAccountCode } from './accounts.js';
+export { accountCode, parseAccountCode } from './accounts.js';
 
 /**
  * The one way money moves (docs/ledger.md). Every amount is integer micro-USDT (bigint).
@@ -29,7 +29,7 @@ export type JournalKind = 'rebate' | 'inviteBonus' | (string & {});
 export const EARNED_CASHBACK_JOURNAL_KINDS = ['rebate', 'correction'] as const;
 export const EARNED_REWARD_JOURNAL_KINDS = ['inviteBonus', 'correction'] as const;
 
-export interface JournalLine {
+interface JournalLine {
   /** An account code (accounts.ts). */
   account: string;
   /** Signed micro-USDT, never zero. */

@@ -43,7 +43,7 @@ export interface WithdrawalMailParams {
   at: string;
 }
 export type MailTemplate = keyof MailParams;
-export const MAIL_TEMPLATES: readonly MailTemplate[] = [
+const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'verificationCode',
   'passwordChanged',
   'accountDeleted',

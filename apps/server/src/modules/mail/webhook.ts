@@ -4,7 +4,7 @@
  * the row with its backoff, as it does a mail.
  */
 export const WEBHOOK_TEMPLATE = 'webhook';
-export const WEBHOOK_TIMEOUT_MS = 5_000;
+const WEBHOOK_TIMEOUT_MS = 5_000;
 
 export async function postJson(url: string, body: unknown, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<void> {
   const response = await fetch(url, {

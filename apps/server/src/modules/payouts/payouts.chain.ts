@@ -84,7 +84,7 @@ export interface PayoutChain {
 }
 
 /** One USDT transfer out of the payout wallet, as the chain's logs tell it. */
-export interface WalletTransfer {
+interface WalletTransfer {
   txHash: Hash;
   logIndex: number;
   blockNumber: bigint;

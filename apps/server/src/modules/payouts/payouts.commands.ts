@@ -160,7 +160,7 @@ export const payoutsReconcile: OpenCommand<Io> = {
   },
 };
 
-export const payoutsExplain: OperatorCommand<Io> = {
+const payoutsExplain: OperatorCommand<Io> = {
   summary: 'explain a transfer out of the payout wallet that is no payout (it stops being a mismatch)',
   usage: 'payouts:explain <tx hash> --reason "<why it left the wallet>"',
   async run(deps, args, io, actor) {

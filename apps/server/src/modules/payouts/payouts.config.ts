@@ -13,14 +13,14 @@ import { z } from 'zod';
  */
 
 /** Polygon PoS mainnet's USDT (6 decimals): the documented default token. */
-export const POLYGON_USDT: Address = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+const POLYGON_USDT: Address = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 
 /**
  * Blocks on top of the payout's own before it counts as final (docs/decisions.md, "Payout
  * confirmations"): about two minutes of Polygon blocks, deeper than the reorgs Polygon PoS has shown
  * since milestone finality, and well inside the hour members expect.
  */
-export const DEFAULT_CONFIRMATIONS = 64;
+const DEFAULT_CONFIRMATIONS = 64;
 
 /** The least fee raise a node accepts for a replacement with the same nonce (geth's and Bor's 10 %). */
 export const MIN_FEE_BUMP_PERCENT = 10;
@@ -30,13 +30,13 @@ export const MIN_FEE_BUMP_PERCENT = 10;
  * ceiling"): 1,000 gwei, so one transfer (120,000 gas at most) never costs over 0.12 POL. Polygon's
  * base fee sits far below it on ordinary days and crossed it only in the worst congestion.
  */
-export const DEFAULT_MAX_FEE_GWEI = 1000;
+const DEFAULT_MAX_FEE_GWEI = 1000;
 
 /**
  * Polygon PoS validators include no transaction that tips less than 25 gwei (30 since 2024's Bor
  * releases): a ceiling below that on Polygon mainnet would leave every payout unmined.
  */
-export const POLYGON_MIN_FEE_GWEI = 30;
+const POLYGON_MIN_FEE_GWEI = 30;
 
 /** A USDT amount setting: a plain decimal with at most 6 places. */
 const usdtSetting = z

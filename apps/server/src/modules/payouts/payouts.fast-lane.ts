@@ -19,7 +19,7 @@ import type { PayoutDeps } from './payouts.service.js';
 export const FAST_LANE_ACTOR: AuditActor = { userId: null, label: 'system:fast-lane' };
 
 /** How far back a rejected withdrawal keeps a member out of the fast lane. */
-export const REJECTION_LOOKBACK_MS = 30 * 86_400_000;
+const REJECTION_LOOKBACK_MS = 30 * 86_400_000;
 
 /** Withdrawals one pass sends at most, and candidates it reads per query. */
 const SENDS_PER_PASS = 10;

@@ -12,7 +12,6 @@ import { type PayoutChain, payoutChainOf } from './payouts.chain.js';
 import {
   attemptCounts,
   attemptsOf,
-  findPayout,
   latestAttemptHashes,
   latestPayoutsOf,
   payoutsOfWithdrawal,
@@ -54,12 +53,10 @@ export function payoutChain(deps: AppDeps): PayoutChain {
   return payoutChainOf(deps.config.payouts);
 }
 
-export const payoutsEnabled = (deps: AppDeps) => deps.config.payouts.enabled;
-
 // ---------------------------------------------------------------------------------------------------
 // What the console, the CLI and (later) the member's page see
 
-export interface PayoutAttemptView {
+interface PayoutAttemptView {
   txHash: string;
   maxFeePerGas: string;
   maxPriorityFeePerGas: string;
@@ -157,11 +154,6 @@ export async function viewsOf(deps: AppDeps, rows: PayoutRow[]): Promise<PayoutV
 /** A withdrawal's payouts, newest first: the live or confirmed one, and any reverted or dropped before it. */
 export async function withdrawalPayouts(deps: AppDeps, withdrawalId: number): Promise<PayoutView[]> {
   return viewsOf(deps, await payoutsOfWithdrawal(deps.db, withdrawalId));
-}
-
-export async function getPayout(deps: AppDeps, id: number): Promise<PayoutView | undefined> {
-  const row = await findPayout(deps.db, id);
-  return row ? (await viewsOf(deps, [row]))[0] : undefined;
 }
 
 /** The payouts, newest first, optionally in one state. */

@@ -29,7 +29,7 @@ import {
  * pg-boss a job per task and period, whichever instance offers it first; in process, on the timer.
  * main starts the runner even when no exchange is synced, for those tasks.
  */
-export const SYNC_QUEUE = 'exchange-sync';
+const SYNC_QUEUE = 'exchange-sync';
 
 export interface SyncJobDeps {
   db: Database;

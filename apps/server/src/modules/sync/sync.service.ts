@@ -64,7 +64,7 @@ export interface SyncTarget {
   adapter: SyncableExchangeAdapter;
 }
 
-export interface SyncTotals {
+interface SyncTotals {
   referralsInserted: number;
   referralsKnown: number;
   rebatesInserted: number;
@@ -72,7 +72,7 @@ export interface SyncTotals {
   rebatesSettled: number;
 }
 
-export interface SyncProgress extends SyncTotals {
+interface SyncProgress extends SyncTotals {
   segmentsDone: number;
   segmentsTotal: number;
   /** The segment just finished. */
@@ -113,7 +113,7 @@ const DEFAULT_LEASE_MS = 10 * 60_000;
 const DEFAULT_MAX_SEGMENTS = 4 * 60;
 
 /** host:pid:random, shown in sync_runs so an operator can tell instances apart. */
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 /**
  * Pulls one exchange, segment by segment: the roster first, then (when the API has settlement
@@ -269,7 +269,7 @@ async function pullSegment(
 }
 
 /** The newest segment end whose figures have settled at `now`. */
-export function settledUntil(now: Date, adapter: SyncableExchangeAdapter): Date {
+function settledUntil(now: Date, adapter: SyncableExchangeAdapter): Date {
   return floorToSegment(new Date(now.getTime() - adapter.profile.settleHours * HOUR_MS), SEGMENT_MS);
 }
 
@@ -313,7 +313,7 @@ function planWindow(
   return { from, to: until > from ? until : from };
 }
 
-export function segmentsOf(window: TimeWindow): TimeWindow[] {
+function segmentsOf(window: TimeWindow): TimeWindow[] {
   const segments: TimeWindow[] = [];
   for (let start = window.from.getTime(); start < window.to.getTime(); start += SEGMENT_MS) {
     segments.push({ from: new Date(start), to: new Date(Math.min(start + SEGMENT_MS, window.to.getTime())) });

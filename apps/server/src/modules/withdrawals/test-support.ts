@@ -80,7 +80,7 @@ export async function creditCashback(ctx: CashbackTestContext, platId: number, u
 }
 
 /** An operator (a member row made for it) confirms the UID's live binding as its owner's. */
-export async function confirmOwnershipForTest(
+async function confirmOwnershipForTest(
   ctx: CashbackTestContext,
   platId: number,
   uid: string,
@@ -99,7 +99,7 @@ export async function addToRoster(ctx: CashbackTestContext, platId: number, uid:
 }
 
 /** Gives a member event rewards the real way: an invited friend earns 10 x that in cashback. */
-export async function creditRewards(ctx: CashbackTestContext, userId: number, amount: string) {
+async function creditRewards(ctx: CashbackTestContext, userId: number, amount: string) {
   const friend = await createMember(ctx, { inviterId: userId });
   const uid = nextUid('F');
   await addToRoster(ctx, BITGET, uid);
@@ -109,7 +109,7 @@ export async function creditRewards(ctx: CashbackTestContext, userId: number, am
   await creditCashback(ctx, BITGET, uid, fromMicro(friendCashback));
 }
 
-export function fromMicro(micro: bigint): string {
+function fromMicro(micro: bigint): string {
   return `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, '0')}`;
 }
 

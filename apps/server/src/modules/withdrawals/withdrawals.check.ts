@@ -8,7 +8,7 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 /** The triggers that decide a withdrawal once (migration 0011_withdrawals). */
-export const WITHDRAWAL_TRIGGERS = ['withdrawals_decide_once', 'withdrawals_no_truncate'] as const;
+const WITHDRAWAL_TRIGGERS = ['withdrawals_decide_once', 'withdrawals_no_truncate'] as const;
 
 /**
  * The withdrawals and the ledger tell the same story (docs/withdrawals.md, "Invariants"):

@@ -16,7 +16,7 @@ import type { WithdrawalSnapshot } from './withdrawals.service.js';
  * here is recorded as `decided_via = 'cli'` by the operator who ran it, and written to the audit log
  * under that operator in the decision's transaction, like a decision in the console.
  */
-export interface WithdrawalCommandIo {
+interface WithdrawalCommandIo {
   out(line: string): void;
   err(line: string): void;
 }
@@ -64,7 +64,7 @@ const cliContext = (actor: AuditActor) => ({ actor, requestId: null, via: 'cli' 
 
 const STATUS_FILTERS = [...WITHDRAWAL_STATUSES, 'all'] as const;
 
-export const withdrawalsList: OpenCommand<WithdrawalCommandIo> = {
+const withdrawalsList: OpenCommand<WithdrawalCommandIo> = {
   needsOperator: false,
   summary: 'list withdrawals, oldest first (pending unless --status says otherwise)',
   usage: 'withdrawals:list [--status pending|completed|failed|cancelled|all] [--page n] [--page-size n]',
@@ -126,7 +126,7 @@ export const withdrawalsList: OpenCommand<WithdrawalCommandIo> = {
   },
 };
 
-export const withdrawalsApprove: OperatorCommand<WithdrawalCommandIo> = {
+const withdrawalsApprove: OperatorCommand<WithdrawalCommandIo> = {
   summary: 'mark a pending withdrawal paid with its Polygon transaction hash (mails the member)',
   usage: 'withdrawals:approve <id> --tx <hash>',
   async run(deps, args, io, actor) {
@@ -142,7 +142,7 @@ export const withdrawalsApprove: OperatorCommand<WithdrawalCommandIo> = {
   },
 };
 
-export const withdrawalsReject: OperatorCommand<WithdrawalCommandIo> = {
+const withdrawalsReject: OperatorCommand<WithdrawalCommandIo> = {
   summary: 'reject a pending withdrawal; the funds return and the member reads the reason',
   usage: 'withdrawals:reject <id> --reason <text>',
   async run(deps, args, io, actor) {

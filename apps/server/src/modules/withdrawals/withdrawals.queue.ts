@@ -21,7 +21,7 @@ const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
  */
 
 /** What an operator weighs before paying: the member's money story in a few figures. */
-export interface BalanceHistorySummary {
+interface BalanceHistorySummary {
   /** All cashback ever credited to this withdrawal's UID (rebates), and what it holds now. */
   cashbackEarned: string;
   cashbackBalance: string;
@@ -33,7 +33,7 @@ export interface BalanceHistorySummary {
 }
 
 /** One movement of the UID's cashback or the member's rewards, signed, with that account's balance after it. */
-export interface BalanceMovement {
+interface BalanceMovement {
   at: string;
   account: 'cashback' | 'rewards';
   /** The journal kind: 'rebate', 'inviteBonus', 'withdrawalHold', 'withdrawalRelease' ... */
@@ -43,9 +43,9 @@ export interface BalanceMovement {
 }
 
 /** How many movements of the two accounts a queue item carries. */
-export const QUEUE_HISTORY_MOVEMENTS = 20;
+const QUEUE_HISTORY_MOVEMENTS = 20;
 
-export interface QueueItem extends WithdrawalSnapshot {
+interface QueueItem extends WithdrawalSnapshot {
   member: {
     userId: number;
     email: string | null;

@@ -67,13 +67,13 @@ const MINIMUM = WITHDRAWAL.minimumMicroUsdt;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Ledger journal kinds of a withdrawal's three movements. */
-export const WITHDRAWAL_JOURNAL_KINDS = {
+const WITHDRAWAL_JOURNAL_KINDS = {
   hold: 'withdrawalHold',
   payout: 'withdrawalPayout',
   release: 'withdrawalRelease',
 } as const;
 
-export const journalKey = (id: number, movement: keyof typeof WITHDRAWAL_JOURNAL_KINDS) =>
+const journalKey = (id: number, movement: keyof typeof WITHDRAWAL_JOURNAL_KINDS) =>
   `withdrawal:${id}:${movement}`;
 
 /** Event rewards booked into `rewards:<userId>` (cashback.service's list: the kinds that earn rewards). */
@@ -137,7 +137,7 @@ function receivingAddress(raw: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Snapshots: what the member sees, and the full row for the operator console's audit log.
 
-export function toWithdrawal(row: WithdrawalRow): Withdrawal {
+function toWithdrawal(row: WithdrawalRow): Withdrawal {
   return {
     id: String(row.id),
     platId: row.platId,
@@ -515,7 +515,7 @@ export async function approveWithdrawal(
 }
 
 /** The longest reason an operator may give (it goes into a mail). */
-export const REJECTION_REASON_MAX = 500;
+const REJECTION_REASON_MAX = 500;
 
 /**
  * Rejects a pending withdrawal with a reason the member reads: the hold returns to the cashback and

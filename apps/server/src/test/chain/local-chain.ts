@@ -29,7 +29,7 @@ const require = createRequire(import.meta.url);
 const here = import.meta.dirname;
 
 /** A throwaway key that deploys and mints the test token (given gas when the chain starts). */
-export const FUNDER_KEY: Hex = `0x${'5eed'.repeat(16)}`;
+const FUNDER_KEY: Hex = `0x${'5eed'.repeat(16)}`;
 
 export interface LocalChain {
   url: string;
@@ -102,7 +102,7 @@ interface Artifact {
 }
 
 /** Compiles TestUSDT.sol once per source (the artifact is kept in the temp directory, never committed). */
-export function testUsdtArtifact(): Artifact {
+function testUsdtArtifact(): Artifact {
   const source = fs.readFileSync(path.join(here, 'TestUSDT.sol'), 'utf8');
   const solcVersion = (require('solc/package.json') as { version: string }).version;
   const key = createHash('sha256').update(solcVersion).update(source).digest('hex').slice(0, 16);

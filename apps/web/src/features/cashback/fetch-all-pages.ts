@@ -1,6 +1,6 @@
 /** The most a list call pages to (the contract's page limit) and the largest page it serves. */
 const MAX_PAGE = 10_000;
-export const EXPORT_PAGE_SIZE = 100;
+const EXPORT_PAGE_SIZE = 100;
 
 /**
  * Every record of a paged list, for an export: page after page until the server's total is reached

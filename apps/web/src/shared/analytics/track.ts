@@ -12,7 +12,7 @@ const CHANNEL_MAX_LENGTH = 64;
  * sessionStorage for the rest of the visit (the tab). A later address that names a channel, such as
  * a new campaign link opened in the same tab, replaces it.
  */
-export function sessionChannel(search: string = window.location.search): string | undefined {
+function sessionChannel(search: string = window.location.search): string | undefined {
   const fromAddress = new URLSearchParams(search).get('channel')?.trim().slice(0, CHANNEL_MAX_LENGTH);
   try {
     if (fromAddress) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /** mm:ss, as the spec's code dialog shows it. */
-export function formatMinutesSeconds(totalSeconds: number): string {
+function formatMinutesSeconds(totalSeconds: number): string {
   const minutes = Math.floor(totalSeconds / 60);
   const seconds = totalSeconds % 60;
   return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;

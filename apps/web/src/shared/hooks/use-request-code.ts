@@ -10,7 +10,7 @@ import { toast } from '../ui/toast';
  * module is under 60 s old ('Please wait N seconds'); null for any other failure, including the
  * hourly caps, after which no code may still be valid.
  */
-export function coolDownSeconds(error: unknown): number | null {
+function coolDownSeconds(error: unknown): number | null {
   if (!(error instanceof ApiError) || error.kind !== 'refused' || error.state !== State.TooManyRequests) {
     return null;
   }

@@ -9,7 +9,7 @@ import { apiCall } from '../api/api-client';
 /** Every exchange's detail query starts with this key (a catalog edit invalidates them all). */
 export const EXCHANGE_DETAIL_KEY = ['exchange', 'detail'] as const;
 
-export const exchangeDetailQuery = (platId: number) =>
+const exchangeDetailQuery = (platId: number) =>
   queryOptions({
     queryKey: [...EXCHANGE_DETAIL_KEY, platId],
     queryFn: () =>

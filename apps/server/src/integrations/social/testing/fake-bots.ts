@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * shapes. Each checks the bot token the way the real service does (Telegram: in the path; Discord:
  * `Authorization: Bot <token>`) and answers per user id: a member, not a member, an error, or slowly.
  */
-export type FakeBehaviour = 'member' | 'notMember' | 'pending' | 'restricted' | 'error' | 'slow';
+type FakeBehaviour = 'member' | 'notMember' | 'pending' | 'restricted' | 'error' | 'slow';
 
 export interface FakeBot {
   url: string;

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/auditLog {action?, page, pageSize}`: newest first. */
-export const auditLogQuery = (action: string | undefined, page: number, pageSize: number) =>
+const auditLogQuery = (action: string | undefined, page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'audit', action ?? 'all', page, pageSize],
     queryFn: () =>

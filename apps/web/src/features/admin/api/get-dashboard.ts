@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/dashboard {days}` */
-export const dashboardQuery = (days: number) =>
+const dashboardQuery = (days: number) =>
   queryOptions({
     queryKey: ['admin', 'dashboard', days],
     queryFn: () => apiCall(ADMIN_API.adminDashboard, { days }, { schema: DashboardSchema }),

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/importRuns {page, pageSize}`: console uploads, newest first. */
-export const importRunsQuery = (page: number, pageSize: number) =>
+const importRunsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'importRuns', page, pageSize],
     queryFn: () => apiCall(ADMIN_API.adminImportRuns, { page, pageSize }, { schema: ImportRunPageSchema }),

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/memberDetail {userId}` */
-export const memberDetailQuery = (userId: number) =>
+const memberDetailQuery = (userId: number) =>
   queryOptions({
     queryKey: ['admin', 'member', userId],
     queryFn: () => apiCall(ADMIN_API.adminMemberDetail, { userId }, { schema: MemberDetailSchema }),

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/memberLedger {userId, page, pageSize}` */
-export const memberLedgerQuery = (userId: number, page: number, pageSize: number) =>
+const memberLedgerQuery = (userId: number, page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'member', userId, 'ledger', page, pageSize],
     queryFn: () =>

@@ -6,7 +6,7 @@ export type SupportQueueFilter = Required<Pick<AdminSupportListRequest, 'page' |
   Pick<AdminSupportListRequest, 'status' | 'kind'>;
 
 /** `/elex/admin/support/list {status?, kind?, page, pageSize}`: latest activity first. */
-export const supportQueueQuery = (filter: SupportQueueFilter) =>
+const supportQueueQuery = (filter: SupportQueueFilter) =>
   queryOptions({
     queryKey: ['admin', 'support', 'list', filter],
     queryFn: () => apiCall(ADMIN_API.adminSupportList, filter, { schema: AdminSupportListSchema }),

@@ -7,12 +7,7 @@ import { PAYOUT_WATCH_MS } from './payouts';
  * `/elex/admin/withdrawalQueue {status, page, pageSize}`: oldest first; asked again every few seconds
  * while `watching` (a payout of the page is on its way).
  */
-export const withdrawalQueueQuery = (
-  status: WithdrawalStatus,
-  page: number,
-  pageSize: number,
-  watching = false,
-) =>
+const withdrawalQueueQuery = (status: WithdrawalStatus, page: number, pageSize: number, watching = false) =>
   queryOptions({
     queryKey: ['admin', 'withdrawals', status, page, pageSize],
     queryFn: () =>

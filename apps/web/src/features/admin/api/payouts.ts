@@ -15,7 +15,7 @@ import { apiCall } from '../../../shared/api/api-client';
 export const PAYOUT_WATCH_MS = 5_000;
 
 /** `/elex/admin/payoutWallet {}`: the hot wallet's balances and what awaits payment; `{enabled: false}` without a key. */
-export const payoutWalletQuery = (watching: boolean) =>
+const payoutWalletQuery = (watching: boolean) =>
   queryOptions({
     queryKey: ['admin', 'payoutWallet'],
     // Silent: asked every few seconds while a payout is on its way; the page says it once if it fails.
@@ -37,7 +37,7 @@ export const sendWithdrawals = (request: SendWithdrawalsRequest) =>
   apiCall(ADMIN_API.adminSendWithdrawals, request, { schema: SendWithdrawalsAnswerSchema });
 
 /** `/elex/admin/payoutReconciliation {}`: reads the wallet's new transfers on chain, then compares them with the payouts. */
-export const payoutReconciliationQuery = () =>
+const payoutReconciliationQuery = () =>
   queryOptions({
     queryKey: ['admin', 'payoutReconciliation'],
     queryFn: () =>

@@ -9,7 +9,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/promotionCodes {page, pageSize}`: newest first, with each code's sign-ups and status. */
-export const promotionCodesQuery = (page: number, pageSize: number) =>
+const promotionCodesQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'promotions', page, pageSize],
     queryFn: () =>

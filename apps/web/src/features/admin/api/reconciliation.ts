@@ -12,7 +12,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/reconciliation/summary {from?, to?}`: per exchange, the period's figures. */
-export const reconciliationSummaryQuery = (period: { from?: string; to?: string }) =>
+const reconciliationSummaryQuery = (period: { from?: string; to?: string }) =>
   queryOptions({
     queryKey: ['admin', 'reconciliation', 'summary', period.from ?? '', period.to ?? ''],
     queryFn: () =>

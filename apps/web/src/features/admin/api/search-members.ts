@@ -6,7 +6,7 @@ import { apiCall } from '../../../shared/api/api-client';
  * `/elex/admin/searchMembers {query, suspendedOnly, page, pageSize}`: nothing is asked until there is
  * a query or the suspended filter is on.
  */
-export const searchMembersQuery = (query: string, suspendedOnly: boolean, page: number, pageSize: number) =>
+const searchMembersQuery = (query: string, suspendedOnly: boolean, page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['admin', 'members', query, suspendedOnly, page, pageSize],
     queryFn: () =>

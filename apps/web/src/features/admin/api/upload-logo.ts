@@ -2,7 +2,7 @@ import { ADMIN_API, CatalogExchangeSchema } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** The file as base64, without the `data:...;base64,` prefix a FileReader adds. */
-export function readAsBase64(file: Blob): Promise<string> {
+function readAsBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));

@@ -4,8 +4,7 @@ import i18next from 'i18next';
 import { expect, vi } from 'vitest';
 import { envelope } from '../../../test/helpers';
 
-export const WAIT_MESSAGE = (seconds: number) =>
-  `Please wait ${seconds} seconds before requesting another code`;
+const WAIT_MESSAGE = (seconds: number) => `Please wait ${seconds} seconds before requesting another code`;
 
 /**
  * A resubmit inside the cool-down (issue 15): a calm info note that the code mailed moments ago is

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/user/seeRebateByExchangeId`: one bound UID's balance, totals and daily cashback. */
-export const bindingDetailQuery = (platId: number, uid: string) =>
+const bindingDetailQuery = (platId: number, uid: string) =>
   queryOptions({
     queryKey: ['me', 'binding', platId, uid],
     queryFn: () => apiCall(API.userSeeRebateByExchangeId, { platId, uid }, { schema: BindingDetailSchema }),

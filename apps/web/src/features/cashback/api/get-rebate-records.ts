@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. */
-export const rebateRecordsQuery = (query: RebateQuery) =>
+const rebateRecordsQuery = (query: RebateQuery) =>
   queryOptions({
     queryKey: ['me', 'rebates', query],
     queryFn: () => fetchRebatePage(query),

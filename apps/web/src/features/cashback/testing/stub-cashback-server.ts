@@ -4,7 +4,7 @@ import { dictionaryEntry, dictionaryOf } from '../../../test/exchange-fixtures';
 import { envelope } from '../../../test/helpers';
 
 /** Bitget (4) and Bybit (3), as the dictionary names them. */
-export const DICTIONARY = dictionaryOf([
+const DICTIONARY = dictionaryOf([
   dictionaryEntry({ id: 4, name: 'Bitget', Abbreviation: 'BG', logo: '/logos/bg.svg' }),
   dictionaryEntry(),
 ]);

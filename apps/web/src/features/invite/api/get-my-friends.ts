@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/user/myFriends`: friends who registered with the member's code, newest first, paged. */
-export const myFriendsQuery = (page: number, pageSize: number) =>
+const myFriendsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['me', 'friends', page, pageSize],
     queryFn: () => apiCall(API.userMyFriends, { page, pageSize }, { schema: MyFriendsSchema }),

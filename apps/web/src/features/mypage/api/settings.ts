@@ -2,7 +2,7 @@ import { API, type Settings, SettingsSchema } from '@elex/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../shared/api/api-client';
 
-export const settingsQuery = queryOptions({
+const settingsQuery = queryOptions({
   queryKey: ['me', 'settings'],
   queryFn: () => apiCall(API.userGetSettings, {}, { schema: SettingsSchema }),
 });

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/activity/pointsHistory`: the member's points entries, newest first, with the balances. */
-export const pointsHistoryQuery = (page: number, pageSize: number) =>
+const pointsHistoryQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['points', 'history', page, pageSize],
     queryFn: () => apiCall(API.activityPointsHistory, { page, pageSize }, { schema: PointsHistorySchema }),

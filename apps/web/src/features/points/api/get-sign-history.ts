@@ -8,7 +8,7 @@ import { signStatusQuery } from './get-sign-status';
 export const signHistoryKey = ['points', 'sign-history'] as const;
 
 /** `/elex/activity/signHistory`: a month's check-ins (the current UTC month when `month` is undefined). */
-export const signHistoryQuery = (month: string | undefined) =>
+const signHistoryQuery = (month: string | undefined) =>
   queryOptions({
     queryKey: [...signHistoryKey, month ?? 'current'],
     queryFn: () =>

@@ -5,7 +5,7 @@ import { currentLocale } from '../../../shared/i18n/i18n';
 const DAY_MS = 86_400_000;
 
 /** 'YYYY-MM' shifted by whole months (UTC). */
-export function shiftMonth(month: string, by: number): string {
+function shiftMonth(month: string, by: number): string {
   const date = new Date(`${month}-01T00:00:00Z`);
   date.setUTCMonth(date.getUTCMonth() + by);
   return date.toISOString().slice(0, 7);
@@ -38,7 +38,7 @@ function weekdayNames(): Array<{ narrow: string; long: string }> {
   });
 }
 
-export function monthLabel(month: string): string {
+function monthLabel(month: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
     new Date(`${month}-01T00:00:00Z`),
   );

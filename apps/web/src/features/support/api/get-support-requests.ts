@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/support/list {page, pageSize}`: the member's requests, latest activity first. */
-export const supportRequestsQuery = (page: number, pageSize: number) =>
+const supportRequestsQuery = (page: number, pageSize: number) =>
   queryOptions({
     queryKey: ['me', 'support', 'list', page, pageSize],
     queryFn: () => apiCall(API.supportList, { page, pageSize }, { schema: SupportListSchema }),

@@ -6,10 +6,10 @@ import { apiCall } from '../../../shared/api/api-client';
  * How often the list asks again while one of its withdrawals is on its way on chain, so the member
  * watches sent -> confirming n of m -> completed without reloading (a Polygon block is about 2 s).
  */
-export const PAYOUT_REFRESH_MS = 5_000;
+const PAYOUT_REFRESH_MS = 5_000;
 
 /** `/elex/exchange/depositRecord`: the member's withdrawals, newest first. */
-export const withdrawalsQuery = (request: DepositRecordRequest) =>
+const withdrawalsQuery = (request: DepositRecordRequest) =>
   queryOptions({
     queryKey: ['me', 'withdrawals', request],
     queryFn: () => apiCall(API.exchangeDepositRecord, request, { schema: DepositRecordPageSchema }),
