@@ -3,7 +3,6 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config.js';
-import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import { usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { grantOperator } from '../admin/operators.service.js';
@@ -27,7 +26,13 @@ import { FAST_LANE_ACTOR, sendFastLane } from './payouts.fast-lane.js';
 import { sendWithdrawal } from './payouts.send.js';
 import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
 import { walletHealth } from './payouts.wallet.js';
-import { type PayoutTestChain, payoutConfig, payoutTestChain, settlePayouts } from './test-support.js';
+import {
+  type PayoutTestChain,
+  payoutConfig,
+  payoutTestChain,
+  settlePayouts,
+  whileTrackerRuns,
+} from './test-support.js';
 
 /**
  * The fast lane (docs/withdrawals.md "Fast lane") against a real local EVM: a small withdrawal of a
@@ -57,7 +62,6 @@ afterAll(async () => {
 });
 
 const deps = (): PayoutDeps => ctx.deps;
-const mine = (blocks: number) => setup.chain.test.mine({ blocks });
 
 /** The same server with other fast lane settings (null: off). */
 function withLane(fastLane: FastLaneConfig | null): PayoutDeps {
@@ -290,15 +294,11 @@ describe('the fast lane', () => {
     expect(await walletHealth(withLane(null))).toMatchObject({ fastLane: null });
 
     ctx.clock.advance(DAY_MS + 1000);
-    const tracker = startPayoutTracker(ctx.deps, { log: ctx.app.log, intervalMs: 20 });
-    try {
-      for (let round = 0; round < 200 && (await getWithdrawal(deps(), id)).status === 'pending'; round += 1) {
-        await mine(1);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    } finally {
-      await tracker.stop();
-    }
+    await whileTrackerRuns(
+      ctx,
+      setup.chain,
+      async () => (await getWithdrawal(deps(), id)).status !== 'pending',
+    );
     expect((await getWithdrawal(deps(), id)).status).toBe('completed');
     expect((await payoutsOf(id))[0]).toMatchObject({ sentVia: 'auto', state: 'confirmed' });
   });

@@ -415,6 +415,14 @@ export async function explainTransferRows(
     .where(and(eq(payoutTransfers.chainId, chainId), eq(payoutTransfers.txHash, txHash)));
 }
 
+/** The transfers out of the wallet that an operator explained as no payout. */
+const explainedOutOf = (wallet: { chainId: number; address: string }) =>
+  and(
+    eq(payoutTransfers.chainId, wallet.chainId),
+    eq(payoutTransfers.fromAddress, wallet.address),
+    isNotNull(payoutTransfers.explanation),
+  );
+
 export async function explainedTotals(db: Executor, wallet: { chainId: number; address: string }) {
   const [row] = await db
     .select({
@@ -422,13 +430,7 @@ export async function explainedTotals(db: Executor, wallet: { chainId: number; a
       amountMicro: sql<string>`coalesce(sum(${payoutTransfers.amountMicro}), 0)`,
     })
     .from(payoutTransfers)
-    .where(
-      and(
-        eq(payoutTransfers.chainId, wallet.chainId),
-        eq(payoutTransfers.fromAddress, wallet.address),
-        isNotNull(payoutTransfers.explanation),
-      ),
-    );
+    .where(explainedOutOf(wallet));
   return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amountMicro ?? 0) };
 }
 
@@ -449,13 +451,7 @@ export async function selectExplainedTransfers(
       explainedBy: sql<string | null>`min(${payoutTransfers.explainedBy})`,
     })
     .from(payoutTransfers)
-    .where(
-      and(
-        eq(payoutTransfers.chainId, wallet.chainId),
-        eq(payoutTransfers.fromAddress, wallet.address),
-        isNotNull(payoutTransfers.explanation),
-      ),
-    )
+    .where(explainedOutOf(wallet))
     .groupBy(payoutTransfers.txHash, payoutTransfers.toAddress, payoutTransfers.blockNumber)
     .orderBy(sql`max(${payoutTransfers.explainedAt}) desc nulls last`, desc(payoutTransfers.blockNumber))
     .limit(limit);

@@ -4,7 +4,6 @@ import { type Address, createWalletClient, http } from 'viem';
 import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.js';
-import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import { funderClient, mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { call, mailsTo } from '../auth/test-support.js';
@@ -27,6 +26,7 @@ import {
   payoutTestChain,
   pendingWithdrawal,
   settlePayouts,
+  whileTrackerRuns,
 } from './test-support.js';
 
 /**
@@ -392,15 +392,11 @@ describe('the tracker loop the server runs', () => {
   it('follows a payout to completion on its own, and stops', async () => {
     const { id } = await pendingWithdrawal(ctx, '56');
     await send(id);
-    const tracker = startPayoutTracker(ctx.deps, { log: ctx.app.log, intervalMs: 20 });
-    try {
-      for (let round = 0; round < 200 && (await getWithdrawal(deps(), id)).status === 'pending'; round += 1) {
-        await mine(1);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    } finally {
-      await tracker.stop();
-    }
+    await whileTrackerRuns(
+      ctx,
+      setup.chain,
+      async () => (await getWithdrawal(deps(), id)).status !== 'pending',
+    );
     expect((await getWithdrawal(deps(), id)).status).toBe('completed');
     await everyInvariantHolds();
   });

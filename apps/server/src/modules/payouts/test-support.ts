@@ -2,6 +2,7 @@ import type { Address, Hex, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import type { Config } from '../../config.js';
+import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import {
   deployTestUsdt,
   type LocalChain,
@@ -92,5 +93,25 @@ export async function settlePayouts(deps: PayoutDeps, chain: LocalChain, passes 
     const views = await listPayouts(deps, { limit: 1000 });
     if (!views.some((view) => PAYOUT_IN_FLIGHT.includes(view.state))) return;
     await chain.test.mine({ blocks: 1 });
+  }
+}
+
+/**
+ * Runs the server's tracker loop (every 20 ms), mining a block every 25 ms, until `done` answers true
+ * or 200 rounds passed; then stops the loop.
+ */
+export async function whileTrackerRuns(
+  ctx: CashbackTestContext,
+  chain: LocalChain,
+  done: () => Promise<boolean>,
+) {
+  const tracker = startPayoutTracker(ctx.deps, { log: ctx.app.log, intervalMs: 20 });
+  try {
+    for (let round = 0; round < 200 && !(await done()); round += 1) {
+      await chain.test.mine({ blocks: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    await tracker.stop();
   }
 }
