@@ -13,9 +13,11 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import type { ExchangeAdapter } from './integrations/exchanges/types.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { operatorOnly } from './modules/admin/admin.guard.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { mediaRoutes } from './modules/admin/media.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { memberOnly } from './modules/auth/auth.guard.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bindingsRoutes } from './modules/bindings/bindings.routes.js';
 import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
@@ -70,6 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock: options.clock ?? systemClock,
     ...(options.exchangeAdapters ? { exchangeAdapters: options.exchangeAdapters } : {}),
   });
+
+  app.decorate('endpointGuards', { member: memberOnly, operator: operatorOnly });
 
   const routeTable: Array<{ method: string; url: string }> = [];
   app.decorate('routeTable', routeTable);

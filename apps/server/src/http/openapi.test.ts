@@ -163,3 +163,20 @@ describe('GET /openapi.json', () => {
     );
   });
 });
+
+describe('GET /api-docs', () => {
+  it('is a page naming every call with who may make it, its body and its answer', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api-docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const page = res.body;
+    for (const [name, endpoint] of entries) {
+      expect(page, name).toContain(
+        `<section id="${name}"><h3><code>${endpoint.method} ${endpoint.path}</code>`,
+      );
+    }
+    const login = page.slice(page.indexOf('<section id="userLogin">'));
+    expect(login.slice(0, login.indexOf('</section>'))).toContain('&quot;passwd&quot;');
+    expect(page).toContain('an operator (a member with the role; 1003 for any other member)');
+  });
+});

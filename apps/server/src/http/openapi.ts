@@ -1,6 +1,7 @@
 import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { escapeHtml } from '../lib/html.js';
 
 /**
  * `GET /openapi.json`: every call of the endpoint table (packages/contract/src/endpoints.ts) as an
@@ -102,11 +103,70 @@ function openApiDocument(): JsonSchema {
   };
 }
 
+/** One call on the docs page: who may make it, the body it takes and the answer's content. */
+function callSection(name: string, endpoint: Endpoint): string {
+  const schemaBlock = (
+    title: string,
+    schema: z.ZodType | null | undefined,
+    io: 'input' | 'output',
+    none: string,
+  ) =>
+    `<h4>${title}</h4>${
+      schema
+        ? `<pre>${escapeHtml(JSON.stringify(toJsonSchema(schema, io), null, 2))}</pre>`
+        : `<p>${none}</p>`
+    }`;
+  return [
+    `<section id="${escapeHtml(name)}"><h3><code>${endpoint.method} ${escapeHtml(endpoint.path)}</code></h3>`,
+    `<p>${escapeHtml(name)} · ${AUTH_WORDS[endpoint.auth]}</p>`,
+    schemaBlock('Request body', endpoint.request, 'input', 'No body is read.'),
+    endpoint.auth === 'link'
+      ? '<h4>Answer</h4><p>The file the link stands for.</p>'
+      : schemaBlock(
+          'Answer content',
+          endpoint.response,
+          'output',
+          'Not yet described in the endpoint table.',
+        ),
+    '</section>',
+  ].join('\n');
+}
+
+const AUTH_WORDS: Record<Endpoint['auth'], string> = {
+  public: 'anyone',
+  member: 'a member (the session token in the <code>token</code> header; -5000 without)',
+  operator: 'an operator (a member with the role; 1003 for any other member)',
+  link: 'whoever holds the one-time link',
+};
+
+/** `GET /api-docs`: the same table as a page people read, grouped by the module that serves each call. */
+function docsPage(): string {
+  const byModule = new Map<string, string[]>();
+  for (const [name, endpoint] of Object.entries(ENDPOINTS) as Array<[string, Endpoint]>) {
+    byModule.set(endpoint.module, [...(byModule.get(endpoint.module) ?? []), callSection(name, endpoint)]);
+  }
+  const modules = [...byModule.keys()].sort();
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Elex Cashback API</title></head>
+<body><main><h1>Elex Cashback API ${API_VERSION}</h1>
+<p>Every call answers <code>{ state, message, content }</code>: state 0 on success, the message in the language of the
+<code>lang</code> header (en, zh, ko). The same description as OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a>.</p>
+<nav aria-label="Modules"><ul>${modules.map((module) => `<li><a href="#module-${module}">${module}</a></li>`).join('')}</ul></nav>
+${modules.map((module) => `<h2 id="module-${module}">${module}</h2>\n${byModule.get(module)?.join('\n')}`).join('\n')}
+</main></body></html>`;
+}
+
 /** Built on the first request and kept: turning every schema into JSON Schema is no work for the start. */
 export async function registerOpenApi(app: FastifyInstance) {
   let document: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {
     document ??= JSON.stringify(openApiDocument());
     return reply.type('application/json').send(document);
+  });
+  let page: string | undefined;
+  app.get('/api-docs', async (_request, reply) => {
+    page ??= docsPage();
+    return reply.type('text/html; charset=utf-8').send(page);
   });
 }

@@ -1,44 +1,13 @@
-import {
-  ApproveWithdrawalRequestSchema,
-  AuditLogRequestSchema,
-  CreateExchangeRequestSchema,
-  CreateExportRequestSchema,
-  CreatePromotionCodeRequestSchema,
-  DashboardRequestSchema,
-  DeleteActivityRequestSchema,
-  ExchangeStatusRequestSchema,
-  ExplainTransferRequestSchema,
-  IMPORT_UPLOAD,
-  LiftWithdrawalLockRequestSchema,
-  MemberActionRequestSchema,
-  MemberLedgerRequestSchema,
-  MemberRequestSchema,
-  PageRequestSchema,
-  PromotionCodesRequestSchema,
-  RejectWithdrawalRequestSchema,
-  ReplaceVipTiersRequestSchema,
-  SaveActivityRequestSchema,
-  SaveAlertPreferencesRequestSchema,
-  SearchMembersRequestSchema,
-  SendWithdrawalRequestSchema,
-  SendWithdrawalsRequestSchema,
-  SyncRunsRequestSchema,
-  UnbindUidRequestSchema,
-  UpdateExchangeRequestSchema,
-  UpdatePromotionCodeRequestSchema,
-  UpdateTaskDefinitionRequestSchema,
-  UploadImportRequestSchema,
-  UploadLogoRequestSchema,
-  WithdrawalQueueRequestSchema,
-} from '@elex/contract';
+import { IMPORT_UPLOAD, type MessageKey } from '@elex/contract';
+import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
 import { explainTransfer, payoutReconciliation } from '../payouts/payouts.reconciliation.js';
 import { walletHealth } from '../payouts/payouts.wallet.js';
-import { operatorOnly, requireOperator } from './admin.guard.js';
+import { requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {
   type ActionContext,
@@ -79,7 +48,6 @@ const CONSOLE_SCAN_CHUNKS = 25;
 
 export async function adminRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  app.addHook('onRequest', operatorOnly);
 
   /** Who acts, for the audit log, and the request id that ties the entry to the logs. */
   const context = async (request: FastifyRequest): Promise<ActionContext> => {
@@ -87,77 +55,63 @@ export async function adminRoutes(app: FastifyInstance) {
     return { actor: { userId: operator.userId, label: operator.email }, requestId: request.id };
   };
 
-  app.post('/whoami', async (request) => success(request, await requireOperator(request)));
+  serve(app, ENDPOINTS.adminWhoami, async (request) => success(request, await requireOperator(request)));
 
-  app.post('/dashboard', async (request) => {
-    const { days } = parsePayload(DashboardRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminDashboard, async (request, { days }) => {
     return success(request, await getDashboard(deps, days));
   });
 
   // Withdrawals
-  app.post('/withdrawalQueue', async (request) => {
-    const query = parsePayload(WithdrawalQueueRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminWithdrawalQueue, async (request, query) => {
     return success(request, await withdrawalQueue(deps, query));
   });
-  app.post('/approveWithdrawal', async (request) => {
-    const input = parsePayload(ApproveWithdrawalRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminApproveWithdrawal, async (request, input) => {
     return success(request, await approve(deps, await context(request), input), 'withdrawalApproved');
   });
-  app.post('/rejectWithdrawal', async (request) => {
-    const input = parsePayload(RejectWithdrawalRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminRejectWithdrawal, async (request, input) => {
     return success(request, await reject(deps, await context(request), input), 'withdrawalRejected');
   });
-  app.post('/sendWithdrawal', async (request) => {
-    const input = parsePayload(SendWithdrawalRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSendWithdrawal, async (request, input) => {
     const sent = await sendOne(deps, await context(request), input);
     return sent.created
       ? success(request, sent, 'payoutSent', { confirmations: sent.payout.confirmationsNeeded })
       : success(request, sent, 'payoutAlreadySent');
   });
-  app.post('/sendWithdrawals', async (request) => {
-    const input = parsePayload(SendWithdrawalsRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSendWithdrawals, async (request, input) => {
     const answer = await sendMany(deps, await context(request), input, requestLocale(request));
     const refused = answer.results.filter((result) => result.refusal !== null).length;
     return success(request, answer, 'payoutsSent', { sent: answer.results.length - refused, refused });
   });
-  app.post('/payoutWallet', async (request) => success(request, await walletHealth(deps)));
+  serve(app, ENDPOINTS.adminPayoutWallet, async (request) => success(request, await walletHealth(deps)));
   // A bounded read of new blocks per call (the tracker reads the rest in the background).
-  app.post('/payoutReconciliation', async (request) =>
+  serve(app, ENDPOINTS.adminPayoutReconciliation, async (request) =>
     success(request, await payoutReconciliation(deps, { maxChunks: CONSOLE_SCAN_CHUNKS })),
   );
-  app.post('/explainTransfer', async (request) => {
-    const input = parsePayload(ExplainTransferRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminExplainTransfer, async (request, input) => {
     const { actor, requestId } = await context(request);
     return success(request, await explainTransfer(deps, { ...input, actor, requestId }), 'transferExplained');
   });
 
   // Members
-  app.post('/searchMembers', async (request) => {
-    const query = parsePayload(SearchMembersRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSearchMembers, async (request, query) => {
     return success(request, await searchMembers(deps, query));
   });
-  app.post('/memberDetail', async (request) => {
-    const { userId } = parsePayload(MemberRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminMemberDetail, async (request, { userId }) => {
     return success(request, await memberDetail(deps, userId));
   });
-  app.post('/memberLedger', async (request) => {
-    const query = parsePayload(MemberLedgerRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminMemberLedger, async (request, query) => {
     return success(request, await memberLedger(deps, query));
   });
-  app.post('/unbindUid', async (request) => {
-    const input = parsePayload(UnbindUidRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminUnbindUid, async (request, input) => {
     return success(request, await unbindMemberUid(deps, await context(request), input), 'unbindSuccessful');
   });
-  app.post('/suspendMember', async (request) => {
-    const input = parsePayload(MemberActionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSuspendMember, async (request, input) => {
     return success(request, await suspendMember(deps, await context(request), input), 'memberSuspended');
   });
-  app.post('/reinstateMember', async (request) => {
-    const input = parsePayload(MemberActionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReinstateMember, async (request, input) => {
     return success(request, await reinstateMember(deps, await context(request), input), 'memberReinstated');
   });
-  app.post('/liftWithdrawalLock', async (request) => {
-    const input = parsePayload(LiftWithdrawalLockRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminLiftWithdrawalLock, async (request, input) => {
     return success(
       request,
       await liftWithdrawalLock(deps, await context(request), input),
@@ -166,75 +120,63 @@ export async function adminRoutes(app: FastifyInstance) {
   });
 
   // The catalog
-  app.post('/catalog', async (request) => success(request, await getCatalog(deps)));
-  app.post('/updateExchange', async (request) => {
-    const { platId, ...fields } = parsePayload(UpdateExchangeRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCatalog, async (request) => success(request, await getCatalog(deps)));
+  serve(app, ENDPOINTS.adminUpdateExchange, async (request, { platId, ...fields }) => {
     return success(
       request,
       await saveExchange(deps, await context(request), platId, fields),
       'savedSuccessfully',
     );
   });
-  app.post('/createExchange', async (request) => {
-    const input = parsePayload(CreateExchangeRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCreateExchange, async (request, input) => {
     const created = await addExchange(deps, await context(request), input);
     return success(request, created, 'exchangeCreated', { name: created.name });
   });
-  const statusRoutes: [
-    string,
-    ExchangeTransition,
-    'exchangePublished' | 'exchangeRetiredDone' | 'exchangeReinstated',
-  ][] = [
-    ['/publishExchange', 'publish', 'exchangePublished'],
-    ['/retireExchange', 'retire', 'exchangeRetiredDone'],
-    ['/reinstateExchange', 'reinstate', 'exchangeReinstated'],
-  ];
-  for (const [path, transition, message] of statusRoutes) {
-    app.post(path, async (request) => {
-      const { platId } = parsePayload(ExchangeStatusRequestSchema, request.body);
-      return success(
-        request,
-        await changeExchangeStatus(deps, await context(request), platId, transition),
-        message,
-      );
-    });
+  const statusRoutes = [
+    [ENDPOINTS.adminPublishExchange, 'publish', 'exchangePublished'],
+    [ENDPOINTS.adminRetireExchange, 'retire', 'exchangeRetiredDone'],
+    [ENDPOINTS.adminReinstateExchange, 'reinstate', 'exchangeReinstated'],
+  ] as const satisfies ReadonlyArray<readonly [Endpoint, ExchangeTransition, MessageKey]>;
+  for (const [endpoint, transition, message] of statusRoutes) {
+    serve(app, endpoint, async (request, { platId }) =>
+      success(request, await changeExchangeStatus(deps, await context(request), platId, transition), message),
+    );
   }
-  app.post('/replaceVipTiers', async (request) => {
-    const input = parsePayload(ReplaceVipTiersRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReplaceVipTiers, async (request, input) => {
     return success(request, await saveVipTiers(deps, await context(request), input), 'savedSuccessfully');
   });
-  app.post('/saveActivity', async (request) => {
-    const input = parsePayload(SaveActivityRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSaveActivity, async (request, input) => {
     return success(request, await saveActivity(deps, await context(request), input), 'savedSuccessfully');
   });
-  app.post('/deleteActivity', async (request) => {
-    const { id } = parsePayload(DeleteActivityRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminDeleteActivity, async (request, { id }) => {
     await deleteActivity(deps, await context(request), id);
     return success(request, null, 'savedSuccessfully');
   });
-  app.post('/uploadLogo', async (request) => {
-    const input = parsePayload(UploadLogoRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminUploadLogo, async (request, input) => {
     return success(request, await uploadLogo(deps, await context(request), input), 'savedSuccessfully');
   });
 
   // Imports and syncs. A CSV travels as JSON text: allow the 20 MB file plus JSON escaping.
-  app.post('/uploadImport', { bodyLimit: IMPORT_UPLOAD.maxBytes * 2 + 64 * 1024 }, async (request) => {
-    const input = parsePayload(UploadImportRequestSchema, request.body);
-    return success(request, await importUpload(deps, await context(request), input));
-  });
-  app.post('/importRuns', async (request) => {
-    const page = parsePayload(PageRequestSchema, request.body);
+  serve(
+    app,
+    ENDPOINTS.adminUploadImport,
+    { bodyLimit: IMPORT_UPLOAD.maxBytes * 2 + 64 * 1024 },
+    async (request, input) => {
+      return success(request, await importUpload(deps, await context(request), input));
+    },
+  );
+  serve(app, ENDPOINTS.adminImportRuns, async (request, page) => {
     return success(request, await listImportRuns(deps, page));
   });
-  app.post('/syncRuns', async (request) => {
-    const filter = parsePayload(SyncRunsRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSyncRuns, async (request, filter) => {
     return success(request, await listSyncRuns(deps, filter));
   });
 
   // Points tasks
-  app.post('/taskDefinitions', async (request) => success(request, await getTaskDefinitions(deps)));
-  app.post('/updateTaskDefinition', async (request) => {
-    const { id, threshold, ...rest } = parsePayload(UpdateTaskDefinitionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminTaskDefinitions, async (request) =>
+    success(request, await getTaskDefinitions(deps)),
+  );
+  serve(app, ENDPOINTS.adminUpdateTaskDefinition, async (request, { id, threshold, ...rest }) => {
     const update = threshold === undefined ? rest : { ...rest, threshold };
     return success(
       request,
@@ -244,17 +186,14 @@ export async function adminRoutes(app: FastifyInstance) {
   });
 
   // Promotion codes (encr)
-  app.post('/promotionCodes', async (request) => {
-    const page = parsePayload(PromotionCodesRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminPromotionCodes, async (request, page) => {
     return success(request, await getPromotionCodes(deps, page));
   });
-  app.post('/createPromotionCode', async (request) => {
-    const input = parsePayload(CreatePromotionCodeRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCreatePromotionCode, async (request, input) => {
     const created = await addPromotionCode(deps, await context(request), input);
     return success(request, created, 'promotionCodeCreated', { code: created.code });
   });
-  app.post('/updatePromotionCode', async (request) => {
-    const { id, ...change } = parsePayload(UpdatePromotionCodeRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminUpdatePromotionCode, async (request, { id, ...change }) => {
     return success(
       request,
       await editPromotionCode(deps, await context(request), id, change),
@@ -266,24 +205,21 @@ export async function adminRoutes(app: FastifyInstance) {
   reconciliationRoutes(app, context);
 
   // The audit log
-  app.post('/auditLog', async (request) => {
-    const query = parsePayload(AuditLogRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminAuditLog, async (request, query) => {
     return success(request, await listAudit(deps.db, query));
   });
 
   // Exports: the call makes a one-time link; the download itself is exports.routes.ts.
-  app.post('/exports/create', async (request) => {
-    const input = parsePayload(CreateExportRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminExportsCreate, async (request, input) => {
     return success(request, await createExportLink(deps, await context(request), input));
   });
 
   // The calling operator's own alerts
-  app.post('/alertPreferences', async (request) => {
+  serve(app, ENDPOINTS.adminAlertPreferences, async (request) => {
     const operator = await requireOperator(request);
     return success(request, await getAlertPreferences(deps, operator.userId));
   });
-  app.post('/saveAlertPreferences', async (request) => {
-    const change = parsePayload(SaveAlertPreferencesRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSaveAlertPreferences, async (request, change) => {
     return success(
       request,
       await saveAlertPreferences(deps, await context(request), change),

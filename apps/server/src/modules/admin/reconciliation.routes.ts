@@ -1,12 +1,7 @@
-import {
-  OpenRebatesRequestSchema,
-  ReconciliationSummaryRequestSchema,
-  ResettleRequestSchema,
-  RosterRequestSchema,
-} from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
 import type { ActionContext } from './catalog.service.js';
 import {
   reconciliationRebates,
@@ -24,20 +19,16 @@ export function reconciliationRoutes(
   context: (request: FastifyRequest) => Promise<ActionContext>,
 ) {
   const deps = app.deps;
-  app.post('/reconciliation/summary', async (request) => {
-    const query = parsePayload(ReconciliationSummaryRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReconciliationSummary, async (request, query) => {
     return success(request, await reconciliationSummary(deps, query));
   });
-  app.post('/reconciliation/roster', async (request) => {
-    const query = parsePayload(RosterRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReconciliationRoster, async (request, query) => {
     return success(request, await reconciliationRoster(deps, query));
   });
-  app.post('/reconciliation/rebates', async (request) => {
-    const query = parsePayload(OpenRebatesRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReconciliationRebates, async (request, query) => {
     return success(request, await reconciliationRebates(deps, query));
   });
-  app.post('/reconciliation/settle', async (request) => {
-    const input = parsePayload(ResettleRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminReconciliationSettle, async (request, input) => {
     const result = await resettle(deps, await context(request), input);
     return success(request, result, 'rebatesSettled', { count: result.settled });
   });

@@ -1,7 +1,7 @@
-import { TrackRequestSchema } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
 import { recordEvent } from './analytics.service.js';
 
 /**
@@ -12,8 +12,7 @@ import { recordEvent } from './analytics.service.js';
 export const TRACK_RATE_LIMIT = { max: 120, timeWindow: 60_000 } as const;
 
 export async function analyticsRoutes(app: FastifyInstance) {
-  app.post('/track', { config: { rateLimit: TRACK_RATE_LIMIT } }, async (request) => {
-    const payload = parsePayload(TrackRequestSchema, request.body);
+  serve(app, ENDPOINTS.track, { config: { rateLimit: TRACK_RATE_LIMIT } }, async (request, payload) => {
     await recordEvent(app.deps.db, app.deps.clock, payload, {
       agent: request.headers['user-agent'] ?? '',
       locale: requestLocale(request),

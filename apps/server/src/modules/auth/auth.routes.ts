@@ -1,26 +1,11 @@
-import {
-  CheckEncrRequestSchema,
-  CodeModule,
-  DeleteAccountRequestSchema,
-  type Envelope,
-  LoginRequestSchema,
-  type MessageKey,
-  RegisterRequestSchema,
-  ResetPasswordRequestSchema,
-  SettingsSchema,
-  State,
-  translate,
-  UpdatePasswordRequestSchema,
-  VerifyCode2RequestSchema,
-  VerifyCodeRequestSchema,
-  VerifyEmailRequestSchema,
-} from '@elex/contract';
+import { CodeModule, type Envelope, type MessageKey, State, translate } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
-import { parsePayload } from '../../http/validation.js';
 import { checkPromotionCode } from '../promotions/promotions.service.js';
-import { memberOnly, requireMember } from './auth.guard.js';
+import { requireMember } from './auth.guard.js';
 import {
   deleteAccount,
   getProfile,
@@ -40,7 +25,6 @@ import { endMemberHoldings } from './deletion.js';
 import { prepareDummyHash } from './passwords.js';
 
 const limited = { config: { rateLimit: AUTH_RATE_LIMIT } };
-const memberCall = { preHandler: memberOnly };
 
 function context(request: FastifyRequest): RequestContext {
   return { ip: request.ip, locale: requestLocale(request) };
@@ -55,34 +39,29 @@ export async function authRoutes(app: FastifyInstance) {
   const deps = app.deps;
   await prepareDummyHash();
 
-  app.post('/user/verifyEmail', limited, async (request) => {
-    const { email } = parsePayload(VerifyEmailRequestSchema, request.body);
+  serve(app, ENDPOINTS.userVerifyEmail, limited, async (request, { email }) => {
     return success(request, await hasAccount(deps, email));
   });
 
   // issue 11: the register page asks on load, so a bad promotion code is marked before anything is typed.
-  app.post('/user/checkEncr', limited, async (request) => {
-    const { encr } = parsePayload(CheckEncrRequestSchema, request.body);
+  serve(app, ENDPOINTS.userCheckEncr, limited, async (request, { encr }) => {
     await checkPromotionCode(deps.db, encr, deps.clock.now());
     return success(request, null);
   });
 
   // Limited by the code caps counted in the database (cool-down, per e-mail, per IP), not here.
-  app.post('/user/verifyCode', async (request) => {
-    const payload = parsePayload(VerifyCodeRequestSchema, request.body);
+  serve(app, ENDPOINTS.userVerifyCode, async (request, payload) => {
     const member = payload.module === CodeModule.OwnAddress ? await requireMember(request) : null;
     return done(request, 'codeSent', await requestCode(deps, payload, context(request), member));
   });
 
-  app.post('/user/verifyCode2', limited, async (request) => {
-    const payload = parsePayload(VerifyCode2RequestSchema, request.body);
+  serve(app, ENDPOINTS.userVerifyCode2, limited, async (request, payload) => {
     const member = payload.module === CodeModule.OwnAddress ? await requireMember(request) : null;
     await verifyCodeOnly(deps, payload, member);
     return success(request, null);
   });
 
-  app.post('/user/register', limited, async (request) => {
-    const payload = parsePayload(RegisterRequestSchema, request.body);
+  serve(app, ENDPOINTS.userRegister, limited, async (request, payload) => {
     const answer = await register(
       deps,
       {
@@ -98,8 +77,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'welcome', answer);
   });
 
-  app.post('/user/login', limited, async (request) => {
-    const payload = parsePayload(LoginRequestSchema, request.body);
+  serve(app, ENDPOINTS.userLogin, limited, async (request, payload) => {
     const answer = await login(
       deps,
       { email: payload.email, password: payload.passwd, code: payload.authcode },
@@ -108,8 +86,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'welcome', answer);
   });
 
-  app.post('/user/changePasswd', limited, async (request) => {
-    const payload = parsePayload(ResetPasswordRequestSchema, request.body);
+  serve(app, ENDPOINTS.userChangePasswd, limited, async (request, payload) => {
     await resetPassword(
       deps,
       { email: payload.email, code: payload.authCode, password: payload.passwd },
@@ -118,9 +95,8 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'passwordResetSuccessful', null);
   });
 
-  app.post('/user/updatePass', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userUpdatePass, async (request, payload) => {
     const member = await requireMember(request);
-    const payload = parsePayload(UpdatePasswordRequestSchema, request.body);
     const answer = await updatePassword(
       deps,
       member,
@@ -130,14 +106,13 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'passwordChanged', answer);
   });
 
-  app.post('/user/logout', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userLogout, async (request) => {
     await logout(deps, await requireMember(request));
     return done(request, 'loggedOut', null);
   });
 
-  app.post('/user/deleteAccount', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userDeleteAccount, async (request, payload) => {
     const member = await requireMember(request);
-    const payload = parsePayload(DeleteAccountRequestSchema, request.body);
     await deleteAccount(
       deps,
       member,
@@ -148,17 +123,16 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'accountDeleted', null);
   });
 
-  app.post('/user/getSettings', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userGetSettings, async (request) => {
     return success(request, await getSettings(deps, await requireMember(request)));
   });
 
-  app.post('/user/saveSettings', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userSaveSettings, async (request, payload) => {
     const member = await requireMember(request);
-    const payload = parsePayload(SettingsSchema, request.body);
     return done(request, 'savedSuccessfully', await saveSettings(deps, member, payload));
   });
 
-  app.post('/user/profile', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userProfile, async (request) => {
     return success(request, await getProfile(deps, await requireMember(request)));
   });
 }

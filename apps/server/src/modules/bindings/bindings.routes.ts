@@ -1,15 +1,11 @@
-import {
-  BindExchangeUidRequestSchema,
-  BindXmeUidRequestSchema,
-  State,
-  VerifyExchangeUidRequestSchema,
-} from '@elex/contract';
+import { State } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.js';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
-import { parsePayload } from '../../http/validation.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import { bindExchangeUid, bindXmeUid, uidEligibility } from './bindings.service.js';
 
 /** The caller's member id when a live session comes with the request; a visitor otherwise. */
@@ -28,20 +24,22 @@ export async function bindingsRoutes(app: FastifyInstance) {
   const deps = app.deps;
 
   // Public (the /exchangeNo search) and rate-limited per IP like verifyEmail: it may ask an exchange.
-  app.post('/user/verifyExchangeUid', { config: { rateLimit: AUTH_RATE_LIMIT } }, async (request) => {
-    const input = parsePayload(VerifyExchangeUidRequestSchema, request.body);
-    return success(request, await uidEligibility(deps, input, await optionalMemberId(request)));
-  });
+  serve(
+    app,
+    ENDPOINTS.userVerifyExchangeUid,
+    { config: { rateLimit: AUTH_RATE_LIMIT } },
+    async (request, input) => {
+      return success(request, await uidEligibility(deps, input, await optionalMemberId(request)));
+    },
+  );
 
-  app.post('/user/bindExchangeUid', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.userBindExchangeUid, async (request, input) => {
     const member = await requireMember(request);
-    const input = parsePayload(BindExchangeUidRequestSchema, request.body);
     return success(request, await bindExchangeUid(deps, member.userId, input), 'bindingSuccessful');
   });
 
-  app.post('/user/bindXmeUid', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.userBindXmeUid, async (request, { xmeUid }) => {
     const member = await requireMember(request);
-    const { xmeUid } = parsePayload(BindXmeUidRequestSchema, request.body);
     return success(request, await bindXmeUid(deps, member.userId, xmeUid), 'bindingSuccessful');
   });
 }

@@ -1,15 +1,9 @@
-import {
-  AdjustmentQuerySchema,
-  CorrectionListRequestSchema,
-  DecideCorrectionRequestSchema,
-  ProposeCorrectionRequestSchema,
-  RejectCorrectionRequestSchema,
-} from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
-import { operatorContext, operatorOnly } from '../admin/admin.guard.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { operatorContext } from '../admin/admin.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import {
   approveCorrection,
   listCorrections,
@@ -21,9 +15,8 @@ import {
 /** The member's adjustments, `POST /elex/user/seeAdjustments`: member-only (-5000 without a session). */
 export async function correctionsRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  app.post('/user/seeAdjustments', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.userSeeAdjustments, async (request, query) => {
     const member = await requireMember(request);
-    const query = parsePayload(AdjustmentQuerySchema, request.body);
     return success(request, await memberAdjustments(deps, member.userId, query));
   });
 }
@@ -34,14 +27,11 @@ export async function correctionsRoutes(app: FastifyInstance) {
  */
 export async function correctionsAdminRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  app.addHook('onRequest', operatorOnly);
 
-  app.post('/list', async (request) => {
-    const query = parsePayload(CorrectionListRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCorrectionsList, async (request, query) => {
     return success(request, await listCorrections(deps, query));
   });
-  app.post('/propose', async (request) => {
-    const input = parsePayload(ProposeCorrectionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCorrectionsPropose, async (request, input) => {
     const correction = await proposeCorrection(deps, await operatorContext(request), input);
     return success(
       request,
@@ -49,16 +39,14 @@ export async function correctionsAdminRoutes(app: FastifyInstance) {
       correction.status === 'posted' ? 'correctionPosted' : 'correctionPending',
     );
   });
-  app.post('/approve', async (request) => {
-    const { id } = parsePayload(DecideCorrectionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCorrectionsApprove, async (request, { id }) => {
     return success(
       request,
       await approveCorrection(deps, await operatorContext(request), id),
       'correctionPosted',
     );
   });
-  app.post('/reject', async (request) => {
-    const input = parsePayload(RejectCorrectionRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminCorrectionsReject, async (request, input) => {
     return success(
       request,
       await rejectCorrection(deps, await operatorContext(request), input),

@@ -1,8 +1,8 @@
-import { CashbackEstimateRequestSchema, ExchangeDetailRequestSchema } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { sendCachedAnswer } from '../../http/encoded-body.js';
+import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
 import {
   estimateCashbackAtPartners,
   getExchangeDetail,
@@ -17,23 +17,21 @@ export async function exchangesRoutes(app: FastifyInstance) {
 
   // spec: empty payload. The answer is served from the catalog cache, already serialized and, per
   // coding, compressed once (the compress plugin would run brotli on every request).
-  app.post('/exchange/index', { compress: false }, async (request, reply) => {
+  serve(app, ENDPOINTS.exchangeIndex, { compress: false }, async (request, _body, reply) => {
     const body = await getExchangeIndexEnvelopeJson(app.deps, requestLocale(request));
     return sendCachedAnswer(request, reply, body, 'application/json; charset=utf-8');
   });
 
   // spec section 7: the one GET call, the shared resource file of the exchange dictionary.
-  app.get('/user/config/res.json', async (request) =>
+  serve(app, ENDPOINTS.userConfigResJson, async (request) =>
     success(request, await getExchangeDictionary(app.deps, signupLinks)),
   );
 
-  app.post('/exchange/detail', async (request) => {
-    const { platId } = parsePayload(ExchangeDetailRequestSchema, request.body);
+  serve(app, ENDPOINTS.exchangeDetail, async (request, { platId }) => {
     return success(request, await getExchangeDetail(app.deps, platId, requestLocale(request), signupLinks));
   });
 
-  app.post('/exchange/estimate', async (request) => {
-    const input = parsePayload(CashbackEstimateRequestSchema, request.body);
+  serve(app, ENDPOINTS.exchangeEstimate, async (request, input) => {
     return success(request, await estimateCashbackAtPartners(app.deps, input));
   });
 }

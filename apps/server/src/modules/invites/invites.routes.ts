@@ -1,28 +1,26 @@
-import { MyFriendsRequestSchema } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import { inviteLink, myFriends, myInviteCode } from './invites.service.js';
 
 /** Invite calls (spec section 7; docs/engagement.md). All member-only. */
 export async function invitesRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  const memberCall = { preHandler: memberOnly };
 
-  app.post('/user/getMyInviteCode', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userGetMyInviteCode, async (request) => {
     const member = await requireMember(request);
     return success(request, await myInviteCode(deps, member.userId));
   });
 
-  app.post('/user/getInviteLink', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userGetInviteLink, async (request) => {
     const member = await requireMember(request);
     return success(request, await inviteLink(deps, member.userId));
   });
 
-  app.post('/user/myFriends', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userMyFriends, async (request, query) => {
     const member = await requireMember(request);
-    const query = parsePayload(MyFriendsRequestSchema, request.body);
     return success(request, await myFriends(deps, member.userId, query));
   });
 }

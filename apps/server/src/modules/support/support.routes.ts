@@ -1,20 +1,11 @@
-import {
-  AdminSupportActionSchema,
-  AdminSupportCloseSchema,
-  AdminSupportListRequestSchema,
-  AdminSupportReplySchema,
-  CreateSupportRequestSchema,
-  SUPPORT,
-  SupportDetailRequestSchema,
-  SupportListRequestSchema,
-  SupportReplySchema,
-} from '@elex/contract';
+import { SUPPORT } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
-import { operatorOnly, requireOperator } from '../admin/admin.guard.js';
+import { requireOperator } from '../admin/admin.guard.js';
 import type { ActionContext } from '../admin/catalog.service.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import {
   adminClose,
   adminListRequests,
@@ -37,34 +28,32 @@ const CREATE_RATE_LIMIT = { max: 10, timeWindow: '1 minute' };
 export async function supportRoutes(app: FastifyInstance) {
   const deps = app.deps;
 
-  app.post(
-    '/create',
-    { preHandler: memberOnly, bodyLimit: WITH_IMAGE_BODY_LIMIT, config: { rateLimit: CREATE_RATE_LIMIT } },
-    async (request) => {
+  serve(
+    app,
+    ENDPOINTS.supportCreate,
+    { bodyLimit: WITH_IMAGE_BODY_LIMIT, config: { rateLimit: CREATE_RATE_LIMIT } },
+    async (request, input) => {
       const member = await requireMember(request);
-      const input = parsePayload(CreateSupportRequestSchema, request.body);
       return success(request, await createSupportRequest(deps, member.userId, input), 'supportRequestSent');
     },
   );
 
-  app.post('/list', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.supportList, async (request, query) => {
     const member = await requireMember(request);
-    const query = parsePayload(SupportListRequestSchema, request.body);
     return success(request, await listOwnRequests(deps, member.userId, query));
   });
 
-  app.post('/detail', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.supportDetail, async (request, { id }) => {
     const member = await requireMember(request);
-    const { id } = parsePayload(SupportDetailRequestSchema, request.body);
     return success(request, await ownRequestDetail(deps, member.userId, id));
   });
 
-  app.post(
-    '/reply',
-    { preHandler: memberOnly, bodyLimit: WITH_IMAGE_BODY_LIMIT, config: { rateLimit: CREATE_RATE_LIMIT } },
-    async (request) => {
+  serve(
+    app,
+    ENDPOINTS.supportReply,
+    { bodyLimit: WITH_IMAGE_BODY_LIMIT, config: { rateLimit: CREATE_RATE_LIMIT } },
+    async (request, input) => {
       const member = await requireMember(request);
-      const input = parsePayload(SupportReplySchema, request.body);
       return success(request, await replyToOwnRequest(deps, member.userId, input), 'supportReplySent');
     },
   );
@@ -76,34 +65,27 @@ export async function supportRoutes(app: FastifyInstance) {
  */
 export async function supportAdminRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  app.addHook('onRequest', operatorOnly);
   const context = async (request: FastifyRequest): Promise<ActionContext> => {
     const operator = await requireOperator(request);
     return { actor: { userId: operator.userId, label: operator.email }, requestId: request.id };
   };
 
-  app.post('/list', async (request) => {
-    const query = parsePayload(AdminSupportListRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSupportList, async (request, query) => {
     return success(request, await adminListRequests(deps, query));
   });
-  app.post('/detail', async (request) => {
-    const { id } = parsePayload(SupportDetailRequestSchema, request.body);
+  serve(app, ENDPOINTS.adminSupportDetail, async (request, { id }) => {
     return success(request, await adminRequestDetail(deps, id));
   });
-  app.post('/reply', async (request) => {
-    const input = parsePayload(AdminSupportReplySchema, request.body);
+  serve(app, ENDPOINTS.adminSupportReply, async (request, input) => {
     return success(request, await adminReply(deps, await context(request), input), 'supportReplySent');
   });
-  app.post('/close', async (request) => {
-    const input = parsePayload(AdminSupportCloseSchema, request.body);
+  serve(app, ENDPOINTS.adminSupportClose, async (request, input) => {
     return success(request, await adminClose(deps, await context(request), input), 'supportClosedDone');
   });
-  app.post('/moveBinding', async (request) => {
-    const input = parsePayload(AdminSupportActionSchema, request.body);
+  serve(app, ENDPOINTS.adminSupportMoveBinding, async (request, input) => {
     return success(request, await adminMoveBinding(deps, await context(request), input), 'supportMoved');
   });
-  app.post('/verifyOwnership', async (request) => {
-    const input = parsePayload(AdminSupportActionSchema, request.body);
+  serve(app, ENDPOINTS.adminSupportVerifyOwnership, async (request, input) => {
     return success(
       request,
       await adminVerifyOwnership(deps, await context(request), input),

@@ -1,8 +1,8 @@
-import { FetchTaskStatusRequestSchema, ReceiveScoreRequestSchema } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { parsePayload } from '../../http/validation.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import { checkTaskMembership, claimTask, taskDetail } from './tasks.service.js';
 
 /** Each check may call Telegram or Discord: a member cannot make us hammer their APIs. */
@@ -12,23 +12,22 @@ const MEMBERSHIP_RATE_LIMIT = { max: 10, timeWindow: 60_000 } as const;
 export async function tasksRoutes(app: FastifyInstance) {
   const deps = app.deps;
 
-  app.post('/exchange/getExchangeTaskDetail', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.exchangeGetExchangeTaskDetail, async (request) => {
     const member = await requireMember(request);
     return success(request, await taskDetail(deps, member.userId));
   });
 
-  app.post('/exchange/receiveScore', { preHandler: memberOnly }, async (request) => {
+  serve(app, ENDPOINTS.exchangeReceiveScore, async (request, { taskId }) => {
     const member = await requireMember(request);
-    const { taskId } = parsePayload(ReceiveScoreRequestSchema, request.body);
     return success(request, await claimTask(deps, member.userId, taskId), 'claimSuccessful');
   });
 
-  app.post(
-    '/exchange/fetchMetiaTaskStatus',
-    { preHandler: memberOnly, config: { rateLimit: MEMBERSHIP_RATE_LIMIT } },
-    async (request) => {
+  serve(
+    app,
+    ENDPOINTS.exchangeFetchMetiaTaskStatus,
+    { config: { rateLimit: MEMBERSHIP_RATE_LIMIT } },
+    async (request, input) => {
       const member = await requireMember(request);
-      const input = parsePayload(FetchTaskStatusRequestSchema, request.body);
       return success(request, await checkTaskMembership(deps, member.userId, input, request.log));
     },
   );

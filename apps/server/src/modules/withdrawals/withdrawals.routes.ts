@@ -1,14 +1,9 @@
-import {
-  ApplyDepositRequestSchema,
-  CancelDepositRequestSchema,
-  type DepositRecordPage,
-  DepositRecordRequestSchema,
-  DepositVerifyEmailRequestSchema,
-} from '@elex/contract';
+import type { DepositRecordPage } from '@elex/contract';
+import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
-import { parsePayload } from '../../http/validation.js';
 import { memberOnly, requireMember } from '../auth/auth.guard.js';
 import { payoutProgress } from '../payouts/payouts.service.js';
 import {
@@ -24,26 +19,25 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
   const deps = app.deps;
   const memberCall = { preHandler: memberOnly };
 
-  app.post('/user/withdrawable', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userWithdrawable, async (request) => {
     const member = await requireMember(request);
     return success(request, await withdrawableOf(deps, member.userId));
   });
 
   // Checks a code guess: limited per IP like verifyCode2 (the code's own 5 tries hold as well).
-  app.post(
-    '/user/depositVerifyEmail',
+  serve(
+    app,
+    ENDPOINTS.userDepositVerifyEmail,
     { ...memberCall, config: { rateLimit: AUTH_RATE_LIMIT } },
-    async (request) => {
+    async (request, { authCode }) => {
       const member = await requireMember(request);
-      const { authCode } = parsePayload(DepositVerifyEmailRequestSchema, request.body);
       await verifyWithdrawalCode(deps, member, authCode);
       return success(request, null);
     },
   );
 
-  app.post('/user/applyDeposit', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userApplyDeposit, async (request, payload) => {
     const member = await requireMember(request);
-    const payload = parsePayload(ApplyDepositRequestSchema, request.body);
     const { withdrawal } = await requestWithdrawal(deps, member, {
       requestId: payload.requestId,
       platId: payload.platId,
@@ -55,9 +49,8 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
     return success(request, withdrawal, 'withdrawalSuccessful');
   });
 
-  app.post('/exchange/depositRecord', memberCall, async (request) => {
+  serve(app, ENDPOINTS.exchangeDepositRecord, async (request, query) => {
     const member = await requireMember(request);
-    const query = parsePayload(DepositRecordRequestSchema, request.body);
     const page = await memberWithdrawals(deps, member.userId, query);
     const progress = await payoutProgress(
       deps,
@@ -70,9 +63,8 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
     return success(request, { ...page, records } satisfies DepositRecordPage);
   });
 
-  app.post('/user/cancelDeposit', memberCall, async (request) => {
+  serve(app, ENDPOINTS.userCancelDeposit, async (request, { id }) => {
     const member = await requireMember(request);
-    const { id } = parsePayload(CancelDepositRequestSchema, request.body);
     return success(request, await cancelWithdrawal(deps, member.userId, id), 'withdrawalCancelled');
   });
 }

@@ -1,0 +1,99 @@
+import type { Endpoint, EndpointAuth } from '@elex/contract/endpoints';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import { parsePayload } from './validation.js';
+
+/**
+ * Registers a call of the endpoint table (packages/contract/src/endpoints.ts) as a Fastify route:
+ * method and path come from the table, so a route cannot drift from what the web calls and
+ * `/openapi.json` describes. The table's auth becomes the route's onRequest guard (before the body is
+ * read: a visitor gets -5000, a member 1003 on an operator call, whatever the body); its request
+ * schema becomes the route's body schema, so Fastify validates the body (through `parsePayload`: one
+ * rule for the field-naming message) before the handler runs and hands it over parsed and typed.
+ * Outside production, a success's `content` is checked against the table's answer schema, so every
+ * test that makes a call also proves the contract describes what the server says.
+ */
+
+type Guard = (request: FastifyRequest) => Promise<void>;
+
+/** The guards of the session layer, by the table's auth; wired once by the app (the auth module owns them). */
+type EndpointGuards = Record<Extract<EndpointAuth, 'member' | 'operator'>, Guard>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    endpointGuards: EndpointGuards;
+  }
+}
+
+type BodyOf<E extends Endpoint> = E['request'] extends z.ZodType ? z.output<E['request']> : undefined;
+
+type Options = Pick<RouteShorthandOptions, 'bodyLimit' | 'config' | 'compress' | 'exposeHeadRoute'>;
+
+type Handler<E extends Endpoint> = (
+  request: FastifyRequest,
+  body: BodyOf<E>,
+  reply: FastifyReply,
+) => Promise<unknown>;
+
+export function serve<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: Handler<E>): void;
+export function serve<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: Options,
+  handler: Handler<E>,
+): void;
+export function serve<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  optionsOrHandler: Options | Handler<E>,
+  maybeHandler?: Handler<E>,
+): void {
+  const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
+  const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler;
+  if (!handler) throw new Error(`no handler for ${endpoint.path}`);
+  if (!endpoint.path.startsWith(app.prefix)) {
+    throw new Error(`${endpoint.path} is registered in a plugin under ${app.prefix}`);
+  }
+  const guard =
+    endpoint.auth === 'member' || endpoint.auth === 'operator'
+      ? app.endpointGuards[endpoint.auth]
+      : undefined;
+  const answer = app.deps.config.env === 'production' ? undefined : endpoint.response;
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path.slice(app.prefix.length),
+    ...options,
+    ...(guard ? { onRequest: guard } : {}),
+    ...(endpoint.request
+      ? {
+          schema: { body: endpoint.request },
+          validatorCompiler:
+            ({ schema }) =>
+            (data: unknown) => {
+              try {
+                return { value: parsePayload(schema as z.ZodType, data) };
+              } catch (error) {
+                return { error: error as Error };
+              }
+            },
+        }
+      : {}),
+    handler: async (request, reply) => {
+      const result = await handler(request, request.body as BodyOf<E>, reply);
+      if (answer) checkAnswer(endpoint, answer, result);
+      return result;
+    },
+  });
+}
+
+/** Outside production: a success whose content the contract does not describe is a fault of the server. */
+function checkAnswer(endpoint: Endpoint, schema: z.ZodType, result: unknown): void {
+  if (result === null || typeof result !== 'object' || !('content' in result) || !('state' in result)) return;
+  if (result.state !== 0) return;
+  const parsed = schema.safeParse(result.content);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  throw new Error(
+    `the answer of ${endpoint.path} does not match the endpoint table: ${issue?.path.join('.') || 'content'}: ${issue?.message}`,
+  );
+}
