@@ -6,6 +6,8 @@
  *   a `*.tables.ts` may reference another module's table (foreign keys), and any file may import a
  *   table's row type (`import type`), but no other code of one module queries another's tables;
  * - nor imports another module's routes (shared HTTP settings live in src/http);
+ * - a query that must join several modules' tables (a console report, the fast lane's candidates) is a
+ *   read model in src/read-models: it imports tables only, and never writes (boundaries.test.ts);
  * - tests and test helpers may reach anywhere (they set up state across modules).
  * Violations that predate the rule are listed in .dependency-cruiser-known-violations.json (made by
  * `npm run lint:boundaries:baseline`); the list only shrinks: a new one fails the lint.
@@ -41,6 +43,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/', pathNot: TESTS },
       to: { path: '^src/modules/([^/]+)/[^/]+\\.routes\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'read-models-read-tables-only',
+      comment:
+        'A read model (src/read-models) joins tables of several modules for one screen or decision; it takes their tables, never their services, repositories or routes.',
+      severity: 'error',
+      from: { path: '^src/read-models/', pathNot: TESTS },
+      to: { path: '^src/modules/', pathNot: '\\.tables\\.ts$' },
     },
     {
       name: 'no-modules-into-app',

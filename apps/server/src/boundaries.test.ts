@@ -35,6 +35,14 @@ const FILES: Record<string, string> = {
   'src/modules/e/first.ts': "import { second } from './second.js';\nexport const first = () => second;\n",
   'src/modules/e/second.ts': "import { first } from './first.js';\nexport const second = () => first;\n",
   'src/modules/f/f.service.ts': "import { app } from '../../app.js';\nexport const f = app;\n",
+  // A read model joins several modules' tables, and takes nothing else of theirs.
+  'src/read-models/joined.ts': [
+    "import { bTable } from '../modules/b/b.tables.js';",
+    "import { b } from '../modules/b/b.service.js';",
+    'export const joined = [bTable, b];',
+  ].join('\n'),
+  'src/modules/h/h.service.ts':
+    "import { joined } from '../../read-models/joined.js';\nexport const h = joined;\n",
   // Tests may reach anywhere.
   'src/modules/g/g.test.ts': "import { bTable } from '../b/b.tables.js';\nexport const g = bTable;\n",
 };
@@ -71,6 +79,29 @@ describe('the server’s module boundaries', () => {
       'no-foreign-repositories: src/modules/d/d.service.ts -> src/modules/b/b.repository.ts',
       'no-foreign-tables: src/modules/c/c.service.ts -> src/modules/b/b.tables.ts',
       'no-modules-into-app: src/modules/f/f.service.ts -> src/app.ts',
+      'read-models-read-tables-only: src/read-models/joined.ts -> src/modules/b/b.service.ts',
     ]);
+  });
+});
+
+describe('the read models (src/read-models)', () => {
+  it('never write: no insert, update, delete or row lock in their queries', () => {
+    const dir = path.join(import.meta.dirname, 'read-models');
+    const writes =
+      /\.(insert|update|delete)\(|\.for\(|\b(insert\s+into|delete\s+from|for\s+update)\b|\bupdate\s+\S+\s+set\b/i;
+    const files = fs.readdirSync(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    expect(files.length).toBeGreaterThan(0);
+    const writing = files.filter((file) => writes.test(fs.readFileSync(path.join(dir, file), 'utf8')));
+    expect(writing).toEqual([]);
+    // The pattern itself catches the shapes a write takes in this code base.
+    for (const write of [
+      'tx.insert(x)',
+      'db.update(x)',
+      '.for("update")',
+      'sql`delete from x`',
+      'sql`update x set y = 1`',
+    ]) {
+      expect(writes.test(write), write).toBe(true);
+    }
   });
 });

@@ -1,6 +1,5 @@
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { users } from '../auth/auth.tables.js';
 import {
   type AuditLogRow,
   auditLog,
@@ -109,15 +108,4 @@ export async function insertMediaUnlessPresent(tx: Executor, file: NewMediaFile)
 export async function findMediaRow(db: Executor, sha256: string): Promise<MediaFileRow | undefined> {
   const [row] = await db.select().from(mediaFiles).where(eq(mediaFiles.sha256, sha256)).limit(1);
   return row;
-}
-
-/** Whether any live member (not a deleted account) holds the operator role. */
-export async function anyLiveOperator(db: Executor): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: operators.userId })
-    .from(operators)
-    .innerJoin(users, eq(users.id, operators.userId))
-    .where(isNull(users.deletedAt))
-    .limit(1);
-  return row !== undefined;
 }

@@ -1,6 +1,5 @@
 import { type Dashboard, type DashboardDay, DECIMALS, fromScaled } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
-import { listPartnersNotReady } from '../exchanges/exchanges.service.js';
 import {
   countBindingsByDay,
   countMembersAndBindings,
@@ -8,7 +7,8 @@ import {
   countSignUpsByDay,
   sumLinesByDayAndKind,
   sumOpenHolds,
-} from './reports.repository.js';
+} from '../../read-models/console-reports.js';
+import { listPartnersNotReady } from '../exchanges/exchanges.service.js';
 
 /**
  * /elex/admin/dashboard: the last `days` UTC days (today included). Money comes from the ledger, so

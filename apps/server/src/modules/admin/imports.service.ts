@@ -15,6 +15,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
+import { accountRow } from '../auth/auth.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
@@ -25,7 +26,6 @@ import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './ad
 import type { ImportRunRow } from './admin.tables.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
-import { findUserRow } from './reports.repository.js';
 
 /**
  * CSV imports (issue 6), from the console's upload and from `referrals:import` / `rebates:import`
@@ -275,7 +275,7 @@ export async function listImportRuns(
   const { rows, total } = await selectImportRunPage(deps.db, page);
   const operators = new Map<number, string | null>();
   for (const id of new Set(rows.map((row) => row.operatorId).filter((id): id is number => id !== null))) {
-    operators.set(id, (await findUserRow(deps.db, id))?.email ?? null);
+    operators.set(id, (await accountRow(deps.db, id))?.email ?? null);
   }
   // An import without an operator id (run from the command line before commands named their
   // operator): the audit log names who ran it ('cli:<os user>').

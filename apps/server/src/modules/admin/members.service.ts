@@ -10,6 +10,8 @@ import {
 } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { searchMemberRows, selectLedgerLinePage } from '../../read-models/console-reports.js';
+import { accountRow } from '../auth/auth.service.js';
 import type { UserRow } from '../auth/auth.tables.js';
 import { liftUserWithdrawalLock, reinstateUser, suspendUser } from '../auth/suspension.js';
 import {
@@ -22,7 +24,6 @@ import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js'
 import { findOperatorRow, selectAuditPage } from './admin.repository.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
-import { findUserRow, searchMemberRows, selectLedgerLinePage } from './reports.repository.js';
 
 /** The members page: search, a member's bindings, balances and ledger, unbinding a disputed UID. */
 
@@ -62,7 +63,7 @@ export async function searchMembers(
 }
 
 async function findMember(deps: AppDeps, userId: number): Promise<UserRow> {
-  const user = await findUserRow(deps.db, userId);
+  const user = await accountRow(deps.db, userId);
   if (!user) throw new AppError(State.NotFound, 'memberNotFound');
   return user;
 }
@@ -101,7 +102,7 @@ export async function memberDetail(deps: AppDeps, userId: number): Promise<Membe
             by:
               user.suspendedBy === null
                 ? null
-                : ((await findUserRow(deps.db, user.suspendedBy))?.email ?? null),
+                : ((await accountRow(deps.db, user.suspendedBy))?.email ?? null),
           }
         : null,
       lockLifted: await lastLockLifted(deps, userId),

@@ -1,14 +1,10 @@
 import type { Operator } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
-import {
-  anyLiveOperator,
-  deleteOperatorRow,
-  findOperatorRow,
-  insertOperatorUnlessPresent,
-} from './admin.repository.js';
+import { anyLiveOperator } from '../../read-models/live-operators.js';
+import { accountRow, liveAccountByEmail } from '../auth/auth.service.js';
+import { deleteOperatorRow, findOperatorRow, insertOperatorUnlessPresent } from './admin.repository.js';
 import { type AuditActor, recordAudit } from './audit.service.js';
-import { findActiveUserRowByEmail, findUserRow } from './reports.repository.js';
 
 /**
  * The operator role: a row in `operators` per member who may use the console. Granted and revoked
@@ -26,7 +22,7 @@ export class OperatorCommandError extends Error {
 /** The operator behind a user id, for the console's header and the audit log; null when not one. */
 export async function findOperator(db: Executor, userId: number): Promise<Operator | null> {
   if (!(await findOperatorRow(db, userId))) return null;
-  const user = await findUserRow(db, userId);
+  const user = await accountRow(db, userId);
   if (!user?.email || user.deletedAt) return null;
   return { userId: user.id, email: user.email, userCode: user.userCode };
 }
@@ -44,12 +40,12 @@ export async function resolveOperator(
   if (/^\d{1,15}$/.test(text)) {
     userId = Number(text);
   } else if (text.includes('@')) {
-    userId = (await findActiveUserRowByEmail(db, text))?.id;
+    userId = (await liveAccountByEmail(db, text))?.id;
     if (userId === undefined) return { refusal: `No member with the e-mail ${text.toLowerCase()}.` };
   } else {
     return { refusal: `"${text}" is neither an e-mail nor a user id.` };
   }
-  const user = await findUserRow(db, userId);
+  const user = await accountRow(db, userId);
   if (!user || user.deletedAt) return { refusal: `No member with the id ${userId}.` };
   const operator = await findOperator(db, userId);
   if (!operator) {
@@ -67,7 +63,7 @@ export function operatorsExist(db: Executor): Promise<boolean> {
 
 /** Grants the role to the member with this e-mail. Answers false when the member already held it. */
 export async function grantOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
-  const user = await findActiveUserRowByEmail(deps.db, email);
+  const user = await liveAccountByEmail(deps.db, email);
   if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
   return deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
@@ -92,7 +88,7 @@ export async function grantOperator(deps: AppDeps, email: string, actor: AuditAc
 
 /** Takes the role away. Answers false when the member did not hold it. */
 export async function revokeOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
-  const user = await findActiveUserRowByEmail(deps.db, email);
+  const user = await liveAccountByEmail(deps.db, email);
   if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
   return deps.db.transaction(async (tx) => {
     const at = deps.clock.now();

@@ -12,6 +12,7 @@ import {
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { selectCorrectionPage } from '../../read-models/correction-list.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { findUserById } from '../auth/auth.service.js';
@@ -21,7 +22,6 @@ import {
   decideCorrection,
   insertCorrection,
   lockCorrection,
-  selectCorrectionPage,
   selectPostedPage,
   type VisibleAccount,
 } from './corrections.repository.js';

@@ -1,10 +1,11 @@
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
+import { fastLaneCandidates, fastLaneSentSince } from '../../read-models/fast-lane.js';
 import type { AuditActor } from '../admin/audit.service.js';
 import { isUidFrozen } from '../support/frozen.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import { FAST_LANE_WINDOW_MS, type FastLaneConfig } from './payouts.config.js';
-import { fastLaneCandidates, fastLaneSentSince, payoutHeldByFees } from './payouts.fast-lane.repository.js';
+import { payoutHeldByFees } from './payouts.repository.js';
 import { sendWithdrawal } from './payouts.send.js';
 import type { PayoutDeps } from './payouts.service.js';
 

@@ -456,3 +456,13 @@ export async function selectExplainedTransfers(
     .orderBy(sql`max(${payoutTransfers.explainedAt}) desc nulls last`, desc(payoutTransfers.blockNumber))
     .limit(limit);
 }
+
+/** Whether a payout still in flight is held below the network's fee by the ceiling. */
+export async function payoutHeldByFees(db: Executor): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(inArray(payouts.state, [...PAYOUT_IN_FLIGHT]), isNotNull(payouts.heldFeeAsked)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,11 +1,11 @@
 import { DECIMALS, fromScaled, type PayoutWallet, POLYGON_EXPLORER_ADDRESS_URL } from '@elex/contract';
 import { formatGwei } from 'viem';
 import type { AppDeps } from '../../deps.js';
+import { fastLaneSentSince } from '../../read-models/fast-lane.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';
 import { pendingWithdrawalTotals } from '../withdrawals/withdrawals.service.js';
 import { cappedFees, type EnabledPayoutConfig, errorText, TRANSFER_GAS_LIMIT } from './payouts.chain.js';
 import { FAST_LANE_WINDOW_MS } from './payouts.config.js';
-import { fastLaneSentSince } from './payouts.fast-lane.repository.js';
 import { inFlightTotals } from './payouts.repository.js';
 import { payoutChain } from './payouts.service.js';
 

@@ -1,15 +1,15 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { analyticsEvents } from '../analytics/analytics.tables.js';
-import { type UserRow, users } from '../auth/auth.tables.js';
-import { exchangeBindings } from '../bindings/bindings.tables.js';
-import { ledgerAccounts, ledgerJournals, ledgerLines } from '../ledger/ledger.tables.js';
-import { operators } from './admin.tables.js';
+import type { Executor } from '../db/client.js';
+import { operators } from '../modules/admin/admin.tables.js';
+import { analyticsEvents } from '../modules/analytics/analytics.tables.js';
+import { type UserRow, users } from '../modules/auth/auth.tables.js';
+import { exchangeBindings } from '../modules/bindings/bindings.tables.js';
+import { ledgerAccounts, ledgerJournals, ledgerLines } from '../modules/ledger/ledger.tables.js';
 
 /**
- * Read-only reporting for the operator console (docs/decisions.md, "The console reads other modules'
- * tables, writes only through their services"): member search, a member's bindings and ledger, the
- * dashboard's daily figures. Nothing here writes.
+ * Read-only reporting for the operator console (docs/architecture.md, "Boundaries": a read model):
+ * member search, a member's ledger, the dashboard's daily figures, each one statement over several
+ * modules' tables. Nothing here writes.
  */
 
 const UTC_DAY = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
@@ -17,21 +17,6 @@ const UTC_DAY = (column: unknown) => sql<string>`to_char(${column} at time zone 
 /** LIKE's wildcards in an operator's text match themselves. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-export async function findUserRow(db: Executor, userId: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  return row;
-}
-
-/** A live (not deleted) account by e-mail, any letter case (e-mails are stored lower-cased). */
-export async function findActiveUserRowByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.email, email.trim().toLowerCase()), isNull(users.deletedAt)))
-    .limit(1);
-  return row;
 }
 
 export interface MemberSearchRow {

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lte, notInArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { operators } from '../admin/admin.tables.js';
-import { users } from '../auth/auth.tables.js';
-import { type WithdrawalRow, withdrawals } from '../withdrawals/withdrawals.tables.js';
-import { PAYOUT_IN_FLIGHT, payouts } from './payouts.tables.js';
+import { and, asc, eq, gt, gte, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { operators } from '../modules/admin/admin.tables.js';
+import { users } from '../modules/auth/auth.tables.js';
+import { payouts } from '../modules/payouts/payouts.tables.js';
+import { type WithdrawalRow, withdrawals } from '../modules/withdrawals/withdrawals.tables.js';
 
 /**
  * The fast lane's two questions of the database (docs/withdrawals.md "Fast lane"). They read the
@@ -72,14 +72,4 @@ export async function fastLaneSentSince(
       ),
     );
   return { allMicro: BigInt(row?.all ?? 0), memberMicro: BigInt(row?.member ?? 0) };
-}
-
-/** Whether a payout still in flight is held below the network's fee by the ceiling. */
-export async function payoutHeldByFees(db: Executor): Promise<boolean> {
-  const [row] = await db
-    .select({ id: payouts.id })
-    .from(payouts)
-    .where(and(inArray(payouts.state, [...PAYOUT_IN_FLIGHT]), isNotNull(payouts.heldFeeAsked)))
-    .limit(1);
-  return row !== undefined;
 }
