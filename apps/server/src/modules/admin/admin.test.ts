@@ -29,7 +29,7 @@ import {
   ownCode,
 } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
-import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
 import { rebatesImport, referralsImport } from './imports.commands.js';
 import { grantOperator } from './operators.service.js';

@@ -11,12 +11,12 @@ import type { AppDeps } from '../../deps.js';
 import { findUserById } from '../auth/auth.service.js';
 import { sendWithdrawal, sendWithdrawals } from '../payouts/payouts.send.js';
 import { latestPayouts, type PayoutBrief, type PayoutView } from '../payouts/payouts.service.js';
-import { listWithdrawalQueue } from '../withdrawals/withdrawals.queue.js';
 import {
   approveWithdrawal,
   type DecisionResult,
   rejectWithdrawal,
-} from '../withdrawals/withdrawals.service.js';
+} from '../withdrawals/withdrawals.decisions.js';
+import { listWithdrawalQueue } from '../withdrawals/withdrawals.queue.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 

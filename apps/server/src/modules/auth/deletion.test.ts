@@ -29,7 +29,7 @@ import {
   type TestMember,
   usdt,
 } from '../withdrawals/test-support.js';
-import { approveWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { approveWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { call, PASSWORD } from './test-support.js';
 
 /**

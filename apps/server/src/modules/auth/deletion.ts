@@ -10,7 +10,7 @@ import {
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
-import { displayUsdt } from '../withdrawals/withdrawals.service.js';
+import { displayUsdt } from '../withdrawals/withdrawals.model.js';
 
 /** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
 const FORFEIT_JOURNAL_KIND = 'accountDeletion';

@@ -17,7 +17,7 @@ import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
-import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { listPayouts, withdrawalPayouts } from './payouts.service.js';
 import { trackPayouts } from './payouts.track.js';
 import { type PayoutTestChain, payoutConfig, payoutTestChain, pendingWithdrawal } from './test-support.js';

@@ -9,7 +9,7 @@ import { mailsTo } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { createWithdrawalTestApp, memberCall } from '../withdrawals/test-support.js';
-import { getWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { sendWithdrawal } from './payouts.send.js';
 import { trackPayouts } from './payouts.track.js';
 import { alertIfWalletShort, walletHealth } from './payouts.wallet.js';

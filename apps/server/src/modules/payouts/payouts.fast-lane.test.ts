@@ -20,7 +20,7 @@ import {
   usdt,
 } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
-import { getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import type { FastLaneConfig } from './payouts.config.js';
 import { FAST_LANE_ACTOR, sendFastLane } from './payouts.fast-lane.js';
 import { sendWithdrawal } from './payouts.send.js';

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
-import { lockWithdrawal, refuseUnlessPayable } from '../withdrawals/withdrawals.service.js';
+import { lockWithdrawal, refuseUnlessPayable } from '../withdrawals/withdrawals.decisions.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import {
   cappedFees,

@@ -12,7 +12,7 @@ import { type CashbackTestContext, createMember } from '../cashback/test-support
 import { accountCode, balancesOf } from '../ledger/ledger.service.js';
 import { createWithdrawalTestApp, memberCall, moneyOf, usdt } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
-import { approveWithdrawal, getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { approveWithdrawal, getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';

@@ -2,7 +2,7 @@ import { DECIMALS, fromScaled } from '@elex/contract';
 import { type Address, formatGwei, type Hash, type Hex } from 'viem';
 import type { AppDeps } from '../../deps.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';
-import { approveWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { approveWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { bumpedFees, cappedFees, type PayoutChain, payoutChainOf, replacesAtNode } from './payouts.chain.js';
 import {
   attemptsOf,

@@ -3,7 +3,7 @@ import { formatGwei } from 'viem';
 import type { AppDeps } from '../../deps.js';
 import { fastLaneSentSince } from '../../read-models/fast-lane.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';
-import { pendingWithdrawalTotals } from '../withdrawals/withdrawals.service.js';
+import { pendingWithdrawalTotals } from '../withdrawals/withdrawals.decisions.js';
 import { cappedFees, type EnabledPayoutConfig, errorText, TRANSFER_GAS_LIMIT } from './payouts.chain.js';
 import { FAST_LANE_WINDOW_MS } from './payouts.config.js';
 import { inFlightTotals } from './payouts.repository.js';

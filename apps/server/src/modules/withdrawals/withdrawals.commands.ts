@@ -6,8 +6,8 @@ import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import type { AuditActor } from '../admin/audit.service.js';
 import { approveAudited, rejectAudited } from '../admin/withdrawals-queue.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import type { WithdrawalSnapshot } from './withdrawals.model.js';
 import { listWithdrawalQueue } from './withdrawals.queue.js';
-import type { WithdrawalSnapshot } from './withdrawals.service.js';
 
 /**
  * The withdrawal operator commands (docs/withdrawals.md, "Operator commands"): the queue, pay, reject.

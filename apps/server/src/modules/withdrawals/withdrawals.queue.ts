@@ -10,8 +10,9 @@ import {
   EARNED_REWARD_JOURNAL_KINDS,
   recentMovements,
 } from '../ledger/ledger.service.js';
+import { isOverdue } from './withdrawals.decisions.js';
+import { toSnapshot, type WithdrawalSnapshot } from './withdrawals.model.js';
 import { selectQueuePage, selectStatusTotals } from './withdrawals.repository.js';
-import { isOverdue, toSnapshot, type WithdrawalSnapshot } from './withdrawals.service.js';
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 

@@ -10,7 +10,7 @@ import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { ADDRESS, fundedMember, moneyOf, type TestMember, usdt } from './test-support.js';
 import { checkWithdrawalInvariants } from './withdrawals.check.js';
-import { approveWithdrawal, rejectWithdrawal } from './withdrawals.service.js';
+import { approveWithdrawal, rejectWithdrawal } from './withdrawals.decisions.js';
 
 // The e-mail code serialises a member's requests by itself (one code, one request: withdrawals.test.ts).
 // Here every withdrawal code (module 3) is accepted and never used up, so the requests really race and

@@ -6,8 +6,8 @@ import { success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { memberOnly, requireMember } from '../auth/auth.guard.js';
 import { payoutProgress } from '../payouts/payouts.service.js';
+import { cancelWithdrawal } from './withdrawals.decisions.js';
 import {
-  cancelWithdrawal,
   memberWithdrawals,
   requestWithdrawal,
   verifyWithdrawalCode,

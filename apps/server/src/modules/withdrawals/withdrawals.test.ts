@@ -20,13 +20,10 @@ import {
   usdt,
 } from './test-support.js';
 import { checkWithdrawalInvariants } from './withdrawals.check.js';
+import { approveWithdrawal, rejectWithdrawal } from './withdrawals.decisions.js';
+import type { WithdrawalFaultPoint } from './withdrawals.model.js';
 import { listWithdrawalQueue } from './withdrawals.queue.js';
-import {
-  approveWithdrawal,
-  rejectWithdrawal,
-  requestWithdrawal,
-  type WithdrawalFaultPoint,
-} from './withdrawals.service.js';
+import { requestWithdrawal } from './withdrawals.service.js';
 
 /**
  * Withdrawals end to end through the API (and the operator services): amounts, minimum and shortfall,
