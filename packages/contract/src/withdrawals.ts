@@ -128,3 +128,40 @@ export const CancelDepositRequestSchema = z.object({
 
 /** spec: minimum 50.00 USDT per UID. */
 export const WITHDRAWAL_MINIMUM = WITHDRAWAL.minimumUsdt;
+
+/**
+ * Amounts in messages and on the withdrawal page, micro-USDT or a decimal string: "12.500000" -> "12.50",
+ * "0.123400" -> "0.1234" (two decimals at least, no zeros after them).
+ */
+export function displayUsdt(value: bigint | string): string {
+  const micro = typeof value === 'bigint' ? value : toScaled(value, DECIMALS.usdt);
+  return fromScaled(micro, DECIMALS.usdt).replace(/(\.\d{2}\d*?)0+$/, '$1');
+}
+
+/** The refusal an amount earns, with the figures its message names. */
+export type WithdrawalAmountProblem =
+  | { key: 'withdrawalBelowMinimum'; values: { minimum: string; shortfall: string } }
+  | { key: 'withdrawalOverBalance'; values: { available: string } };
+
+/**
+ * spec: at least 50 USDT, of a UID holding at least 50 USDT (its cashback plus the member's rewards),
+ * and never more than it holds. The one rule for the form (said as the member types) and the server
+ * (checked again under its locks). Without `withdrawableMicro`, only the amount's own minimum.
+ */
+export function withdrawalAmountProblem(
+  amountMicro: bigint,
+  withdrawableMicro?: bigint,
+): WithdrawalAmountProblem | null {
+  const minimum = WITHDRAWAL.minimumMicroUsdt;
+  const below = (short: bigint): WithdrawalAmountProblem => ({
+    key: 'withdrawalBelowMinimum',
+    values: { minimum: WITHDRAWAL.minimumUsdt, shortfall: displayUsdt(short) },
+  });
+  if (amountMicro < minimum) return below(minimum - amountMicro);
+  if (withdrawableMicro === undefined) return null;
+  if (withdrawableMicro < minimum) return below(minimum - withdrawableMicro);
+  if (amountMicro > withdrawableMicro) {
+    return { key: 'withdrawalOverBalance', values: { available: displayUsdt(withdrawableMicro) } };
+  }
+  return null;
+}

@@ -1,3 +1,4 @@
+import { displayUsdt } from '@elex/contract';
 import type { Transaction } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import {
@@ -10,7 +11,6 @@ import {
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
-import { displayUsdt } from '../withdrawals/withdrawals.model.js';
 
 /** The ledger journal kind of the balances a deletion forfeits (docs/ledger.md). */
 const FORFEIT_JOURNAL_KIND = 'accountDeletion';

@@ -1,4 +1,4 @@
-import { DECIMALS, fromScaled, State, type Withdrawal } from '@elex/contract';
+import { DECIMALS, displayUsdt, fromScaled, State, type Withdrawal } from '@elex/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -45,11 +45,6 @@ export type WithdrawalDeps = AppDeps & {
 
 export async function checkpoint(deps: WithdrawalDeps, point: WithdrawalFaultPoint) {
   await deps.withdrawalFaults?.[point]?.();
-}
-
-/** Amounts in messages: at least two decimals, no trailing zeros beyond them ("12.50", "0.123456"). */
-export function displayUsdt(micro: bigint): string {
-  return usdt(micro).replace(/(\.\d{2}\d*?)0+$/, '$1');
 }
 
 /** Times in messages: UTC, minutes, said so ("2026-01-18 12:00 UTC"). */

@@ -1,12 +1,14 @@
 import {
   DECIMALS,
   type DepositRecordPage,
+  displayUsdt,
   toScaled,
   usdtAmountSchema,
   WITHDRAWAL,
   type Withdrawable,
   type Withdrawal,
   type WithdrawalStatus,
+  withdrawalAmountProblem,
 } from '@elex/contract';
 import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { Transaction } from '../../db/client.js';
@@ -36,7 +38,6 @@ import { isUidFrozen } from '../support/frozen.js';
 import {
   checkpoint,
   displayTime,
-  displayUsdt,
   journalKey,
   mailParams,
   parseField,
@@ -178,15 +179,10 @@ export async function requestWithdrawal(
   if (!binding || binding.userId !== userId) throw AppError.refused('withdrawalUidNotBound');
   refuseUnlessOwnershipSettled(binding, deps.clock.now());
   if (await isUidFrozen(deps.db, request.platId, request.uid)) throw AppError.refused('withdrawalFrozen');
-  if (amountMicro < MINIMUM) {
-    throw AppError.refused('withdrawalBelowMinimum', {
-      minimum: WITHDRAWAL.minimumUsdt,
-      shortfall: displayUsdt(MINIMUM - amountMicro),
-    });
-  }
+  refuseUnlessAmountAllowed(amountMicro);
   // Unlocked first look, so a balance too low is said before a code try is spent; the locked check
   // in the transaction below is the one that counts.
-  refuseUnlessWithdrawable(
+  refuseUnlessAmountAllowed(
     amountMicro,
     await balancesOf(deps.db, [
       accountCode.cashback(request.platId, request.uid),
@@ -219,7 +215,7 @@ export async function requestWithdrawal(
     refuseUnlessOwnershipSettled(held, now);
     if (await isUidFrozen(tx, request.platId, request.uid)) throw AppError.refused('withdrawalFrozen');
 
-    refuseUnlessWithdrawable(amountMicro, cashback + rewards);
+    refuseUnlessAmountAllowed(amountMicro, cashback + rewards);
     // docs/withdrawals.md: a withdrawal draws first from the UID's cashback, then from rewards.
     const cashbackPart = amountMicro < cashback ? amountMicro : cashback;
     const rewardsPart = amountMicro - cashbackPart;
@@ -275,17 +271,10 @@ export async function requestWithdrawal(
   return replay(twin, request, address, amountMicro);
 }
 
-/** spec: at least 50 USDT of the UID's cashback plus rewards, and never more than that. */
-function refuseUnlessWithdrawable(amountMicro: bigint, withdrawable: bigint) {
-  if (withdrawable < MINIMUM) {
-    throw AppError.refused('withdrawalBelowMinimum', {
-      minimum: WITHDRAWAL.minimumUsdt,
-      shortfall: displayUsdt(MINIMUM - withdrawable),
-    });
-  }
-  if (amountMicro > withdrawable) {
-    throw AppError.refused('withdrawalOverBalance', { available: displayUsdt(withdrawable) });
-  }
+/** The contract's amount rule (the form says the same as the member types), as a refusal. */
+function refuseUnlessAmountAllowed(amountMicro: bigint, withdrawableMicro?: bigint) {
+  const problem = withdrawalAmountProblem(amountMicro, withdrawableMicro);
+  if (problem) throw AppError.refused(problem.key, problem.values);
 }
 
 async function postHold(tx: Transaction, row: WithdrawalRow, at: Date) {

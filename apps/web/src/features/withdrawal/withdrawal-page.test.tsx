@@ -222,8 +222,11 @@ describe('/withdrawal: the amount rules', () => {
     await user.type(amountBox(), '60');
     expect(screen.queryByText(/more than this UID can withdraw/)).not.toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText(t('withdrawal.uid')), '1:777001');
+    // That UID holds 32.50, under the 50 a withdrawal needs: the server's refusal, said first here.
     expect(
-      await screen.findByText(i18next.t('msg:withdrawalOverBalance', { available: '32.50' })),
+      await screen.findByText(
+        i18next.t('msg:withdrawalBelowMinimum', { minimum: '50.00', shortfall: '17.50' }),
+      ),
     ).toBeInTheDocument();
     await user.clear(amountBox());
     await user.type(amountBox(), '12.1234567');

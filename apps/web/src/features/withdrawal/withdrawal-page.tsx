@@ -1,4 +1,11 @@
-import { CodeModule, PATHS, WITHDRAWAL, type Withdrawal, type WithdrawalRecord } from '@elex/contract';
+import {
+  CodeModule,
+  displayUsdt,
+  PATHS,
+  WITHDRAWAL,
+  type Withdrawal,
+  type WithdrawalRecord,
+} from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
 import { useState } from 'react';
@@ -16,7 +23,6 @@ import { Pager } from '../../shared/ui/pager';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
-import { displayUsdt } from './amount-rules';
 import { applyDeposit } from './api/apply-deposit';
 import { cancelDeposit } from './api/cancel-deposit';
 import { useWithdrawals } from './api/get-withdrawals';

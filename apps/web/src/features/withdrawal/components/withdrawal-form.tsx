@@ -1,4 +1,4 @@
-import { polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
+import { displayUsdt, polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
 import { LifeBuoy } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { currentLocale } from '../../../shared/i18n/i18n';
 import { newSupportRequestHref } from '../../../shared/navigation/support-paths';
 import { Field } from '../../../shared/ui/field';
-import { checkAmount, displayUsdt, shortfallOf } from '../amount-rules';
+import { checkAmount, shortfallOf } from '../amount-rules';
 
 export interface WithdrawalValues {
   platId: number;

@@ -1,9 +1,8 @@
-import { POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@elex/contract';
+import { displayUsdt, POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@elex/contract';
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
 import { currentLocale } from '../../../shared/i18n/i18n';
-import { displayUsdt } from '../amount-rules';
 
 const time = (iso: string) =>
   new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
