@@ -1,3 +1,4 @@
+import { displayUsdt } from '@elex/contract';
 import { currentLocale } from '../../shared/i18n/i18n';
 
 /** Times in the console are UTC (the server's days are UTC days), said so. */
@@ -37,12 +38,12 @@ export function formatDay(iso: string): string {
   });
 }
 
-/** "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"). */
+/** "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"), grouped. */
 export function formatAmount(value: string): string {
-  const [whole = '0', fraction = ''] = value.replace(/^-/, '').split('.');
-  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
+  const negative = value.startsWith('-');
+  const [whole = '0', fraction = '00'] = displayUsdt(value.replace(/^-/, '')).split('.');
   const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
-  return `${value.startsWith('-') ? '-' : ''}${grouped}.${trimmed}`;
+  return `${negative ? '-' : ''}${grouped}.${fraction}`;
 }
 
 /**
