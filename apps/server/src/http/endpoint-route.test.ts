@@ -73,11 +73,22 @@ describe('a route served from its endpoint table entry', () => {
   });
 
   it('will not register a call under a plugin whose prefix its path lacks', async () => {
+    for (const prefix of ['/elex/other', '/elex/sam']) {
+      const app = Fastify();
+      app.decorate('deps', { config: { env: 'test' } } as AppDeps);
+      app.decorate('endpointGuards', { member: async () => {}, operator: async () => {} });
+      await expect(
+        app.register(async (plugin) => serve(plugin, entry, async () => null), { prefix }),
+      ).rejects.toThrow('/elex/sample/add');
+    }
+  });
+
+  it('will not register a guarded call without its guard', async () => {
     const app = Fastify();
     app.decorate('deps', { config: { env: 'test' } } as AppDeps);
-    app.decorate('endpointGuards', { member: async () => {}, operator: async () => {} });
+    app.decorate('endpointGuards', {} as never);
     await expect(
-      app.register(async (plugin) => serve(plugin, entry, async () => null), { prefix: '/elex/other' }),
-    ).rejects.toThrow('/elex/sample/add');
+      app.register(async (plugin) => serve(plugin, entry, async () => null), { prefix: '/elex/sample' }),
+    ).rejects.toThrow('no member guard');
   });
 });

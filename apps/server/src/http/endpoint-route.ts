@@ -1,17 +1,25 @@
 import type { Endpoint, EndpointAuth } from '@elex/contract/endpoints';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RequestPayload,
+  RouteShorthandOptions,
+} from 'fastify';
 import type { z } from 'zod';
 import { parsePayload } from './validation.js';
 
 /**
  * Registers a call of the endpoint table (packages/contract/src/endpoints.ts) as a Fastify route:
  * method and path come from the table, so a route cannot drift from what the web calls and
- * `/openapi.json` describes. The table's auth becomes the route's onRequest guard (before the body is
- * read: a visitor gets -5000, a member 1003 on an operator call, whatever the body); its request
+ * `/openapi.json` describes. The table's auth becomes the route's guard, run after the rate limit (an
+ * onRequest hook) and before the body is read (a preParsing hook: a visitor gets -5000, a member 1003
+ * on an operator call, whatever the body); its request
  * schema becomes the route's body schema, so Fastify validates the body (through `parsePayload`: one
  * rule for the field-naming message) before the handler runs and hands it over parsed and typed.
  * Outside production, a success's `content` is checked against the table's answer schema, so every
- * test that makes a call also proves the contract describes what the server says.
+ * test that makes a call also proves the contract describes what the server says (an answer a handler
+ * sends itself, like the pre-serialized exchange index, is checked by openapi.test.ts instead).
  */
 
 type Guard = (request: FastifyRequest) => Promise<void>;
@@ -51,19 +59,25 @@ export function serve<E extends Endpoint>(
   const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
   const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler;
   if (!handler) throw new Error(`no handler for ${endpoint.path}`);
-  if (!endpoint.path.startsWith(app.prefix)) {
+  if (!endpoint.path.startsWith(`${app.prefix}/`)) {
     throw new Error(`${endpoint.path} is registered in a plugin under ${app.prefix}`);
   }
-  const guard =
-    endpoint.auth === 'member' || endpoint.auth === 'operator'
-      ? app.endpointGuards[endpoint.auth]
-      : undefined;
+  const guarded = endpoint.auth === 'member' || endpoint.auth === 'operator';
+  const guard = guarded ? app.endpointGuards?.[endpoint.auth as 'member' | 'operator'] : undefined;
+  if (guarded && !guard) throw new Error(`no ${endpoint.auth} guard for ${endpoint.path}`);
   const answer = app.deps.config.env === 'production' ? undefined : endpoint.response;
   app.route({
     method: endpoint.method,
     url: endpoint.path.slice(app.prefix.length),
     ...options,
-    ...(guard ? { onRequest: guard } : {}),
+    ...(guard
+      ? {
+          preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) => {
+            await guard(request);
+            return payload;
+          },
+        }
+      : {}),
     ...(endpoint.request
       ? {
           schema: { body: endpoint.request },

@@ -24,7 +24,7 @@ export function requireOperator(request: FastifyRequest): Promise<Operator> {
   return operator;
 }
 
-/** A preHandler for operator-only routes; the admin plugin adds it to every route it registers. */
+/** The guard of calls the endpoint table marks `operator` (wired by the app; `serve()` runs it before the body is read). */
 export async function operatorOnly(request: FastifyRequest): Promise<void> {
   await requireOperator(request);
 }

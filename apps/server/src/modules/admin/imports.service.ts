@@ -15,7 +15,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
-import { accountRow } from '../auth/auth.service.js';
+import { findUserById } from '../auth/auth.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
@@ -275,7 +275,7 @@ export async function listImportRuns(
   const { rows, total } = await selectImportRunPage(deps.db, page);
   const operators = new Map<number, string | null>();
   for (const id of new Set(rows.map((row) => row.operatorId).filter((id): id is number => id !== null))) {
-    operators.set(id, (await accountRow(deps.db, id))?.email ?? null);
+    operators.set(id, (await findUserById(deps.db, id))?.email ?? null);
   }
   // An import without an operator id (run from the command line before commands named their
   // operator): the audit log names who ran it ('cli:<os user>').

@@ -11,7 +11,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { searchMemberRows, selectLedgerLinePage } from '../../read-models/console-reports.js';
-import { accountRow } from '../auth/auth.service.js';
+import { findUserById } from '../auth/auth.service.js';
 import type { UserRow } from '../auth/auth.tables.js';
 import { liftUserWithdrawalLock, reinstateUser, suspendUser } from '../auth/suspension.js';
 import {
@@ -63,7 +63,7 @@ export async function searchMembers(
 }
 
 async function findMember(deps: AppDeps, userId: number): Promise<UserRow> {
-  const user = await accountRow(deps.db, userId);
+  const user = await findUserById(deps.db, userId);
   if (!user) throw new AppError(State.NotFound, 'memberNotFound');
   return user;
 }
@@ -102,7 +102,7 @@ export async function memberDetail(deps: AppDeps, userId: number): Promise<Membe
             by:
               user.suspendedBy === null
                 ? null
-                : ((await accountRow(deps.db, user.suspendedBy))?.email ?? null),
+                : ((await findUserById(deps.db, user.suspendedBy))?.email ?? null),
           }
         : null,
       lockLifted: await lastLockLifted(deps, userId),

@@ -2,7 +2,7 @@ import type { Operator } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { anyLiveOperator } from '../../read-models/live-operators.js';
-import { accountRow, liveAccountByEmail } from '../auth/auth.service.js';
+import { findUserById, liveAccountByEmail } from '../auth/auth.service.js';
 import { deleteOperatorRow, findOperatorRow, insertOperatorUnlessPresent } from './admin.repository.js';
 import { type AuditActor, recordAudit } from './audit.service.js';
 
@@ -22,7 +22,7 @@ export class OperatorCommandError extends Error {
 /** The operator behind a user id, for the console's header and the audit log; null when not one. */
 export async function findOperator(db: Executor, userId: number): Promise<Operator | null> {
   if (!(await findOperatorRow(db, userId))) return null;
-  const user = await accountRow(db, userId);
+  const user = await findUserById(db, userId);
   if (!user?.email || user.deletedAt) return null;
   return { userId: user.id, email: user.email, userCode: user.userCode };
 }
@@ -45,7 +45,7 @@ export async function resolveOperator(
   } else {
     return { refusal: `"${text}" is neither an e-mail nor a user id.` };
   }
-  const user = await accountRow(db, userId);
+  const user = await findUserById(db, userId);
   if (!user || user.deletedAt) return { refusal: `No member with the id ${userId}.` };
   const operator = await findOperator(db, userId);
   if (!operator) {

@@ -27,7 +27,7 @@ export function requireMember(request: FastifyRequest): Promise<Member> {
   return member;
 }
 
-/** A route's preHandler for member-only calls: `{ preHandler: memberOnly }`. */
+/** The guard of calls the endpoint table marks `member` (wired by the app; `serve()` runs it before the body is read). */
 export async function memberOnly(request: FastifyRequest): Promise<void> {
   await requireMember(request);
 }

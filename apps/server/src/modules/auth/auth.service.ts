@@ -548,11 +548,6 @@ export {
   insertUserUnlessTaken,
 } from './auth.repository.js';
 
-/** An account's row by id, deleted or not, for the console's member pages and imports. */
-export function accountRow(db: Executor, userId: number): Promise<UserRow | undefined> {
-  return findUserById(db, userId);
-}
-
 /** A live (not deleted) account by e-mail in any letter case (e-mails are stored lower-cased). */
 export function liveAccountByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return findActiveUserByEmail(db, email.trim().toLowerCase());

@@ -17,7 +17,8 @@ import { selectQueuePage, selectStatusTotals } from './withdrawals.repository.js
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
 /**
- * The console's withdrawal queue (apart from withdrawals.service, which requests and decides): each
+ * The console's withdrawal queue (apart from the request, withdrawals.service, and the decisions,
+ * withdrawals.decisions): each
  * pending withdrawal with what an operator weighs before paying.
  */
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
-import { memberOnly, requireMember } from '../auth/auth.guard.js';
+import { requireMember } from '../auth/auth.guard.js';
 import { payoutProgress } from '../payouts/payouts.service.js';
 import { cancelWithdrawal } from './withdrawals.decisions.js';
 import {
@@ -17,7 +17,6 @@ import {
 /** The member's withdrawal calls (issue 6, docs/withdrawals.md). All member-only: without a session, -5000. */
 export async function withdrawalsRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  const memberCall = { preHandler: memberOnly };
 
   serve(app, ENDPOINTS.userWithdrawable, async (request) => {
     const member = await requireMember(request);
@@ -28,7 +27,7 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
   serve(
     app,
     ENDPOINTS.userDepositVerifyEmail,
-    { ...memberCall, config: { rateLimit: AUTH_RATE_LIMIT } },
+    { config: { rateLimit: AUTH_RATE_LIMIT } },
     async (request, { authCode }) => {
       const member = await requireMember(request);
       await verifyWithdrawalCode(deps, member, authCode);

@@ -38,10 +38,19 @@ export function formatDay(iso: string): string {
   });
 }
 
-/** "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"), grouped. */
+/**
+ * "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"), grouped.
+ * The server sends USDT with 6 decimals; anything else is shown as it came rather than break the page.
+ */
 export function formatAmount(value: string): string {
   const negative = value.startsWith('-');
-  const [whole = '0', fraction = '00'] = displayUsdt(value.replace(/^-/, '')).split('.');
+  let digits: string;
+  try {
+    digits = displayUsdt(value.replace(/^-/, ''));
+  } catch {
+    return value;
+  }
+  const [whole = '0', fraction = '00'] = digits.split('.');
   const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
   return `${negative ? '-' : ''}${grouped}.${fraction}`;
 }
