@@ -1,14 +1,20 @@
 import type { z } from 'zod';
 import {
+  AdminActivitySchema,
+  AdminBindingSchema,
+  AdminTaskDefinitionSchema,
+  ApproveWithdrawalAnswerSchema,
   ApproveWithdrawalRequestSchema,
   AuditLogPageSchema,
   AuditLogRequestSchema,
+  CatalogExchangeSchema,
   CatalogSchema,
   CreateExchangeRequestSchema,
   DashboardRequestSchema,
   DashboardSchema,
   DeleteActivityRequestSchema,
   ExchangeStatusRequestSchema,
+  ImportResultSchema,
   ImportRunPageSchema,
   LiftWithdrawalLockRequestSchema,
   MemberActionRequestSchema,
@@ -19,6 +25,7 @@ import {
   MemberSearchPageSchema,
   OperatorSchema,
   PageRequestSchema,
+  RejectWithdrawalAnswerSchema,
   RejectWithdrawalRequestSchema,
   ReplaceVipTiersRequestSchema,
   SaveActivityRequestSchema,
@@ -44,18 +51,25 @@ import {
   RegisterRequestSchema,
   ResetPasswordRequestSchema,
   SettingsSchema,
+  TokenResponseSchema,
   UpdatePasswordRequestSchema,
   VerifyCode2RequestSchema,
   VerifyCodeRequestSchema,
+  VerifyCodeResponseSchema,
   VerifyEmailRequestSchema,
   VerifyEmailResponseSchema,
+  WithdrawalLockResponseSchema,
 } from './auth.js';
 import {
   BindExchangeUidRequestSchema,
   BindingDetailRequestSchema,
+  BindingDetailSchema,
   BindXmeUidRequestSchema,
+  BindXmeUidResponseSchema,
+  ExchangeBindSchema,
   MyInfoSchema,
   PendingRebateRequestSchema,
+  PendingRebateSchema,
   RebatePageSchema,
   RebateQuerySchema,
   RewardPageSchema,
@@ -68,15 +82,18 @@ import {
   AdjustmentQuerySchema,
   CorrectionListRequestSchema,
   CorrectionPageSchema,
+  CorrectionSchema,
   DecideCorrectionRequestSchema,
   ProposeCorrectionRequestSchema,
   RejectCorrectionRequestSchema,
 } from './corrections.js';
+import { NoContentSchema } from './envelope.js';
 import {
   CashbackEstimateRequestSchema,
   CashbackEstimateResponseSchema,
   ExchangeDetailRequestSchema,
   ExchangeDetailResponseSchema,
+  ExchangeDictionarySchema,
   ExchangeIndexResponseSchema,
 } from './exchanges.js';
 import { InviteLinkSchema, MyFriendsRequestSchema, MyFriendsSchema, MyInviteCodeSchema } from './invites.js';
@@ -87,10 +104,13 @@ import {
   SaveAlertPreferencesRequestSchema,
 } from './operations.js';
 import {
+  ExplainTransferAnswerSchema,
   ExplainTransferRequestSchema,
   PayoutReconciliationSchema,
   PayoutWalletSchema,
+  SendWithdrawalAnswerSchema,
   SendWithdrawalRequestSchema,
+  SendWithdrawalsAnswerSchema,
   SendWithdrawalsRequestSchema,
 } from './payouts.js';
 import {
@@ -105,6 +125,7 @@ import {
   CheckEncrRequestSchema,
   CreatePromotionCodeRequestSchema,
   PromotionCodePageSchema,
+  PromotionCodeSchema,
   PromotionCodesRequestSchema,
   UpdatePromotionCodeRequestSchema,
 } from './promotions.js';
@@ -114,22 +135,32 @@ import {
   ReconciliationSummaryRequestSchema,
   ReconciliationSummarySchema,
   ResettleRequestSchema,
+  ResettleResultSchema,
   RosterPageSchema,
   RosterRequestSchema,
 } from './reconciliation.js';
 import {
   AdminSupportActionSchema,
   AdminSupportCloseSchema,
+  AdminSupportDetailSchema,
   AdminSupportListRequestSchema,
   AdminSupportListSchema,
   AdminSupportReplySchema,
   CreateSupportRequestSchema,
   SupportDetailRequestSchema,
+  SupportDetailSchema,
   SupportListRequestSchema,
   SupportListSchema,
   SupportReplySchema,
+  SupportRequestSummarySchema,
 } from './support.js';
-import { FetchTaskStatusRequestSchema, ReceiveScoreRequestSchema, TaskDetailSchema } from './tasks.js';
+import {
+  FetchTaskStatusRequestSchema,
+  FetchTaskStatusResponseSchema,
+  ReceiveScoreRequestSchema,
+  ReceiveScoreResponseSchema,
+  TaskDetailSchema,
+} from './tasks.js';
 import {
   ApplyDepositRequestSchema,
   CancelDepositRequestSchema,
@@ -137,6 +168,7 @@ import {
   DepositRecordRequestSchema,
   DepositVerifyEmailRequestSchema,
   WithdrawableSchema,
+  WithdrawalSchema,
 } from './withdrawals.js';
 
 /**
@@ -169,6 +201,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'analytics',
     request: TrackRequestSchema,
+    response: NoContentSchema,
   },
   userVerifyEmail: {
     method: 'POST',
@@ -184,6 +217,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: CheckEncrRequestSchema,
+    response: NoContentSchema,
   },
   userVerifyCode: {
     method: 'POST',
@@ -191,6 +225,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: VerifyCodeRequestSchema,
+    response: VerifyCodeResponseSchema,
   },
   userVerifyCode2: {
     method: 'POST',
@@ -198,6 +233,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: VerifyCode2RequestSchema,
+    response: NoContentSchema,
   },
   userRegister: {
     method: 'POST',
@@ -205,6 +241,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: RegisterRequestSchema,
+    response: TokenResponseSchema,
   },
   userLogin: {
     method: 'POST',
@@ -212,6 +249,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: LoginRequestSchema,
+    response: TokenResponseSchema,
   },
   userChangePasswd: {
     method: 'POST',
@@ -219,6 +257,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'auth',
     request: ResetPasswordRequestSchema,
+    response: NoContentSchema,
   },
   userUpdatePass: {
     method: 'POST',
@@ -226,14 +265,23 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'auth',
     request: UpdatePasswordRequestSchema,
+    response: WithdrawalLockResponseSchema,
   },
-  userLogout: { method: 'POST', path: API.userLogout, auth: 'member', module: 'auth', request: null },
+  userLogout: {
+    method: 'POST',
+    path: API.userLogout,
+    auth: 'member',
+    module: 'auth',
+    request: null,
+    response: NoContentSchema,
+  },
   userDeleteAccount: {
     method: 'POST',
     path: API.userDeleteAccount,
     auth: 'member',
     module: 'auth',
     request: DeleteAccountRequestSchema,
+    response: NoContentSchema,
   },
   userGetSettings: {
     method: 'POST',
@@ -249,6 +297,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'auth',
     request: SettingsSchema,
+    response: SettingsSchema,
   },
   userProfile: {
     method: 'POST',
@@ -272,6 +321,7 @@ export const ENDPOINTS = {
     auth: 'public',
     module: 'exchanges',
     request: null,
+    response: ExchangeDictionarySchema,
   },
   exchangeDetail: {
     method: 'POST',
@@ -335,6 +385,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'tasks',
     request: ReceiveScoreRequestSchema,
+    response: ReceiveScoreResponseSchema,
   },
   exchangeFetchMetiaTaskStatus: {
     method: 'POST',
@@ -342,6 +393,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'tasks',
     request: FetchTaskStatusRequestSchema,
+    response: FetchTaskStatusResponseSchema,
   },
   userGetMyInviteCode: {
     method: 'POST',
@@ -381,6 +433,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'bindings',
     request: BindExchangeUidRequestSchema,
+    response: ExchangeBindSchema,
   },
   userBindXmeUid: {
     method: 'POST',
@@ -388,6 +441,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'bindings',
     request: BindXmeUidRequestSchema,
+    response: BindXmeUidResponseSchema,
   },
   userMyInfo: {
     method: 'POST',
@@ -403,6 +457,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'cashback',
     request: BindingDetailRequestSchema,
+    response: BindingDetailSchema,
   },
   userSeeRebateData: {
     method: 'POST',
@@ -418,6 +473,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'cashback',
     request: PendingRebateRequestSchema,
+    response: PendingRebateSchema,
   },
   userSeeRewardData: {
     method: 'POST',
@@ -457,6 +513,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ApproveWithdrawalRequestSchema,
+    response: ApproveWithdrawalAnswerSchema,
   },
   adminRejectWithdrawal: {
     method: 'POST',
@@ -464,6 +521,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: RejectWithdrawalRequestSchema,
+    response: RejectWithdrawalAnswerSchema,
   },
   adminSendWithdrawal: {
     method: 'POST',
@@ -471,6 +529,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: SendWithdrawalRequestSchema,
+    response: SendWithdrawalAnswerSchema,
   },
   adminSendWithdrawals: {
     method: 'POST',
@@ -478,6 +537,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: SendWithdrawalsRequestSchema,
+    response: SendWithdrawalsAnswerSchema,
   },
   adminPayoutWallet: {
     method: 'POST',
@@ -501,6 +561,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ExplainTransferRequestSchema,
+    response: ExplainTransferAnswerSchema,
   },
   adminSearchMembers: {
     method: 'POST',
@@ -532,6 +593,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UnbindUidRequestSchema,
+    response: AdminBindingSchema,
   },
   adminSuspendMember: {
     method: 'POST',
@@ -539,6 +601,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: MemberActionRequestSchema,
+    response: MemberDetailSchema,
   },
   adminReinstateMember: {
     method: 'POST',
@@ -546,6 +609,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: MemberActionRequestSchema,
+    response: MemberDetailSchema,
   },
   adminLiftWithdrawalLock: {
     method: 'POST',
@@ -553,6 +617,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: LiftWithdrawalLockRequestSchema,
+    response: MemberDetailSchema,
   },
   adminCatalog: {
     method: 'POST',
@@ -568,6 +633,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UpdateExchangeRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminCreateExchange: {
     method: 'POST',
@@ -575,6 +641,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: CreateExchangeRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminPublishExchange: {
     method: 'POST',
@@ -582,6 +649,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ExchangeStatusRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminRetireExchange: {
     method: 'POST',
@@ -589,6 +657,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ExchangeStatusRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminReinstateExchange: {
     method: 'POST',
@@ -596,6 +665,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ExchangeStatusRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminReplaceVipTiers: {
     method: 'POST',
@@ -603,6 +673,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ReplaceVipTiersRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminSaveActivity: {
     method: 'POST',
@@ -610,6 +681,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: SaveActivityRequestSchema,
+    response: AdminActivitySchema,
   },
   adminDeleteActivity: {
     method: 'POST',
@@ -617,6 +689,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: DeleteActivityRequestSchema,
+    response: NoContentSchema,
   },
   adminUploadLogo: {
     method: 'POST',
@@ -624,6 +697,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UploadLogoRequestSchema,
+    response: CatalogExchangeSchema,
   },
   adminUploadImport: {
     method: 'POST',
@@ -631,6 +705,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UploadImportRequestSchema,
+    response: ImportResultSchema,
   },
   adminImportRuns: {
     method: 'POST',
@@ -662,6 +737,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UpdateTaskDefinitionRequestSchema,
+    response: AdminTaskDefinitionSchema,
   },
   adminPromotionCodes: {
     method: 'POST',
@@ -677,6 +753,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: CreatePromotionCodeRequestSchema,
+    response: PromotionCodeSchema,
   },
   adminUpdatePromotionCode: {
     method: 'POST',
@@ -684,6 +761,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: UpdatePromotionCodeRequestSchema,
+    response: PromotionCodeSchema,
   },
   adminReconciliationSummary: {
     method: 'POST',
@@ -715,6 +793,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: ResettleRequestSchema,
+    response: ResettleResultSchema,
   },
   adminAuditLog: {
     method: 'POST',
@@ -746,6 +825,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'admin',
     request: SaveAlertPreferencesRequestSchema,
+    response: AlertPreferencesSchema,
   },
   adminExportsDownload: {
     method: 'GET',
@@ -768,6 +848,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'support',
     request: SupportDetailRequestSchema,
+    response: AdminSupportDetailSchema,
   },
   adminSupportReply: {
     method: 'POST',
@@ -775,6 +856,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'support',
     request: AdminSupportReplySchema,
+    response: AdminSupportDetailSchema,
   },
   adminSupportClose: {
     method: 'POST',
@@ -782,6 +864,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'support',
     request: AdminSupportCloseSchema,
+    response: AdminSupportDetailSchema,
   },
   adminSupportMoveBinding: {
     method: 'POST',
@@ -789,6 +872,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'support',
     request: AdminSupportActionSchema,
+    response: AdminSupportDetailSchema,
   },
   adminSupportVerifyOwnership: {
     method: 'POST',
@@ -796,6 +880,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'support',
     request: AdminSupportActionSchema,
+    response: AdminSupportDetailSchema,
   },
   adminCorrectionsList: {
     method: 'POST',
@@ -811,6 +896,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'corrections',
     request: ProposeCorrectionRequestSchema,
+    response: CorrectionSchema,
   },
   adminCorrectionsApprove: {
     method: 'POST',
@@ -818,6 +904,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'corrections',
     request: DecideCorrectionRequestSchema,
+    response: CorrectionSchema,
   },
   adminCorrectionsReject: {
     method: 'POST',
@@ -825,6 +912,7 @@ export const ENDPOINTS = {
     auth: 'operator',
     module: 'corrections',
     request: RejectCorrectionRequestSchema,
+    response: CorrectionSchema,
   },
   userSeeAdjustments: {
     method: 'POST',
@@ -840,6 +928,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'support',
     request: CreateSupportRequestSchema,
+    response: SupportRequestSummarySchema,
   },
   supportList: {
     method: 'POST',
@@ -855,6 +944,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'support',
     request: SupportDetailRequestSchema,
+    response: SupportDetailSchema,
   },
   supportReply: {
     method: 'POST',
@@ -862,6 +952,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'support',
     request: SupportReplySchema,
+    response: SupportDetailSchema,
   },
   userWithdrawable: {
     method: 'POST',
@@ -877,6 +968,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'withdrawals',
     request: DepositVerifyEmailRequestSchema,
+    response: NoContentSchema,
   },
   userApplyDeposit: {
     method: 'POST',
@@ -884,6 +976,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'withdrawals',
     request: ApplyDepositRequestSchema,
+    response: WithdrawalSchema,
   },
   exchangeDepositRecord: {
     method: 'POST',
@@ -899,6 +992,7 @@ export const ENDPOINTS = {
     auth: 'member',
     module: 'withdrawals',
     request: CancelDepositRequestSchema,
+    response: WithdrawalSchema,
   },
 } as const satisfies Record<ApiName, Endpoint>;
 
