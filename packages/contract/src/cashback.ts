@@ -89,7 +89,7 @@ export type ExchangeBind = z.infer<typeof ExchangeBindSchema>;
 
 // /elex/user/bindXmeUid {xmeUid}: links the member's XME account (for the binding task).
 export const BindXmeUidRequestSchema = z.object({ xmeUid: xmeUidSchema });
-/** The XME account bound now: the one sent, or the one the binding task locked when it is the same. */
+/** The XME account bound now, as stored: one the binding task locked keeps its first letter case. */
 export const BindXmeUidResponseSchema = z.object({ xmeUid: z.string() });
 
 // ---------------------------------------------------------------------------------------------------

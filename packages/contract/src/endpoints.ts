@@ -173,12 +173,14 @@ import {
 
 /**
  * Every call of the API in one table (issue 16): its name, method, path, who may make it, the module
- * that serves it, the request body's schema (null: no body is read) and, where the contract describes
- * it, the schema of the answer's `content`. `GET /openapi.json` is built from it, and a server test
- * fails when a route is registered that is not here, or an entry here has no route; another makes
- * each described answer against the real server and checks it against its schema. Server and web
- * still name their paths themselves (the next step registers routes and makes calls from this table).
- * Apart from the index, so that a page importing the contract's rules does not load every schema.
+ * that serves it, the request body's schema (null: no body is read) and the schema of the answer's
+ * `content` (every call but the export download, which answers a file: 99 of 100; `NoContentSchema`
+ * where it is null). The server registers its routes from it and `GET /openapi.json` is built from
+ * it. A server test fails when a route is registered that is not here, or an entry here has no route;
+ * outside production the server parses every success's content with the entry's schema (a mismatch
+ * answers 500), so each server test that makes a call checks its answer, and the openapi test makes
+ * every read with a sample body. Apart from the index, so that a page importing the contract's rules
+ * does not load every schema.
  */
 
 /** public: anyone; member: a session (-5000 without); operator: a session of an operator; link: a one-time link. */
@@ -191,6 +193,7 @@ export interface Endpoint {
   /** The server module that serves it (apps/server/src/modules/<module>). */
   module: string;
   request: z.ZodType | null;
+  /** The answer's `content` on success; absent only for a `link` call, which answers a file. */
   response?: z.ZodType;
 }
 
