@@ -667,6 +667,22 @@ export const RejectWithdrawalRequestSchema = z.object({
 });
 export type RejectWithdrawalRequest = z.input<typeof RejectWithdrawalRequestSchema>;
 
+/** What a decision answers: the withdrawal's id, its new status and the decision's own fields. */
+export const ApproveWithdrawalAnswerSchema = z.object({
+  id: z.string(),
+  status: z.literal('completed'),
+  /** The payout's hash as recorded: lower case. */
+  txHash: z.string(),
+  decidedAt: isoTime,
+});
+export const RejectWithdrawalAnswerSchema = z.object({
+  id: z.string(),
+  status: z.literal('failed'),
+  /** The operator's reason, trimmed: the member is shown it. */
+  failureReason: z.string(),
+  decidedAt: isoTime,
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Points tasks
 

@@ -122,8 +122,8 @@ export const UpdatePasswordRequestSchema = z.object({
   passwd: newPasswordSchema,
 });
 export type UpdatePasswordRequest = z.input<typeof UpdatePasswordRequestSchema>;
-/** When withdrawals open again (72 h after the change). */
-export const WithdrawalLockResponseSchema = z.object({ withdrawalLockedUntil: z.string().nullable() });
+/** When withdrawals open again: 72 h after the change, always sent (ISO time). */
+export const WithdrawalLockResponseSchema = z.object({ withdrawalLockedUntil: z.string() });
 
 // /elex/user/logout: revokes the calling session. Empty payload, null content.
 

@@ -89,6 +89,8 @@ export type ExchangeBind = z.infer<typeof ExchangeBindSchema>;
 
 // /elex/user/bindXmeUid {xmeUid}: links the member's XME account (for the binding task).
 export const BindXmeUidRequestSchema = z.object({ xmeUid: xmeUidSchema });
+/** The XME account bound now, as stored: one the binding task locked keeps its first letter case. */
+export const BindXmeUidResponseSchema = z.object({ xmeUid: z.string() });
 
 // ---------------------------------------------------------------------------------------------------
 // Member views

@@ -247,3 +247,5 @@ export const ExplainTransferRequestSchema = z.object({
     .max(500, fail('invalidValue')),
 });
 export type ExplainTransferRequest = z.input<typeof ExplainTransferRequestSchema>;
+/** The transfer explained (its hash in lower case) and the reason now on record. */
+export const ExplainTransferAnswerSchema = z.object({ txHash: z.string(), explanation: z.string() });

@@ -25,7 +25,14 @@ afterAll(() => ctx.close());
 const entries = Object.entries(ENDPOINTS) as Array<[string, Endpoint]>;
 const key = (method: string, path: string) => `${method} ${path}`;
 
-/** A body each call with a described answer accepts (a page of a list, an exchange of the catalog). */
+/**
+ * The calls safe to make again and again with a sample body (a page of a list, an exchange of the
+ * catalog): the reads, and the check-in and an export link, harmless to repeat. Each is made below and
+ * its answer parsed with the table's schema. Every other described call changes something (a binding,
+ * a withdrawal, a partner ...) or needs a record set up first (a support request's detail): its answer
+ * is checked in every server test that makes it, since `serve` (endpoint-route.ts) parses each
+ * success's content with the table's schema outside production and answers HTTP 500 on a mismatch.
+ */
 const PAGE = { page: 1, pageSize: 10 };
 const sampleBodies = (): Record<string, object> => ({
   userGetSettings: {},
@@ -44,6 +51,8 @@ const sampleBodies = (): Record<string, object> => ({
   exchangeDetail: { platId: 4 },
   userProfile: {},
   userMyInfo: {},
+  exchangeExpireRebate: {},
+  userConfigResJson: {},
   userWithdrawable: {},
   activitySignHistory: {},
   userIsSignTody: {},
@@ -74,6 +83,13 @@ const sampleBodies = (): Record<string, object> => ({
 });
 
 function callAs(endpoint: Endpoint, caller: Caller | null, body: object = {}) {
+  if (endpoint.method === 'GET') {
+    return ctx.app.inject({
+      method: 'GET',
+      url: endpoint.path,
+      headers: caller ? { token: caller.token } : {},
+    });
+  }
   return call(ctx, endpoint.path, body, caller ? { token: caller.token } : {});
 }
 
@@ -109,11 +125,18 @@ describe('the endpoint table', () => {
     }
   });
 
+  it('describes the answer of every call but the one-time link, which answers a file', () => {
+    const undescribed = entries.filter(([, endpoint]) => !endpoint.response).map(([name]) => name);
+    const links = entries.filter(([, endpoint]) => endpoint.auth === 'link').map(([name]) => name);
+    expect(undescribed).toEqual(links);
+  });
+
   it('describes answers as the server sends them', async () => {
-    const described = entries.filter(([, endpoint]) => endpoint.response);
     const bodies = sampleBodies();
-    expect(described.map(([name]) => name).sort()).toEqual(Object.keys(bodies).sort());
-    for (const [name, endpoint] of described) {
+    const reads = entries.filter(([name]) => name in bodies);
+    expect(reads.map(([name]) => name).sort()).toEqual(Object.keys(bodies).sort());
+    for (const [name, endpoint] of reads) {
+      expect(endpoint.response, `${name} has no answer schema`).toBeDefined();
       // A check-in works once a day: the member of the auth test above has had theirs.
       const caller =
         endpoint.auth === 'operator'
