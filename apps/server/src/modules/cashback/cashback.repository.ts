@@ -9,7 +9,6 @@ import {
   inArray,
   isNull,
   lt,
-  lte,
   max,
   or,
   type SQL,
@@ -183,113 +182,136 @@ export interface SettlementCursor {
 
 export const SETTLEMENT_START: SettlementCursor = { phase: 'pending', periodEnd: new Date(0), id: 0 };
 
+/** A record a settlement page decided: what it became, and whether it had failed as 'uidNotReferred'. */
+export interface SettledRebate {
+  id: number;
+  uid: string;
+  status: 'completed' | 'failed';
+  amountMicro: bigint | null;
+  recovered: boolean;
+}
+
 /**
- * One page of the records of an exchange that settlement may decide now, with the UID's registration:
+ * Decides one page of the records of an exchange that settlement may decide now, in one statement:
  * first pending records whose period ended by `endedBy` (in period end, id order: the pending index),
  * then records refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they
- * settle like any other; in id order). `uid` narrows it to one UID. Paged so that settling a million
- * records holds one page in memory; an empty page after the recovered phase is the end.
+ * settle like any other; in id order); `uid` narrows it to one UID. Paged, so that settling a million
+ * records holds one page in memory. Each record of the page, with its UID's registration, gets its
+ * outcome (the rule as SQL from rebate-rule.ts: completed with its amount; 'noCommission';
+ * 'uidNotReferred' once the grace has passed; otherwise left pending), and the update only moves a
+ * record still pending or failed as 'uidNotReferred'. Answers the decided records, how many the page decided, and where the next page
+ * starts (null: the end). The caller holds the exchange's ledger lock.
  */
-export async function selectSettleableRebates(
+export async function settleRebatePage(
   tx: Executor,
-  platId: number,
-  endedBy: Date,
-  options: { uid?: string | undefined; after: SettlementCursor; limit: number },
-): Promise<{ rows: Array<{ rebate: RebateRow; registeredAt: Date | null }>; next: SettlementCursor | null }> {
-  const { after, limit } = options;
-  const sameUid = options.uid === undefined ? undefined : eq(rebates.uid, options.uid);
-  const joinRoster = and(eq(referrals.platId, rebates.platId), eq(referrals.uid, rebates.uid));
-  if (after.phase === 'pending') {
-    const rows = await tx
-      .select({ rebate: rebates, registeredAt: referrals.registeredAt })
-      .from(rebates)
-      .leftJoin(referrals, joinRoster)
-      .where(
-        and(
-          eq(rebates.platId, platId),
-          sameUid,
-          eq(rebates.status, 'pending'),
-          lte(rebates.periodEnd, endedBy),
-          sql`(${rebates.periodEnd}, ${rebates.id}) > (${after.periodEnd.toISOString()}::timestamptz, ${after.id}::bigint)`,
-        ),
-      )
-      .orderBy(asc(rebates.periodEnd), asc(rebates.id))
-      .limit(limit);
-    const last = rows[rows.length - 1]?.rebate;
-    const next: SettlementCursor =
-      rows.length < limit || !last
-        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
-        : { phase: 'pending', periodEnd: last.periodEnd, id: last.id };
-    return { rows, next };
-  }
-  const rows = await tx
-    .select({ rebate: rebates, registeredAt: referrals.registeredAt })
-    .from(rebates)
-    .innerJoin(referrals, joinRoster)
-    .where(
-      and(
-        eq(rebates.platId, platId),
-        sameUid,
-        eq(rebates.status, 'failed'),
-        eq(rebates.failureReason, 'uidNotReferred'),
-        gt(rebates.id, after.id),
+  query: {
+    platId: number;
+    endedBy: Date;
+    graceEndedBy: Date;
+    uid: string | undefined;
+    after: SettlementCursor;
+    limit: number;
+    at: Date;
+    rule: (columns: { feeMicro: SQL; commissionMicro: SQL; periodStart: SQL; registeredAt: SQL }) => {
+      isSpeedUp: SQL;
+      cashRateBps: SQL;
+      amountMicro: SQL;
+    };
+  },
+): Promise<{ settled: SettledRebate[]; decided: number; next: SettlementCursor | null }> {
+  const { after } = query;
+  const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
+  const due =
+    after.phase === 'pending'
+      ? sql`select r.id, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start, r.period_end,
+            rf.registered_at
+          from ${rebates} r left join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
+          where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'pending'
+            and r.period_end <= ${query.endedBy.toISOString()}::timestamptz
+            and (r.period_end, r.id) > (${after.periodEnd.toISOString()}::timestamptz, ${after.id}::bigint)
+          order by r.period_end, r.id
+          limit ${query.limit}`
+      : sql`select r.id, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start, r.period_end,
+            rf.registered_at
+          from ${rebates} r join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
+          where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'failed'
+            and r.failure_reason = 'uidNotReferred' and r.id > ${after.id}::bigint
+          order by r.id
+          limit ${query.limit}`;
+  const lastOrder = after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`;
+  const rule = query.rule({
+    feeMicro: sql`d.fee_micro`,
+    commissionMicro: sql`d.commission_micro`,
+    periodStart: sql`d.period_start`,
+    registeredAt: sql`d.registered_at`,
+  });
+  const rows = rowsOf<{
+    kind: 'row' | 'page';
+    id: string | number | null;
+    uid: string | null;
+    status: 'completed' | 'failed' | null;
+    amount: string | null;
+    was: string | null;
+    last_end: Date | string | null;
+    last_id: string | number | null;
+    decided: number | string | null;
+    due: number | string | null;
+  }>(
+    await tx.execute(sql`
+      with due as (${due}),
+      decided as (
+        select d.id, d.status as was,
+          case when d.registered_at is null
+                 then case when d.period_end <= ${query.graceEndedBy.toISOString()}::timestamptz then 'failed' end
+               when d.commission_micro = 0 then 'failed'
+               else 'completed' end as status,
+          case when d.registered_at is null then 'uidNotReferred'
+               when d.commission_micro = 0 then 'noCommission' end as failure_reason,
+          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.cashRateBps} end as cash_rate_bps,
+          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.isSpeedUp} end as is_speed_up,
+          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.amountMicro} end as amount_micro
+        from due d
       ),
-    )
-    .orderBy(asc(rebates.id))
-    .limit(limit);
-  const last = rows[rows.length - 1]?.rebate;
-  return {
-    rows,
-    next: rows.length < limit || !last ? null : { phase: 'recovered', periodEnd: new Date(0), id: last.id },
-  };
-}
-
-export interface RebateSettlement {
-  id: number;
-  status: 'completed' | 'failed';
-  failureReason: string | null;
-  cashRateBps: number | null;
-  isSpeedUp: boolean | null;
-  amountMicro: bigint | null;
-}
-
-/**
- * Writes settlement outcomes, only onto records still undecided (pending, or refused as
- * 'uidNotReferred' and settled again); answers how many were written.
- */
-export async function updateRebateSettlements(
-  tx: Executor,
-  outcomes: readonly RebateSettlement[],
-  at: Date,
-): Promise<number> {
-  let updated = 0;
-  // One JSON parameter a statement: no parameter limit, one statement per 10,000 records.
-  for (const part of chunks(outcomes, 10_000)) {
-    const values = JSON.stringify(
-      part.map((outcome) => ({
-        id: outcome.id,
-        status: outcome.status,
-        failure_reason: outcome.failureReason,
-        cash_rate_bps: outcome.cashRateBps,
-        is_speed_up: outcome.isSpeedUp,
-        amount_micro: outcome.amountMicro === null ? null : outcome.amountMicro.toString(),
-      })),
-    );
-    const result = await tx.execute(sql`
-      with updated as (
-        update ${rebates} as r set status = v.status, failure_reason = v.failure_reason,
-          cash_rate_bps = v.cash_rate_bps, is_speed_up = v.is_speed_up, amount_micro = v.amount_micro,
-          settled_at = ${at.toISOString()}::timestamptz
-        from json_to_recordset(${values}::json) as v(id bigint, status text, failure_reason text,
-          cash_rate_bps integer, is_speed_up boolean, amount_micro bigint)
-        where r.id = v.id
+      updated as (
+        update ${rebates} r set status = c.status, failure_reason = c.failure_reason,
+          cash_rate_bps = c.cash_rate_bps, is_speed_up = c.is_speed_up, amount_micro = c.amount_micro,
+          settled_at = ${query.at.toISOString()}::timestamptz
+        from decided c
+        where r.id = c.id and c.status is not null
           and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
-        returning 1
+        returning r.id, r.uid, r.status, r.amount_micro, c.was
       )
-      select count(*)::int as n from updated`);
-    updated += Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
-  }
-  return updated;
+      select 'row' as kind, u.id, u.uid, u.status, u.amount_micro::text as amount, u.was,
+        null::timestamptz as last_end, null::bigint as last_id, null::integer as decided, null::integer as due
+      from updated u
+      union all
+      select 'page', null, null, null, null, null, l.period_end, l.id,
+        (select count(*) from decided where status is not null)::integer,
+        (select count(*) from due)::integer
+      from (select period_end, id from due order by ${lastOrder} limit 1) l`),
+  );
+  const page = rows.find((row) => row.kind === 'page');
+  const settled = rows
+    .filter((row) => row.kind === 'row')
+    .map((row) => ({
+      id: Number(row.id),
+      uid: row.uid as string,
+      status: row.status as 'completed' | 'failed',
+      amountMicro: row.amount === null ? null : BigInt(row.amount),
+      recovered: row.was === 'failed',
+    }));
+  const dueCount = Number(page?.due ?? 0);
+  const last = page
+    ? { periodEnd: new Date(page.last_end as Date | string), id: Number(page.last_id) }
+    : null;
+  // The same walk as selectSettleableRebates: a short page ends its phase.
+  const next: SettlementCursor | null =
+    last && dueCount >= query.limit
+      ? { phase: after.phase, ...last }
+      : after.phase === 'pending'
+        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
+        : null;
+  return { settled, decided: Number(page?.decided ?? 0), next };
 }
 
 /**

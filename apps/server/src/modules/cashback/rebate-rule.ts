@@ -1,4 +1,5 @@
 import { CASHBACK } from '@elex/contract';
+import { type SQL, sql } from 'drizzle-orm';
 
 /**
  * THE cashback rule (docs/cashback.md, "The rule"). Everything that decides an amount lives here;
@@ -14,6 +15,10 @@ import { CASHBACK } from '@elex/contract';
  * - issue 5: an invite bonus of INVITE_BONUS_PERCENT of the friend's cashback, floored.
  *
  * Units: amounts in micro-USDT (bigint), rates in basis points of the fee (40 % = 4000).
+ *
+ * Settlement decides a page of records in one SQL statement (issue 14): `rebateRuleSql` below is the
+ * same rule as SQL expressions over the record's columns, and a property test on the real database
+ * engine (rebate-rule.test.ts) holds the two forms equal.
  */
 
 const BASIS_POINTS = 10_000n;
@@ -78,4 +83,24 @@ export function oldestAccruablePeriodStart(now: Date): Date {
   const oldest = new Date(now);
   oldest.setUTCFullYear(oldest.getUTCFullYear() - CASHBACK.accruableYears);
   return oldest;
+}
+
+/**
+ * computeRebate as SQL over a record's columns, for settlement's one statement per page. Integer
+ * arithmetic in numeric (no bigint overflow); the speed-up window in exact seconds, so no time zone
+ * or daylight-saving rule can move its edge.
+ */
+export function rebateRuleSql(columns: {
+  feeMicro: SQL;
+  commissionMicro: SQL;
+  periodStart: SQL;
+  registeredAt: SQL;
+  cashRateBps: number;
+  speedUpCashRateBps: number;
+}): { isSpeedUp: SQL; cashRateBps: SQL; amountMicro: SQL } {
+  const windowSeconds = CASHBACK.speedUpWeeks * (WEEK_MS / 1000);
+  const isSpeedUp = sql`(${columns.periodStart} < ${columns.registeredAt} + make_interval(secs => ${windowSeconds}))`;
+  const cashRateBps = sql`(case when ${isSpeedUp} then ${columns.speedUpCashRateBps}::integer else ${columns.cashRateBps}::integer end)`;
+  const amountMicro = sql`least(div(${columns.feeMicro}::numeric * ${cashRateBps}, ${BASIS_POINTS.toString()}::numeric), ${columns.commissionMicro}::numeric)::bigint`;
+  return { isSpeedUp, cashRateBps, amountMicro };
 }

@@ -9,15 +9,13 @@ import {
   insertEventRewardRows,
   lockExchangeLedger,
   type NewEventReward,
-  type RebateSettlement,
   SETTLEMENT_START,
+  type SettledRebate,
   type SettlementCursor,
-  selectSettleableRebates,
-  updateRebateSettlements,
+  settleRebatePage,
 } from './cashback.repository.js';
-import type { RebateRow } from './cashback.tables.js';
 import { loadPartners, type Partner } from './partners.js';
-import { computeRebate, inviteBonusAmount } from './rebate-rule.js';
+import { inviteBonusAmount, rebateRuleSql } from './rebate-rule.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /**
@@ -65,14 +63,26 @@ export async function settleExchange(
 ): Promise<SettlementResult> {
   const result = noSettlement();
   const endedBy = new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS);
+  const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
   let cursor: SettlementCursor | null = SETTLEMENT_START;
   while (cursor) {
-    const page = await selectSettleableRebates(tx, partner.platId, endedBy, {
+    const page = await settleRebatePage(tx, {
+      platId: partner.platId,
+      endedBy,
+      graceEndedBy,
       uid,
       after: cursor,
       limit: SETTLEMENT_PAGE,
+      at: now,
+      rule: (columns) =>
+        rebateRuleSql({
+          ...columns,
+          cashRateBps: partner.cashRateBps,
+          speedUpCashRateBps: partner.speedUpCashRateBps,
+        }),
     });
-    await settlePage(tx, deps, partner, now, page.rows, result);
+    if (page.settled.length !== page.decided) throw new Error('a rebate record changed during settlement');
+    await creditPage(tx, deps, partner, now, page.settled, result);
     cursor = page.next;
   }
   return result;
@@ -81,51 +91,25 @@ export async function settleExchange(
 /** Records settled a round: a million-record import settles in pages, holding one at a time. */
 const SETTLEMENT_PAGE = 20_000;
 
-async function settlePage(
+/** The ledger's side of a decided page: cashback to each UID, the invite bonuses of their inviters. */
+async function creditPage(
   tx: Transaction,
   deps: AppDeps,
   partner: Partner,
   now: Date,
-  due: ReadonlyArray<{ rebate: RebateRow; registeredAt: Date | null }>,
+  settled: readonly SettledRebate[],
   result: SettlementResult,
 ): Promise<void> {
-  const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
-  if (due.length === 0) return;
-
-  const outcomes: RebateSettlement[] = [];
+  if (settled.length === 0) return;
   const credits: Array<{ rebateId: number; uid: string; amountMicro: bigint }> = [];
-  for (const { rebate, registeredAt } of due) {
-    if (!registeredAt) {
-      if (rebate.periodEnd.getTime() <= graceEndedBy.getTime()) {
-        outcomes.push(failure(rebate.id, 'uidNotReferred'));
-      }
-      continue;
-    }
-    if (rebate.commissionMicro === 0n) {
-      outcomes.push(failure(rebate.id, 'noCommission'));
-      continue;
-    }
-    const outcome = computeRebate({
-      feeMicro: rebate.feeMicro,
-      commissionMicro: rebate.commissionMicro,
-      periodStart: rebate.periodStart,
-      registeredAt,
-      cashRateBps: partner.cashRateBps,
-      speedUpCashRateBps: partner.speedUpCashRateBps,
-    });
-    outcomes.push({
-      id: rebate.id,
-      status: 'completed',
-      failureReason: null,
-      cashRateBps: outcome.cashRateBps,
-      isSpeedUp: outcome.isSpeedUp,
-      amountMicro: outcome.amountMicro,
-    });
-    if (outcome.amountMicro > 0n) {
-      credits.push({ rebateId: rebate.id, uid: rebate.uid, amountMicro: outcome.amountMicro });
+  for (const record of settled) {
+    if (record.status === 'completed') result.completed += 1;
+    else result.failed += 1;
+    if (record.recovered) result.recovered += 1;
+    if (record.status === 'completed' && record.amountMicro !== null && record.amountMicro > 0n) {
+      credits.push({ rebateId: record.id, uid: record.uid, amountMicro: record.amountMicro });
     }
   }
-  if (outcomes.length === 0) return;
 
   const journals: JournalInput[] = credits.map((credit) => ({
     kind: 'rebate',
@@ -148,33 +132,11 @@ async function settlePage(
       ],
     });
   }
-
-  const written = await updateRebateSettlements(tx, outcomes, now);
-  if (written !== outcomes.length) throw new Error('a rebate record changed during settlement');
   await postJournals(tx, journals);
   await insertEventRewardRows(tx, rewards);
 
-  for (const outcome of outcomes) {
-    if (outcome.status === 'completed') result.completed += 1;
-    else result.failed += 1;
-  }
-  const recoveredIds = new Set(
-    due.filter(({ rebate }) => rebate.status === 'failed').map(({ rebate }) => rebate.id),
-  );
-  result.recovered += outcomes.filter((outcome) => recoveredIds.has(outcome.id)).length;
   result.creditedMicro += credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
   result.bonusMicro += rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
-}
-
-function failure(id: number, reason: 'uidNotReferred' | 'noCommission'): RebateSettlement {
-  return {
-    id,
-    status: 'failed',
-    failureReason: reason,
-    cashRateBps: null,
-    isSpeedUp: null,
-    amountMicro: null,
-  };
 }
 
 /**
