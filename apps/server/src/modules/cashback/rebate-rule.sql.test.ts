@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { openTestDatabase } from '../../test/test-app.js';
-import { computeRebate, rebateRuleSql } from './rebate-rule.js';
+import { computeRebate, type RebateRuleInput, rebateRuleSql } from './rebate-rule.js';
 
 /**
  * Settlement decides records with the rule as SQL (rebateRuleSql, issue 14); the member's estimates
@@ -21,14 +21,7 @@ afterAll(() => database.close());
 
 const WINDOW_MS = CASHBACK.speedUpWeeks * 7 * 24 * 60 * 60 * 1000;
 
-interface Case {
-  feeMicro: bigint;
-  commissionMicro: bigint;
-  periodStart: Date;
-  registeredAt: Date;
-  cashRateBps: number;
-  speedUpCashRateBps: number;
-}
+type Case = RebateRuleInput;
 
 /** Each case through the SQL form (a statement per case: the rates are settlement's parameters, not columns). */
 async function bySql(db: Executor, cases: readonly Case[]) {
