@@ -60,9 +60,7 @@ function operation(name: string, endpoint: Endpoint): JsonSchema {
         endpoint.auth === 'link'
           ? { description: 'The file the link stands for' }
           : {
-              description: endpoint.response
-                ? 'The envelope; `content` on success'
-                : 'The envelope; `content` on success is not yet described in the endpoint table',
+              description: 'The envelope; `content` on success',
               content: {
                 'application/json': {
                   schema: envelope(endpoint.response ? toJsonSchema(endpoint.response, 'output') : {}),

@@ -1,16 +1,15 @@
 import { IMPORT_UPLOAD, type MessageKey } from '@elex/contract';
 import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
 import { explainTransfer, payoutReconciliation } from '../payouts/payouts.reconciliation.js';
 import { walletHealth } from '../payouts/payouts.wallet.js';
-import { requireOperator } from './admin.guard.js';
+import { operatorContext, requireOperator } from './admin.guard.js';
 import { listAudit } from './audit.service.js';
 import {
-  type ActionContext,
   addExchange,
   changeExchangeStatus,
   deleteActivity,
@@ -49,12 +48,6 @@ const CONSOLE_SCAN_CHUNKS = 25;
 export async function adminRoutes(app: FastifyInstance) {
   const deps = app.deps;
 
-  /** Who acts, for the audit log, and the request id that ties the entry to the logs. */
-  const context = async (request: FastifyRequest): Promise<ActionContext> => {
-    const operator = await requireOperator(request);
-    return { actor: { userId: operator.userId, label: operator.email }, requestId: request.id };
-  };
-
   serve(app, ENDPOINTS.adminWhoami, async (request) => success(request, await requireOperator(request)));
 
   serve(app, ENDPOINTS.adminDashboard, async (request, { days }) => {
@@ -66,19 +59,19 @@ export async function adminRoutes(app: FastifyInstance) {
     return success(request, await withdrawalQueue(deps, query));
   });
   serve(app, ENDPOINTS.adminApproveWithdrawal, async (request, input) => {
-    return success(request, await approve(deps, await context(request), input), 'withdrawalApproved');
+    return success(request, await approve(deps, await operatorContext(request), input), 'withdrawalApproved');
   });
   serve(app, ENDPOINTS.adminRejectWithdrawal, async (request, input) => {
-    return success(request, await reject(deps, await context(request), input), 'withdrawalRejected');
+    return success(request, await reject(deps, await operatorContext(request), input), 'withdrawalRejected');
   });
   serve(app, ENDPOINTS.adminSendWithdrawal, async (request, input) => {
-    const sent = await sendOne(deps, await context(request), input);
+    const sent = await sendOne(deps, await operatorContext(request), input);
     return sent.created
       ? success(request, sent, 'payoutSent', { confirmations: sent.payout.confirmationsNeeded })
       : success(request, sent, 'payoutAlreadySent');
   });
   serve(app, ENDPOINTS.adminSendWithdrawals, async (request, input) => {
-    const answer = await sendMany(deps, await context(request), input, requestLocale(request));
+    const answer = await sendMany(deps, await operatorContext(request), input, requestLocale(request));
     const refused = answer.results.filter((result) => result.refusal !== null).length;
     return success(request, answer, 'payoutsSent', { sent: answer.results.length - refused, refused });
   });
@@ -88,7 +81,7 @@ export async function adminRoutes(app: FastifyInstance) {
     success(request, await payoutReconciliation(deps, { maxChunks: CONSOLE_SCAN_CHUNKS })),
   );
   serve(app, ENDPOINTS.adminExplainTransfer, async (request, input) => {
-    const { actor, requestId } = await context(request);
+    const { actor, requestId } = await operatorContext(request);
     return success(request, await explainTransfer(deps, { ...input, actor, requestId }), 'transferExplained');
   });
 
@@ -103,18 +96,30 @@ export async function adminRoutes(app: FastifyInstance) {
     return success(request, await memberLedger(deps, query));
   });
   serve(app, ENDPOINTS.adminUnbindUid, async (request, input) => {
-    return success(request, await unbindMemberUid(deps, await context(request), input), 'unbindSuccessful');
+    return success(
+      request,
+      await unbindMemberUid(deps, await operatorContext(request), input),
+      'unbindSuccessful',
+    );
   });
   serve(app, ENDPOINTS.adminSuspendMember, async (request, input) => {
-    return success(request, await suspendMember(deps, await context(request), input), 'memberSuspended');
+    return success(
+      request,
+      await suspendMember(deps, await operatorContext(request), input),
+      'memberSuspended',
+    );
   });
   serve(app, ENDPOINTS.adminReinstateMember, async (request, input) => {
-    return success(request, await reinstateMember(deps, await context(request), input), 'memberReinstated');
+    return success(
+      request,
+      await reinstateMember(deps, await operatorContext(request), input),
+      'memberReinstated',
+    );
   });
   serve(app, ENDPOINTS.adminLiftWithdrawalLock, async (request, input) => {
     return success(
       request,
-      await liftWithdrawalLock(deps, await context(request), input),
+      await liftWithdrawalLock(deps, await operatorContext(request), input),
       'withdrawalLockLifted',
     );
   });
@@ -124,12 +129,12 @@ export async function adminRoutes(app: FastifyInstance) {
   serve(app, ENDPOINTS.adminUpdateExchange, async (request, { platId, ...fields }) => {
     return success(
       request,
-      await saveExchange(deps, await context(request), platId, fields),
+      await saveExchange(deps, await operatorContext(request), platId, fields),
       'savedSuccessfully',
     );
   });
   serve(app, ENDPOINTS.adminCreateExchange, async (request, input) => {
-    const created = await addExchange(deps, await context(request), input);
+    const created = await addExchange(deps, await operatorContext(request), input);
     return success(request, created, 'exchangeCreated', { name: created.name });
   });
   const statusRoutes = [
@@ -139,21 +144,37 @@ export async function adminRoutes(app: FastifyInstance) {
   ] as const satisfies ReadonlyArray<readonly [Endpoint, ExchangeTransition, MessageKey]>;
   for (const [endpoint, transition, message] of statusRoutes) {
     serve(app, endpoint, async (request, { platId }) =>
-      success(request, await changeExchangeStatus(deps, await context(request), platId, transition), message),
+      success(
+        request,
+        await changeExchangeStatus(deps, await operatorContext(request), platId, transition),
+        message,
+      ),
     );
   }
   serve(app, ENDPOINTS.adminReplaceVipTiers, async (request, input) => {
-    return success(request, await saveVipTiers(deps, await context(request), input), 'savedSuccessfully');
+    return success(
+      request,
+      await saveVipTiers(deps, await operatorContext(request), input),
+      'savedSuccessfully',
+    );
   });
   serve(app, ENDPOINTS.adminSaveActivity, async (request, input) => {
-    return success(request, await saveActivity(deps, await context(request), input), 'savedSuccessfully');
+    return success(
+      request,
+      await saveActivity(deps, await operatorContext(request), input),
+      'savedSuccessfully',
+    );
   });
   serve(app, ENDPOINTS.adminDeleteActivity, async (request, { id }) => {
-    await deleteActivity(deps, await context(request), id);
+    await deleteActivity(deps, await operatorContext(request), id);
     return success(request, null, 'savedSuccessfully');
   });
   serve(app, ENDPOINTS.adminUploadLogo, async (request, input) => {
-    return success(request, await uploadLogo(deps, await context(request), input), 'savedSuccessfully');
+    return success(
+      request,
+      await uploadLogo(deps, await operatorContext(request), input),
+      'savedSuccessfully',
+    );
   });
 
   // Imports and syncs. A CSV travels as JSON text: allow the 20 MB file plus JSON escaping.
@@ -162,7 +183,7 @@ export async function adminRoutes(app: FastifyInstance) {
     ENDPOINTS.adminUploadImport,
     { bodyLimit: IMPORT_UPLOAD.maxBytes * 2 + 64 * 1024 },
     async (request, input) => {
-      return success(request, await importUpload(deps, await context(request), input));
+      return success(request, await importUpload(deps, await operatorContext(request), input));
     },
   );
   serve(app, ENDPOINTS.adminImportRuns, async (request, page) => {
@@ -180,7 +201,7 @@ export async function adminRoutes(app: FastifyInstance) {
     const update = threshold === undefined ? rest : { ...rest, threshold };
     return success(
       request,
-      await saveTaskDefinition(deps, await context(request), id, update),
+      await saveTaskDefinition(deps, await operatorContext(request), id, update),
       'savedSuccessfully',
     );
   });
@@ -190,19 +211,19 @@ export async function adminRoutes(app: FastifyInstance) {
     return success(request, await getPromotionCodes(deps, page));
   });
   serve(app, ENDPOINTS.adminCreatePromotionCode, async (request, input) => {
-    const created = await addPromotionCode(deps, await context(request), input);
+    const created = await addPromotionCode(deps, await operatorContext(request), input);
     return success(request, created, 'promotionCodeCreated', { code: created.code });
   });
   serve(app, ENDPOINTS.adminUpdatePromotionCode, async (request, { id, ...change }) => {
     return success(
       request,
-      await editPromotionCode(deps, await context(request), id, change),
+      await editPromotionCode(deps, await operatorContext(request), id, change),
       'savedSuccessfully',
     );
   });
 
   // Reconciliation (issue 12)
-  reconciliationRoutes(app, context);
+  reconciliationRoutes(app);
 
   // The audit log
   serve(app, ENDPOINTS.adminAuditLog, async (request, query) => {
@@ -211,7 +232,7 @@ export async function adminRoutes(app: FastifyInstance) {
 
   // Exports: the call makes a one-time link; the download itself is exports.routes.ts.
   serve(app, ENDPOINTS.adminExportsCreate, async (request, input) => {
-    return success(request, await createExportLink(deps, await context(request), input));
+    return success(request, await createExportLink(deps, await operatorContext(request), input));
   });
 
   // The calling operator's own alerts
@@ -222,7 +243,7 @@ export async function adminRoutes(app: FastifyInstance) {
   serve(app, ENDPOINTS.adminSaveAlertPreferences, async (request, change) => {
     return success(
       request,
-      await saveAlertPreferences(deps, await context(request), change),
+      await saveAlertPreferences(deps, await operatorContext(request), change),
       'savedSuccessfully',
     );
   });

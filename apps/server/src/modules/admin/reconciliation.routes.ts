@@ -1,8 +1,8 @@
 import { ENDPOINTS } from '@elex/contract/endpoints';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import type { ActionContext } from './catalog.service.js';
+import { operatorContext } from './admin.guard.js';
 import {
   reconciliationRebates,
   reconciliationRoster,
@@ -11,13 +11,10 @@ import {
 } from './reconciliation.service.js';
 
 /**
- * `POST /elex/admin/reconciliation/<call>` (docs/operator-console.md, "Reconciliation"). Registered
- * inside the admin plugin, so its operator-only hook guards these routes like every console call.
+ * `POST /elex/admin/reconciliation/<call>` (docs/operator-console.md, "Reconciliation"): operator
+ * calls of the endpoint table, registered inside the admin plugin (its prefix).
  */
-export function reconciliationRoutes(
-  app: FastifyInstance,
-  context: (request: FastifyRequest) => Promise<ActionContext>,
-) {
+export function reconciliationRoutes(app: FastifyInstance) {
   const deps = app.deps;
   serve(app, ENDPOINTS.adminReconciliationSummary, async (request, query) => {
     return success(request, await reconciliationSummary(deps, query));
@@ -29,7 +26,7 @@ export function reconciliationRoutes(
     return success(request, await reconciliationRebates(deps, query));
   });
   serve(app, ENDPOINTS.adminReconciliationSettle, async (request, input) => {
-    const result = await resettle(deps, await context(request), input);
+    const result = await resettle(deps, await operatorContext(request), input);
     return success(request, result, 'rebatesSettled', { count: result.settled });
   });
 }

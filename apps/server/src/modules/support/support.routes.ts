@@ -1,10 +1,9 @@
 import { SUPPORT } from '@elex/contract';
 import { ENDPOINTS } from '@elex/contract/endpoints';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
-import { requireOperator } from '../admin/admin.guard.js';
-import type { ActionContext } from '../admin/catalog.service.js';
+import { operatorContext } from '../admin/admin.guard.js';
 import { requireMember } from '../auth/auth.guard.js';
 import {
   adminClose,
@@ -60,15 +59,11 @@ export async function supportRoutes(app: FastifyInstance) {
 }
 
 /**
- * The console's support queue, `POST /elex/admin/support/*`: the operator role is checked for every
- * route of this plugin by the same hook as the rest of the console (admin.guard.ts).
+ * The console's support queue, `POST /elex/admin/support/*`: operator calls in the endpoint table, so
+ * the role is checked for each before its body is read, like the rest of the console.
  */
 export async function supportAdminRoutes(app: FastifyInstance) {
   const deps = app.deps;
-  const context = async (request: FastifyRequest): Promise<ActionContext> => {
-    const operator = await requireOperator(request);
-    return { actor: { userId: operator.userId, label: operator.email }, requestId: request.id };
-  };
 
   serve(app, ENDPOINTS.adminSupportList, async (request, query) => {
     return success(request, await adminListRequests(deps, query));
@@ -77,18 +72,30 @@ export async function supportAdminRoutes(app: FastifyInstance) {
     return success(request, await adminRequestDetail(deps, id));
   });
   serve(app, ENDPOINTS.adminSupportReply, async (request, input) => {
-    return success(request, await adminReply(deps, await context(request), input), 'supportReplySent');
+    return success(
+      request,
+      await adminReply(deps, await operatorContext(request), input),
+      'supportReplySent',
+    );
   });
   serve(app, ENDPOINTS.adminSupportClose, async (request, input) => {
-    return success(request, await adminClose(deps, await context(request), input), 'supportClosedDone');
+    return success(
+      request,
+      await adminClose(deps, await operatorContext(request), input),
+      'supportClosedDone',
+    );
   });
   serve(app, ENDPOINTS.adminSupportMoveBinding, async (request, input) => {
-    return success(request, await adminMoveBinding(deps, await context(request), input), 'supportMoved');
+    return success(
+      request,
+      await adminMoveBinding(deps, await operatorContext(request), input),
+      'supportMoved',
+    );
   });
   serve(app, ENDPOINTS.adminSupportVerifyOwnership, async (request, input) => {
     return success(
       request,
-      await adminVerifyOwnership(deps, await context(request), input),
+      await adminVerifyOwnership(deps, await operatorContext(request), input),
       'supportVerified',
     );
   });
