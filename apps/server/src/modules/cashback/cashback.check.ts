@@ -35,34 +35,43 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
   };
 
   report(
-    'each completed rebate with cashback is credited by exactly one journal: commission -> its UID',
+    'each completed rebate with cashback is credited by a rebate journal of its UID: the journal, named ' +
+      "'rebate:<its first record>', moves the sum of its records from commission to that UID in two lines",
     rowsOf<{ id: string; journal: string | null }>(
       await db.execute(sql`
-        select r.id, j.id as journal
-        from rebates r
-        left join ledger_journals j on j.idempotency_key = 'rebate:' || r.id
-        left join ledger_lines l on l.journal_id = j.id
-        left join ledger_accounts a on a.id = l.account_id
-        where r.status = 'completed' and r.amount_micro > 0
-        group by r.id, j.id, j.kind
-        having j.id is null or j.kind <> 'rebate' or count(l.id) <> 2
-          or count(*) filter (where a.code = 'cashback:' || r.plat_id || ':' || r.uid
-                                and l.amount = r.amount_micro) <> 1
-          or count(*) filter (where a.code = 'commission:' || r.plat_id and l.amount = -r.amount_micro) <> 1
-        order by r.id`),
+        with credited as (
+          select journal_id, min(id) as first_id, min(plat_id) as plat_id, max(plat_id) as plat_max,
+            min(uid) as uid, max(uid) as uid_max, sum(amount_micro) as amount,
+            bool_and(status = 'completed' and amount_micro > 0) as all_credited
+          from rebates where journal_id is not null group by journal_id
+        )
+        select c.first_id::text as id, c.journal_id::text as journal
+        from credited c join ledger_journals j on j.id = c.journal_id
+        left join lateral (
+          select count(*) as lines,
+            count(*) filter (where a.code = 'cashback:' || c.plat_id || ':' || c.uid and l.amount = c.amount) as to_uid,
+            count(*) filter (where a.code = 'commission:' || c.plat_id and l.amount = -c.amount) as from_commission
+          from ledger_lines l join ledger_accounts a on a.id = l.account_id where l.journal_id = j.id
+        ) x on true
+        where j.kind <> 'rebate' or j.idempotency_key <> 'rebate:' || c.first_id or not c.all_credited
+          or c.plat_id <> c.plat_max or c.uid <> c.uid_max
+          or x.lines <> 2 or x.to_uid <> 1 or x.from_commission <> 1
+        union all
+        select r.id::text, null from rebates r
+        where r.status = 'completed' and r.amount_micro > 0 and r.journal_id is null
+        order by 1`),
     ),
     (row) => `rebate ${row.id}${row.journal ? ` (journal ${row.journal})` : ': no journal'}`,
   );
 
   report(
-    'no rebate journal without a completed rebate with cashback (pending and failed records credit nothing)',
+    'no rebate journal without completed rebates with cashback (pending and failed records credit nothing)',
     rowsOf<{ id: string; key: string }>(
       await db.execute(sql`
         select j.id, j.idempotency_key as key
         from ledger_journals j
-        left join rebates r on j.idempotency_key = 'rebate:' || r.id
-          and r.status = 'completed' and r.amount_micro > 0
-        where (j.kind = 'rebate' or j.idempotency_key like 'rebate:%') and r.id is null
+        where (j.kind = 'rebate' or j.idempotency_key like 'rebate:%')
+          and not exists (select 1 from rebates r where r.journal_id = j.id)
         order by j.id`),
     ),
     (row) => `journal ${row.id} (${row.key})`,
@@ -108,30 +117,38 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
   );
 
   report(
-    'each event reward is paid by exactly one journal: rewards-expense -> the member',
+    "each event reward is paid by its journal: a journal's rewards are one member's, of its kind, and " +
+      'its two lines move their sum from rewards-expense to that member',
     rowsOf<{ id: string; key: string }>(
       await db.execute(sql`
-        select e.id, e.journal_key as key
-        from event_rewards e
-        left join ledger_journals j on j.idempotency_key = e.journal_key
-        left join ledger_lines l on l.journal_id = j.id
-        left join ledger_accounts a on a.id = l.account_id
-        group by e.id, j.id, j.kind
-        having j.id is null or j.kind <> e.kind or count(l.id) <> 2
-          or count(*) filter (where a.code = 'rewards:' || e.user_id and l.amount = e.amount_micro) <> 1
-          or count(*) filter (where a.code = 'rewards-expense' and l.amount = -e.amount_micro) <> 1
-        order by e.id`),
+        with paid as (
+          select journal_key, min(id) as first_id, min(user_id) as user_id, max(user_id) as user_max,
+            min(kind) as kind, max(kind) as kind_max, sum(amount_micro) as amount
+          from event_rewards group by journal_key
+        )
+        select p.first_id::text as id, p.journal_key as key
+        from paid p left join ledger_journals j on j.idempotency_key = p.journal_key
+        left join lateral (
+          select count(*) as lines,
+            count(*) filter (where a.code = 'rewards:' || p.user_id and l.amount = p.amount) as to_member,
+            count(*) filter (where a.code = 'rewards-expense' and l.amount = -p.amount) as from_expense
+          from ledger_lines l join ledger_accounts a on a.id = l.account_id where l.journal_id = j.id
+        ) x on true
+        where j.id is null or j.kind <> p.kind or p.kind <> p.kind_max or p.user_id <> p.user_max
+          or x.lines <> 2 or x.to_member <> 1 or x.from_expense <> 1
+        order by p.first_id`),
     ),
     (row) => `event reward ${row.id} (${row.key})`,
   );
 
   report(
-    'no reward journal without its event reward',
+    'no reward journal without its event rewards',
     rowsOf<{ id: string; key: string }>(
       await db.execute(sql`
         select j.id, j.idempotency_key as key
-        from ledger_journals j left join event_rewards e on e.journal_key = j.idempotency_key
-        where j.kind = 'inviteBonus' and e.id is null
+        from ledger_journals j
+        where j.kind = 'inviteBonus'
+          and not exists (select 1 from event_rewards e where e.journal_key = j.idempotency_key)
         order by j.id`),
     ),
     (row) => `journal ${row.id} (${row.key})`,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpsCommand } from '../../ops/command.js';
 import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
@@ -314,15 +314,23 @@ describe('ledger:check', () => {
       /^Ledger OK: every invariant holds \(\d+ accounts, \d+ journals, \d+ lines\)\.$/,
     );
 
-    // Tampering the database itself could do: a completed record that no journal credited.
-    await ctx.db.execute(sql`insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro,
-      fee_micro, commission_micro, status, cash_rate_bps, amount_micro, source, source_label, created_at, settled_at)
+    // A completed record that no journal credited: the database itself refuses it.
+    const tamper = (journal: SQL) =>
+      ctx.db.execute(sql`insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro,
+      fee_micro, commission_micro, status, cash_rate_bps, amount_micro, source, source_label, created_at, settled_at,
+      journal_id)
       values (${BITGET}, 'TAMPER01', '2026-01-01', '2026-01-02', 1, 10000000, 10000000, 'completed', 5000, 5000000,
-        'csv', 'tamper', now(), now())`);
+        'csv', 'tamper', now(), now(), ${journal})`);
+    const refused = (await tamper(sql`null`).catch((error: Error) => error)) as Error & { cause?: Error };
+    expect(`${refused.message} ${refused.cause?.message}`).toMatch(/rebates_journal_check/);
+    // What it cannot see: a record claiming another UID's journal, whose sum it does not match.
+    await tamper(sql`(select journal_id from rebates where journal_id is not null order by id limit 1)`);
     const broken = await run(ledgerCheck, []);
     expect(broken.code).toBe(1);
     expect(broken.errLines[0]).toBe('Ledger check failed: 2 invariant(s) broken.');
-    expect(broken.err).toContain('each completed rebate with cashback is credited by exactly one journal');
+    expect(broken.err).toContain(
+      'each completed rebate with cashback is credited by a rebate journal of its UID',
+    );
     expect(broken.err).toContain('a completed rebate belongs to a UID in the roster');
   });
 });

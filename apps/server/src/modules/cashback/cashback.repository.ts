@@ -167,27 +167,42 @@ export interface SettlementCursor {
 
 export const SETTLEMENT_START: SettlementCursor = { phase: 'pending', periodEnd: new Date(0), id: 0 };
 
-/** A record a settlement page decided: what it became, and whether it had failed as 'uidNotReferred'. */
-export interface SettledRebate {
-  id: number;
-  uid: string;
-  status: 'completed' | 'failed';
-  amountMicro: bigint | null;
-  recovered: boolean;
+/** What a settlement page decided, before anything is written to the records or the ledger. */
+export interface SettlementPage {
+  /** Records given an outcome (the rest stay pending). */
+  decided: number;
+  completed: number;
+  failed: number;
+  /** Of the decided, records once refused as 'uidNotReferred'. */
+  recovered: number;
+  /** Per UID, the cashback its completed records earn: one journal each. */
+  credits: UidCredit[];
+  /** Where the next page starts (null: the end). */
+  next: SettlementCursor | null;
 }
 
+export interface UidCredit {
+  uid: string;
+  amountMicro: bigint;
+  /** The smallest record id among them: names the journal ('rebate:<id>'), unique for ever. */
+  firstRebateId: number;
+  records: number;
+}
+
+/** The page's decisions, for the page's few statements; gone at the end of the transaction. */
+const PAGE_TABLE = sql.raw('settlement_page');
+
 /**
- * Decides one page of the records of an exchange that settlement may decide now, in one statement:
- * first pending records whose period ended by `endedBy` (in period end, id order: the pending index),
- * then records refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they
- * settle like any other; in id order); `uid` narrows it to one UID. Paged, so that settling a million
- * records holds one page in memory. Each record of the page, with its UID's registration, gets its
- * outcome (the rule as SQL from rebate-rule.ts: completed with its amount; 'noCommission';
- * 'uidNotReferred' once the grace has passed; otherwise left pending), and the update only moves a
- * record still pending or failed as 'uidNotReferred'. Answers the decided records, how many the page decided, and where the next page
- * starts (null: the end). The caller holds the exchange's ledger lock.
+ * Decides one page of the records of an exchange that settlement may decide now: first pending
+ * records whose period ended by `endedBy` (in period end, id order: the pending index), then records
+ * refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they settle like
+ * any other; in id order); `uid` narrows it to one UID. Each record, with its UID's registration, gets
+ * its outcome (the rule as SQL from rebate-rule.ts: completed with its amount; 'noCommission';
+ * 'uidNotReferred' once the grace has passed; otherwise left pending) into a temporary table;
+ * `applySettlementPage` then writes them. Paged, so that settling a million records holds one page.
+ * The caller holds the exchange's ledger lock.
  */
-export async function settleRebatePage(
+export async function decideSettlementPage(
   tx: Executor,
   query: {
     platId: number;
@@ -196,15 +211,20 @@ export async function settleRebatePage(
     uid: string | undefined;
     after: SettlementCursor;
     limit: number;
-    at: Date;
     rule: (columns: { feeMicro: SQL; commissionMicro: SQL; periodStart: SQL; registeredAt: SQL }) => {
       isSpeedUp: SQL;
       cashRateBps: SQL;
       amountMicro: SQL;
     };
   },
-): Promise<{ settled: SettledRebate[]; decided: number; next: SettlementCursor | null }> {
+): Promise<SettlementPage> {
   const { after } = query;
+  await tx.execute(sql`
+    create temporary table if not exists ${PAGE_TABLE} (
+      id bigint primary key, uid text not null, period_end timestamptz not null, was text not null,
+      status text, failure_reason text, cash_rate_bps integer, is_speed_up boolean, amount_micro bigint
+    ) on commit drop`);
+  await tx.execute(sql`truncate ${PAGE_TABLE}`);
   const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
   const due =
     after.phase === 'pending'
@@ -223,80 +243,169 @@ export async function settleRebatePage(
             and r.failure_reason = 'uidNotReferred' and r.id > ${after.id}::bigint
           order by r.id
           limit ${query.limit}`;
-  const lastOrder = after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`;
   const rule = query.rule({
     feeMicro: sql`d.fee_micro`,
     commissionMicro: sql`d.commission_micro`,
     periodStart: sql`d.period_start`,
     registeredAt: sql`d.registered_at`,
   });
-  const rows = rowsOf<{
-    kind: 'row' | 'page';
-    id: string | number | null;
-    uid: string | null;
-    status: 'completed' | 'failed' | null;
-    amount: string | null;
-    was: string | null;
+  const pays = sql`d.registered_at is not null and d.commission_micro <> 0`;
+  await tx.execute(sql`
+    insert into ${PAGE_TABLE} (id, uid, period_end, was, status, failure_reason, cash_rate_bps, is_speed_up,
+      amount_micro)
+    select d.id, d.uid, d.period_end, d.status,
+      case when d.registered_at is null
+             then case when d.period_end <= ${query.graceEndedBy.toISOString()}::timestamptz then 'failed' end
+           when d.commission_micro = 0 then 'failed'
+           else 'completed' end,
+      case when d.registered_at is null then 'uidNotReferred'
+           when d.commission_micro = 0 then 'noCommission' end,
+      case when ${pays} then ${rule.cashRateBps} end,
+      case when ${pays} then ${rule.isSpeedUp} end,
+      case when ${pays} then ${rule.amountMicro} end
+    from (${due}) d`);
+
+  const lastOrder = after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`;
+  const [summary] = rowsOf<{
+    due: number | string;
+    decided: number | string;
+    completed: number | string;
+    failed: number | string;
+    recovered: number | string;
     last_end: Date | string | null;
     last_id: string | number | null;
-    decided: number | string | null;
-    due: number | string | null;
   }>(
     await tx.execute(sql`
-      with due as (${due}),
-      decided as (
-        select d.id, d.status as was,
-          case when d.registered_at is null
-                 then case when d.period_end <= ${query.graceEndedBy.toISOString()}::timestamptz then 'failed' end
-               when d.commission_micro = 0 then 'failed'
-               else 'completed' end as status,
-          case when d.registered_at is null then 'uidNotReferred'
-               when d.commission_micro = 0 then 'noCommission' end as failure_reason,
-          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.cashRateBps} end as cash_rate_bps,
-          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.isSpeedUp} end as is_speed_up,
-          case when d.registered_at is not null and d.commission_micro <> 0 then ${rule.amountMicro} end as amount_micro
-        from due d
-      ),
-      updated as (
-        update ${rebates} r set status = c.status, failure_reason = c.failure_reason,
-          cash_rate_bps = c.cash_rate_bps, is_speed_up = c.is_speed_up, amount_micro = c.amount_micro,
-          settled_at = ${query.at.toISOString()}::timestamptz
-        from decided c
-        where r.id = c.id and c.status is not null
-          and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
-        returning r.id, r.uid, r.status, r.amount_micro, c.was
-      )
-      select 'row' as kind, u.id, u.uid, u.status, u.amount_micro::text as amount, u.was,
-        null::timestamptz as last_end, null::bigint as last_id, null::integer as decided, null::integer as due
-      from updated u
-      union all
-      select 'page', null, null, null, null, null, l.period_end, l.id,
-        (select count(*) from decided where status is not null)::integer,
-        (select count(*) from due)::integer
-      from (select period_end, id from due order by ${lastOrder} limit 1) l`),
+      select count(*) as due, count(p.status) as decided,
+        count(*) filter (where p.status = 'completed') as completed,
+        count(*) filter (where p.status = 'failed') as failed,
+        count(*) filter (where p.status is not null and p.was = 'failed') as recovered,
+        l.period_end as last_end, l.id as last_id
+      from ${PAGE_TABLE} p
+      left join (select period_end, id from ${PAGE_TABLE} order by ${lastOrder} limit 1) l on true
+      group by l.period_end, l.id`),
   );
-  const page = rows.find((row) => row.kind === 'page');
-  const settled = rows
-    .filter((row) => row.kind === 'row')
-    .map((row) => ({
-      id: Number(row.id),
-      uid: row.uid as string,
-      status: row.status as 'completed' | 'failed',
-      amountMicro: row.amount === null ? null : BigInt(row.amount),
-      recovered: row.was === 'failed',
-    }));
-  const dueCount = Number(page?.due ?? 0);
-  const last = page
-    ? { periodEnd: new Date(page.last_end as Date | string), id: Number(page.last_id) }
-    : null;
-  // The same walk as selectSettleableRebates: a short page ends its phase.
+  const credits = rowsOf<{
+    uid: string;
+    amount: string;
+    first_id: string | number;
+    records: number | string;
+  }>(
+    await tx.execute(sql`
+      select uid, sum(amount_micro)::text as amount, min(id) as first_id, count(*) as records
+      from ${PAGE_TABLE} where status = 'completed' and amount_micro > 0
+      group by uid order by min(id)`),
+  ).map((row) => ({
+    uid: row.uid,
+    amountMicro: BigInt(row.amount),
+    firstRebateId: Number(row.first_id),
+    records: Number(row.records),
+  }));
+
+  const dueCount = Number(summary?.due ?? 0);
+  const last =
+    summary?.last_id != null
+      ? { periodEnd: new Date(summary.last_end as Date | string), id: Number(summary.last_id) }
+      : null;
+  // A short page ends its phase.
   const next: SettlementCursor | null =
     last && dueCount >= query.limit
       ? { phase: after.phase, ...last }
       : after.phase === 'pending'
         ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
         : null;
-  return { settled, decided: Number(page?.decided ?? 0), next };
+  return {
+    decided: Number(summary?.decided ?? 0),
+    completed: Number(summary?.completed ?? 0),
+    failed: Number(summary?.failed ?? 0),
+    recovered: Number(summary?.recovered ?? 0),
+    credits,
+    next,
+  };
+}
+
+/**
+ * Writes the decided page's outcomes to its records, each completed record with cashback naming its
+ * UID's journal; only a record still pending or failed as 'uidNotReferred' moves. Answers how many
+ * records moved: fewer than decided means one changed meanwhile, and the caller must roll back.
+ */
+export async function applySettlementPage(
+  tx: Executor,
+  journals: ReadonlyArray<{ uid: string; journalId: number }>,
+  at: Date,
+): Promise<number> {
+  const [row] = rowsOf<{ moved: number | string }>(
+    await tx.execute(sql`
+      with credited as (
+        select * from json_to_recordset(${JSON.stringify(journals)}::json) as c("uid" text, "journalId" bigint)
+      ),
+      moved as (
+        update ${rebates} r set status = p.status, failure_reason = p.failure_reason,
+          cash_rate_bps = p.cash_rate_bps, is_speed_up = p.is_speed_up, amount_micro = p.amount_micro,
+          settled_at = ${at.toISOString()}::timestamptz, journal_id = c."journalId"
+        from ${PAGE_TABLE} p
+        left join credited c on c.uid = p.uid and p.status = 'completed' and p.amount_micro > 0
+        where r.id = p.id and p.status is not null
+          and (r.status = 'pending' or (r.status = 'failed' and r.failure_reason = 'uidNotReferred'))
+        returning 1
+      )
+      select count(*) as moved from moved`),
+  );
+  return Number(row?.moved ?? 0);
+}
+
+/** A UID of the page whose holder was invited: their inviter earns a bonus on its cashback. */
+export interface InvitedUid {
+  uid: string;
+  ownerId: number;
+  inviterId: number;
+}
+
+/**
+ * Per inviter, the sum of the invite bonuses the decided page earns them (each record's bonus floored
+ * by `bonus`, as inviteBonusAmount) and the smallest record id among them (names the journal).
+ */
+export async function pageInviteBonuses(
+  tx: Executor,
+  invited: readonly InvitedUid[],
+  bonus: (cashbackMicro: SQL) => SQL,
+): Promise<Array<{ inviterId: number; amountMicro: bigint; firstRebateId: number }>> {
+  if (invited.length === 0) return [];
+  const perRecord = bonus(sql`p.amount_micro`);
+  return rowsOf<{ inviter_id: string | number; amount: string; first_id: string | number }>(
+    await tx.execute(sql`
+      select i."inviterId" as inviter_id, sum(${perRecord})::text as amount, min(p.id) as first_id
+      from ${PAGE_TABLE} p
+      join json_to_recordset(${JSON.stringify(invited)}::json) as i("uid" text, "ownerId" bigint, "inviterId" bigint)
+        on i.uid = p.uid
+      where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
+      group by i."inviterId" order by min(p.id)`),
+  ).map((row) => ({
+    inviterId: Number(row.inviter_id),
+    amountMicro: BigInt(row.amount),
+    firstRebateId: Number(row.first_id),
+  }));
+}
+
+/** The page's invite bonuses, one event reward per record, each naming its inviter's journal. */
+export async function insertPageEventRewards(
+  tx: Executor,
+  invited: ReadonlyArray<InvitedUid & { journalKey: string }>,
+  bonus: { percent: number; perRecord: (cashbackMicro: SQL) => SQL },
+  at: Date,
+): Promise<void> {
+  if (invited.length === 0) return;
+  const perRecord = bonus.perRecord(sql`p.amount_micro`);
+  await tx.execute(sql`
+    insert into ${eventRewards} (user_id, kind, amount_micro, source_user_id, rebate_id, bonus_percent,
+      journal_key, created_at)
+    select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${bonus.percent}::smallint,
+      i."journalKey", ${at.toISOString()}::timestamptz
+    from ${PAGE_TABLE} p
+    join json_to_recordset(${JSON.stringify(invited)}::json)
+      as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text) on i.uid = p.uid
+    where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
+    order by p.id`);
 }
 
 /**
@@ -374,14 +483,6 @@ export async function selectLastDataAt(db: Executor, pair: VisibleUid): Promise<
 
 // ---------------------------------------------------------------------------------------------------
 // Event rewards
-
-export type NewEventReward = Omit<EventRewardRow, 'id'>;
-
-export async function insertEventRewardRows(tx: Executor, rows: readonly NewEventReward[]): Promise<void> {
-  for (const part of chunks(rows)) {
-    await tx.insert(eventRewards).values([...part]);
-  }
-}
 
 export async function selectRewardPage(
   db: Executor,

@@ -330,7 +330,7 @@ export function tradingVolumeOf(db: Executor, pairs: readonly VisibleUid[]): Pro
 
 /**
  * Invite bonuses (micro-USDT) an inviter received from each friend's cashback. Settlement books them
- * (journal `inviteBonus:<rebateId>` into `rewards:<inviterId>`, an `event_rewards` row with the friend
+ * (one journal per inviter and settlement page into `rewards:<inviterId>`, an `event_rewards` row per record with the friend
  * as source).
  */
 export function inviteBonusesByFriend(

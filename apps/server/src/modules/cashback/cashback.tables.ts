@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
+import { ledgerJournals } from '../ledger/ledger.tables.js';
 
 export const INGEST_SOURCES = ['csv', 'api'] as const;
 export type IngestSourceKind = (typeof INGEST_SOURCES)[number];
@@ -78,6 +79,11 @@ export const rebates = pgTable(
     /** When the exchange's figures arrived. */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /**
+     * The `rebate` journal that credited it (completed with cashback): one journal per UID and
+     * settlement page carries the sum of its records (docs/ledger.md), set with the outcome.
+     */
+    journalId: bigint('journal_id', { mode: 'number' }).references(() => ledgerJournals.id),
   },
   (table) => [
     uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),
@@ -94,6 +100,8 @@ export const rebates = pgTable(
       .where(sql`${table.status} <> 'completed'`),
     // The rebates export reads by trading day; the daily alert summary by arrival (rebates_created_idx).
     index('rebates_period_start_idx').on(table.periodStart, table.id),
+    // ledger:check sums each journal's records; a journal's records for the console.
+    index('rebates_journal_idx').on(table.journalId).where(sql`${table.journalId} is not null`),
     check('rebates_period_check', sql`${table.periodEnd} > ${table.periodStart}`),
     check(
       'rebates_amounts_check',
@@ -110,12 +118,18 @@ export const rebates = pgTable(
         or (${table.status} = 'failed' and ${table.amountMicro} is null and ${table.settledAt} is not null
             and ${table.failureReason} is not null)`,
     ),
+    // Cashback is credited when it is decided: a completed record with an amount names its journal.
+    check(
+      'rebates_journal_check',
+      sql`(${table.journalId} is not null) = (${table.status} = 'completed' and ${table.amountMicro} > 0)`,
+    ),
   ],
 );
 
 /**
- * Event rewards a member received (invite bonuses now; tasks and promotions later), each paid by one
- * ledger journal into `rewards:<userId>`. An invite bonus is once per rebate (unique kind + rebate).
+ * Event rewards a member received (invite bonuses now; tasks and promotions later), paid by ledger
+ * journals into `rewards:<userId>`. An invite bonus is once per rebate (unique kind + rebate); one
+ * journal pays a member's invite bonuses of a settlement page, their sum (`journal_key`).
  */
 export const eventRewards = pgTable(
   'event_rewards',
@@ -138,7 +152,8 @@ export const eventRewards = pgTable(
   },
   (table) => [
     uniqueIndex('event_rewards_kind_rebate_unique').on(table.kind, table.rebateId),
-    uniqueIndex('event_rewards_journal_key_unique').on(table.journalKey),
+    // One journal pays an inviter's bonuses of a settlement page: several rewards share its key.
+    index('event_rewards_journal_key_idx').on(table.journalKey),
     index('event_rewards_user_created_idx').on(table.userId, table.createdAt, table.id),
     check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
   ],

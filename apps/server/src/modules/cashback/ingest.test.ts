@@ -87,6 +87,37 @@ describe('ingestRebates', () => {
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 
+  it("books a UID's records of one settlement as one journal carrying their sum, each record floored alone", async () => {
+    ctx.clock.set(new Date('2026-06-10T12:00:00Z'));
+    const [uid, other] = [await referredUid(), await referredUid()];
+    const start = Date.parse('2026-06-01T00:00:00Z');
+    // Floored per record (4.999999 + 0.000001 + 10 = 15): 50 % of the fees' sum would be 15.000001.
+    const fees = ['9.999999', '0.000003', '20'];
+    const rows = fees.map((fee, day) =>
+      figures(uid, new Date(start + day * DAY_MS), { fee, commission: '100' }),
+    );
+    rows.push(figures(other, new Date(start), { fee: '4', commission: '100' }));
+    await ingestRebates(ctx.deps, BITGET, rows, api);
+
+    const records = await recordsOf(uid);
+    expect(records.map((record) => record.amountMicro)).toEqual([4_999_999n, 1n, 10_000_000n]);
+    expect(await cashback(uid)).toBe(15_000_000n);
+    expect(new Set(records.map((record) => record.journalId)).size).toBe(1);
+    const journals = rowsOf<{ key: string; memo: string; uid: string; amount: string }>(
+      await ctx.db.execute(sql`
+        select j.idempotency_key as key, j.memo, a.uid, l.amount::text as amount
+        from ledger_journals j join ledger_lines l on l.journal_id = j.id
+        join ledger_accounts a on a.id = l.account_id
+        where j.id in (select journal_id from rebates where uid in (${uid}, ${other})) and a.kind = 'cashback'
+        order by a.uid`),
+    );
+    expect(journals).toEqual([
+      { key: `rebate:${records[0]?.id}`, memo: '3 records', uid, amount: '15000000' },
+      { key: expect.stringMatching(/^rebate:\d+$/), memo: '1 record', uid: other, amount: '2000000' },
+    ]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
   it('keeps the first figures of a period reported again with other figures', async () => {
     ctx.clock.set(new Date('2026-06-10T12:00:00Z'));
     const uid = await referredUid();
@@ -325,6 +356,49 @@ describe('the invite bonus', () => {
     expect(rewards).toMatchObject([
       { kind: 'inviteBonus', amountMicro: 499_999n, sourceUserId: friend.id, bonusPercent: 10 },
     ]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it("pays an inviter one journal per settlement for their friends' records, each record's bonus floored", async () => {
+    ctx.clock.set(new Date('2026-10-01T00:00:00Z'));
+    const inviter = await createMember(ctx);
+    const friends = [
+      await createMember(ctx, { inviterId: inviter.id }),
+      await createMember(ctx, { inviterId: inviter.id }),
+    ];
+    const uids = [await referredUid(), await referredUid()];
+    for (const [n, friend] of friends.entries()) {
+      await bindExchangeUid(ctx.deps, friend.id, {
+        platId: BITGET,
+        uid: uids[n] as string,
+        address: ADDRESS,
+      });
+    }
+    const start = Date.parse('2026-09-10T00:00:00Z');
+    // Each record pays 4.999999; its bonus 0.4999999 floors to 0.499999. Four records: 1.999996, where
+    // 10 % of their sum (19.999996) would be 1.9999996 -> 1.999999.
+    const rows = uids.flatMap((uid) =>
+      [0, 1].map((day) =>
+        figures(uid, new Date(start + day * DAY_MS), { fee: '9.999999', commission: '100' }),
+      ),
+    );
+    await ingestRebates(ctx.deps, BITGET, rows, api);
+
+    expect(await balanceOf(ctx.db, accountCode.rewards(inviter.id))).toBe(1_999_996n);
+    const rewards = await ctx.db
+      .select()
+      .from(eventRewards)
+      .where(eq(eventRewards.userId, inviter.id))
+      .orderBy(eventRewards.rebateId);
+    expect(rewards.map((reward) => [reward.sourceUserId, reward.amountMicro])).toEqual([
+      [friends[0]?.id, 499_999n],
+      [friends[0]?.id, 499_999n],
+      [friends[1]?.id, 499_999n],
+      [friends[1]?.id, 499_999n],
+    ]);
+    expect(new Set(rewards.map((reward) => reward.journalKey))).toEqual(
+      new Set([`inviteBonus:${rewards[0]?.rebateId}`]),
+    );
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 

@@ -78,6 +78,13 @@ export function inviteBonusAmount(cashbackMicro: bigint, percent: number): bigin
   return (cashbackMicro * BigInt(percent)) / 100n;
 }
 
+/** inviteBonusAmount as SQL over a cashback column (settlement's invite bonuses of a page). */
+export function inviteBonusSql(cashbackMicro: SQL, percent: number): SQL {
+  if (!Number.isInteger(percent) || percent < 0)
+    throw new RangeError('inviteBonusSql needs a non-negative integer');
+  return sql`div(${cashbackMicro}::numeric * ${percent}::integer, 100::numeric)::bigint`;
+}
+
 /** The oldest period start that still earns cashback at `now`: 5 calendar years back, UTC. */
 export function oldestAccruablePeriodStart(now: Date): Date {
   const oldest = new Date(now);

@@ -1,21 +1,24 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { activeInviterOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/uid-owners.js';
-import { accountCode, type JournalInput, postJournals } from '../ledger/ledger.service.js';
+import { accountCode, postJournals } from '../ledger/ledger.service.js';
 import {
-  insertEventRewardRows,
+  applySettlementPage,
+  decideSettlementPage,
+  type InvitedUid,
+  insertPageEventRewards,
   lockExchangeLedger,
-  type NewEventReward,
+  pageInviteBonuses,
   SETTLEMENT_START,
-  type SettledRebate,
   type SettlementCursor,
-  settleRebatePage,
+  type SettlementPage,
+  type UidCredit,
 } from './cashback.repository.js';
 import { loadPartners, type Partner } from './partners.js';
-import { inviteBonusAmount, rebateRuleSql } from './rebate-rule.js';
+import { inviteBonusSql, rebateRuleSql } from './rebate-rule.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /**
@@ -66,14 +69,13 @@ export async function settleExchange(
   const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
   let cursor: SettlementCursor | null = SETTLEMENT_START;
   while (cursor) {
-    const page = await settleRebatePage(tx, {
+    const page = await decideSettlementPage(tx, {
       platId: partner.platId,
       endedBy,
       graceEndedBy,
       uid,
       after: cursor,
       limit: SETTLEMENT_PAGE,
-      at: now,
       rule: (columns) =>
         rebateRuleSql({
           ...columns,
@@ -81,8 +83,7 @@ export async function settleExchange(
           speedUpCashRateBps: partner.speedUpCashRateBps,
         }),
     });
-    if (page.settled.length !== page.decided) throw new Error('a rebate record changed during settlement');
-    await creditPage(tx, deps, partner, now, page.settled, result);
+    if (page.decided > 0) await creditPage(tx, deps, partner.platId, now, page, result);
     cursor = page.next;
   }
   return result;
@@ -91,94 +92,103 @@ export async function settleExchange(
 /** Records settled a round: a million-record import settles in pages, holding one at a time. */
 const SETTLEMENT_PAGE = 20_000;
 
-/** The ledger's side of a decided page: cashback to each UID, the invite bonuses of their inviters. */
+/**
+ * The ledger's side of a decided page, then its records: one journal per UID carries the cashback of
+ * its records (commission -> the UID), one per inviter the invite bonuses the page earns them
+ * (rewards-expense -> the inviter), and each record names its journal. A journal is named by the
+ * smallest record id it pays for ('rebate:<id>', 'inviteBonus:<id>'): a record settles once, so no
+ * name comes twice.
+ */
 async function creditPage(
   tx: Transaction,
   deps: AppDeps,
-  partner: Partner,
+  platId: number,
   now: Date,
-  settled: readonly SettledRebate[],
+  page: SettlementPage,
   result: SettlementResult,
 ): Promise<void> {
-  if (settled.length === 0) return;
-  const credits: Array<{ rebateId: number; uid: string; amountMicro: bigint }> = [];
-  for (const record of settled) {
-    if (record.status === 'completed') result.completed += 1;
-    else result.failed += 1;
-    if (record.recovered) result.recovered += 1;
-    if (record.status === 'completed' && record.amountMicro !== null && record.amountMicro > 0n) {
-      credits.push({ rebateId: record.id, uid: record.uid, amountMicro: record.amountMicro });
-    }
-  }
-
-  const journals: JournalInput[] = credits.map((credit) => ({
-    kind: 'rebate',
-    key: `rebate:${credit.rebateId}`,
-    at: now,
-    lines: [
-      { account: accountCode.commission(partner.platId), amount: -credit.amountMicro },
-      { account: accountCode.cashback(partner.platId, credit.uid), amount: credit.amountMicro },
-    ],
-  }));
-  const rewards = await inviteBonuses(tx, deps, partner.platId, credits, now);
-  for (const reward of rewards) {
-    journals.push({
-      kind: 'inviteBonus',
-      key: reward.journalKey,
+  const posted = await postJournals(
+    tx,
+    page.credits.map((credit) => ({
+      kind: 'rebate',
+      key: `rebate:${credit.firstRebateId}`,
       at: now,
+      memo: `${credit.records} ${credit.records === 1 ? 'record' : 'records'}`,
       lines: [
-        { account: accountCode.rewardsExpense, amount: -reward.amountMicro },
-        { account: accountCode.rewards(reward.userId), amount: reward.amountMicro },
+        { account: accountCode.commission(platId), amount: -credit.amountMicro },
+        { account: accountCode.cashback(platId, credit.uid), amount: credit.amountMicro },
       ],
-    });
-  }
-  await postJournals(tx, journals);
-  await insertEventRewardRows(tx, rewards);
+    })),
+  );
+  if (posted.some((journal) => !journal.created)) throw new Error('a rebate journal was booked before');
+  const moved = await applySettlementPage(
+    tx,
+    page.credits.map((credit, n) => ({ uid: credit.uid, journalId: posted[n]?.journalId as number })),
+    now,
+  );
+  if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
+  const bonusMicro = await payInviteBonuses(tx, deps, platId, page.credits, now);
 
-  result.creditedMicro += credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
-  result.bonusMicro += rewards.reduce((sum, reward) => sum + reward.amountMicro, 0n);
+  result.completed += page.completed;
+  result.failed += page.failed;
+  result.recovered += page.recovered;
+  result.creditedMicro += page.credits.reduce((sum, credit) => sum + credit.amountMicro, 0n);
+  result.bonusMicro += bonusMicro;
 }
 
 /**
- * The invite bonuses these credits earn: the member who holds the UID now, if that member was invited
- * by a member whose account still exists, earns the inviter INVITE_BONUS_PERCENT of the cashback.
+ * The invite bonuses a page's credits earn: the member who holds the UID now, if that member was
+ * invited by a member whose account still exists, earns the inviter INVITE_BONUS_PERCENT of each
+ * record's cashback, floored per record. One event reward per record (what the inviter sees), one
+ * journal per inviter (their sum). Answers the sum paid.
  */
-async function inviteBonuses(
+async function payInviteBonuses(
   tx: Transaction,
   deps: AppDeps,
   platId: number,
-  credits: ReadonlyArray<{ rebateId: number; uid: string; amountMicro: bigint }>,
+  credits: readonly UidCredit[],
   now: Date,
-): Promise<NewEventReward[]> {
+): Promise<bigint> {
   const percent = deps.config.inviteBonusPercent;
-  if (credits.length === 0 || percent === 0) return [];
+  if (credits.length === 0 || percent === 0) return 0n;
   const owners = await liveOwnersOf(
     tx,
     platId,
     credits.map((credit) => credit.uid),
   );
   const inviterOf = new Map<number, number | null>();
-  const rewards: NewEventReward[] = [];
-  for (const credit of credits) {
-    const ownerId = owners.get(credit.uid);
-    if (ownerId === undefined) continue;
+  const invited: InvitedUid[] = [];
+  for (const [uid, ownerId] of owners) {
     if (!inviterOf.has(ownerId)) inviterOf.set(ownerId, await activeInviterOf(tx, ownerId));
     const inviterId = inviterOf.get(ownerId);
-    if (!inviterId) continue;
-    const amountMicro = inviteBonusAmount(credit.amountMicro, percent);
-    if (amountMicro === 0n) continue;
-    rewards.push({
-      userId: inviterId,
-      kind: 'inviteBonus',
-      amountMicro,
-      sourceUserId: ownerId,
-      rebateId: credit.rebateId,
-      bonusPercent: percent,
-      journalKey: `inviteBonus:${credit.rebateId}`,
-      createdAt: now,
-    });
+    if (inviterId) invited.push({ uid, ownerId, inviterId });
   }
-  return rewards;
+  const perRecord = (cashback: SQL) => inviteBonusSql(cashback, percent);
+  const bonuses = await pageInviteBonuses(tx, invited, perRecord);
+  if (bonuses.length === 0) return 0n;
+  const keyOf = new Map(bonuses.map((bonus) => [bonus.inviterId, `inviteBonus:${bonus.firstRebateId}`]));
+  await postJournals(
+    tx,
+    bonuses.map((bonus) => ({
+      kind: 'inviteBonus',
+      key: keyOf.get(bonus.inviterId) as string,
+      at: now,
+      lines: [
+        { account: accountCode.rewardsExpense, amount: -bonus.amountMicro },
+        { account: accountCode.rewards(bonus.inviterId), amount: bonus.amountMicro },
+      ],
+    })),
+  );
+  await insertPageEventRewards(
+    tx,
+    invited.flatMap((entry) => {
+      const journalKey = keyOf.get(entry.inviterId);
+      return journalKey ? [{ ...entry, journalKey }] : [];
+    }),
+    { percent, perRecord },
+    now,
+  );
+  return bonuses.reduce((sum, bonus) => sum + bonus.amountMicro, 0n);
 }
 
 /**
