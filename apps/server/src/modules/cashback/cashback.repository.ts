@@ -169,6 +169,8 @@ export const SETTLEMENT_START: SettlementCursor = { phase: 'pending', periodEnd:
 
 /** What a settlement page decided, before anything is written to the records or the ledger. */
 export interface SettlementPage {
+  /** Records the page holds. */
+  rows: number;
   /** Records given an outcome (the rest stay pending). */
   decided: number;
   completed: number;
@@ -192,15 +194,21 @@ export interface UidCredit {
 /** The page's decisions, for the page's few statements; gone at the end of the transaction. */
 const PAGE_TABLE = sql.raw('settlement_page');
 
+/** The rule as SQL over a page's columns (rebateRuleSql with the exchange's rates). */
+export type SettlementRuleSql = (columns: {
+  feeMicro: SQL;
+  commissionMicro: SQL;
+  periodStart: SQL;
+  registeredAt: SQL;
+}) => { isSpeedUp: SQL; cashRateBps: SQL; amountMicro: SQL };
+
 /**
- * Decides one page of the records of an exchange that settlement may decide now: first pending
+ * Decides one page of the stored records of an exchange that settlement may decide now: first pending
  * records whose period ended by `endedBy` (in period end, id order: the pending index), then records
  * refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they settle like
- * any other; in id order); `uid` narrows it to one UID. Each record, with its UID's registration, gets
- * its outcome (the rule as SQL from rebate-rule.ts: completed with its amount; 'noCommission';
- * 'uidNotReferred' once the grace has passed; otherwise left pending) into a temporary table;
- * `applySettlementPage` then writes them. Paged, so that settling a million records holds one page.
- * The caller holds the exchange's ledger lock.
+ * any other; in id order); `uid` narrows it to one UID. Paged, so that settling a million records
+ * holds one page; `applySettlementPage` then writes the outcomes. The caller holds the exchange's
+ * ledger lock.
  */
 export async function decideSettlementPage(
   tx: Executor,
@@ -211,63 +219,122 @@ export async function decideSettlementPage(
     uid: string | undefined;
     after: SettlementCursor;
     limit: number;
-    rule: (columns: { feeMicro: SQL; commissionMicro: SQL; periodStart: SQL; registeredAt: SQL }) => {
-      isSpeedUp: SQL;
-      cashRateBps: SQL;
-      amountMicro: SQL;
-    };
+    rule: SettlementRuleSql;
   },
 ): Promise<SettlementPage> {
   const { after } = query;
-  await tx.execute(sql`
-    create temporary table if not exists ${PAGE_TABLE} (
-      id bigint primary key, uid text not null, period_end timestamptz not null, was text not null,
-      status text, failure_reason text, cash_rate_bps integer, is_speed_up boolean, amount_micro bigint
-    ) on commit drop`);
-  await tx.execute(sql`truncate ${PAGE_TABLE}`);
   const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
   const due =
     after.phase === 'pending'
-      ? sql`select r.id, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start, r.period_end,
-            rf.registered_at
+      ? sql`select r.id, null::integer as n, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start,
+            r.period_end, rf.registered_at, true as is_due
           from ${rebates} r left join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
           where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'pending'
             and r.period_end <= ${query.endedBy.toISOString()}::timestamptz
             and (r.period_end, r.id) > (${after.periodEnd.toISOString()}::timestamptz, ${after.id}::bigint)
           order by r.period_end, r.id
           limit ${query.limit}`
-      : sql`select r.id, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start, r.period_end,
-            rf.registered_at
+      : sql`select r.id, null::integer as n, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start,
+            r.period_end, rf.registered_at, true as is_due
           from ${rebates} r join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
           where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'failed'
             and r.failure_reason = 'uidNotReferred' and r.id > ${after.id}::bigint
           order by r.id
           limit ${query.limit}`;
-  const rule = query.rule({
+  await decideInto(tx, due, query.graceEndedBy, query.rule);
+  const page = await summarizePage(
+    tx,
+    after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`,
+  );
+  // A short page ends its phase.
+  const next: SettlementCursor | null =
+    page.last && page.rows >= query.limit
+      ? { phase: after.phase, ...page.last }
+      : after.phase === 'pending'
+        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
+        : null;
+  return { ...page, next };
+}
+
+/**
+ * Decides the rows `from < n <= to` of an import's staging table before they are stored: the same
+ * rule as for stored records, so a record arrives settled when it is due (its period ended by
+ * `endedBy`) instead of being written pending and rewritten at once. Each row gets the id it will be
+ * stored under; rows already stored (the same UID and period imported before) are left out.
+ * `insertSettledPage` then writes them. The caller holds the exchange's ledger lock, so nothing else
+ * stores this exchange's records meanwhile.
+ */
+export async function decideStagedRows(
+  tx: Executor,
+  query: {
+    platId: number;
+    staging: SQL;
+    from: number;
+    to: number;
+    endedBy: Date;
+    graceEndedBy: Date;
+    rule: SettlementRuleSql;
+  },
+): Promise<SettlementPage> {
+  // The outer select numbers the rows in file order (nextval runs over the ordered subquery).
+  const due = sql`select nextval(pg_get_serial_sequence('rebates', 'id')) as id, s.* from (
+      select s.n, s.uid, 'new' as status, s.fee_micro, s.commission_micro, s.period_start, s.period_end,
+        rf.registered_at, s.period_end <= ${query.endedBy.toISOString()}::timestamptz as is_due
+      from ${query.staging} s left join ${referrals} rf on rf.plat_id = ${query.platId} and rf.uid = s.uid
+      where s.n > ${query.from} and s.n <= ${query.to}
+        and not exists (select 1 from ${rebates} r where r.plat_id = ${query.platId} and r.uid = s.uid
+          and r.period_start = s.period_start and r.period_end = s.period_end)
+      order by s.n) s`;
+  await decideInto(tx, due, query.graceEndedBy, query.rule);
+  return { ...(await summarizePage(tx, sql`id desc`)), next: null };
+}
+
+/** Fills the page table with `due`'s rows and their outcomes (null status: not decided, stays pending). */
+async function decideInto(
+  tx: Executor,
+  due: SQL,
+  graceEndedBy: Date,
+  ruleOf: SettlementRuleSql,
+): Promise<void> {
+  await tx.execute(sql`
+    create temporary table if not exists ${PAGE_TABLE} (
+      id bigint primary key, n integer, uid text not null, period_end timestamptz not null, was text not null,
+      status text, failure_reason text, cash_rate_bps integer, is_speed_up boolean, amount_micro bigint
+    ) on commit drop`);
+  await tx.execute(sql`truncate ${PAGE_TABLE}`);
+  const rule = ruleOf({
     feeMicro: sql`d.fee_micro`,
     commissionMicro: sql`d.commission_micro`,
     periodStart: sql`d.period_start`,
     registeredAt: sql`d.registered_at`,
   });
-  const pays = sql`d.registered_at is not null and d.commission_micro <> 0`;
+  const pays = sql`d.is_due and d.registered_at is not null and d.commission_micro <> 0`;
   await tx.execute(sql`
-    insert into ${PAGE_TABLE} (id, uid, period_end, was, status, failure_reason, cash_rate_bps, is_speed_up,
+    insert into ${PAGE_TABLE} (id, n, uid, period_end, was, status, failure_reason, cash_rate_bps, is_speed_up,
       amount_micro)
-    select d.id, d.uid, d.period_end, d.status,
-      case when d.registered_at is null
-             then case when d.period_end <= ${query.graceEndedBy.toISOString()}::timestamptz then 'failed' end
+    select d.id, d.n, d.uid, d.period_end, d.status,
+      case when not d.is_due then null
+           when d.registered_at is null
+             then case when d.period_end <= ${graceEndedBy.toISOString()}::timestamptz then 'failed' end
            when d.commission_micro = 0 then 'failed'
            else 'completed' end,
-      case when d.registered_at is null then 'uidNotReferred'
+      case when not d.is_due then null
+           when d.registered_at is null
+             then case when d.period_end <= ${graceEndedBy.toISOString()}::timestamptz then 'uidNotReferred' end
            when d.commission_micro = 0 then 'noCommission' end,
       case when ${pays} then ${rule.cashRateBps} end,
       case when ${pays} then ${rule.isSpeedUp} end,
       case when ${pays} then ${rule.amountMicro} end
     from (${due}) d`);
+}
 
-  const lastOrder = after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`;
+/** What the page table holds: counts, the credits per UID, and its last row in `lastOrder`. */
+async function summarizePage(
+  tx: Executor,
+  lastOrder: SQL,
+): Promise<Omit<SettlementPage, 'next'> & { last: { periodEnd: Date; id: number } | null }> {
   const [summary] = rowsOf<{
-    due: number | string;
+    rows: number | string;
     decided: number | string;
     completed: number | string;
     failed: number | string;
@@ -276,7 +343,7 @@ export async function decideSettlementPage(
     last_id: string | number | null;
   }>(
     await tx.execute(sql`
-      select count(*) as due, count(p.status) as decided,
+      select count(*) as rows, count(p.status) as decided,
         count(*) filter (where p.status = 'completed') as completed,
         count(*) filter (where p.status = 'failed') as failed,
         count(*) filter (where p.status is not null and p.was = 'failed') as recovered,
@@ -301,26 +368,17 @@ export async function decideSettlementPage(
     firstRebateId: Number(row.first_id),
     records: Number(row.records),
   }));
-
-  const dueCount = Number(summary?.due ?? 0);
-  const last =
-    summary?.last_id != null
-      ? { periodEnd: new Date(summary.last_end as Date | string), id: Number(summary.last_id) }
-      : null;
-  // A short page ends its phase.
-  const next: SettlementCursor | null =
-    last && dueCount >= query.limit
-      ? { phase: after.phase, ...last }
-      : after.phase === 'pending'
-        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
-        : null;
   return {
+    rows: Number(summary?.rows ?? 0),
     decided: Number(summary?.decided ?? 0),
     completed: Number(summary?.completed ?? 0),
     failed: Number(summary?.failed ?? 0),
     recovered: Number(summary?.recovered ?? 0),
     credits,
-    next,
+    last:
+      summary?.last_id != null
+        ? { periodEnd: new Date(summary.last_end as Date | string), id: Number(summary.last_id) }
+        : null,
   };
 }
 
@@ -352,6 +410,46 @@ export async function applySettlementPage(
       select count(*) as moved from moved`),
   );
   return Number(row?.moved ?? 0);
+}
+
+/**
+ * Stores the decided staged rows (decideStagedRows) under their ids, settled or pending as decided,
+ * each completed one with cashback naming its UID's journal. Answers how many were stored: fewer than
+ * the page's rows means a record of the same key appeared meanwhile, and the caller must roll back.
+ */
+export async function insertSettledPage(
+  tx: Executor,
+  query: {
+    platId: number;
+    staging: SQL;
+    source: { kind: IngestSourceKind; label: string };
+    journals: ReadonlyArray<{ uid: string; journalId: number }>;
+    at: Date;
+  },
+): Promise<number> {
+  const at = sql`${query.at.toISOString()}::timestamptz`;
+  const [row] = rowsOf<{ stored: number | string }>(
+    await tx.execute(sql`
+      with credited as (
+        select * from json_to_recordset(${JSON.stringify(query.journals)}::json) as c("uid" text, "journalId" bigint)
+      ),
+      stored as (
+        insert into ${rebates} (id, plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
+          commission_micro, source, source_label, created_at, status, failure_reason, cash_rate_bps, is_speed_up,
+          amount_micro, settled_at, journal_id)
+        select p.id, ${query.platId}, s.uid, s.period_start, s.period_end, s.trading_volume_micro, s.fee_micro,
+          s.commission_micro, ${query.source.kind}, ${query.source.label}, ${at}, coalesce(p.status, 'pending'),
+          p.failure_reason, p.cash_rate_bps, p.is_speed_up, p.amount_micro,
+          case when p.status is not null then ${at} end, c."journalId"
+        from ${PAGE_TABLE} p join ${query.staging} s on s.n = p.n
+        left join credited c on c.uid = p.uid and p.status = 'completed' and p.amount_micro > 0
+        order by p.id
+        on conflict (plat_id, uid, period_start, period_end) do nothing
+        returning 1
+      )
+      select count(*) as stored from stored`),
+  );
+  return Number(row?.stored ?? 0);
 }
 
 /** A UID of the page whose holder was invited: their inviter earns a bonus on its cashback. */

@@ -7,7 +7,14 @@ import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
 import { UnknownExchangeError } from './ingest.service.js';
 import { validateCommissionEntries } from './ingest-validation.js';
 import { loadPartners } from './partners.js';
-import { type SettlementResult, settleExchange } from './settlement.service.js';
+import {
+  addSettlement,
+  noSettlement,
+  SETTLEMENT_PAGE,
+  type SettlementResult,
+  settleExchange,
+  storeSettledRows,
+} from './settlement.service.js';
 
 /**
  * `rebates:import` and the console's figures upload, set-based (issue 14, docs/cashback.md "CSV
@@ -46,8 +53,6 @@ export interface RebateImportResult {
 
 /** Rows a staging statement carries (one JSON parameter: no parameter limit to mind). */
 export const STAGING_BATCH = 5_000;
-/** Rows at most a statement moves from staging into `rebates`. */
-const INSERT_CHUNK_MAX = 50_000;
 /** Above this many rows the import refreshes the planner's statistics of what it wrote. */
 const ANALYZE_AFTER_ROWS = 10_000;
 
@@ -124,29 +129,24 @@ export async function importRebateFile(
   if (clashes.length > 0) throw new RebateFileRejectedError(rows, clashes);
   options.onParsed?.(rows);
 
-  // At least a few chunks, so progress moves, and never a statement of more than INSERT_CHUNK_MAX rows.
-  const chunk = Math.min(INSERT_CHUNK_MAX, Math.max(1_000, Math.ceil(rows / 20)));
+  // Stored already settled, a settlement page at a time (at least five steps, so progress moves: a
+  // UID's records of a step share a journal); then what was waiting from before settles.
+  const step = Math.min(SETTLEMENT_PAGE, Math.max(1_000, Math.ceil(rows / 5)));
+  const settlement = noSettlement();
   let inserted = 0;
-  for (let from = 0; from < rows; from += chunk) {
-    const [done] = rowsOf<{ n: number | string }>(
-      await tx.execute(sql`
-        with inserted as (
-          insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
-            commission_micro, source, source_label, created_at)
-          select ${platId}, uid, period_start, period_end, trading_volume_micro, fee_micro,
-            commission_micro, ${source.kind}, ${source.label}, ${now.toISOString()}::timestamptz
-          from ${STAGING} where n > ${from} and n <= ${from + chunk}
-          order by n
-          on conflict (plat_id, uid, period_start, period_end) do nothing
-          returning 1
-        )
-        select count(*) as n from inserted`),
+  for (let from = 0; from < rows; from += step) {
+    const to = from + step;
+    inserted += await storeSettledRows(
+      tx,
+      within,
+      partner,
+      now,
+      { table: STAGING, from, to, source },
+      settlement,
     );
-    inserted += Number(done?.n ?? 0);
-    options.onWriteProgress?.(Math.min(rows, from + chunk), rows);
+    options.onWriteProgress?.(Math.min(rows, to), rows);
   }
-
-  const settlement = await settleExchange(tx, within, partner, now);
+  addSettlement(settlement, await settleExchange(tx, within, partner, now));
   return { rows, inserted, duplicates: rows - inserted, settlement };
 }
 

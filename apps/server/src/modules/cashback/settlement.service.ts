@@ -8,15 +8,19 @@ import { accountCode, postJournals } from '../ledger/ledger.service.js';
 import {
   applySettlementPage,
   decideSettlementPage,
+  decideStagedRows,
   type InvitedUid,
   insertPageEventRewards,
+  insertSettledPage,
   lockExchangeLedger,
   pageInviteBonuses,
   SETTLEMENT_START,
   type SettlementCursor,
   type SettlementPage,
+  type SettlementRuleSql,
   type UidCredit,
 } from './cashback.repository.js';
+import type { IngestSourceKind } from './cashback.tables.js';
 import { loadPartners, type Partner } from './partners.js';
 import { inviteBonusSql, rebateRuleSql } from './rebate-rule.js';
 
@@ -46,6 +50,15 @@ export const noSettlement = (): SettlementResult => ({
   bonusMicro: 0n,
 });
 
+/** Adds `more` into `total`. */
+export function addSettlement(total: SettlementResult, more: SettlementResult): void {
+  total.completed += more.completed;
+  total.failed += more.failed;
+  total.recovered += more.recovered;
+  total.creditedMicro += more.creditedMicro;
+  total.bonusMicro += more.bonusMicro;
+}
+
 /**
  * Settles the due records of one exchange inside the caller's transaction, which holds the exchange's
  * ledger lock. A record is due when its period ended SETTLEMENT_DELAY_HOURS ago; then:
@@ -65,32 +78,85 @@ export async function settleExchange(
   uid?: string,
 ): Promise<SettlementResult> {
   const result = noSettlement();
-  const endedBy = new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS);
-  const graceEndedBy = new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS);
   let cursor: SettlementCursor | null = SETTLEMENT_START;
   while (cursor) {
     const page = await decideSettlementPage(tx, {
       platId: partner.platId,
-      endedBy,
-      graceEndedBy,
+      ...settlementMoments(deps, now),
       uid,
       after: cursor,
       limit: SETTLEMENT_PAGE,
-      rule: (columns) =>
-        rebateRuleSql({
-          ...columns,
-          cashRateBps: partner.cashRateBps,
-          speedUpCashRateBps: partner.speedUpCashRateBps,
-        }),
+      rule: ruleOf(partner),
     });
-    if (page.decided > 0) await creditPage(tx, deps, partner.platId, now, page, result);
+    if (page.decided > 0) {
+      await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
+        const moved = await applySettlementPage(tx, journals, now);
+        if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
+      });
+    }
     cursor = page.next;
   }
   return result;
 }
 
 /** Records settled a round: a million-record import settles in pages, holding one at a time. */
-const SETTLEMENT_PAGE = 20_000;
+export const SETTLEMENT_PAGE = 20_000;
+
+/**
+ * Stores an import's staged rows `from < n <= to` (at most a settlement page) already settled: each
+ * row is decided by the rule before it is written, so a due record is written once, completed or
+ * failed, with its journal, instead of written pending and rewritten (issue 14). Rows not due yet
+ * are stored pending; rows of a key already stored are skipped. In the import's transaction, under
+ * the exchange's ledger lock. Answers how many rows were stored.
+ */
+export async function storeSettledRows(
+  tx: Transaction,
+  deps: AppDeps,
+  partner: Partner,
+  now: Date,
+  staged: { table: SQL; from: number; to: number; source: { kind: IngestSourceKind; label: string } },
+  result: SettlementResult,
+): Promise<number> {
+  const page = await decideStagedRows(tx, {
+    platId: partner.platId,
+    staging: staged.table,
+    from: staged.from,
+    to: staged.to,
+    ...settlementMoments(deps, now),
+    rule: ruleOf(partner),
+  });
+  if (page.rows === 0) return 0;
+  await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
+    const stored = await insertSettledPage(tx, {
+      platId: partner.platId,
+      staging: staged.table,
+      source: staged.source,
+      journals,
+      at: now,
+    });
+    if (stored !== page.rows)
+      throw new Error('a rebate record of the same period was stored during the import');
+  });
+  return page.rows;
+}
+
+/** When records are due (their period ended the settlement delay ago) and when the roster's grace ends. */
+function settlementMoments(deps: AppDeps, now: Date): { endedBy: Date; graceEndedBy: Date } {
+  return {
+    endedBy: new Date(now.getTime() - deps.config.settlementDelayHours * HOUR_MS),
+    graceEndedBy: new Date(now.getTime() - REFERRAL_GRACE_DAYS * 24 * HOUR_MS),
+  };
+}
+
+/** The exchange's rule as SQL. */
+function ruleOf(partner: Partner): SettlementRuleSql {
+  return (columns) =>
+    rebateRuleSql({
+      ...columns,
+      cashRateBps: partner.cashRateBps,
+      speedUpCashRateBps: partner.speedUpCashRateBps,
+    });
+}
 
 /**
  * The ledger's side of a decided page, then its records: one journal per UID carries the cashback of
@@ -106,6 +172,7 @@ async function creditPage(
   now: Date,
   page: SettlementPage,
   result: SettlementResult,
+  writeRecords: (journals: Array<{ uid: string; journalId: number }>) => Promise<void>,
 ): Promise<void> {
   const posted = await postJournals(
     tx,
@@ -121,12 +188,9 @@ async function creditPage(
     })),
   );
   if (posted.some((journal) => !journal.created)) throw new Error('a rebate journal was booked before');
-  const moved = await applySettlementPage(
-    tx,
+  await writeRecords(
     page.credits.map((credit, n) => ({ uid: credit.uid, journalId: posted[n]?.journalId as number })),
-    now,
   );
-  if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
   const bonusMicro = await payInviteBonuses(tx, deps, platId, page.credits, now);
 
   result.completed += page.completed;
@@ -219,11 +283,7 @@ export async function settleRebates(
       return settled;
     });
     total.byExchange.set(partner.platId, result);
-    total.completed += result.completed;
-    total.failed += result.failed;
-    total.recovered += result.recovered;
-    total.creditedMicro += result.creditedMicro;
-    total.bonusMicro += result.bonusMicro;
+    addSettlement(total, result);
   }
   return total;
 }

@@ -1,0 +1,140 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testOperatorActor } from '../../test/ops-command.js';
+import { runCsvImport } from '../admin/imports.service.js';
+import { bindExchangeUid } from '../bindings/bindings.service.js';
+import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import { checkAllInvariants } from './cashback.check.js';
+import { eventRewards, rebates } from './cashback.tables.js';
+import { ingestRebates, ingestReferrals, settleRebates } from './ingest.service.js';
+import {
+  BITGET,
+  type CashbackTestContext,
+  createCashbackTestApp,
+  createMember,
+  DAY_MS,
+  figures,
+  nextUid,
+} from './test-support.js';
+
+/**
+ * A figures file stores each record already decided (issue 14: written once, not written pending and
+ * rewritten): every outcome the rule knows arrives as settlement would have made it, what is not due
+ * yet waits and settles later, and a period stored before is left alone.
+ */
+let ctx: CashbackTestContext;
+beforeAll(async () => {
+  ctx = await createCashbackTestApp({ inviteBonusPercent: 10 });
+});
+afterAll(() => ctx.close());
+
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const HOUR_MS = 60 * 60 * 1000;
+
+describe('a figures file', () => {
+  it('stores each record with the outcome settlement gives it, and what is not due settles later', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const now = ctx.clock.now().getTime();
+    const [paid, early, unlisted, lost, free, stored] = [
+      'PAID',
+      'EARLY',
+      'UNLISTED',
+      'LOST',
+      'FREE',
+      'STORED',
+    ].map((name) => nextUid(name)) as [string, string, string, string, string, string];
+    await ingestReferrals(
+      ctx.deps,
+      BITGET,
+      [paid, early, free, stored].map((uid) => ({ uid, registeredAt: new Date(now - 400 * DAY_MS) })),
+      { kind: 'csv', label: 'roster.csv' },
+      { settle: false },
+    );
+    const inviter = await createMember(ctx);
+    const friend = await createMember(ctx, { inviterId: inviter.id });
+    await bindExchangeUid(ctx.deps, friend.id, { platId: BITGET, uid: paid, address: ADDRESS });
+    const day = (daysAgo: number) => new Date(Date.UTC(2026, 9, 20) - daysAgo * DAY_MS);
+    await ingestRebates(ctx.deps, BITGET, [figures(stored, day(5), { fee: '2', commission: '1' })], {
+      kind: 'api',
+      label: 'earlier',
+    });
+
+    const period = (start: Date, hours = 24) =>
+      `${start.toISOString()},${new Date(start.getTime() + hours * HOUR_MS).toISOString()}`;
+    const csv = Buffer.from(
+      [
+        'uid,period_start,period_end,trading_volume,fee,commission',
+        `${paid},${period(day(3))},100,4,1`,
+        `${paid},${period(day(4))},100,0.999999,1`,
+        // Ends in the hour: not due until the settlement delay has passed.
+        `${early},${period(new Date(now - 2 * HOUR_MS), 1)},100,4,1`,
+        // Not in the roster: waits out the grace, then fails.
+        `${unlisted},${period(day(3))},100,4,1`,
+        `${lost},${period(day(10))},100,4,1`,
+        `${free},${period(day(3))},100,4,0`,
+        // Stored already with other figures: a duplicate, left as it was.
+        `${stored},${period(day(5))},100,9,9`,
+        '',
+      ].join('\n'),
+    );
+    const result = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'mixed.csv', source: csv, sizeBytes: csv.length },
+    );
+    expect(result).toMatchObject({
+      status: 'succeeded',
+      rows: 7,
+      inserted: 6,
+      duplicates: 1,
+      settledCompleted: 2,
+      settledFailed: 2,
+      // 4 x 50 % capped at 1, and 0.999999 x 50 % = 0.4999995 floored.
+      credited: '1.499999',
+    });
+
+    const outcome = async () =>
+      Object.fromEntries(
+        (
+          await ctx.db
+            .select()
+            .from(rebates)
+            .where(inArray(rebates.uid, [paid, early, unlisted, lost, free, stored]))
+        ).map((row) => [
+          `${row.uid.replace(/\d.*$/, '')}:${row.periodStart.toISOString().slice(0, 10)}`,
+          [row.status, row.failureReason ?? row.amountMicro, row.journalId !== null],
+        ]),
+      );
+    expect(await outcome()).toEqual({
+      [`PAID:${day(3).toISOString().slice(0, 10)}`]: ['completed', 1_000_000n, true],
+      [`PAID:${day(4).toISOString().slice(0, 10)}`]: ['completed', 499_999n, true],
+      [`EARLY:${new Date(now - 2 * HOUR_MS).toISOString().slice(0, 10)}`]: ['pending', null, false],
+      [`UNLISTED:${day(3).toISOString().slice(0, 10)}`]: ['pending', null, false],
+      [`LOST:${day(10).toISOString().slice(0, 10)}`]: ['failed', 'uidNotReferred', false],
+      [`FREE:${day(3).toISOString().slice(0, 10)}`]: ['failed', 'noCommission', false],
+      [`STORED:${day(5).toISOString().slice(0, 10)}`]: ['completed', 1_000_000n, true],
+    });
+    expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, paid))).toBe(1_499_999n);
+    // The friend's inviter: 10 % of each record, floored (0.1 + 0.0499999 -> 0.049999).
+    const rewards = await ctx.db.select().from(eventRewards).where(eq(eventRewards.userId, inviter.id));
+    expect(rewards.map((reward) => reward.amountMicro).sort()).toEqual([100_000n, 49_999n].sort());
+    expect(await balanceOf(ctx.db, accountCode.rewards(inviter.id))).toBe(149_999n);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+
+    // A day later the early record is due, and the unlisted UID has joined the roster.
+    ctx.clock.set(new Date(now + DAY_MS));
+    await ingestReferrals(ctx.deps, BITGET, [{ uid: unlisted, registeredAt: new Date(now - 400 * DAY_MS) }], {
+      kind: 'csv',
+      label: 'late-roster.csv',
+    });
+    await settleRebates(ctx.deps);
+    const later = await outcome();
+    expect(later[`EARLY:${new Date(now - 2 * HOUR_MS).toISOString().slice(0, 10)}`]).toEqual([
+      'completed',
+      1_000_000n,
+      true,
+    ]);
+    expect(later[`UNLISTED:${day(3).toISOString().slice(0, 10)}`]).toEqual(['completed', 1_000_000n, true]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});
