@@ -1,5 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
+import { chunks } from '../../db/rows.js';
 import {
   deletedEmails,
   type SessionRow,
@@ -28,6 +30,24 @@ export async function findActiveUserByEmail(db: Executor, email: string): Promis
 export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** Members' inviters whose accounts still exist, by member id (members without one are absent). */
+export async function selectActiveInviters(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
+  const inviters = alias(users, 'inviters');
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db
+      .select({ id: users.id, inviterId: inviters.id })
+      .from(users)
+      .innerJoin(inviters, eq(inviters.id, users.inviterId))
+      .where(and(inArray(users.id, part), isNull(inviters.deletedAt)));
+    for (const row of rows) found.set(row.id, row.inviterId);
+  }
+  return found;
 }
 
 /** The user row held `FOR SHARE` until the transaction ends: an UPDATE of it waits, reads do not. */

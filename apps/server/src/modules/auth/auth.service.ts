@@ -28,6 +28,7 @@ import {
   isEmailDeleted,
   revokeSession,
   revokeUserSessions,
+  selectActiveInviters,
   updateUser,
 } from './auth.repository.js';
 import type { UserRow } from './auth.tables.js';
@@ -479,12 +480,9 @@ export async function inviteCodeOf(db: Executor, userId: number): Promise<string
   return user.inviteCode;
 }
 
-/** The member who invited this one, while that account exists; null otherwise (invite bonuses). */
-export async function activeInviterOf(db: Executor, userId: number): Promise<number | null> {
-  const member = await findUserById(db, userId);
-  if (!member?.inviterId) return null;
-  const inviter = await findUserById(db, member.inviterId);
-  return inviter && !inviter.deletedAt ? inviter.id : null;
+/** Per member, the member who invited them while that account exists; members without one are absent (invite bonuses). */
+export function activeInvitersOf(db: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
+  return selectActiveInviters(db, userIds);
 }
 
 /** Where and in which language to write to a member; null for a deleted account. */

@@ -1,6 +1,7 @@
 import { maskUid } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../auth/auth.tables.js';
 import { bindExchangeUid } from '../bindings/bindings.service.js';
 import { cashbackStatistics } from '../exchanges/cashback-statistics.js';
 import { refreshStatistics, STATISTICS_TTL_MS } from '../exchanges/statistics-cache.js';
@@ -399,6 +400,34 @@ describe('the invite bonus', () => {
     expect(new Set(rewards.map((reward) => reward.journalKey))).toEqual(
       new Set([`inviteBonus:${rewards[0]?.rebateId}`]),
     );
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('pays nothing to an inviter whose account is gone, and still pays the others of the page', async () => {
+    ctx.clock.set(new Date('2026-10-01T00:00:00Z'));
+    const [gone, kept] = [await createMember(ctx), await createMember(ctx)];
+    const friends = [
+      await createMember(ctx, { inviterId: gone.id }),
+      await createMember(ctx, { inviterId: kept.id }),
+    ];
+    const uids = [await referredUid(), await referredUid()];
+    for (const [n, friend] of friends.entries()) {
+      await bindExchangeUid(ctx.deps, friend.id, {
+        platId: BITGET,
+        uid: uids[n] as string,
+        address: ADDRESS,
+      });
+    }
+    await ctx.db.update(users).set({ deletedAt: ctx.clock.now() }).where(eq(users.id, gone.id));
+    const start = new Date('2026-09-12T00:00:00Z');
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      uids.map((uid) => figures(uid, start, { fee: '10', commission: '100' })),
+      api,
+    );
+    expect(await balanceOf(ctx.db, accountCode.rewards(gone.id))).toBe(0n);
+    expect(await balanceOf(ctx.db, accountCode.rewards(kept.id))).toBe(500_000n);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 

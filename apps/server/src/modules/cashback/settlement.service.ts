@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
-import { activeInviterOf } from '../auth/auth.service.js';
+import { activeInvitersOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/uid-owners.js';
 import { accountCode, postJournals } from '../ledger/ledger.service.js';
 import {
@@ -220,10 +220,9 @@ async function payInviteBonuses(
     platId,
     credits.map((credit) => credit.uid),
   );
-  const inviterOf = new Map<number, number | null>();
+  const inviterOf = await activeInvitersOf(tx, [...owners.values()]);
   const invited: InvitedUid[] = [];
   for (const [uid, ownerId] of owners) {
-    if (!inviterOf.has(ownerId)) inviterOf.set(ownerId, await activeInviterOf(tx, ownerId));
     const inviterId = inviterOf.get(ownerId);
     if (inviterId) invited.push({ uid, ownerId, inviterId });
   }
