@@ -9,7 +9,7 @@ import { RankingTable } from './components/ranking-table';
 /**
  * The home's sections made of the exchange list (spec section 2): activity sliders, the ranking,
  * the hall of fame and the partner logos. Its own chunk with Embla and Radix Tabs (issue 14): none of
- * it can paint before the list arrives, so its code loads beside that request (load-exchange-showcase.ts).
+ * it can paint before the list arrives, so its code loads beside that request (visitor-home.tsx).
  */
 export default function ExchangeShowcase({ index }: { index: ExchangeIndexResponse }) {
   const { t } = useTranslation();

@@ -3,6 +3,7 @@ import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
 import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
@@ -11,7 +12,9 @@ import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { UidSearchForm } from './components/uid-search-form';
-import { useExchangeShowcase } from './load-exchange-showcase';
+
+// Its sliders and tabs show with the exchange list, so their code loads beside its request.
+const exchangeShowcase = deferredComponent(() => import('./exchange-showcase'));
 
 const STEPS = [
   { key: 'step1', Icon: BadgePercent },
@@ -28,7 +31,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   const isLoggedIn = useIsLoggedIn();
   const index = useExchangeIndex();
   const dictionary = useOpenExchangeList();
-  const ExchangeShowcase = useExchangeShowcase();
+  const ExchangeShowcase = useDeferredComponent(exchangeShowcase);
 
   return (
     <Page title={t('home.title')} intro={t('home.heroLead')} wide>
