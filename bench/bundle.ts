@@ -68,7 +68,7 @@ export function measureHomeBundle(distDir: string): BundleReport {
   if (fs.existsSync(manifestPath)) {
     const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
     const homeKey = Object.keys(manifest).find((key) =>
-      (manifest[key]?.src ?? key).includes('features/home'),
+      (manifest[key]?.src ?? key).endsWith('features/home/home-page.tsx'),
     );
     homeChunkFound = homeKey !== undefined;
     const visit = (key: string, why: string) => {

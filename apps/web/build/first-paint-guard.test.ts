@@ -48,6 +48,23 @@ describe('the first-paint guard of the production build (issue 14)', () => {
     expect(firstPaintViolations(chunks)).toEqual([expect.stringMatching(/en\.json\?full/)]);
   });
 
+  it("names the home's carousel and tabs libraries when the home page imports them", () => {
+    const chunks = [
+      chunk('assets/index.js', [], { isEntry: true }),
+      chunk('assets/home-page.js', [HOME, '/repo/node_modules/embla-carousel/esm/embla-carousel.esm.js'], {
+        facadeModuleId: HOME,
+        imports: ['assets/tabs.js'],
+      }),
+      chunk('assets/tabs.js', ['/repo/node_modules/@radix-ui/react-tabs/dist/index.mjs']),
+      chunk('assets/exchange-showcase.js', ['/repo/node_modules/embla-carousel-react/esm/index.js']),
+    ];
+    const violations = firstPaintViolations(chunks);
+    expect(violations).toEqual([
+      expect.stringMatching(/home-page\.js carries .*embla-carousel\.esm/),
+      expect.stringMatching(/tabs\.js carries .*react-tabs/),
+    ]);
+  });
+
   it('refuses to pass when it cannot find the home route', () => {
     expect(firstPaintViolations([chunk('assets/index.js', [], { isEntry: true })])).toEqual([
       expect.stringMatching(/would check nothing/),

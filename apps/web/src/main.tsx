@@ -2,9 +2,9 @@
 import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { createQueryClient, Providers } from './app/providers';
-import { createAppRouter } from './app/router';
+import { AppRoutes } from './app/router';
 import { StartFailure } from './app/start-failure';
 import { initI18n, initialLocale } from './shared/i18n/i18n';
 
@@ -22,7 +22,9 @@ async function start() {
   createRoot(root).render(
     <StrictMode>
       <Providers client={createQueryClient()}>
-        <RouterProvider router={createAppRouter()} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </Providers>
     </StrictMode>,
   );

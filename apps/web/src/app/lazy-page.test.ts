@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChunkLoadError, classifyChunkError, lazyPage } from './lazy-page';
+import { ChunkLoadError, classifyChunkError, lazyPage, loadPageChunk } from './lazy-page';
 
 const Page: ComponentType = () => null;
 
@@ -14,7 +14,7 @@ function watch<T>(promise: Promise<T>) {
   return outcome;
 }
 
-describe('lazyPage (spec section 8/9: chunk failures missing, timeout, error; timeout 120000 ms)', () => {
+describe('loadPageChunk (spec section 8/9: chunk failures missing, timeout, error; timeout 120000 ms)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -22,12 +22,12 @@ describe('lazyPage (spec section 8/9: chunk failures missing, timeout, error; ti
     vi.useRealTimers();
   });
 
-  it('gives the page component when the chunk loads', async () => {
-    await expect(lazyPage(async () => ({ default: Page }))()).resolves.toEqual({ Component: Page });
+  it('gives the page module when the chunk loads', async () => {
+    await expect(loadPageChunk(async () => ({ default: Page }))()).resolves.toEqual({ default: Page });
   });
 
   it('waits up to 120 s for a chunk, then fails with a timeout', async () => {
-    const outcome = watch(lazyPage(() => new Promise<never>(() => {}))());
+    const outcome = watch(loadPageChunk(() => new Promise<never>(() => {}))());
 
     await vi.advanceTimersByTimeAsync(119_999);
     expect(outcome.settled).toBe(false);
@@ -40,7 +40,7 @@ describe('lazyPage (spec section 8/9: chunk failures missing, timeout, error; ti
 
   it('does not time out a chunk that arrives before the deadline', async () => {
     const outcome = watch(
-      lazyPage(
+      loadPageChunk(
         () =>
           new Promise<{ default: ComponentType }>((resolve) =>
             setTimeout(() => resolve({ default: Page }), 119_000),
@@ -48,21 +48,34 @@ describe('lazyPage (spec section 8/9: chunk failures missing, timeout, error; ti
       )(),
     );
     await vi.advanceTimersByTimeAsync(200_000);
-    expect(outcome).toEqual({ settled: true, value: { Component: Page } });
+    expect(outcome).toEqual({ settled: true, value: { default: Page } });
   });
 
   it('reports a module the browser could not fetch as missing', async () => {
     const load = () =>
       Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/x.js'));
-    const error = await lazyPage(load)().catch((e: unknown) => e);
+    const error = await loadPageChunk(load)().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChunkLoadError);
     expect((error as ChunkLoadError).failure).toBe('missing');
   });
 
   it('reports any other failure as error', async () => {
-    const error = await lazyPage(() => Promise.reject(new Error('boom')))().catch((e: unknown) => e);
+    const error = await loadPageChunk(() => Promise.reject(new Error('boom')))().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChunkLoadError);
     expect((error as ChunkLoadError).failure).toBe('error');
+  });
+});
+
+describe('lazyPage', () => {
+  it('loads its chunk once, whether the route preloads it or renders it first', async () => {
+    const load = vi.fn(async () => ({ default: Page }));
+    const page = lazyPage(load);
+    expect(load).not.toHaveBeenCalled();
+
+    const first = page.preload();
+    expect(page.preload()).toBe(first);
+    await expect(first).resolves.toEqual({ default: Page });
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });
 

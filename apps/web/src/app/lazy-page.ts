@@ -1,5 +1,5 @@
 import { LAYOUT } from '@elex/contract';
-import type { ComponentType } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import { whenStringsComplete } from '../shared/i18n/i18n';
 
 export type ChunkFailure = 'missing' | 'timeout' | 'error';
@@ -21,15 +21,22 @@ export function classifyChunkError(error: unknown): ChunkFailure {
   return 'error';
 }
 
+type PageModule = { default: ComponentType };
+type PageLoader = () => Promise<PageModule>;
+interface PageOptions {
+  /** The pages of the first paint (the home) need only the strings the main chunk carries. */
+  firstPaint?: boolean;
+}
+
 /**
- * A route's `lazy`: loads the page chunk and, but for the pages of the first paint (the home), the rest
- * of the language's strings (shared/i18n/i18n.ts), giving up after 120 s.
+ * Loads a page chunk and, but for the pages of the first paint, the rest of the language's strings
+ * (shared/i18n/i18n.ts), giving up after 120 s; any failure becomes a ChunkLoadError.
  */
-export function lazyPage(
-  load: () => Promise<{ default: ComponentType }>,
+export function loadPageChunk(
+  load: PageLoader,
   timeoutMs: number = LAYOUT.chunkTimeoutMs,
-  { firstPaint = false }: { firstPaint?: boolean } = {},
-) {
+  { firstPaint = false }: PageOptions = {},
+): PageLoader {
   const loadWithStrings = firstPaint
     ? load
     : () => Promise.all([load(), whenStringsComplete()]).then(([module]) => module);
@@ -39,12 +46,28 @@ export function lazyPage(
       timer = setTimeout(() => reject(new ChunkLoadError('timeout')), timeoutMs);
     });
     try {
-      const module = await Promise.race([loadWithStrings(), timeout]);
-      return { Component: module.default };
+      return await Promise.race([loadWithStrings(), timeout]);
     } catch (error) {
       throw error instanceof ChunkLoadError ? error : new ChunkLoadError(classifyChunkError(error));
     } finally {
       clearTimeout(timer);
     }
   };
+}
+
+export interface LazyPage {
+  /** Renders the page, suspending until its chunk is there and throwing its ChunkLoadError if it fails. */
+  Page: LazyExoticComponent<ComponentType>;
+  /** Starts loading the chunk (once: every call answers the same promise, as the render does). */
+  preload: () => Promise<PageModule>;
+}
+
+/** A route's page, loaded on first use by `loadPageChunk`. */
+export function lazyPage(load: PageLoader, timeoutMs?: number, options?: PageOptions): LazyPage {
+  let chunk: Promise<PageModule> | undefined;
+  const preload = () => {
+    chunk ??= loadPageChunk(load, timeoutMs, options)();
+    return chunk;
+  };
+  return { Page: lazy(preload), preload };
 }

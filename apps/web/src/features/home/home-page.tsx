@@ -1,10 +1,22 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
 import { storage } from '../../shared/storage';
-import { MemberSummary } from './components/member-summary';
+import { Skeleton } from '../../shared/ui/skeleton';
 import { VisitorHome } from './visitor-home';
 import './home.css';
+
+// Members only: a visitor's first paint does without its code, a member's loads beside their figures.
+const memberSummary = deferredComponent(async () => ({
+  default: (await import('./components/member-summary')).MemberSummary,
+}));
+
+function DeferredMemberSummary() {
+  const MemberSummary = useDeferredComponent(memberSummary);
+  // What the summary shows while the member's figures load.
+  return MemberSummary ? <MemberSummary /> : <Skeleton lines={4} />;
+}
 
 /** spec section 2: on load, if no encr referral value is stored, the one in the address is stored. */
 function useStoreEncr() {
@@ -19,5 +31,5 @@ export default function HomePage() {
   useStoreEncr();
   const isLoggedIn = useIsLoggedIn();
   // Members see their balances first (spec section 2); the partner rankings stay below for everyone.
-  return <VisitorHome memberSummary={isLoggedIn ? <MemberSummary /> : null} />;
+  return <VisitorHome memberSummary={isLoggedIn ? <DeferredMemberSummary /> : null} />;
 }

@@ -1,8 +1,9 @@
 import { HOME, PATHS } from '@elex/contract';
 import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
-import { type ReactNode, useMemo } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
 import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
@@ -10,11 +11,10 @@ import { useExchangeIndex } from '../../shared/queries/get-exchange-index';
 import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { ActivitySlider } from './components/activity-slider';
-import { HallOfFame } from './components/hall-of-fame';
-import { PartnerLogos } from './components/partner-logos';
-import { RankingTable } from './components/ranking-table';
 import { UidSearchForm } from './components/uid-search-form';
+
+// Its sliders and tabs show with the exchange list, so their code loads beside its request.
+const exchangeShowcase = deferredComponent(() => import('./exchange-showcase'));
 
 const STEPS = [
   { key: 'step1', Icon: BadgePercent },
@@ -31,10 +31,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   const isLoggedIn = useIsLoggedIn();
   const index = useExchangeIndex();
   const dictionary = useOpenExchangeList();
-  const byId = useMemo(
-    () => new Map((index.data?.allExchange ?? []).map((row) => [row.platId, row])),
-    [index.data],
-  );
+  const ExchangeShowcase = useDeferredComponent(exchangeShowcase);
 
   return (
     <Page title={t('home.title')} intro={t('home.heroLead')} wide>
@@ -59,37 +56,19 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
         </div>
       </section>
 
-      {index.isPending ? (
-        <div className="home-skeleton">
-          <Skeleton lines={8} />
-        </div>
-      ) : index.isError ? (
+      {index.isError ? (
         <div className="card load-error" role="alert">
           <p>{t('homePublic.loadFailed')}</p>
           <button type="button" className="button button-ghost" onClick={() => void index.refetch()}>
             {t('common.retry')}
           </button>
         </div>
+      ) : index.isPending || !ExchangeShowcase ? (
+        <div className="home-skeleton">
+          <Skeleton lines={8} />
+        </div>
       ) : (
-        <>
-          <div className="activity-sliders">
-            <ActivitySlider
-              title={t('homePublic.hotActivities')}
-              activities={index.data.hotActivity}
-              exchanges={byId}
-              tone="hot"
-            />
-            <ActivitySlider
-              title={t('homePublic.generalActivities')}
-              activities={index.data.generalActivity}
-              exchanges={byId}
-              tone="general"
-            />
-          </div>
-          <RankingTable exchanges={index.data.allExchange} />
-          <HallOfFame fames={index.data.fames} exchanges={byId} />
-          <PartnerLogos exchanges={index.data.allExchange} />
-        </>
+        <ExchangeShowcase index={index.data} />
       )}
 
       <section className="steps" aria-labelledby="steps-title">

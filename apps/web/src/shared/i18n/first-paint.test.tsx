@@ -2,10 +2,10 @@ import { LOCALES, type Locale } from '@elex/contract';
 import { render, screen, waitFor } from '@testing-library/react';
 import { createInstance } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient, Providers } from '../../app/providers';
-import { routes } from '../../app/router';
+import { AppRoutes } from '../../app/router';
 import en from '../../locales/en.json';
 import ko from '../../locales/ko.json';
 import zh from '../../locales/zh.json';
@@ -94,7 +94,9 @@ async function missingOnFirstPaint(locale: Locale, width: number, member: boolea
   render(
     <I18nextProvider i18n={i18n}>
       <Providers client={createQueryClient()}>
-        <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/'] })} />
+        <MemoryRouter initialEntries={['/']}>
+          <AppRoutes />
+        </MemoryRouter>
       </Providers>
     </I18nextProvider>,
   );
