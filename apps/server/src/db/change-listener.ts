@@ -128,7 +128,7 @@ class Listener implements ChangeListener {
     clearTimeout(this.#retry);
     this.stopPooled();
     await this.#closing;
-    await this.link.close().catch(() => {});
+    await within(this.link.close(), this.options.heartbeatMs, 'closing').catch(() => {});
   }
 
   async #establish(): Promise<void> {
@@ -166,7 +166,8 @@ class Listener implements ChangeListener {
         'member changes: not listening; answers are read from the database until it listens again',
       );
     }
-    this.#closing = this.link.close().catch(() => {});
+    // Bounded: ending a connection whose peer is gone can wait for an answer that never comes.
+    this.#closing = within(this.link.close(), this.options.heartbeatMs, 'closing').catch(() => {});
     const delay = Math.min(RETRY_MAX_MS, this.options.retryMs * 2 ** this.#failures);
     this.#failures += 1;
     // Jitter: several instances that lost the database together do not reconnect in step.
