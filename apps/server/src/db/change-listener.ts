@@ -136,10 +136,16 @@ class Listener implements ChangeListener {
     const attempt = this.#attempt;
     try {
       await this.#closing;
+      if (this.#closed) return;
       await this.link.open(
         (payload) => this.receive(payload),
         (error) => this.#lose(attempt, error),
       );
+      // Closed while it opened: close() may have come before the connection existed.
+      if (this.#closed) {
+        await this.link.close().catch(() => {});
+        return;
+      }
       // LISTEN answered is not yet proof: a heartbeat coming back is.
       await this.#roundTrip();
       if (this.#closed || attempt !== this.#attempt) return;
