@@ -8,7 +8,8 @@
  *    refresh costs);
  *  - POST /elex/user/myInfo of a member with three bound UIDs at -c 50 against a bare node:http server
  *    answering the very same body, in interleaved rounds (BENCH_ROUNDS, default 3): median and min–max,
- *    as ratios.
+ *    as ratios. After the first call the app answers from the session and answer it keeps
+ *    (apps/server/src/db/member-answers.ts): this measures that path, as a member refreshing sees it.
  * PostgreSQL runs when BENCH_DATABASE_URL names a server to create a scratch database on (dropped at
  * the end); PGlite runs unless BENCH_PGLITE=0. Not part of `npm test`.
  */

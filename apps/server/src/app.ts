@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { MemberAnswers } from './db/member-answers.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -65,12 +66,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  const memberAnswers = config.memberCache.enabled
+    ? await MemberAnswers.start(database, { ...config.memberCache, log: app.log })
+    : undefined;
+  if (memberAnswers) app.addHook('onClose', () => memberAnswers.close());
   app.decorate('deps', {
     config,
     db: database.db,
     databaseKind: database.kind,
     clock: options.clock ?? systemClock,
     ...(options.exchangeAdapters ? { exchangeAdapters: options.exchangeAdapters } : {}),
+    ...(memberAnswers ? { memberAnswers } : {}),
   });
 
   app.decorate('endpointGuards', { member: memberOnly, operator: operatorOnly });

@@ -11,6 +11,11 @@ import { readSocialSettings, type SocialConfig, socialEnvShape } from './integra
 import { type PayoutConfig, payoutEnvShape, readPayoutSettings } from './modules/payouts/payouts.config.js';
 import { serverRoot } from './paths.js';
 
+/** A lost listener is noticed within two of these (a heartbeat that does not come back in one). */
+const MEMBER_CACHE_HEARTBEAT_MS = 5_000;
+/** The first reconnection of a lost listener; each next one waits twice as long, up to 30 s. */
+const MEMBER_CACHE_RETRY_MS = 200;
+
 /** Every setting comes from the environment, parsed here once (epic-stack's env.server.ts habit). */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,6 +32,11 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Shared rate-limit counters for several instances; in-memory counters without it. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /**
+   * Sessions and myInfo answers kept per process, evicted by the database's notifications
+   * (db/member-answers.ts); 'off' reads the database on every call.
+   */
+  MEMBER_CACHE: z.enum(['on', 'off']).default('on'),
   /** Points for one daily check-in (spec: points per day from config). */
   CHECK_IN_POINTS: z.coerce.number().int().min(1).max(100_000).default(CHECK_IN.defaultPointsPerDay),
   /** Hours after a rebate period ends before it may settle (exchanges revise the last hours' figures). */
@@ -97,6 +107,12 @@ export interface Config {
   /** The built SPA; absent in tests that only call the API. */
   webDist: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * Member answers kept per process (db/member-answers.ts): off reads the database on every call;
+   * `heartbeatMs`, how often the listener proves that notifications still arrive; `retryMs`, its
+   * first reconnection's wait.
+   */
+  memberCache: { enabled: boolean; heartbeatMs: number; retryMs: number };
   checkInPoints: number;
   settlementDelayHours: number;
   inviteBonusPercent: number;
@@ -154,6 +170,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     appSecret: env.APP_SECRET,
     webDist: env.WEB_DIST ?? path.resolve(serverRoot, '../web/dist'),
     redisUrl: env.REDIS_URL,
+    memberCache: {
+      enabled: env.MEMBER_CACHE === 'on',
+      heartbeatMs: MEMBER_CACHE_HEARTBEAT_MS,
+      retryMs: MEMBER_CACHE_RETRY_MS,
+    },
     checkInPoints: env.CHECK_IN_POINTS,
     settlementDelayHours: env.SETTLEMENT_DELAY_HOURS,
     inviteBonusPercent: env.INVITE_BONUS_PERCENT,

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
+import type { MemberAnswers } from './db/member-answers.js';
 import type { ExchangeAdapter } from './integrations/exchanges/types.js';
 import type { Clock } from './lib/clock.js';
 
@@ -18,4 +19,9 @@ export interface AppDeps {
    * UID not yet in the roster was referred by us. Absent or missing an exchange: the roster decides.
    */
   exchangeAdapters?: Map<string, ExchangeAdapter>;
+  /**
+   * Sessions and myInfo answers kept in this process, evicted by the database's notifications. Absent
+   * (operator commands, scripts, MEMBER_CACHE=off): every call reads the database.
+   */
+  memberAnswers?: MemberAnswers;
 }

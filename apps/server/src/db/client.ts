@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverRoot } from '../paths.js';
+import { listenOnPooledConnection } from './member-changes-channel.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -34,7 +35,11 @@ const migrationsFolder = path.join(serverRoot, 'drizzle');
 /** Opens the database and brings it to the latest migration; the same migrations serve both engines. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const pool: pg.Pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      onConnect: (client) => listenOnPooledConnection(pool, client),
+    });
     // An idle client's error (a database restart) must not crash the process; the pool replaces it.
     pool.on('error', (error) => console.warn('PostgreSQL pool: idle client error', error.message));
     const db = drizzlePg(pool, { schema });

@@ -69,7 +69,7 @@ export async function openSharedTestDatabase(
 ): Promise<{ handles: DatabaseHandle[]; close(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const handle = await openDatabase({ kind: 'pglite' });
+    const handle = await openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
     return { handles: Array.from({ length: count }, () => handle), close: () => handle.close() };
   }
   const scratch = await createScratchDatabase(adminUrl);

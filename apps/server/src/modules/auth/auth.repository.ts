@@ -115,9 +115,14 @@ export async function findLiveSession(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<Pick<SessionRow, 'id' | 'userId' | 'lastSeenAt'> | undefined> {
+): Promise<Pick<SessionRow, 'id' | 'userId' | 'expiresAt' | 'lastSeenAt'> | undefined> {
   const [row] = await db
-    .select({ id: sessions.id, userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

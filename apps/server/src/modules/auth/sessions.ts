@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_LIFETIME_DAYS } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
+import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { findLiveSession, insertSession, touchSession } from './auth.repository.js';
 import { tokenDigest } from './digests.js';
@@ -35,14 +36,56 @@ export async function startSession(
   return token;
 }
 
-/** The member behind a token, or null when the token is unknown, revoked or expired. */
+/**
+ * A live session as kept in this process. `lastSeenAt` is the one field changed in place, when this
+ * process touches the row: a hint that spares writes, not an answer.
+ */
+interface LiveSession {
+  userId: number;
+  sessionId: number;
+  expiresAt: number;
+  lastSeenAt: number | null;
+}
+
+/** Sessions kept per process, by token digest: about one per member active in the last minutes. */
+const LIVE_SESSIONS = answerKind<LiveSession>('sessions', 20_000);
+
+async function findSession(deps: AppDeps, digest: string, now: Date): Promise<LiveSession | undefined> {
+  const row = await findLiveSession(deps.db, digest, now);
+  return (
+    row && {
+      userId: row.userId,
+      sessionId: row.id,
+      expiresAt: row.expiresAt.getTime(),
+      lastSeenAt: row.lastSeenAt?.getTime() ?? null,
+    }
+  );
+}
+
+/**
+ * The member behind a token, or null when the token is unknown, revoked or expired. A session kept in
+ * this process (deps.memberAnswers) is dropped on every instance when it is revoked or its member
+ * deleted (the sessions and users triggers notify), and is never served past its expiry.
+ */
 export async function resolveSession(deps: AppDeps, token: string): Promise<Member | null> {
   if (!token) return null;
   const now = deps.clock.now();
-  const session = await findLiveSession(deps.db, tokenDigest(token), now);
-  if (!session) return null;
-  if (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
-    await touchSession(deps.db, session.id, now);
+  const digest = tokenDigest(token);
+  const kept = deps.memberAnswers?.of(LIVE_SESSIONS);
+  const session = kept
+    ? await kept.read(
+        digest,
+        async () => {
+          const found = await findSession(deps, digest, now);
+          return found && { member: found.userId, value: found };
+        },
+        (live) => live.expiresAt > now.getTime(),
+      )
+    : await findSession(deps, digest, now);
+  if (!session || session.expiresAt <= now.getTime()) return null;
+  if (session.lastSeenAt === null || now.getTime() - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+    await touchSession(deps.db, session.sessionId, now);
+    session.lastSeenAt = now.getTime();
   }
-  return { userId: session.userId, sessionId: session.id };
+  return { userId: session.userId, sessionId: session.sessionId };
 }

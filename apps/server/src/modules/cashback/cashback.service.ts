@@ -12,6 +12,7 @@ import {
   utcDay,
 } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
+import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
@@ -90,16 +91,27 @@ async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingR
   return total;
 }
 
+/** myInfo answers kept per process, by member (db/member-answers.ts). */
+const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
+
 /**
  * /elex/user/myInfo: live bindings with their kept balances, all-time rewards and cashback, in one
- * prepared query (selectMemberSummary).
+ * prepared query (selectMemberSummary). Kept in this process until the member changes: every line
+ * posted to the member's accounts and every change of the member's bindings notifies (triggers of
+ * migration 0028_member_notify).
  */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
+  const kept = deps.memberAnswers?.of(MY_INFO);
+  if (!kept) return readMyInfo(deps, userId);
+  return kept.read(String(userId), async () => ({ member: userId, value: await readMyInfo(deps, userId) }));
+}
+
+async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   const summary = await selectMemberSummary(deps.db, userId, {
     reward: EARNED_REWARD_JOURNAL_KINDS,
     cashback: EARNED_CASHBACK_JOURNAL_KINDS,
   });
-  return {
+  const answer: MyInfo = {
     exchangeBinds: summary.bindings.map((binding) => ({
       platId: binding.platId,
       uid: binding.uid,
@@ -110,6 +122,10 @@ export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
     totalReward: usdt(summary.totalRewardMicro),
     totalRebate: usdt(summary.bindings.reduce((sum, binding) => sum + binding.credited, 0n)),
   };
+  // Frozen: a kept answer is every later call's answer.
+  for (const binding of answer.exchangeBinds) Object.freeze(binding);
+  Object.freeze(answer.exchangeBinds);
+  return Object.freeze(answer);
 }
 
 /** The member's own live binding of a UID; anything else is 'not found' (state 1004). */

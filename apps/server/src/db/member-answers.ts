@@ -1,0 +1,205 @@
+import { LRUCache } from 'lru-cache';
+import { type ChangeListener, type ChangeListenerOptions, listenForChanges } from './change-listener.js';
+import type { DatabaseHandle } from './client.js';
+import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
+
+/**
+ * Answers about one member kept in this process (a session behind a token, the member's myInfo), so
+ * the hottest member calls do not ask the database each time (issue 14). They are dropped when the
+ * database says the member changed: triggers NOTIFY `elex_member_changed` with the members' ids at
+ * commit (migration 0028_member_notify), and every instance listens. While the listener is lost
+ * nothing is kept and every answer comes from the database; when it listens again it starts empty.
+ * docs/decisions.md, "Member answers cached per process, evicted by NOTIFY".
+ */
+
+/** A kind of answer: its name and how many of them one process keeps at most (least recently used go). */
+export interface AnswerKind<V> {
+  readonly name: string;
+  readonly max: number;
+  /** Only carries V; never set. */
+  readonly value?: V;
+}
+
+export function answerKind<V>(name: string, max: number): AnswerKind<V> {
+  return { name, max };
+}
+
+/** The member an answer belongs to, and the answer. */
+export interface Owned<V> {
+  member: number;
+  value: V;
+}
+
+/**
+ * Members whose last eviction is remembered, so that an answer read from the database before a
+ * member's change but arriving after its notification is not kept.
+ */
+const REMEMBERED_EVICTIONS = 50_000;
+/**
+ * Read again after this long even when nothing said it changed: a change made with triggers off (a
+ * restore, a replica's apply) shows by then. Changes made the normal way are seen at once.
+ */
+const KEPT_AT_MOST_MS = 10 * 60_000;
+
+export class MemberAnswers {
+  #listener: ChangeListener | undefined;
+  readonly #caches = new Map<AnswerKind<unknown>, MemberAnswerCache<unknown>>();
+  /** Counts evictions: a load remembers it at its start. */
+  #sequence = 0;
+  #clearedAt = 0;
+  readonly #evictedAt = new LRUCache<number, number>({
+    max: REMEMBERED_EVICTIONS,
+    dispose: (sequence) => {
+      this.#forgottenUpTo = Math.max(this.#forgottenUpTo, sequence);
+    },
+  });
+  /** The latest eviction no longer remembered: a member without an entry may have had it. */
+  #forgottenUpTo = 0;
+
+  private constructor() {}
+
+  /** Starts listening; answers once the first attempt is over (on failure it keeps trying, nothing kept meanwhile). */
+  static async start(handle: DatabaseHandle, options: ChangeListenerOptions): Promise<MemberAnswers> {
+    const answers = new MemberAnswers();
+    answers.#listener = await listenForChanges(
+      handle,
+      MEMBER_CHANGES_CHANNEL,
+      {
+        message: (payload) => answers.#changed(payload),
+        // Whatever was kept may have missed a change: start again from nothing, either way.
+        listening: () => answers.#clear(),
+        lost: () => answers.#clear(),
+      },
+      options,
+    );
+    return answers;
+  }
+
+  /** True while changes are heard: kept answers are served and new ones kept. */
+  get usable(): boolean {
+    return this.#listener?.listening === true;
+  }
+
+  /** How often the listener was lost since start. */
+  get losses(): number {
+    return this.#listener?.losses ?? 0;
+  }
+
+  of<V>(kind: AnswerKind<V>): MemberAnswerCache<V> {
+    let cache = this.#caches.get(kind as AnswerKind<unknown>);
+    if (!cache) {
+      cache = new MemberAnswerCache<unknown>(this, kind.max);
+      this.#caches.set(kind as AnswerKind<unknown>, cache);
+    }
+    return cache as MemberAnswerCache<V>;
+  }
+
+  async close(): Promise<void> {
+    await this.#listener?.close();
+    this.#clear();
+  }
+
+  /** @internal The sequence a load starts at. */
+  get sequence(): number {
+    return this.#sequence;
+  }
+
+  /** @internal Whether an answer of `member` read since `sequence` may be kept. */
+  mayKeep(member: number, sequence: number): boolean {
+    if (!this.usable || this.#clearedAt > sequence) return false;
+    return (this.#evictedAt.peek(member) ?? this.#forgottenUpTo) <= sequence;
+  }
+
+  #changed(payload: string): void {
+    if (payload === '*') {
+      this.#clear();
+      return;
+    }
+    this.#sequence += 1;
+    for (const part of payload.split(',')) {
+      const member = Number(part);
+      if (!Number.isSafeInteger(member)) continue;
+      this.#evictedAt.set(member, this.#sequence);
+      for (const cache of this.#caches.values()) cache.evictMember(member);
+    }
+  }
+
+  #clear(): void {
+    this.#sequence += 1;
+    this.#clearedAt = this.#sequence;
+    for (const cache of this.#caches.values()) cache.clear();
+  }
+}
+
+/** Answers of one kind, by key (a token's digest, a member's id), each belonging to one member. */
+export class MemberAnswerCache<V> {
+  readonly #entries: LRUCache<string, Owned<V>>;
+  readonly #keysOf = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly answers: MemberAnswers,
+    max: number,
+  ) {
+    this.#entries = new LRUCache<string, Owned<V>>({
+      max,
+      ttl: KEPT_AT_MOST_MS,
+      dispose: (entry, key) => this.#unindex(entry.member, key),
+    });
+  }
+
+  /**
+   * The kept answer for `key` if there is one and `stillValid` (when given) accepts it; otherwise
+   * `load()`'s, kept for the next call unless its member changed, or the listener was lost, while it
+   * loaded. `load` answers undefined for "none" (an unknown token): never kept. Kept values are
+   * shared by every later caller, so callers do not change them.
+   */
+  async read(key: string, load: () => Promise<Owned<V>>, stillValid?: (value: V) => boolean): Promise<V>;
+  async read(
+    key: string,
+    load: () => Promise<Owned<V> | undefined>,
+    stillValid?: (value: V) => boolean,
+  ): Promise<V | undefined>;
+  async read(
+    key: string,
+    load: () => Promise<Owned<V> | undefined>,
+    stillValid?: (value: V) => boolean,
+  ): Promise<V | undefined> {
+    if (this.answers.usable) {
+      const kept = this.#entries.get(key);
+      if (kept && (!stillValid || stillValid(kept.value))) return kept.value;
+      if (kept) this.#entries.delete(key);
+    }
+    const since = this.answers.sequence;
+    const loaded = await load();
+    if (loaded && this.answers.mayKeep(loaded.member, since)) {
+      this.#entries.set(key, loaded);
+      let keys = this.#keysOf.get(loaded.member);
+      if (!keys) {
+        keys = new Set();
+        this.#keysOf.set(loaded.member, keys);
+      }
+      keys.add(key);
+    }
+    return loaded?.value;
+  }
+
+  /** @internal */
+  evictMember(member: number): void {
+    const keys = this.#keysOf.get(member);
+    if (!keys) return;
+    for (const key of [...keys]) this.#entries.delete(key);
+  }
+
+  /** @internal */
+  clear(): void {
+    this.#entries.clear();
+    this.#keysOf.clear();
+  }
+
+  #unindex(member: number, key: string): void {
+    const keys = this.#keysOf.get(member);
+    if (!keys) return;
+    keys.delete(key);
+    if (keys.size === 0) this.#keysOf.delete(member);
+  }
+}
