@@ -339,6 +339,20 @@ describe('ingestRebates', () => {
   });
 });
 
+/** A friend of each inviter, each holding a referred UID of Bitget. */
+async function friendsHoldingUids(inviterIds: readonly number[]) {
+  const friends: Array<{ id: number }> = [];
+  const uids: string[] = [];
+  for (const inviterId of inviterIds) {
+    const friend = await createMember(ctx, { inviterId });
+    const uid = await referredUid();
+    await bindExchangeUid(ctx.deps, friend.id, { platId: BITGET, uid, address: ADDRESS });
+    friends.push(friend);
+    uids.push(uid);
+  }
+  return { friends, uids };
+}
+
 describe('the invite bonus', () => {
   it('pays the inviter 10 % of the cashback of the UID their friend holds, once', async () => {
     ctx.clock.set(new Date('2026-10-01T00:00:00Z'));
@@ -363,18 +377,7 @@ describe('the invite bonus', () => {
   it("pays an inviter one journal per settlement for their friends' records, each record's bonus floored", async () => {
     ctx.clock.set(new Date('2026-10-01T00:00:00Z'));
     const inviter = await createMember(ctx);
-    const friends = [
-      await createMember(ctx, { inviterId: inviter.id }),
-      await createMember(ctx, { inviterId: inviter.id }),
-    ];
-    const uids = [await referredUid(), await referredUid()];
-    for (const [n, friend] of friends.entries()) {
-      await bindExchangeUid(ctx.deps, friend.id, {
-        platId: BITGET,
-        uid: uids[n] as string,
-        address: ADDRESS,
-      });
-    }
+    const { friends, uids } = await friendsHoldingUids([inviter.id, inviter.id]);
     const start = Date.parse('2026-09-10T00:00:00Z');
     // Each record pays 4.999999; its bonus 0.4999999 floors to 0.499999. Four records: 1.999996, where
     // 10 % of their sum (19.999996) would be 1.9999996 -> 1.999999.
@@ -406,18 +409,7 @@ describe('the invite bonus', () => {
   it('pays nothing to an inviter whose account is gone, and still pays the others of the page', async () => {
     ctx.clock.set(new Date('2026-10-01T00:00:00Z'));
     const [gone, kept] = [await createMember(ctx), await createMember(ctx)];
-    const friends = [
-      await createMember(ctx, { inviterId: gone.id }),
-      await createMember(ctx, { inviterId: kept.id }),
-    ];
-    const uids = [await referredUid(), await referredUid()];
-    for (const [n, friend] of friends.entries()) {
-      await bindExchangeUid(ctx.deps, friend.id, {
-        platId: BITGET,
-        uid: uids[n] as string,
-        address: ADDRESS,
-      });
-    }
+    const { uids } = await friendsHoldingUids([gone.id, kept.id]);
     await ctx.db.update(users).set({ deletedAt: ctx.clock.now() }).where(eq(users.id, gone.id));
     const start = new Date('2026-09-12T00:00:00Z');
     await ingestRebates(

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { openTestDatabase } from '../../test/test-app.js';
-import { computeRebate, type RebateRuleInput, rebateRuleSql } from './rebate-rule.js';
+import {
+  computeRebate,
+  inviteBonusAmount,
+  inviteBonusSql,
+  type RebateRuleInput,
+  rebateRuleSql,
+} from './rebate-rule.js';
 
 /**
  * Settlement decides records with the rule as SQL (rebateRuleSql, issue 14); the member's estimates
@@ -106,5 +112,25 @@ describe('the rebate rule in SQL', () => {
     });
     expect(answers.map((answer) => answer.isSpeedUp)).toEqual([true, false, false]);
     expect(answers).toEqual(cases.map((item) => computeRebate(item)));
+  });
+});
+
+describe('the invite bonus in SQL', () => {
+  it('floors each cashback as the TypeScript rule does, past 64-bit products', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 0n, max: 2n ** 63n - 1n }),
+        fc.integer({ min: 0, max: 100 }),
+        async (cashbackMicro, percent) => {
+          const [row] = rowsOf<{ bonus: string }>(
+            await database.db.execute(
+              sql`select ${inviteBonusSql(sql`${cashbackMicro.toString()}::bigint`, percent)}::text as bonus`,
+            ),
+          );
+          expect(BigInt(row?.bonus ?? '-1')).toBe(inviteBonusAmount(cashbackMicro, percent));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
