@@ -18,6 +18,8 @@ async function listenApp(): Promise<number> {
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
+    // The bench runs the app with its member answers kept (the default) and without (MEMBER_CACHE=off).
+    ...(process.env.MEMBER_CACHE ? { MEMBER_CACHE: process.env.MEMBER_CACHE } : {}),
   });
   const url = process.env.DATABASE_URL;
   const database = url

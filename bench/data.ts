@@ -9,9 +9,14 @@
  *  - POST /elex/user/myInfo of a member with three bound UIDs at -c 50 against a bare node:http server
  *    answering the very same body, in interleaved rounds (BENCH_ROUNDS, default 3): median and min–max,
  *    as ratios. After the first call the app answers from the session and answer it keeps
- *    (apps/server/src/db/member-answers.ts): this measures that path, as a member refreshing sees it.
+ *    (apps/server/src/db/member-answers.ts): this measures that path, as a member refreshing sees it;
+ *  - every read call a member makes (bench/member-calls.ts), for that typical member and for a heavy
+ *    trader whose HEAVY_UIDS UIDs hold BENCH_HEAVY_ROWS of the file's rows (default 12 %: hourly
+ *    periods over years, the last day still pending) and who invited FRIENDS members trading on
+ *    typical UIDs (their invite bonuses), on the app with member answers kept and without
+ *    (MEMBER_CACHE=off). Statistics are what the import left: the bench never runs ANALYZE.
  * PostgreSQL runs when BENCH_DATABASE_URL names a server to create a scratch database on (dropped at
- * the end); PGlite runs unless BENCH_PGLITE=0. Not part of `npm test`.
+ * the end, kept with BENCH_KEEP=1); PGlite runs unless BENCH_PGLITE=0. Not part of `npm test`.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +35,8 @@ import { bindExchangeUid } from '../apps/server/src/modules/bindings/bindings.se
 import { checkAllInvariants } from '../apps/server/src/modules/cashback/cashback.check.js';
 import { ingestReferrals } from '../apps/server/src/modules/cashback/ingest.service.js';
 import { cashbackStatistics } from '../apps/server/src/modules/exchanges/cashback-statistics.js';
+import { insertInvitation } from '../apps/server/src/modules/invites/invites.repository.js';
+import { type BenchMember, benchMemberCalls } from './member-calls.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAYS = 50;
@@ -54,25 +61,54 @@ const spread = (values: readonly number[], digits = 0) =>
   `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
 
 const uidOf = (n: number) => `BENCH${String(n).padStart(7, '0')}`;
+const heavyUidOf = (n: number) => `HEAVY${String(n).padStart(7, '0')}`;
+const HOUR_MS = 60 * 60 * 1000;
+const HEAVY_UIDS = 4;
+/** Members invited by the heavy trader, each holding one typical UID (after the typical member's three). */
+const FRIENDS = 200;
+const heavyRowsOf = (rows: number) =>
+  Math.floor(Number(process.env.BENCH_HEAVY_ROWS ?? rows * 0.12) / HEAVY_UIDS) * HEAVY_UIDS;
 
-/** The figures file: DAYS whole days per UID, all ended days ago; written once per size and day. */
-async function generateFile(rows: number): Promise<{ file: string; uids: number }> {
-  const uids = Math.ceil(rows / DAYS);
+/**
+ * The figures file: DAYS whole days per typical UID, all ended days ago, then the heavy trader's UIDs
+ * in hours up to today's midnight (the last day's still pending: SETTLEMENT_DELAY_HOURS); written
+ * once per size and day.
+ */
+async function generateFile(rows: number): Promise<{ file: string; uids: number; heavyRows: number }> {
+  const heavyRows = heavyRowsOf(rows);
+  const typicalRows = rows - heavyRows;
+  const uids = Math.ceil(typicalRows / DAYS);
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
   fs.mkdirSync(workDir, { recursive: true });
-  const file = path.join(workDir, `rebates-${rows}-${new Date(today).toISOString().slice(0, 10)}.csv`);
-  if (fs.existsSync(file)) return { file, uids };
+  const file = path.join(
+    workDir,
+    `rebates-${rows}-${heavyRows}-${new Date(today).toISOString().slice(0, 10)}.csv`,
+  );
+  if (fs.existsSync(file)) return { file, uids, heavyRows };
   const out = fs.createWriteStream(`${file}.part`);
   const write = (text: string) =>
     out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
   await write('uid,period_start,period_end,trading_volume,fee,commission\n');
   let written = 0;
-  for (let day = 0; day < DAYS && written < rows; day += 1) {
+  for (let day = 0; day < DAYS && written < typicalRows; day += 1) {
     const start = new Date(today - (3 + day) * DAY_MS).toISOString();
     const end = new Date(today - (2 + day) * DAY_MS).toISOString();
     let chunk = '';
-    for (let u = 0; u < uids && written < rows; u += 1, written += 1) {
+    for (let u = 0; u < uids && written < typicalRows; u += 1, written += 1) {
       chunk += `${uidOf(u)},${start},${end},${(u % 500) * 1000 + 250}.5,${(u % 97) + 1}.${String((u * 7919 + day) % 1_000_000).padStart(6, '0')},${(u % 40) + 1}\n`;
+      if (chunk.length > 1 << 20) {
+        await write(chunk);
+        chunk = '';
+      }
+    }
+    await write(chunk);
+  }
+  for (let h = 0; h < HEAVY_UIDS; h += 1) {
+    let chunk = '';
+    for (let hour = 0; hour < heavyRows / HEAVY_UIDS; hour += 1) {
+      const start = new Date(today - (hour + 1) * HOUR_MS).toISOString();
+      const end = new Date(today - hour * HOUR_MS).toISOString();
+      chunk += `${heavyUidOf(h)},${start},${end},${(hour % 300) * 700 + 120}.25,${(hour % 13) + 1}.${String((hour * 104_729 + h) % 1_000_000).padStart(6, '0')},${(hour % 9) + 1}\n`;
       if (chunk.length > 1 << 20) {
         await write(chunk);
         chunk = '';
@@ -84,7 +120,7 @@ async function generateFile(rows: number): Promise<{ file: string; uids: number 
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
   );
   fs.renameSync(`${file}.part`, file);
-  return { file, uids };
+  return { file, uids, heavyRows };
 }
 
 interface Engine {
@@ -135,8 +171,17 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
 });
 
-/** The roster for every UID of the file, and a member holding three of them: answers its token. */
-async function prepare(engine: Engine, uids: number): Promise<string> {
+interface Prepared {
+  typical: BenchMember;
+  heavy: BenchMember;
+}
+
+/**
+ * The roster for every UID of the file; a typical member holding three typical UIDs; the heavy trader
+ * holding the heavy UIDs, who invited FRIENDS members each holding one typical UID. Answers their
+ * sessions.
+ */
+async function prepare(engine: Engine, uids: number, heavyRows: number): Promise<Prepared> {
   const handle = await openDatabase(engine.target);
   try {
     const deps = { config, db: handle.db, databaseKind: handle.kind, clock: systemClock };
@@ -149,18 +194,51 @@ async function prepare(engine: Engine, uids: number): Promise<string> {
       }));
       await ingestReferrals(deps, BITGET, part, { kind: 'csv', label: 'bench roster' }, { settle: false });
     }
-    const user = await insertUserUnlessTaken(handle.db, {
-      email: 'bench-member@example.com',
-      passwordHash: null,
-      userCode: 'EXBENCH1',
-      inviteCode: 'BENCHINV',
-      inviterId: null,
-      createdAt: new Date(),
-    });
-    if (!user) throw new Error('bench member exists already');
-    for (const n of [0, 1, 2])
-      await bindExchangeUid(deps, user.id, { platId: BITGET, uid: uidOf(n), address: ADDRESS });
-    return await handle.db.transaction((tx) => startSession(tx, deps, user.id));
+    const heavyUids = Array.from({ length: HEAVY_UIDS }, (_, n) => heavyUidOf(n));
+    await ingestReferrals(
+      deps,
+      BITGET,
+      heavyUids.map((uid) => ({ uid, registeredAt: new Date(Date.now() - 1800 * DAY_MS) })),
+      { kind: 'csv', label: 'bench roster' },
+      { settle: false },
+    );
+    const member = async (name: string, inviterId: number | null, holds: string[]) => {
+      const user = await insertUserUnlessTaken(handle.db, {
+        email: `bench-${name}@example.com`,
+        passwordHash: null,
+        userCode: `EX${name.toUpperCase()}`.slice(0, 12),
+        inviteCode: `I${name.toUpperCase()}`.slice(0, 12),
+        inviterId,
+        createdAt: new Date(Date.now() - 300 * DAY_MS),
+      });
+      if (!user) throw new Error(`bench member ${name} exists already`);
+      if (inviterId !== null) {
+        await insertInvitation(handle.db, { friendId: user.id, inviterId, createdAt: user.createdAt });
+      }
+      for (const uid of holds)
+        await bindExchangeUid(deps, user.id, { platId: BITGET, uid, address: ADDRESS });
+      return user.id;
+    };
+    const typicalId = await member('typical', null, [0, 1, 2].map(uidOf));
+    const heavyId = await member('heavy', null, heavyUids);
+    for (let n = 0; n < FRIENDS && 3 + n < uids; n += 1) await member(`f${n}`, heavyId, [uidOf(3 + n)]);
+    const session = (userId: number) => handle.db.transaction((tx) => startSession(tx, deps, userId));
+    return {
+      typical: {
+        label: 'typical member',
+        token: await session(typicalId),
+        platId: BITGET,
+        uids: [0, 1, 2].map(uidOf),
+        rows: 3 * DAYS,
+      },
+      heavy: {
+        label: `heavy trader (${Math.min(FRIENDS, uids - 3)} friends)`,
+        token: await session(heavyId),
+        platId: BITGET,
+        uids: heavyUids,
+        rows: heavyRows,
+      },
+    };
   } finally {
     await handle.close();
   }
@@ -211,9 +289,10 @@ async function load(url: string, token: string): Promise<Load> {
 
 async function benchEngine(engine: Engine, rows: number) {
   console.log(`\n${engine.name}: ${fmt(rows)} rebate rows`);
-  const { file, uids } = await generateFile(rows);
+  const { file, uids, heavyRows } = await generateFile(rows);
   const sizeMiB = fs.statSync(file).size / 2 ** 20;
-  const token = await prepare(engine, uids);
+  const members = await prepare(engine, uids, heavyRows);
+  const { token } = members.typical;
 
   const importer = child<{
     seconds: number;
@@ -228,7 +307,7 @@ async function benchEngine(engine: Engine, rows: number) {
     importer.process.exitCode !== null ? resolve(null) : importer.process.once('exit', resolve),
   );
   console.log(
-    `  import (${fmt(sizeMiB, 1)} MiB, ${fmt(uids)} UIDs x ${DAYS} days): ${imported.status}, ${fmt(imported.inserted)} new, ` +
+    `  import (${fmt(sizeMiB, 1)} MiB, ${fmt(uids)} UIDs x ${DAYS} days + ${HEAVY_UIDS} x ${fmt(heavyRows / HEAVY_UIDS)} hours): ${imported.status}, ${fmt(imported.inserted)} new, ` +
       `${fmt(imported.completed)} settled, in ${fmt(imported.seconds, 1)} s = ${fmt(rows / imported.seconds)} rows/s; ` +
       `peak RSS of the importing process ${fmt(imported.maxRssMiB)} MiB`,
   );
@@ -308,6 +387,19 @@ async function benchEngine(engine: Engine, rows: number) {
     } finally {
       await stop(bare.process);
     }
+    const uncached = child<{ port: number }>('data-target.ts', ['app'], {
+      ...engine.env,
+      MEMBER_CACHE: 'off',
+    });
+    try {
+      const uncachedUrl = `http://127.0.0.1:${(await uncached.message).port}`;
+      await benchMemberCalls({ cached: new URL(appUrl).origin, uncached: uncachedUrl }, [
+        members.heavy,
+        members.typical,
+      ]);
+    } finally {
+      await stop(uncached.process);
+    }
   } finally {
     await stop(app.process);
   }
@@ -338,7 +430,9 @@ export async function benchData() {
     try {
       await benchEngine(engine, rows);
     } finally {
-      await engine.drop();
+      // BENCH_KEEP=1 leaves the data for EXPLAIN and repeated runs of the calls.
+      if (process.env.BENCH_KEEP === '1') console.log(`  kept: ${engine.url ?? JSON.stringify(engine.env)}`);
+      else await engine.drop();
     }
   }
   console.log(

@@ -1,0 +1,175 @@
+/**
+ * Every read a member makes, at -c 50 against the bench's data (issue 14: each member call p99 ≤ 20 ms
+ * at a million rebate rows, with the statistics the import leaves). Used by bench/data.ts once the
+ * import is done: each call with the body the web sends, for a heavy trader (UIDs holding a large
+ * share of the rows) and a typical member, on an app keeping member answers (MEMBER_CACHE=on: the
+ * session and myInfo come from memory after the first call) and on one reading the database every
+ * time (MEMBER_CACHE=off), in turns. Knobs: BENCH_CALL_SECONDS (default 2), BENCH_CALL_ROUNDS (default
+ * 2), BENCH_CALLS (a regular expression over the call labels: measure only those).
+ */
+
+import autocannon from 'autocannon';
+import { API } from '../packages/contract/src/api-paths.js';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_CALL_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_CALL_ROUNDS ?? 2);
+/** The issue's target for every member call. */
+const P99_TARGET_MS = 20;
+
+export interface BenchMember {
+  label: string;
+  token: string;
+  platId: number;
+  /** The member's bound UIDs, the heaviest first. */
+  uids: string[];
+  /** Rebate records of those UIDs in the file. */
+  rows: number;
+}
+
+interface MemberCall {
+  label: string;
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** What the member's pages send (apps/web/src/features/<f>/api): the page sizes and filters they use. */
+function memberCalls(member: BenchMember, lastExportPage: number): MemberCall[] {
+  const [uid] = member.uids;
+  const today = new Date();
+  const monthAgo = new Date(today.getTime() - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return [
+    { label: 'myInfo', path: API.userMyInfo, body: {} },
+    { label: 'profile', path: API.userProfile, body: {} },
+    { label: 'getSettings', path: API.userGetSettings, body: {} },
+    { label: 'isSignTody', path: API.userIsSignTody, body: {} },
+    { label: 'withdrawable', path: API.userWithdrawable, body: {} },
+    {
+      label: 'seeRebateByExchangeId',
+      path: API.userSeeRebateByExchangeId,
+      body: { platId: member.platId, uid },
+    },
+    { label: 'seeRebateData page 1', path: API.userSeeRebateData, body: { page: 1, pageSize: 20 } },
+    {
+      label: 'seeRebateData exchange+completed',
+      path: API.userSeeRebateData,
+      body: { platId: member.platId, status: 'completed', page: 1, pageSize: 20 },
+    },
+    {
+      label: 'seeRebateData pending',
+      path: API.userSeeRebateData,
+      body: { status: 'pending', page: 1, pageSize: 20 },
+    },
+    {
+      label: 'seeRebateData uid+30 days p2',
+      path: API.userSeeRebateData,
+      body: { platId: member.platId, uid, from: monthAgo, page: 2, pageSize: 20 },
+    },
+    {
+      label: `seeRebateData export last page (${lastExportPage})`,
+      path: API.userSeeRebateData,
+      body: { page: lastExportPage, pageSize: 100 },
+    },
+    { label: 'expireRebate', path: API.exchangeExpireRebate, body: {} },
+    { label: 'seeRewardData', path: API.userSeeRewardData, body: { page: 1, pageSize: 20 } },
+    { label: 'seeAdjustments', path: API.userSeeAdjustments, body: { page: 1, pageSize: 20 } },
+    { label: 'getExchangeTaskDetail', path: API.exchangeGetExchangeTaskDetail, body: {} },
+    { label: 'pointsHistory', path: API.activityPointsHistory, body: { page: 1, pageSize: 20 } },
+    { label: 'signHistory', path: API.activitySignHistory, body: {} },
+    { label: 'getMyInviteCode', path: API.userGetMyInviteCode, body: {} },
+    { label: 'getInviteLink', path: API.userGetInviteLink, body: {} },
+    { label: 'myFriends', path: API.userMyFriends, body: { page: 1, pageSize: 20 } },
+    { label: 'depositRecord', path: API.exchangeDepositRecord, body: { page: 1, pageSize: 20 } },
+    { label: 'supportList', path: API.supportList, body: { page: 1, pageSize: 20 } },
+  ];
+}
+
+interface Load {
+  rps: number;
+  p99: number;
+  failed: number;
+}
+
+async function post(base: string, token: string, call: Pick<MemberCall, 'path' | 'body'>) {
+  const response = await fetch(`${base}${call.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', lang: 'en', token },
+    body: JSON.stringify(call.body),
+  });
+  const text = await response.text();
+  return { status: response.status, bytes: Buffer.byteLength(text), envelope: JSON.parse(text) };
+}
+
+async function load(base: string, token: string, call: MemberCall, seconds: number): Promise<Load> {
+  const result = await autocannon({
+    url: `${base}${call.path}`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    body: JSON.stringify(call.body),
+    headers: { 'content-type': 'application/json', lang: 'en', token },
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, failed: result.non2xx + result.errors };
+}
+
+const fmt = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const figure = (loads: Load[]) => {
+  const p99 = median(loads.map((l) => l.p99));
+  const worst = Math.max(...loads.map((l) => l.p99));
+  return `${fmt(median(loads.map((l) => l.rps))).padStart(6)} req/s p99 ${String(p99).padStart(4)} ms (max ${worst})${p99 > P99_TARGET_MS ? ' *' : '  '}`;
+};
+
+/**
+ * Measures every member call for each member on both apps (`cached`: MEMBER_CACHE=on, `uncached`:
+ * off), in interleaved turns; prints one line per call and member.
+ */
+export async function benchMemberCalls(
+  apps: { cached: string; uncached: string },
+  members: readonly BenchMember[],
+): Promise<void> {
+  const only = process.env.BENCH_CALLS ? new RegExp(process.env.BENCH_CALLS) : null;
+  console.log(
+    `  member calls, -c ${CONNECTIONS}, ${ROUNDS} interleaved rounds of ${SECONDS} s per app after a 1 s warm-up, median (max) p99; * above ${P99_TARGET_MS} ms:`,
+  );
+  for (const member of members) {
+    const probe = await post(apps.uncached, member.token, {
+      path: API.userSeeRebateData,
+      body: { page: 1, pageSize: 100 },
+    });
+    const total = Number(probe.envelope.content?.total ?? 0);
+    const lastExportPage = Math.min(10_000, Math.max(1, Math.ceil(total / 100)));
+    console.log(
+      `   ${member.label}: ${member.uids.length} UIDs, ${fmt(member.rows)} rebate rows (${fmt(total)} visible)`,
+    );
+    console.log(`    ${'call'.padEnd(40)} ${'cached'.padEnd(40)} uncached`);
+    for (const call of memberCalls(member, lastExportPage)) {
+      if (only && !only.test(call.label)) continue;
+      const answer = await post(apps.uncached, member.token, call);
+      if (answer.status !== 200 || answer.envelope.state !== 0) {
+        console.log(
+          `    ${call.label}: HTTP ${answer.status}, state ${answer.envelope.state} (${answer.envelope.message})`,
+        );
+        continue;
+      }
+      const cached: Load[] = [];
+      const uncached: Load[] = [];
+      await load(apps.cached, member.token, call, 1);
+      await load(apps.uncached, member.token, call, 1);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        cached.push(await load(apps.cached, member.token, call, SECONDS));
+        uncached.push(await load(apps.uncached, member.token, call, SECONDS));
+      }
+      const failed = [...cached, ...uncached].reduce((sum, l) => sum + l.failed, 0);
+      console.log(
+        `    ${`${call.label} (${fmt(answer.bytes)} B)`.padEnd(40)} ${figure(cached)}   ${figure(uncached)}${failed ? `  (${failed} failed)` : ''}`,
+      );
+    }
+  }
+}
