@@ -13,6 +13,7 @@ const PGLITE_ONLY = [
   'src/modules/exchanges/signup-link-migration.test.ts',
   'src/modules/promotions/promotion-codes-migration.test.ts',
   'src/modules/cashback/rebate-journals-migration.test.ts',
+  'src/modules/cashback/rebate-uid-totals-migration.test.ts',
   // The HTTP layer's answers to malformed requests; the engine behind it is the same PostgreSQL.
   'src/http/fuzz.test.ts',
   // The boundary rules on a tree of its own; no database.

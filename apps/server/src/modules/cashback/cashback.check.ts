@@ -89,6 +89,34 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
     (row) => `rebate ${row.id} (${row.plat_id}:${row.uid})`,
   );
 
+  report(
+    "each UID's kept totals (rebate_uid_totals) equal its records' count, trading volume and last " +
+      'arrival, per status (the last arrival over all its statuses)',
+    rowsOf<{ plat_id: number; uid: string; status: string }>(
+      await db.execute(sql`
+        with actual as (
+          select plat_id, uid, status, count(*) as records, sum(trading_volume_micro) as volume
+          from rebates group by plat_id, uid, status
+        ), actual_last as (
+          select plat_id, uid, max(created_at) as last_created_at from rebates group by plat_id, uid
+        ), kept_last as (
+          select plat_id, uid, max(last_created_at) as last_created_at from rebate_uid_totals group by plat_id, uid
+        )
+        select coalesce(a.plat_id, k.plat_id) as plat_id, coalesce(a.uid, k.uid) as uid,
+          coalesce(a.status, k.status) as status
+        from actual a full join rebate_uid_totals k
+          on k.plat_id = a.plat_id and k.uid = a.uid and k.status = a.status
+        where coalesce(a.records, 0) <> coalesce(k.records, 0)
+          or coalesce(a.volume, 0) <> coalesce(k.trading_volume_micro, 0)
+        union all
+        select coalesce(a.plat_id, k.plat_id), coalesce(a.uid, k.uid), 'last arrival'
+        from actual_last a full join kept_last k on k.plat_id = a.plat_id and k.uid = a.uid
+        where a.last_created_at is distinct from k.last_created_at
+        order by 1, 2, 3`),
+    ),
+    (row) => `${row.plat_id}:${row.uid} ${row.status}`,
+  );
+
   const offRule: string[] = [];
   for (let after = 0; ; ) {
     const page = rowsOf<{

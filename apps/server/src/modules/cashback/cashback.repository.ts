@@ -8,6 +8,7 @@ import {
   type IngestSourceKind,
   type RebateRow,
   rebates,
+  rebateUidTotals,
   referrals,
 } from './cashback.tables.js';
 
@@ -542,23 +543,63 @@ function rebateConditions(filter: RebateFilter): SQL | undefined {
   );
 }
 
-/** A page of records, newest period first, and the total. */
+/**
+ * Whether the kept totals (rebate_uid_totals) answer for these UIDs: they count a UID's records from
+ * the start, so not a holder's history that starts after an earlier holder's deletion.
+ */
+const isWholeHistory = (pairs: readonly VisibleUid[]) => pairs.every((pair) => !pair.historyFrom);
+
+function keptTotalsOf(pairs: readonly VisibleUid[], status?: RebateRow['status']): SQL | undefined {
+  return and(
+    or(
+      ...pairs.map((pair) => and(eq(rebateUidTotals.platId, pair.platId), eq(rebateUidTotals.uid, pair.uid))),
+    ),
+    status ? eq(rebateUidTotals.status, status) : undefined,
+  );
+}
+
+/** How many records the filter lets through: from the kept totals when no period bounds it. */
+async function countRebates(db: Executor, filter: RebateFilter): Promise<number> {
+  if (filter.endFrom === undefined && filter.endBefore === undefined && isWholeHistory(filter.pairs)) {
+    const [row] = await db
+      .select({ value: sql<string>`coalesce(sum(${rebateUidTotals.records}), 0)::text` })
+      .from(rebateUidTotals)
+      .where(keptTotalsOf(filter.pairs, filter.status));
+    return Number(row?.value ?? 0);
+  }
+  const [row] = await db.select({ value: count() }).from(rebates).where(rebateConditions(filter));
+  return row?.value ?? 0;
+}
+
+/**
+ * A page of records, newest period first (ties by id), and the total. Each UID's newest records come
+ * from its own index range (rebates_plat_uid_period_end_idx, read backwards) and only as many as the
+ * page reaches are merged: a heavy trader's first page reads 20 records per UID, not all of them to
+ * sort (issue 14).
+ */
 export async function selectRebatePage(
   db: Executor,
   filter: RebateFilter,
   page: { offset: number; limit: number },
 ): Promise<{ rows: RebateRow[]; total: number }> {
   if (filter.pairs.length === 0) return { rows: [], total: 0 };
-  const where = rebateConditions(filter);
-  const [totalRow] = await db.select({ value: count() }).from(rebates).where(where);
-  const rows = await db
-    .select()
-    .from(rebates)
-    .where(where)
-    .orderBy(desc(rebates.periodEnd), desc(rebates.id))
-    .offset(page.offset)
-    .limit(page.limit);
-  return { rows, total: totalRow?.value ?? 0 };
+  const newestFirst = sql`period_end desc, id desc`;
+  const perUid = filter.pairs.map(
+    (pair) => sql`(select id, period_end from ${rebates}
+      where ${rebateConditions({ ...filter, pairs: [pair] })}
+      order by ${newestFirst} limit ${page.offset + page.limit})`,
+  );
+  const pageIds = sql`select id from (${sql.join(perUid, sql` union all `)}) merged
+    order by ${newestFirst} offset ${page.offset} limit ${page.limit}`;
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(rebates)
+      .where(sql`${rebates.id} in (${pageIds})`)
+      .orderBy(desc(rebates.periodEnd), desc(rebates.id)),
+    countRebates(db, filter),
+  ]);
+  return { rows, total };
 }
 
 export async function selectPendingRebates(db: Executor, pairs: readonly VisibleUid[]): Promise<RebateRow[]> {
@@ -572,6 +613,13 @@ export async function selectPendingRebates(db: Executor, pairs: readonly Visible
 
 /** When the exchange's figures last arrived for a UID, among the records its holder may see. */
 export async function selectLastDataAt(db: Executor, pair: VisibleUid): Promise<Date | null> {
+  if (isWholeHistory([pair])) {
+    const [row] = await db
+      .select({ value: max(rebateUidTotals.lastCreatedAt) })
+      .from(rebateUidTotals)
+      .where(keptTotalsOf([pair]));
+    return row?.value ?? null;
+  }
   const [row] = await db
     .select({ value: max(rebates.createdAt) })
     .from(rebates)
@@ -621,6 +669,8 @@ export async function sumCashbackByTradingDay(
         eq(rebates.status, 'completed'),
         gt(rebates.amountMicro, 0n),
         gte(rebates.periodStart, since),
+        // Implied by the start (a period ends after it starts): bounds the UID's index range.
+        gt(rebates.periodEnd, since),
       ),
     )
     .groupBy(day)
@@ -631,6 +681,13 @@ export async function sumCashbackByTradingDay(
 /** Sum of trading_volume (micro-USDT) over every visible rebate record of these UIDs, whatever its status. */
 export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   if (pairs.length === 0) return 0n;
+  if (isWholeHistory(pairs)) {
+    const [row] = await db
+      .select({ total: sql<string>`coalesce(sum(${rebateUidTotals.tradingVolumeMicro}), 0)::text` })
+      .from(rebateUidTotals)
+      .where(keptTotalsOf(pairs));
+    return BigInt(row?.total ?? '0');
+  }
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${rebates.tradingVolumeMicro}), 0)::text` })
     .from(rebates)

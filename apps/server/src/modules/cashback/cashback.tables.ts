@@ -6,7 +6,9 @@ import {
   check,
   index,
   integer,
+  numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -124,6 +126,28 @@ export const rebates = pgTable(
       sql`(${table.journalId} is not null) = (${table.status} = 'completed' and ${table.amountMicro} > 0)`,
     ),
   ],
+);
+
+/**
+ * What each UID's records add up to, per status, kept by statement triggers on `rebates` as records are
+ * stored and settled (migration 0029_rebate_uid_totals), so a member's list counts its records, the
+ * trading-volume task sums them and the detail page finds the last arrival without reading a heavy
+ * trader's hundred thousand rows (issue 14). `ledger:check` proves they equal the records' aggregates.
+ * `lastCreatedAt` is exact for the UID (the greatest over its statuses): a settled record leaves its
+ * arrival behind in the pending row's figure.
+ */
+export const rebateUidTotals = pgTable(
+  'rebate_uid_totals',
+  {
+    platId: integer('plat_id').notNull(),
+    uid: text('uid').notNull(),
+    status: text('status').$type<(typeof REBATE_STATUS)[number]>().notNull(),
+    records: bigint('records', { mode: 'number' }).notNull(),
+    /** Sum of the records' trading volume (micro-USDT); numeric: a sum of bigints may pass 2^63. */
+    tradingVolumeMicro: numeric('trading_volume_micro').notNull(),
+    lastCreatedAt: timestamp('last_created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.platId, table.uid, table.status] })],
 );
 
 /**

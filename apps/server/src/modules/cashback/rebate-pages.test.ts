@@ -1,0 +1,156 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
+import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { checkAllInvariants } from './cashback.check.js';
+import { ingestRebates, ingestReferrals } from './ingest.service.js';
+import {
+  BINANCE,
+  BITGET,
+  type CashbackTestContext,
+  createCashbackTestApp,
+  DAY_MS,
+  figures,
+  nextUid,
+} from './test-support.js';
+
+/**
+ * seeRebateData merges each UID's newest records and counts from the kept totals (issue 14): the
+ * pages must still be the member's records in one order (period end, newest first, then id), with
+ * nothing skipped or repeated at a page's edge, and the totals the records' counts, whatever the
+ * filter. Three UIDs on two exchanges whose periods interleave and end at the same moments.
+ */
+let ctx: CashbackTestContext;
+let member: string;
+const uids = { a: nextUid('P'), b: nextUid('P'), c: nextUid('P') };
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const api = { kind: 'api', label: 'test' } as const;
+const HOUR_MS = 3_600_000;
+const START = Date.parse('2026-03-01T00:00:00Z');
+
+const as = (url: string, body: object = {}) =>
+  call(ctx, url, body, { token: member }).then((res) => res.json());
+
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  ctx.clock.set(new Date(START - 10 * DAY_MS));
+  member = await signUp(ctx, nextEmail('pages'));
+  const registeredAt = new Date(START - 100 * DAY_MS);
+  await ingestReferrals(
+    ctx.deps,
+    BITGET,
+    [uids.a, uids.b].map((uid) => ({ uid, registeredAt })),
+    api,
+  );
+  await ingestReferrals(ctx.deps, BINANCE, [{ uid: uids.c, registeredAt }], api);
+  for (const [platId, uid] of [
+    [BITGET, uids.a],
+    [BITGET, uids.b],
+    [BINANCE, uids.c],
+  ] as const) {
+    expect((await as('/elex/user/bindExchangeUid', { platId, uid, address: ADDRESS })).state).toBe(0);
+  }
+  // A: 6-hour periods; B: 12-hour periods ending at A's ends; C: daily, one without commission
+  // (failed). Imported in three batches; the last day's arrive after the earlier ones settled.
+  const rows = (uid: string, hours: number, count: number, from = 0) =>
+    Array.from({ length: count }, (_, n) =>
+      figures(
+        uid,
+        new Date(START + (from + n) * hours * HOUR_MS),
+        {
+          fee: String(1 + n),
+          commission: uid === uids.c && n === 1 ? '0' : '100',
+          volume: String(10 * (n + 1)),
+        },
+        hours,
+      ),
+    );
+  ctx.clock.set(new Date(START + 5 * DAY_MS));
+  await ingestRebates(ctx.deps, BITGET, [...rows(uids.a, 6, 12), ...rows(uids.b, 12, 6)], api);
+  await ingestRebates(ctx.deps, BINANCE, rows(uids.c, 24, 3), api);
+  // Settled by now; these stay pending (their periods ended less than 24 hours ago).
+  ctx.clock.set(new Date(START + 6 * DAY_MS));
+  await ingestRebates(ctx.deps, BITGET, [...rows(uids.a, 6, 4, 20), ...rows(uids.b, 12, 2, 10)], api);
+});
+afterAll(() => ctx.close());
+
+interface Expected {
+  id: string;
+  platId: number;
+  status: string;
+  periodEnd: string;
+}
+
+/** The member's records in the list's order, straight from the table. */
+async function expected(filter: { platId?: number; status?: string; from?: string }): Promise<Expected[]> {
+  const found = rowsOf<{ id: string; plat_id: number; status: string; period_end: Date | string }>(
+    await ctx.db.execute(sql`
+      select r.id::text as id, r.plat_id, r.status, r.period_end from rebates r
+      where r.uid in (${uids.a}, ${uids.b}, ${uids.c})
+      order by r.period_end desc, r.id desc`),
+  );
+  return found
+    .map((row) => ({
+      id: row.id,
+      platId: row.plat_id,
+      status: row.status,
+      periodEnd: new Date(row.period_end).toISOString(),
+    }))
+    .filter((row) => filter.platId === undefined || row.platId === filter.platId)
+    .filter((row) => filter.status === undefined || row.status === filter.status)
+    .filter((row) => filter.from === undefined || row.periodEnd >= `${filter.from}T00:00:00.000Z`);
+}
+
+describe('seeRebateData pages at every size', () => {
+  const filters = [
+    {},
+    { status: 'completed' },
+    { status: 'pending' },
+    { status: 'failed' },
+    { platId: BITGET },
+    { platId: BINANCE, status: 'completed' },
+    { from: '2026-03-03' },
+  ];
+  it.each(filters)(
+    'walks %o page by page in one order, each record once, with the right total',
+    async (filter) => {
+      const want = await expected(filter);
+      expect(want.length).toBeGreaterThan(0);
+      for (const pageSize of [1, 3, 7, 100]) {
+        const seen: string[] = [];
+        for (let page = 1; page <= Math.ceil(want.length / pageSize) + 1; page += 1) {
+          const answer = await as('/elex/user/seeRebateData', { ...filter, page, pageSize });
+          expect(answer.state).toBe(0);
+          expect(answer.content.total).toBe(want.length);
+          seen.push(...answer.content.records.map((record: { id: string }) => record.id));
+        }
+        expect(seen).toEqual(want.map((row) => row.id));
+      }
+    },
+  );
+
+  it('keeps totals that equal the records, and ledger:check names a total that does not', async () => {
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+    const kept = rowsOf<{ status: string; records: string }>(
+      await ctx.db.execute(sql`
+        select status, sum(records)::text as records from rebate_uid_totals
+        where uid in (${uids.a}, ${uids.b}, ${uids.c}) group by status order by status`),
+    );
+    expect(kept).toEqual([
+      { status: 'completed', records: '20' },
+      { status: 'failed', records: '1' },
+      { status: 'pending', records: '6' },
+    ]);
+    await ctx.db.execute(
+      sql`update rebate_uid_totals set records = records + 1 where uid = ${uids.b} and status = 'completed'`,
+    );
+    const problems = await checkAllInvariants(ctx.db);
+    expect(problems.map((problem) => problem.invariant)).toEqual([
+      expect.stringContaining("each UID's kept totals (rebate_uid_totals)"),
+    ]);
+    expect(problems[0]?.detail).toContain(`${BITGET}:${uids.b} completed`);
+    await ctx.db.execute(
+      sql`update rebate_uid_totals set records = records - 1 where uid = ${uids.b} and status = 'completed'`,
+    );
+  });
+});
