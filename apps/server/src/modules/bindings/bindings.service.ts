@@ -187,11 +187,6 @@ export function liveBindingOf(
   return findLiveBindingWithHistory(db, platId, uid);
 }
 
-/** Whether the member has bound any exchange UID (the points issue's binding task). */
-export async function hasLiveBinding(db: Executor, userId: number): Promise<boolean> {
-  return (await selectLiveBindingsOfUser(db, userId)).length > 0;
-}
-
 /** XME UIDs that differ only in case are one account (the contract's XME_UID_PATTERN). */
 function sameXmeUid(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import {
-  type EventRewardRow,
   eventRewards,
   type IngestSourceKind,
   type RebateRow,
@@ -630,25 +629,6 @@ export async function selectLastDataAt(db: Executor, pair: VisibleUid): Promise<
 // ---------------------------------------------------------------------------------------------------
 // Event rewards
 
-export async function selectRewardPage(
-  db: Executor,
-  userId: number,
-  page: { offset: number; limit: number },
-): Promise<{ rows: EventRewardRow[]; total: number }> {
-  const [totalRow] = await db
-    .select({ value: count() })
-    .from(eventRewards)
-    .where(eq(eventRewards.userId, userId));
-  const rows = await db
-    .select()
-    .from(eventRewards)
-    .where(eq(eventRewards.userId, userId))
-    .orderBy(desc(eventRewards.createdAt), desc(eventRewards.id))
-    .offset(page.offset)
-    .limit(page.limit);
-  return { rows, total: totalRow?.value ?? 0 };
-}
-
 /**
  * One UID's paid cashback per UTC day of its period's start (the day of the trades, not the day it was
  * credited: a backfill credited at once still spreads over its trading days), periods starting on or
@@ -692,44 +672,6 @@ export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[
     .select({ total: sql<string>`coalesce(sum(${rebates.tradingVolumeMicro}), 0)::text` })
     .from(rebates)
     .where(or(...pairs.map(visibleRecords)));
-  return BigInt(row?.total ?? '0');
-}
-
-/** Event rewards of one kind a member received, summed per source member (micro-USDT). */
-export async function sumEventRewardsBySource(
-  db: Executor,
-  userId: number,
-  kind: string,
-  sourceUserIds: readonly number[],
-): Promise<Map<number, bigint>> {
-  if (sourceUserIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      sourceUserId: eventRewards.sourceUserId,
-      total: sql<string>`coalesce(sum(${eventRewards.amountMicro}), 0)::text`,
-    })
-    .from(eventRewards)
-    .where(
-      and(
-        eq(eventRewards.userId, userId),
-        eq(eventRewards.kind, kind),
-        inArray(eventRewards.sourceUserId, [...sourceUserIds]),
-      ),
-    )
-    .groupBy(eventRewards.sourceUserId);
-  return new Map(
-    rows
-      .filter((row) => row.sourceUserId !== null)
-      .map((row) => [row.sourceUserId as number, BigInt(row.total)]),
-  );
-}
-
-/** Event rewards of one kind a member received, in total (micro-USDT). */
-export async function sumEventRewards(db: Executor, userId: number, kind: string): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${eventRewards.amountMicro}), 0)::text` })
-    .from(eventRewards)
-    .where(and(eq(eventRewards.userId, userId), eq(eventRewards.kind, kind)));
   return BigInt(row?.total ?? '0');
 }
 

@@ -16,7 +16,7 @@ import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
-import { memberContact } from '../auth/auth.service.js';
+import { selectRewardList } from '../../read-models/reward-list.js';
 import {
   type LiveBindingRow,
   liveBindingOf,
@@ -37,10 +37,7 @@ import {
   selectPendingRebates,
   selectRebatePage,
   selectRegistrations,
-  selectRewardPage,
   sumCashbackByTradingDay,
-  sumEventRewards,
-  sumEventRewardsBySource,
   sumTradingVolume,
   type VisibleUid,
 } from './cashback.repository.js';
@@ -308,22 +305,16 @@ export async function rewardRecords(
   userId: number,
   query: { page: number; pageSize: number },
 ): Promise<RewardPage> {
-  const { rows, total } = await selectRewardPage(deps.db, userId, {
+  const { rows, total } = await selectRewardList(deps.db, userId, {
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
   });
-  const friends = new Map<number, string | null>();
-  for (const row of rows) {
-    if (row.sourceUserId === null || friends.has(row.sourceUserId)) continue;
-    const contact = await memberContact(deps.db, row.sourceUserId);
-    friends.set(row.sourceUserId, contact ? maskEmail(contact.email) : null);
-  }
   return {
     records: rows.map((row) => ({
       id: String(row.id),
       kind: row.kind,
       amount: usdt(row.amountMicro),
-      source: row.sourceUserId === null ? null : (friends.get(row.sourceUserId) ?? null),
+      source: row.sourceUserId === null || row.sourceEmail === null ? null : maskEmail(row.sourceEmail),
       createdAt: row.createdAt.toISOString(),
     })),
     total,
@@ -333,7 +324,7 @@ export async function rewardRecords(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Figures other modules read (tasks: trading volume; invites: invite bonuses)
+// Figures other modules read (tasks: trading volume)
 
 /**
  * The cumulative trading volume (micro-USDT) of these UIDs (a member's live bindings, each from its
@@ -342,22 +333,4 @@ export async function rewardRecords(
  */
 export function tradingVolumeOf(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   return sumTradingVolume(db, pairs);
-}
-
-/**
- * Invite bonuses (micro-USDT) an inviter received from each friend's cashback. Settlement books them
- * (one journal per inviter and settlement page into `rewards:<inviterId>`, an `event_rewards` row per record with the friend
- * as source).
- */
-export function inviteBonusesByFriend(
-  db: Executor,
-  inviterId: number,
-  friendIds: readonly number[],
-): Promise<Map<number, bigint>> {
-  return sumEventRewardsBySource(db, inviterId, 'inviteBonus', friendIds);
-}
-
-/** Every invite bonus the inviter received, micro-USDT. */
-export function inviteBonusTotal(db: Executor, inviterId: number): Promise<bigint> {
-  return sumEventRewards(db, inviterId, 'inviteBonus');
 }

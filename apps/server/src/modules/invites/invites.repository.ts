@@ -1,4 +1,3 @@
-import { count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type InvitationRow, invitations } from './invites.tables.js';
 
@@ -10,21 +9,4 @@ export async function insertInvitation(tx: Executor, row: InvitationRow): Promis
     .onConflictDoNothing()
     .returning({ friendId: invitations.friendId });
   return inserted.length > 0;
-}
-
-export async function selectInvitationPage(
-  db: Executor,
-  inviterId: number,
-  page: { offset: number; limit: number },
-): Promise<{ rows: InvitationRow[]; total: number }> {
-  const where = eq(invitations.inviterId, inviterId);
-  const [totalRow] = await db.select({ value: count() }).from(invitations).where(where);
-  const rows = await db
-    .select()
-    .from(invitations)
-    .where(where)
-    .orderBy(desc(invitations.createdAt), desc(invitations.friendId))
-    .offset(page.offset)
-    .limit(page.limit);
-  return { rows, total: totalRow?.value ?? 0 };
 }

@@ -7,13 +7,10 @@ import {
   PATHS,
 } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
-import { inviteCodeOf, memberContact } from '../auth/auth.service.js';
-import { hasLiveBinding } from '../bindings/bindings.service.js';
-import { inviteBonusesByFriend, inviteBonusTotal } from '../cashback/cashback.service.js';
+import { selectFriendList } from '../../read-models/friend-list.js';
+import { inviteCodeOf } from '../auth/auth.service.js';
 import { maskEmail } from '../cashback/mask-email.js';
-import { pointsByReference, pointsForReason } from '../points/points.service.js';
 import { INVITE_POINTS_REASONS } from './invite-rewards.js';
-import { selectInvitationPage } from './invites.repository.js';
 
 const usdt = (micro: bigint) => fromScaled(micro, DECIMALS.usdt);
 
@@ -47,38 +44,25 @@ export async function myFriends(
   userId: number,
   query: { page: number; pageSize: number },
 ): Promise<MyFriends> {
-  const { rows, total } = await selectInvitationPage(deps.db, userId, {
-    offset: (query.page - 1) * query.pageSize,
-    limit: query.pageSize,
-  });
-  const friendIds = rows.map((row) => row.friendId);
-  const [points, bonuses, totalPoints, totalBonus] = await Promise.all([
-    pointsByReference(deps.db, userId, INVITE_POINTS_REASONS.inviter, friendIds.map(String)),
-    inviteBonusesByFriend(deps.db, userId, friendIds),
-    pointsForReason(deps.db, userId, INVITE_POINTS_REASONS.inviter),
-    inviteBonusTotal(deps.db, userId),
-  ]);
-  const friends = await Promise.all(
-    rows.map(async (row) => {
-      const [contact, hasBoundUid] = await Promise.all([
-        memberContact(deps.db, row.friendId),
-        hasLiveBinding(deps.db, row.friendId),
-      ]);
-      return {
-        email: contact ? maskEmail(contact.email) : null,
-        joinedAt: row.createdAt.toISOString(),
-        hasBoundUid,
-        pointsEarned: points.get(String(row.friendId)) ?? 0,
-        bonusEarned: usdt(bonuses.get(row.friendId) ?? 0n),
-      };
-    }),
+  const list = await selectFriendList(
+    deps.db,
+    userId,
+    { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+    INVITE_POINTS_REASONS.inviter,
   );
+  const friends = list.rows.map((row) => ({
+    email: row.email ? maskEmail(row.email) : null,
+    joinedAt: row.joinedAt.toISOString(),
+    hasBoundUid: row.hasBoundUid,
+    pointsEarned: row.pointsEarned,
+    bonusEarned: usdt(row.bonusEarnedMicro),
+  }));
   return {
     friends,
-    total,
+    total: list.total,
     page: query.page,
     pageSize: query.pageSize,
-    totalPoints,
-    totalBonus: usdt(totalBonus),
+    totalPoints: list.totalPoints,
+    totalBonus: usdt(list.totalBonusMicro),
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { pointsEntries } from './points.tables.js';
 
@@ -97,43 +97,4 @@ export async function grantedReferences(
       ),
     );
   return new Set(rows.map((row) => row.reference));
-}
-
-/** Per reference, the points a member was granted for one reason (what each invited friend earned them). */
-export async function pointsByReference(
-  db: Executor,
-  userId: number,
-  reason: string,
-  references: readonly string[],
-): Promise<Map<string, number>> {
-  if (references.length === 0) return new Map();
-  const rows = await db
-    .select({ reference: pointsEntries.reference, amount: pointsEntries.amount })
-    .from(pointsEntries)
-    .where(
-      and(
-        eq(pointsEntries.userId, userId),
-        eq(pointsEntries.currency, 'points'),
-        eq(pointsEntries.reason, reason),
-        inArray(pointsEntries.reference, [...references]),
-      ),
-    );
-  const totals = new Map<string, number>();
-  for (const row of rows) totals.set(row.reference, (totals.get(row.reference) ?? 0) + row.amount);
-  return totals;
-}
-
-/** The sum of a member's points for one reason (all friends' invite points together). */
-export async function pointsForReason(db: Executor, userId: number, reason: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${pointsEntries.amount}), 0)` })
-    .from(pointsEntries)
-    .where(
-      and(
-        eq(pointsEntries.userId, userId),
-        eq(pointsEntries.currency, 'points'),
-        eq(pointsEntries.reason, reason),
-      ),
-    );
-  return Number(row?.total ?? 0);
 }
