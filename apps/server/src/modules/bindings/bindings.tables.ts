@@ -49,6 +49,9 @@ export const exchangeBindings = pgTable(
       .on(table.platId, table.uid)
       .where(sql`${table.unboundAt} is null`),
     index('exchange_bindings_user_idx').on(table.userId, table.boundAt),
+    // Where a holder's history starts (an earlier holder's deletion, historyFrom): read by every member
+    // call that lists the member's bindings; without it each binding scans every unbound one.
+    index('exchange_bindings_plat_uid_idx').on(table.platId, table.uid, table.unboundAt),
   ],
 );
 

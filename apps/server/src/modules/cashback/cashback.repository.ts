@@ -649,8 +649,6 @@ export async function sumCashbackByTradingDay(
         eq(rebates.status, 'completed'),
         gt(rebates.amountMicro, 0n),
         gte(rebates.periodStart, since),
-        // Implied by the start (a period ends after it starts): bounds the UID's index range.
-        gt(rebates.periodEnd, since),
       ),
     )
     .groupBy(day)

@@ -76,16 +76,17 @@ function receivingAddress(raw: string): string {
 export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Withdrawable> {
   const bindings = await liveBindingsOf(deps.db, userId);
   const rewardsCode = accountCode.rewards(userId);
-  const balances = await balancesOf(deps.db, [
-    rewardsCode,
-    ...bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+  // Independent reads, side by side rather than one round trip after another.
+  const [balances, lockedUntil, frozen] = await Promise.all([
+    balancesOf(deps.db, [
+      rewardsCode,
+      ...bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+    ]),
+    withdrawalLockedUntil(deps, userId),
+    Promise.all(bindings.map((binding) => isUidFrozen(deps.db, binding.platId, binding.uid))),
   ]);
   const rewards = balances.get(rewardsCode) ?? 0n;
-  const lockedUntil = await withdrawalLockedUntil(deps, userId);
   const now = deps.clock.now();
-  const frozen = await Promise.all(
-    bindings.map((binding) => isUidFrozen(deps.db, binding.platId, binding.uid)),
-  );
   return {
     minimum: usdt(MINIMUM),
     lockedUntil: lockedUntil?.toISOString() ?? null,

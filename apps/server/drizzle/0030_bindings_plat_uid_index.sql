@@ -1,0 +1,1 @@
+CREATE INDEX "exchange_bindings_plat_uid_idx" ON "exchange_bindings" USING btree ("plat_id","uid","unbound_at");
