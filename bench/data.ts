@@ -249,7 +249,7 @@ function child<T>(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): { process: ChildProcess; message: Promise<T> } {
-  const process_ = fork(path.join(import.meta.dirname, script), args, {
+  const process_ = fork(path.resolve(import.meta.dirname, script), args, {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -387,18 +387,32 @@ async function benchEngine(engine: Engine, rows: number) {
     } finally {
       await stop(bare.process);
     }
-    const uncached = child<{ port: number }>('data-target.ts', ['app'], {
-      ...engine.env,
-      MEMBER_CACHE: 'off',
-    });
+    const compare = process.env.BENCH_COMPARE;
+    const beforeScript = compare && path.resolve(compare, 'bench/data-target.ts');
+    const others = [
+      ...(beforeScript
+        ? [
+            { label: 'before cached', script: beforeScript, env: {} },
+            { label: 'before uncached', script: beforeScript, env: { MEMBER_CACHE: 'off' } },
+          ]
+        : []),
+      {
+        label: compare ? 'after uncached' : 'uncached',
+        script: 'data-target.ts',
+        env: { MEMBER_CACHE: 'off' },
+      },
+    ].map((other) => ({
+      ...other,
+      started: child<{ port: number }>(other.script, ['app'], { ...engine.env, ...other.env }),
+    }));
     try {
-      const uncachedUrl = `http://127.0.0.1:${(await uncached.message).port}`;
-      await benchMemberCalls({ cached: new URL(appUrl).origin, uncached: uncachedUrl }, [
-        members.heavy,
-        members.typical,
-      ]);
+      const targets = [{ label: compare ? 'after cached' : 'cached', url: new URL(appUrl).origin }];
+      for (const other of others) {
+        targets.push({ label: other.label, url: `http://127.0.0.1:${(await other.started.message).port}` });
+      }
+      await benchMemberCalls(targets, [members.heavy, members.typical]);
     } finally {
-      await stop(uncached.process);
+      for (const other of others) await stop(other.started.process);
     }
   } finally {
     await stop(app.process);

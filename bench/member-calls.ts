@@ -5,7 +5,9 @@
  * share of the rows) and a typical member, on an app keeping member answers (MEMBER_CACHE=on: the
  * session and myInfo come from memory after the first call) and on one reading the database every
  * time (MEMBER_CACHE=off), in turns. Knobs: BENCH_CALL_SECONDS (default 2), BENCH_CALL_ROUNDS (default
- * 2), BENCH_CALLS (a regular expression over the call labels: measure only those).
+ * 2), BENCH_CALLS (a regular expression over the call labels: measure only those); BENCH_COMPARE (the
+ * path of another checkout, e.g. a worktree of main, installed) runs that checkout's app beside this
+ * one's on the same data, in the same turns: before and after a change, side by side.
  */
 
 import autocannon from 'autocannon';
@@ -126,20 +128,28 @@ const figure = (loads: Load[]) => {
   return `${fmt(median(loads.map((l) => l.rps))).padStart(6)} req/s p99 ${String(p99).padStart(4)} ms (max ${worst})${p99 > P99_TARGET_MS ? ' *' : '  '}`;
 };
 
+/** An app under load: its label in the table and its address. */
+export interface CallTarget {
+  label: string;
+  url: string;
+}
+
 /**
- * Measures every member call for each member on both apps (`cached`: MEMBER_CACHE=on, `uncached`:
- * off), in interleaved turns; prints one line per call and member.
+ * Measures every member call for each member on each app (e.g. `cached`: MEMBER_CACHE=on and
+ * `uncached`: off, and the same of another checkout with BENCH_COMPARE), in interleaved turns; prints
+ * one line per call and member, a column per app.
  */
 export async function benchMemberCalls(
-  apps: { cached: string; uncached: string },
+  targets: readonly CallTarget[],
   members: readonly BenchMember[],
 ): Promise<void> {
   const only = process.env.BENCH_CALLS ? new RegExp(process.env.BENCH_CALLS) : null;
+  const probeUrl = (targets[targets.length - 1] as CallTarget).url;
   console.log(
     `  member calls, -c ${CONNECTIONS}, ${ROUNDS} interleaved rounds of ${SECONDS} s per app after a 1 s warm-up, median (max) p99; * above ${P99_TARGET_MS} ms:`,
   );
   for (const member of members) {
-    const probe = await post(apps.uncached, member.token, {
+    const probe = await post(probeUrl, member.token, {
       path: API.userSeeRebateData,
       body: { page: 1, pageSize: 100 },
     });
@@ -148,27 +158,26 @@ export async function benchMemberCalls(
     console.log(
       `   ${member.label}: ${member.uids.length} UIDs, ${fmt(member.rows)} rebate rows (${fmt(total)} visible)`,
     );
-    console.log(`    ${'call'.padEnd(40)} ${'cached'.padEnd(40)} uncached`);
+    console.log(`    ${'call'.padEnd(44)} ${targets.map((target) => target.label.padEnd(42)).join(' ')}`);
     for (const call of memberCalls(member, lastExportPage)) {
       if (only && !only.test(call.label)) continue;
-      const answer = await post(apps.uncached, member.token, call);
+      const answer = await post(probeUrl, member.token, call);
       if (answer.status !== 200 || answer.envelope.state !== 0) {
         console.log(
           `    ${call.label}: HTTP ${answer.status}, state ${answer.envelope.state} (${answer.envelope.message})`,
         );
         continue;
       }
-      const cached: Load[] = [];
-      const uncached: Load[] = [];
-      await load(apps.cached, member.token, call, 1);
-      await load(apps.uncached, member.token, call, 1);
+      const loads: Load[][] = targets.map(() => []);
+      for (const target of targets) await load(target.url, member.token, call, 1);
       for (let round = 0; round < ROUNDS; round += 1) {
-        cached.push(await load(apps.cached, member.token, call, SECONDS));
-        uncached.push(await load(apps.uncached, member.token, call, SECONDS));
+        for (const [index, target] of targets.entries()) {
+          loads[index]?.push(await load(target.url, member.token, call, SECONDS));
+        }
       }
-      const failed = [...cached, ...uncached].reduce((sum, l) => sum + l.failed, 0);
+      const failed = loads.flat().reduce((sum, l) => sum + l.failed, 0);
       console.log(
-        `    ${`${call.label} (${fmt(answer.bytes)} B)`.padEnd(40)} ${figure(cached)}   ${figure(uncached)}${failed ? `  (${failed} failed)` : ''}`,
+        `    ${`${call.label} (${fmt(answer.bytes)} B)`.padEnd(44)} ${loads.map((l) => figure(l).padEnd(42)).join(' ')}${failed ? `  (${failed} failed)` : ''}`,
       );
     }
   }

@@ -571,10 +571,11 @@ async function countRebates(db: Executor, filter: RebateFilter): Promise<number>
 }
 
 /**
- * A page of records, newest period first (ties by id), and the total. Each UID's newest records come
- * from its own index range (rebates_plat_uid_period_end_idx, read backwards) and only as many as the
- * page reaches are merged: a heavy trader's first page reads 20 records per UID, not all of them to
- * sort (issue 14).
+ * A page of records, newest period first (ties by id), and the total. Each UID's records come from its
+ * own index range (rebates_plat_uid_period_end_idx) and only as many as the page reaches are merged: a
+ * heavy trader's first page reads 20 records per UID, not all of them to sort (issue 14). A page past
+ * the middle is read from the oldest end (the total is known first), so the last page of a 100,000-
+ * record export reads 100 records, not 100,000; the contract's page numbers stay.
  */
 export async function selectRebatePage(
   db: Executor,
@@ -582,22 +583,24 @@ export async function selectRebatePage(
   page: { offset: number; limit: number },
 ): Promise<{ rows: RebateRow[]; total: number }> {
   if (filter.pairs.length === 0) return { rows: [], total: 0 };
-  const newestFirst = sql`period_end desc, id desc`;
+  const total = await countRebates(db, filter);
+  if (page.offset >= total) return { rows: [], total };
+  const fromOldest = page.offset > total / 2;
+  const order = fromOldest ? sql`period_end, id` : sql`period_end desc, id desc`;
+  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
+  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
   const perUid = filter.pairs.map(
     (pair) => sql`(select id, period_end from ${rebates}
       where ${rebateConditions({ ...filter, pairs: [pair] })}
-      order by ${newestFirst} limit ${page.offset + page.limit})`,
+      order by ${order} limit ${offset + limit})`,
   );
   const pageIds = sql`select id from (${sql.join(perUid, sql` union all `)}) merged
-    order by ${newestFirst} offset ${page.offset} limit ${page.limit}`;
-  const [rows, total] = await Promise.all([
-    db
-      .select()
-      .from(rebates)
-      .where(sql`${rebates.id} in (${pageIds})`)
-      .orderBy(desc(rebates.periodEnd), desc(rebates.id)),
-    countRebates(db, filter),
-  ]);
+    order by ${order} offset ${offset} limit ${limit}`;
+  const rows = await db
+    .select()
+    .from(rebates)
+    .where(sql`${rebates.id} in (${pageIds})`)
+    .orderBy(desc(rebates.periodEnd), desc(rebates.id));
   return { rows, total };
 }
 
