@@ -241,5 +241,8 @@ async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProbl
  */
 export async function analyzeAfterImport(deps: AppDeps, rows: number): Promise<void> {
   if (rows < ANALYZE_AFTER_ROWS) return;
-  await deps.db.execute(sql`analyze rebates, ledger_journals, ledger_lines, ledger_accounts`);
+  // The UIDs' kept totals and the invite bonuses grow with the records; member calls read both.
+  await deps.db.execute(
+    sql`analyze rebates, rebate_uid_totals, event_rewards, ledger_journals, ledger_lines, ledger_accounts`,
+  );
 }
