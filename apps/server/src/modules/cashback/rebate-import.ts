@@ -82,16 +82,17 @@ export async function importRebateFile(
   const problems: CsvProblem[] = [];
   let rows = 0;
   let batch: Array<Record<string, string | number>> = [];
+  // One batch is written while the next is parsed: the database works in its own process meanwhile
+  // (on PostgreSQL staging took parse time plus write time, one after the other). A failed write is
+  // seen by the next flush or the last one.
+  let writing: Promise<unknown> = Promise.resolve();
   const flush = async () => {
     if (batch.length === 0) return;
-    await tx.execute(sql`
-      insert into ${STAGING} (line, uid, period_start, period_end, trading_volume_micro, fee_micro,
-        commission_micro)
-      select line, uid, period_start, period_end, trading_volume_micro, fee_micro, commission_micro
-      from json_to_recordset(${JSON.stringify(batch)}::json) as r(line integer, uid text,
-        period_start timestamptz, period_end timestamptz, trading_volume_micro bigint, fee_micro bigint,
-        commission_micro bigint)`);
+    const json = JSON.stringify(batch);
     batch = [];
+    await writing;
+    writing = stageBatch(tx, json);
+    writing.catch(() => undefined);
   };
   for await (const item of streamCsv(file, REBATE_COLUMNS, options.onReadProgress)) {
     if (!('values' in item)) {
@@ -120,6 +121,7 @@ export async function importRebateFile(
     if (batch.length >= STAGING_BATCH) await flush();
   }
   await flush();
+  await writing;
 
   problems.push(...(await fileWideProblems(tx)));
   if (problems.length > 0) throw new RebateFileRejectedError(rows, sortByLine(problems));
@@ -148,6 +150,16 @@ export async function importRebateFile(
   }
   addSettlement(settlement, await settleExchange(tx, within, partner, now));
   return { rows, inserted, duplicates: rows - inserted, settlement };
+}
+
+async function stageBatch(tx: Transaction, json: string): Promise<void> {
+  await tx.execute(sql`
+    insert into ${STAGING} (line, uid, period_start, period_end, trading_volume_micro, fee_micro,
+      commission_micro)
+    select line, uid, period_start, period_end, trading_volume_micro, fee_micro, commission_micro
+    from json_to_recordset(${json}::json) as r(line integer, uid text,
+      period_start timestamptz, period_end timestamptz, trading_volume_micro bigint, fee_micro bigint,
+      commission_micro bigint)`);
 }
 
 function sortByLine(problems: CsvProblem[]): CsvProblem[] {
