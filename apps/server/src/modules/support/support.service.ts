@@ -32,6 +32,7 @@ import { registrationOf } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
+import type { UidDisputeEvent } from '../mail/templates.js';
 import { countUnderReviewOfUid } from '../withdrawals/under-review.js';
 import { isUidFrozen } from './frozen.js';
 import {
@@ -157,6 +158,10 @@ export async function createSupportRequest(
       text: input.text,
       image: input.image,
     });
+    if (about && input.kind === 'uidBoundByOther') {
+      const holder = await liveBindingOf(tx, about.platId, about.uid);
+      if (holder) await mailHolder(tx, deps, { ...about, holderId: holder.userId, event: 'opened' });
+    }
     return request;
   });
   return summaryOf(row);
@@ -339,6 +344,34 @@ async function mailMember(
   });
 }
 
+/**
+ * The member who holds a disputed UID hears that it is frozen, and how each dispute of it ends, so
+ * they can answer with their own evidence (docs/support.md). Never who disputed it.
+ */
+async function mailHolder(
+  tx: Transaction,
+  deps: AppDeps,
+  notice: { platId: number; uid: string; holderId: number; event: UidDisputeEvent },
+) {
+  const contact = await memberContact(tx, notice.holderId);
+  if (!contact) return;
+  const exchange = (await loadPartners(deps)).get(notice.platId)?.name ?? `#${notice.platId}`;
+  await enqueueMail(tx, deps, {
+    template: 'uidDisputeNotice',
+    locale: contact.locale,
+    to: contact.email,
+    params: {
+      exchange,
+      platId: notice.platId,
+      uid: notice.uid,
+      event: notice.event,
+      // Read after this request closed: another open dispute keeps the UID frozen.
+      stillFrozen: notice.event !== 'opened' && (await isUidFrozen(tx, notice.platId, notice.uid)),
+    },
+    userId: notice.holderId,
+  });
+}
+
 /** /elex/admin/support/reply: the operator answers; the member is mailed. */
 export async function adminReply(
   deps: AppDeps,
@@ -377,6 +410,8 @@ async function closeRequest(
   outcome: {
     resolution: SupportResolution;
     text: string | null;
+    /** A dispute's decision: the member who held the UID when it was decided, told too. */
+    holderId?: number | undefined;
     audit: {
       action: 'support.close' | 'support.moveBinding' | 'support.verifyOwnership';
       before?: unknown;
@@ -395,6 +430,14 @@ async function closeRequest(
     updatedAt: now,
   });
   await mailMember(tx, deps, after, { text: outcome.text, resolution: outcome.resolution });
+  if (row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null && outcome.holderId) {
+    await mailHolder(tx, deps, {
+      platId: row.platId,
+      uid: row.uid,
+      holderId: outcome.holderId,
+      event: outcome.resolution,
+    });
+  }
   await recordAudit(tx, {
     actor: context.actor,
     action: outcome.audit.action,
@@ -419,9 +462,15 @@ export async function adminClose(
 ): Promise<AdminSupportDetail> {
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
+    const holder =
+      row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null
+        ? await liveBindingOf(tx, row.platId, row.uid)
+        : undefined;
     await closeRequest(tx, deps, context, row, {
       resolution: 'closed',
       text: input.text ?? null,
+      // The claimant may hold it by now (another request moved it): they hear it once.
+      holderId: holder && holder.userId !== row.userId ? holder.userId : undefined,
       audit: { action: 'support.close' },
     });
   });
@@ -465,6 +514,7 @@ export async function adminMoveBinding(
     await closeRequest(tx, deps, context, row, {
       resolution: 'moved',
       text: null,
+      holderId: moved.from.userId,
       audit: {
         action: 'support.moveBinding',
         before: { holderId: moved.from.userId, bindingId: moved.from.id, balance: usdt(balance) },
@@ -504,6 +554,7 @@ export async function adminVerifyOwnership(
     await closeRequest(tx, deps, context, row, {
       resolution: 'verified',
       text: null,
+      holderId: row.kind === 'uidBoundByOther' ? holder.userId : undefined,
       audit: {
         action: 'support.verifyOwnership',
         after: { holderId: holder.userId, bindingId: holder.id },

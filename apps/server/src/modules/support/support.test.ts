@@ -244,6 +244,51 @@ describe('a dispute', () => {
   });
 });
 
+describe('the member who holds a disputed UID', () => {
+  it('is mailed in their language when a dispute freezes it and when each one is decided, never told who', async () => {
+    const holder = await fundedMember(ctx, { cashback: '60', lang: 'zh', confirmedBy: operator.userId });
+    // Newest first.
+    const notices = async () =>
+      (await mailsTo(ctx, holder.email)).filter((mail) => mail.template === 'uidDisputeNotice');
+    const [first, second] = [await registerMember(ctx), await registerMember(ctx)];
+    const firstId = await dispute(first, holder);
+    const secondId = await dispute(second, holder);
+    const opened = await notices();
+    expect(opened).toHaveLength(2);
+    expect(opened[0]?.subject).toBe(`您的 Bitget UID ${holder.uid} 正在进行归属审核`);
+    expect(opened[0]?.text).toContain(
+      `/mypage/support/new?kind=ownership&platId=${BITGET}&uid=${holder.uid}`,
+    );
+    for (const mail of opened) {
+      expect(mail.text).not.toContain(first.email);
+      expect(mail.text).not.toContain(second.email);
+    }
+
+    // The holder is confirmed on one dispute: the other still freezes the UID, and the mail says so.
+    expect((await adminCall(ctx, operator, 'support/verifyOwnership', { id: firstId })).state).toBe(0);
+    expect((await notices())[0]?.text).toContain('关于该 UID 的另一项争议仍在处理中');
+    expect((await memberCall(ctx, holder, '/elex/user/withdrawable')).content.bindings[0]).toMatchObject({
+      frozen: true,
+    });
+    expect((await adminCall(ctx, operator, 'support/close', { id: secondId })).state).toBe(0);
+    const [closed] = await notices();
+    expect(closed?.text).toContain('未作任何变更');
+    expect(closed?.text).toContain('该 UID 的提现已解除冻结。');
+
+    // A third claimant wins: the holder hears the UID left with its balance, and how to dispute it.
+    const owner = await registerMember(ctx);
+    expect(
+      (await adminCall(ctx, operator, 'support/moveBinding', { id: await dispute(owner, holder) })).state,
+    ).toBe(0);
+    const all = await notices();
+    expect(all).toHaveLength(6);
+    expect(all[0]?.text).toContain('它已不再绑定到您的账户');
+    expect(all[0]?.text).toContain(`kind=uidBoundByOther&platId=${BITGET}&uid=${holder.uid}`);
+    // The claimants get their own answers only, not the holder's notice.
+    expect((await mailsTo(ctx, owner.email)).map((mail) => mail.template)).not.toContain('uidDisputeNotice');
+  });
+});
+
 describe('opening a request', () => {
   it('refuses what is wrong with a message naming it, and writes nothing', async () => {
     const member = await registerMember(ctx);
