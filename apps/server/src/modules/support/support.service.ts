@@ -123,9 +123,9 @@ export async function createSupportRequest(
     UID_SUPPORT_KINDS.includes(input.kind) && input.platId !== undefined && input.uid !== undefined
       ? { platId: input.platId, uid: input.uid }
       : null;
-  if (about && !(await loadPartners(deps)).has(about.platId)) {
-    throw new AppError(State.NotFound, 'exchangeNotFound');
-  }
+  // Read before the transaction (on PGlite a query outside it would wait for it): the holder's mail names it.
+  const exchange = about && (await loadPartners(deps)).get(about.platId)?.name;
+  if (about && !exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
   const row = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     if (about) {
@@ -158,9 +158,11 @@ export async function createSupportRequest(
       text: input.text,
       image: input.image,
     });
-    if (about && input.kind === 'uidBoundByOther') {
+    if (about && exchange && input.kind === 'uidBoundByOther') {
       const holder = await liveBindingOf(tx, about.platId, about.uid);
-      if (holder) await mailHolder(tx, deps, { ...about, holderId: holder.userId, event: 'opened' });
+      if (holder) {
+        await mailHolder(tx, deps, { ...about, exchange, holderId: holder.userId, event: 'opened' });
+      }
     }
     return request;
   });
@@ -351,17 +353,16 @@ async function mailMember(
 async function mailHolder(
   tx: Transaction,
   deps: AppDeps,
-  notice: { platId: number; uid: string; holderId: number; event: UidDisputeEvent },
+  notice: { platId: number; uid: string; exchange: string; holderId: number; event: UidDisputeEvent },
 ) {
   const contact = await memberContact(tx, notice.holderId);
   if (!contact) return;
-  const exchange = (await loadPartners(deps)).get(notice.platId)?.name ?? `#${notice.platId}`;
   await enqueueMail(tx, deps, {
     template: 'uidDisputeNotice',
     locale: contact.locale,
     to: contact.email,
     params: {
-      exchange,
+      exchange: notice.exchange,
       platId: notice.platId,
       uid: notice.uid,
       event: notice.event,
@@ -371,6 +372,9 @@ async function mailHolder(
     userId: notice.holderId,
   });
 }
+
+const exchangeName = (partners: ReadonlyMap<number, { name: string }>, platId: number) =>
+  partners.get(platId)?.name ?? `#${platId}`;
 
 /** /elex/admin/support/reply: the operator answers; the member is mailed. */
 export async function adminReply(
@@ -410,8 +414,11 @@ async function closeRequest(
   outcome: {
     resolution: SupportResolution;
     text: string | null;
-    /** A dispute's decision: the member who held the UID when it was decided, told too. */
-    holderId?: number | undefined;
+    /**
+     * A dispute's decision: the member who held the UID when it was decided is told too, naming the
+     * exchange (read before the transaction: on PGlite a query outside it would wait for it).
+     */
+    holder?: { userId: number; exchange: string } | undefined;
     audit: {
       action: 'support.close' | 'support.moveBinding' | 'support.verifyOwnership';
       before?: unknown;
@@ -430,11 +437,12 @@ async function closeRequest(
     updatedAt: now,
   });
   await mailMember(tx, deps, after, { text: outcome.text, resolution: outcome.resolution });
-  if (row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null && outcome.holderId) {
+  if (row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null && outcome.holder) {
     await mailHolder(tx, deps, {
       platId: row.platId,
       uid: row.uid,
-      holderId: outcome.holderId,
+      exchange: outcome.holder.exchange,
+      holderId: outcome.holder.userId,
       event: outcome.resolution,
     });
   }
@@ -460,6 +468,7 @@ export async function adminClose(
   context: ActionContext,
   input: { id: number; text?: string | undefined },
 ): Promise<AdminSupportDetail> {
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     const holder =
@@ -470,7 +479,10 @@ export async function adminClose(
       resolution: 'closed',
       text: input.text ?? null,
       // The claimant may hold it by now (another request moved it): they hear it once.
-      holderId: holder && holder.userId !== row.userId ? holder.userId : undefined,
+      holder:
+        holder && holder.userId !== row.userId
+          ? { userId: holder.userId, exchange: exchangeName(partners, holder.platId) }
+          : undefined,
       audit: { action: 'support.close' },
     });
   });
@@ -489,6 +501,7 @@ export async function adminMoveBinding(
   input: { id: number },
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null || row.address === null) {
@@ -514,7 +527,7 @@ export async function adminMoveBinding(
     await closeRequest(tx, deps, context, row, {
       resolution: 'moved',
       text: null,
-      holderId: moved.from.userId,
+      holder: { userId: moved.from.userId, exchange: exchangeName(partners, row.platId) },
       audit: {
         action: 'support.moveBinding',
         before: { holderId: moved.from.userId, bindingId: moved.from.id, balance: usdt(balance) },
@@ -535,6 +548,7 @@ export async function adminVerifyOwnership(
   input: { id: number },
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (
@@ -554,7 +568,10 @@ export async function adminVerifyOwnership(
     await closeRequest(tx, deps, context, row, {
       resolution: 'verified',
       text: null,
-      holderId: row.kind === 'uidBoundByOther' ? holder.userId : undefined,
+      holder:
+        row.kind === 'uidBoundByOther'
+          ? { userId: holder.userId, exchange: exchangeName(partners, row.platId) }
+          : undefined,
       audit: {
         action: 'support.verifyOwnership',
         after: { holderId: holder.userId, bindingId: holder.id },
