@@ -10,6 +10,7 @@ import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
+import { requestLogger } from './http/request-logger.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import type { ExchangeAdapter } from './integrations/exchanges/types.js';
@@ -61,6 +62,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       options.logger === false
         ? false
         : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Off with the logger: Fastify's own path then makes no per-request logger at all.
+    ...(options.logger === false ? {} : { childLoggerFactory: requestLogger }),
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     trustProxy: config.trustProxy,
