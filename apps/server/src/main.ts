@@ -32,6 +32,7 @@ async function main() {
   const opsSocket =
     config.database.kind === 'pglite' ? await openOpsSocket(config.database.dataDir) : undefined;
   const outboxWorker = startOutboxWorker(app.deps, { log: app.log.child({ job: 'mail-outbox' }) });
+  let syncJob: Promise<SyncJob> | undefined;
   // On-chain payouts only with a key (docs/withdrawals.md, "On-chain payouts"); the wallet's address
   // is logged, never its key.
   let payoutTracker: PayoutTracker | undefined;
@@ -47,34 +48,6 @@ async function main() {
       'on-chain payouts on',
     );
   }
-  // The sync's runner also carries the daily housekeeping, so it starts even when no exchange syncs.
-  const ingest = cashbackIngest(app.deps);
-  const syncJob: SyncJob = await startSyncJob(
-    {
-      ...app.deps,
-      ingest,
-      ...(config.sync.enabled ? { settle: () => ingest.settle() } : {}),
-      adapters: config.sync.enabled ? exchangeAdapters : new Map(),
-      log: app.log.child({ job: 'exchange-sync' }),
-      afterRun: (summary) => alertAfterSyncRun(app.deps, summary),
-      tasks: [
-        housekeepingTask(app.deps, app.log.child({ job: 'housekeeping' })),
-        dailyAlertsTask(app.deps, app.log.child({ job: 'daily-alerts' })),
-      ],
-    },
-    { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
-  );
-  if (config.sync.enabled) {
-    app.log.info(
-      {
-        exchanges: [...exchangeAdapters.keys()],
-        runner: syncJob.kind,
-        everyMinutes: config.sync.intervalMinutes,
-      },
-      'exchange sync started',
-    );
-  }
-
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -84,7 +57,8 @@ async function main() {
     force.unref();
     try {
       await opsSocket?.stop();
-      await syncJob.stop();
+      // One still starting is stopped once started; one that failed to start has nothing to stop.
+      await (await syncJob?.catch(() => undefined))?.stop();
       await outboxWorker.stop();
       await payoutTracker?.stop();
       await app.close();
@@ -99,6 +73,38 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ url: config.appUrl, database: database.kind }, 'elex is serving');
+
+  // The sync starts once the server answers: on PostgreSQL its queue (pg-boss) takes a tenth of a
+  // start, and nothing a request does waits for it.
+  // Its runner also carries the daily housekeeping, so it starts even when no exchange syncs.
+  const ingest = cashbackIngest(app.deps);
+  if (closing) return;
+  syncJob = startSyncJob(
+    {
+      ...app.deps,
+      ingest,
+      ...(config.sync.enabled ? { settle: () => ingest.settle() } : {}),
+      adapters: config.sync.enabled ? exchangeAdapters : new Map(),
+      log: app.log.child({ job: 'exchange-sync' }),
+      afterRun: (summary) => alertAfterSyncRun(app.deps, summary),
+      tasks: [
+        housekeepingTask(app.deps, app.log.child({ job: 'housekeeping' })),
+        dailyAlertsTask(app.deps, app.log.child({ job: 'daily-alerts' })),
+      ],
+    },
+    { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
+  );
+  const { kind: runner } = await syncJob;
+  if (config.sync.enabled) {
+    app.log.info(
+      {
+        exchanges: [...exchangeAdapters.keys()],
+        runner,
+        everyMinutes: config.sync.intervalMinutes,
+      },
+      'exchange sync started',
+    );
+  }
 
   /** Serving matters more than the commands: without the socket the CLI says so and waits for a stop. */
   async function openOpsSocket(dataDir: string): Promise<OpsSocket | undefined> {

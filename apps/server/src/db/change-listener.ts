@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { DatabaseHandle } from './client.js';
 
@@ -66,8 +66,9 @@ export async function listenForChanges(
   if (client instanceof pg.Pool) {
     const stopPooled = hearPooledConnections(client, channel, (payload) => listener.receive(payload));
     listener = new Listener(postgresLink(client, channel, options.heartbeatMs), events, options, stopPooled);
-  } else if (client instanceof PGlite) {
-    listener = new Listener(pgliteLink(client, channel), events, options);
+  } else if (handle.kind === 'pglite' && client) {
+    // By the handle's kind, not instanceof: PGlite is not loaded on PostgreSQL (client.ts).
+    listener = new Listener(pgliteLink(client as PGlite, channel), events, options);
   } else {
     throw new Error('listenForChanges needs a database handle from openDatabase');
   }

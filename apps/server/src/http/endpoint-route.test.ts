@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { AppError } from './app-error.js';
+import { sendCachedAnswer } from './encoded-body.js';
 import { serve } from './endpoint-route.js';
 import { success } from './envelope.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -90,5 +91,55 @@ describe('a route served from its endpoint table entry', () => {
     await expect(
       app.register(async (plugin) => serve(plugin, entry, async () => null), { prefix: '/elex/sample' }),
     ).rejects.toThrow('no member guard');
+  });
+});
+
+describe('an answer a route sends as cached bytes', () => {
+  const cachedEntry = { ...entry, auth: 'public', request: null } as const satisfies Endpoint;
+
+  async function appSending(env: 'test' | 'production', content: unknown) {
+    const app = Fastify();
+    app.decorate('deps', { config: { env } } as AppDeps);
+    app.decorate('endpointGuards', { member: async () => {}, operator: async () => {} });
+    registerErrorHandler(app);
+    // One Buffer for every request, as a cache keeps it.
+    const bytes = Buffer.from(JSON.stringify({ state: State.Success, message: 'OK', content }));
+    await app.register(
+      async (plugin) => {
+        serve(plugin, cachedEntry, async (request, _body, reply) =>
+          sendCachedAnswer(request, reply, bytes, 'application/json; charset=utf-8'),
+        );
+      },
+      { prefix: '/elex/sample' },
+    );
+    return app;
+  }
+  const call = (app: Awaited<ReturnType<typeof appSending>>, acceptEncoding?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/elex/sample/add',
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+
+  it('outside production, is held to the table like a returned answer, on every request', async () => {
+    const app = await appSending('test', { total: 2 });
+    expect((await call(app)).statusCode).toBe(500);
+    expect((await call(app)).statusCode).toBe(500);
+  });
+
+  it('outside production, goes out when the table describes it, plain or compressed', async () => {
+    const app = await appSending('test', { sum: 2 });
+    const plain = await call(app);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()).toMatchObject({ content: { sum: 2 } });
+    expect((await call(app)).statusCode).toBe(200);
+    expect((await call(app, 'br')).statusCode).toBe(200);
+  });
+
+  it('in production, is sent as it is', async () => {
+    const app = await appSending('production', { total: 2 });
+    const res = await call(app);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ content: { total: 2 } });
   });
 });

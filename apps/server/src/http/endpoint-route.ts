@@ -18,8 +18,8 @@ import { parsePayload } from './validation.js';
  * schema becomes the route's body schema, so Fastify validates the body (through `parsePayload`: one
  * rule for the field-naming message) before the handler runs and hands it over parsed and typed.
  * Outside production, a success's `content` is checked against the table's answer schema, so every
- * test that makes a call also proves the contract describes what the server says (an answer a handler
- * sends itself, like the pre-serialized exchange index, is checked by openapi.test.ts instead).
+ * test that makes a call also proves the contract describes what the server says; an answer a handler
+ * sends itself as bytes (the cached exchange index) is checked as it leaves, once per Buffer.
  */
 
 type Guard = (request: FastifyRequest) => Promise<void>;
@@ -92,12 +92,31 @@ export function serve<E extends Endpoint>(
             },
         }
       : {}),
+    ...(answer ? { onSend: checkSentBytes(endpoint, answer) } : {}),
     handler: async (request, reply) => {
       const result = await handler(request, request.body as BodyOf<E>, reply);
       if (answer) checkAnswer(endpoint, answer, result);
       return result;
     },
   });
+}
+
+/**
+ * Outside production: an envelope a handler sent as bytes is checked like a returned one. A cache
+ * sends the same Buffer again and again, so each is checked once; compressed codings are made from
+ * the plain Buffer, which is checked when it is sent.
+ */
+function checkSentBytes(endpoint: Endpoint, schema: z.ZodType) {
+  const checked = new WeakSet<Buffer>();
+  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const isPlainJson =
+      String(reply.getHeader('content-type')).startsWith('application/json') &&
+      !reply.getHeader('content-encoding');
+    if (!Buffer.isBuffer(payload) || !isPlainJson || checked.has(payload)) return payload;
+    checkAnswer(endpoint, schema, JSON.parse(payload.toString('utf8')));
+    checked.add(payload);
+    return payload;
+  };
 }
 
 /** Outside production: a success whose content the contract does not describe is a fault of the server. */

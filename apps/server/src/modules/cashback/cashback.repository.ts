@@ -260,9 +260,9 @@ export async function decideSettlementPage(
  * Decides the rows `from < n <= to` of an import's staging table before they are stored: the same
  * rule as for stored records, so a record arrives settled when it is due (its period ended by
  * `endedBy`) instead of being written pending and rewritten at once. Each row gets the id it will be
- * stored under; rows already stored (the same UID and period imported before) are left out.
- * `insertSettledPage` then writes them. The caller holds the exchange's ledger lock, so nothing else
- * stores this exchange's records meanwhile.
+ * stored under. The caller removed the rows whose key is stored already and holds the exchange's
+ * ledger lock, so nothing else stores this exchange's records meanwhile; `insertSettledPage` then
+ * writes them (and refuses the page if a key appeared after all).
  */
 export async function decideStagedRows(
   tx: Executor,
@@ -282,8 +282,6 @@ export async function decideStagedRows(
         rf.registered_at, s.period_end <= ${query.endedBy.toISOString()}::timestamptz as is_due
       from ${query.staging} s left join ${referrals} rf on rf.plat_id = ${query.platId} and rf.uid = s.uid
       where s.n > ${query.from} and s.n <= ${query.to}
-        and not exists (select 1 from ${rebates} r where r.plat_id = ${query.platId} and r.uid = s.uid
-          and r.period_start = s.period_start and r.period_end = s.period_end)
       order by s.n) s`;
   await decideInto(tx, due, query.graceEndedBy, query.rule);
   return { ...(await summarizePage(tx, sql`id desc`)), next: null };

@@ -140,4 +140,40 @@ describe('a figures file', () => {
     expect(later[`UNLISTED:${day(3).toISOString().slice(0, 10)}`]).toEqual(['completed', 1_000_000n, true]);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
+
+  it('pays each UID once per step whatever the file order: a file sorted by day is stored UID by UID', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const uids = Array.from({ length: 25 }, () => nextUid('DAY'));
+    await ingestReferrals(
+      ctx.deps,
+      BITGET,
+      uids.map((uid) => ({ uid, registeredAt: new Date('2025-01-01T00:00:00Z') })),
+      { kind: 'csv', label: 'roster.csv' },
+      { settle: false },
+    );
+    // 100 days x 25 UIDs, day after day: 2,500 rows, so the import stores them in steps of 1,000.
+    const lines = ['uid,period_start,period_end,trading_volume,fee,commission'];
+    for (let day = 0; day < 100; day += 1) {
+      const start = new Date(Date.UTC(2026, 6, 1) + day * DAY_MS);
+      const end = new Date(start.getTime() + DAY_MS);
+      for (const uid of uids) lines.push(`${uid},${start.toISOString()},${end.toISOString()},100,2,1`);
+    }
+    const csv = Buffer.from(`${lines.join('\n')}\n`);
+    const result = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'by-day.csv', source: csv, sizeBytes: csv.length },
+    );
+    expect(result).toMatchObject({ status: 'succeeded', inserted: 2_500, settledCompleted: 2_500 });
+    const stored = await ctx.db
+      .select({ uid: rebates.uid, journalId: rebates.journalId })
+      .from(rebates)
+      .where(inArray(rebates.uid, uids));
+    // In file order every step held every UID (75 journals); by UID, 10 whole UIDs a step.
+    expect(new Set(stored.map((row) => row.journalId)).size).toBe(25);
+    for (const uid of uids) {
+      expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, uid))).toBe(100n * 1_000_000n);
+    }
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
 });

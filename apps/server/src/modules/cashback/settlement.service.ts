@@ -106,7 +106,7 @@ export const SETTLEMENT_PAGE = 20_000;
  * Stores an import's staged rows `from < n <= to` (at most a settlement page) already settled: each
  * row is decided by the rule before it is written, so a due record is written once, completed or
  * failed, with its journal, instead of written pending and rewritten (issue 14). Rows not due yet
- * are stored pending; rows of a key already stored are skipped. In the import's transaction, under
+ * are stored pending; the caller left out the keys stored already. In the import's transaction, under
  * the exchange's ledger lock. Answers how many rows were stored.
  */
 export async function storeSettledRows(

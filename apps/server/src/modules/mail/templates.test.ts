@@ -26,6 +26,7 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     text: 'Please send a screenshot <of> your account page.',
     resolution: null,
   },
+  uidDisputeNotice: { exchange: 'Bitget', platId: 4, uid: '40512345', event: 'opened', stillFrozen: false },
   alertWithdrawalRequested: { ...WITHDRAWAL, withdrawalId: 7, memberId: 12 },
   alertSyncFailing: { exchange: 'Bitget', platId: 4, failures: 3, since: AT, error: 'HTTP 503' },
   alertLedgerBroken: {
@@ -102,6 +103,32 @@ describe('mail templates', () => {
       'https://x.example',
     );
     expect(moved.text).toContain('已连同余额绑定到您的账户');
+  });
+
+  it('tells the holder of a disputed UID it is frozen and how to answer, and each decision, never who disputed', () => {
+    const notice = (event: MailParams['uidDisputeNotice']['event'], stillFrozen = false) =>
+      renderMail(
+        'uidDisputeNotice',
+        'en',
+        { ...SAMPLES.uidDisputeNotice, event, stillFrozen },
+        'https://x.example',
+      );
+    const opened = notice('opened');
+    expect(opened.subject).toBe('Your Bitget UID 40512345 is under an ownership review');
+    expect(opened.text).toContain('its cashback cannot be withdrawn');
+    expect(opened.text).toContain(
+      'https://x.example/mypage/support/new?kind=ownership&platId=4&uid=40512345',
+    );
+    const moved = notice('moved');
+    expect(moved.subject).toBe('The ownership review of your Bitget UID 40512345 is decided');
+    expect(moved.text).toContain('no longer bound to your account');
+    // Once moved, what they can file is a dispute of their own.
+    expect(moved.text).toContain('/mypage/support/new?kind=uidBoundByOther&platId=4&uid=40512345');
+    expect(notice('closed').text).toContain('Its withdrawals are no longer frozen.');
+    expect(notice('verified', true).text).toContain('its withdrawals stay frozen until that one is decided');
+    expect(notice('verified', true).text).not.toContain('no longer frozen');
+    const korean = renderMail('uidDisputeNotice', 'ko', SAMPLES.uidDisputeNotice, 'https://x.example');
+    expect(korean.subject).toBe('회원님의 Bitget UID 40512345에 대한 소유권 검토가 진행 중입니다');
   });
 
   it('puts the code in the subject, the text and the HTML, with leading zeros kept', () => {

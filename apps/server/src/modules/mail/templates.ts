@@ -33,7 +33,21 @@ export interface MailParams extends AlertMailParams {
     /** Set when the request was closed by this decision. */
     resolution: SupportResolution | null;
   };
+  /**
+   * To the member who holds a disputed UID (docs/support.md): a dispute froze it, or was decided.
+   * The claimant is never named. `stillFrozen`: another dispute of the UID is still open.
+   */
+  uidDisputeNotice: {
+    exchange: string;
+    platId: number;
+    uid: string;
+    event: UidDisputeEvent;
+    stillFrozen: boolean;
+  };
 }
+
+/** What happened to a dispute of the holder's UID: opened, or decided by one of the console's actions. */
+export type UidDisputeEvent = 'opened' | SupportResolution;
 
 export interface WithdrawalMailParams {
   amount: string;
@@ -52,6 +66,7 @@ const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'withdrawalRejected',
   'uidListed',
   'supportAnswered',
+  'uidDisputeNotice',
   // Operators' alerts (alerts/alert-mails.ts).
   'alertWithdrawalRequested',
   'alertSyncFailing',
@@ -112,6 +127,16 @@ interface Copy {
     answered: string;
     resolution: Record<SupportResolution, string>;
     link: string;
+  };
+  dispute: {
+    openedSubject: (exchange: string, uid: string) => string;
+    decidedSubject: (exchange: string, uid: string) => string;
+    event: Record<UidDisputeEvent, (exchange: string, uid: string) => string>;
+    unfrozen: string;
+    stillFrozen: string;
+    /** Where the holder answers: an ownership request while they hold it, a dispute once moved. */
+    openedLink: string;
+    movedLink: string;
   };
   automatic: string;
 }
@@ -183,6 +208,25 @@ const COPY: Record<Locale, Copy> = {
       },
       link: 'Read and answer the conversation:',
     },
+    dispute: {
+      openedSubject: (exchange, uid) => `Your ${exchange} UID ${uid} is under an ownership review`,
+      decidedSubject: (exchange, uid) => `The ownership review of your ${exchange} UID ${uid} is decided`,
+      event: {
+        opened: (exchange, uid) =>
+          `Another member says that ${exchange} UID ${uid}, bound to your account, is theirs. While our team reviews it, its cashback cannot be withdrawn; it keeps earning cashback as before.`,
+        moved: (exchange, uid) =>
+          `Our team found that ${exchange} UID ${uid} belongs to the member who disputed it. It is no longer bound to your account, and its balance went with it.`,
+        closed: (exchange, uid) =>
+          `The dispute about ${exchange} UID ${uid} was closed without a change: it stays bound to your account.`,
+        verified: (exchange, uid) =>
+          `Our team confirmed that ${exchange} UID ${uid} is yours: it stays bound to your account.`,
+      },
+      unfrozen: 'Its withdrawals are no longer frozen.',
+      stillFrozen:
+        'Another dispute about it is still open, so its withdrawals stay frozen until that one is decided.',
+      openedLink: 'If the UID is yours, send us a screenshot of the exchange account page that shows it:',
+      movedLink: 'If you think this is wrong, tell us here:',
+    },
     automatic: 'This is an automatic message; replies are not read.',
   },
   zh: {
@@ -248,6 +292,23 @@ const COPY: Record<Locale, Copy> = {
         closed: '该请求已关闭。您可以随时提交新的请求。',
       },
       link: '查看并回复对话：',
+    },
+    dispute: {
+      openedSubject: (exchange, uid) => `您的 ${exchange} UID ${uid} 正在进行归属审核`,
+      decidedSubject: (exchange, uid) => `您的 ${exchange} UID ${uid} 的归属审核已有结果`,
+      event: {
+        opened: (exchange, uid) =>
+          `另一位会员声称绑定在您账户上的 ${exchange} UID ${uid} 属于他们。在我们的团队审核期间，该 UID 的返佣暂时无法提现；返佣仍会照常累计。`,
+        moved: (exchange, uid) =>
+          `我们的团队确认 ${exchange} UID ${uid} 属于提出争议的会员。它已不再绑定到您的账户，其余额也一并转出。`,
+        closed: (exchange, uid) =>
+          `关于 ${exchange} UID ${uid} 的争议已关闭，未作任何变更：它仍绑定在您的账户上。`,
+        verified: (exchange, uid) => `我们的团队已确认 ${exchange} UID ${uid} 属于您：它仍绑定在您的账户上。`,
+      },
+      unfrozen: '该 UID 的提现已解除冻结。',
+      stillFrozen: '关于该 UID 的另一项争议仍在处理中，在其有结果之前，该 UID 的提现仍被冻结。',
+      openedLink: '如果该 UID 属于您，请发送显示该 UID 的交易所账户页面截图给我们：',
+      movedLink: '如果您认为有误，请在此告诉我们：',
     },
     automatic: '此邮件由系统自动发送，请勿回复。',
   },
@@ -316,6 +377,25 @@ const COPY: Record<Locale, Copy> = {
         closed: '요청이 종료되었습니다. 언제든지 새 요청을 보낼 수 있습니다.',
       },
       link: '대화 보기 및 답장:',
+    },
+    dispute: {
+      openedSubject: (exchange, uid) => `회원님의 ${exchange} UID ${uid}에 대한 소유권 검토가 진행 중입니다`,
+      decidedSubject: (exchange, uid) =>
+        `회원님의 ${exchange} UID ${uid}에 대한 소유권 검토 결과가 나왔습니다`,
+      event: {
+        opened: (exchange, uid) =>
+          `다른 회원이 회원님의 계정에 연동된 ${exchange} UID ${uid}가 자신의 것이라고 분쟁을 신청했습니다. 저희 팀이 검토하는 동안 이 UID의 캐시백은 출금할 수 없으며, 캐시백은 평소처럼 계속 적립됩니다.`,
+        moved: (exchange, uid) =>
+          `저희 팀은 ${exchange} UID ${uid}가 분쟁을 신청한 회원의 것임을 확인했습니다. 이 UID는 더 이상 회원님의 계정에 연동되어 있지 않으며, 잔액도 함께 이전되었습니다.`,
+        closed: (exchange, uid) =>
+          `${exchange} UID ${uid}에 대한 분쟁이 변경 없이 종료되었습니다. UID는 계속 회원님의 계정에 연동되어 있습니다.`,
+        verified: (exchange, uid) =>
+          `저희 팀은 ${exchange} UID ${uid}가 회원님의 것임을 확인했습니다. UID는 계속 회원님의 계정에 연동되어 있습니다.`,
+      },
+      unfrozen: '이 UID의 출금 동결이 해제되었습니다.',
+      stillFrozen: '이 UID에 대한 다른 분쟁이 아직 진행 중이어서, 그 결과가 나올 때까지 출금이 동결됩니다.',
+      openedLink: 'UID가 회원님의 것이라면 UID가 표시된 거래소 계정 화면의 스크린샷을 보내 주세요:',
+      movedLink: '잘못되었다고 생각하시면 여기에서 알려 주세요:',
     },
     automatic: '이 메일은 자동으로 발송되었으며 회신은 확인되지 않습니다.',
   },
@@ -457,6 +537,29 @@ export function renderMail<T extends MailTemplate>(
         url: `${appUrl}${PATHS.myPageSupport}/${answer.requestId}`,
       });
       return compose(locale, copy, copy.support.subject(answer.requestId), blocks);
+    }
+    case 'uidDisputeNotice': {
+      const notice = params as MailParams['uidDisputeNotice'];
+      const { exchange, uid } = notice;
+      const blocks: Block[] = [{ kind: 'p', text: copy.dispute.event[notice.event](exchange, uid) }];
+      if (notice.event === 'closed' || notice.event === 'verified') {
+        blocks.push({
+          kind: 'p',
+          text: notice.stillFrozen ? copy.dispute.stillFrozen : copy.dispute.unfrozen,
+        });
+      }
+      if (notice.event === 'opened' || notice.event === 'moved') {
+        // The support form filled in: proof of ownership while they hold it, a dispute once it moved.
+        const kind: SupportKind = notice.event === 'opened' ? 'ownership' : 'uidBoundByOther';
+        const query = new URLSearchParams({ kind, platId: String(notice.platId), uid });
+        blocks.push({
+          kind: 'link',
+          text: notice.event === 'opened' ? copy.dispute.openedLink : copy.dispute.movedLink,
+          url: `${appUrl}${PATHS.myPageSupport}/new?${query}`,
+        });
+      }
+      const subject = notice.event === 'opened' ? copy.dispute.openedSubject : copy.dispute.decidedSubject;
+      return compose(locale, copy, subject(exchange, uid), blocks);
     }
     case 'alertWithdrawalRequested':
     case 'alertSyncFailing':

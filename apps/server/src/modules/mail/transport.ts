@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppDeps } from '../../deps.js';
 
 interface OutgoingMail {
@@ -66,17 +66,21 @@ export function devMailbox(deps: AppDeps): DevMailbox {
 }
 
 function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url,
-    // A dead server must fail a drain in seconds, not hold it for nodemailer's 2-minute default.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // nodemailer comes with the first mail, not with the start (forty modules the server may never use).
+  let transporter: Promise<Transporter> | undefined;
   return {
     kind: 'smtp',
     async send(mail) {
-      await transporter.sendMail({
+      transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          url,
+          // A dead server must fail a drain in seconds, not hold it for nodemailer's 2-minute default.
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        }),
+      );
+      await (await transporter).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,

@@ -32,6 +32,7 @@ import { registrationOf } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
+import type { UidDisputeEvent } from '../mail/templates.js';
 import { countUnderReviewOfUid } from '../withdrawals/under-review.js';
 import { isUidFrozen } from './frozen.js';
 import {
@@ -122,9 +123,9 @@ export async function createSupportRequest(
     UID_SUPPORT_KINDS.includes(input.kind) && input.platId !== undefined && input.uid !== undefined
       ? { platId: input.platId, uid: input.uid }
       : null;
-  if (about && !(await loadPartners(deps)).has(about.platId)) {
-    throw new AppError(State.NotFound, 'exchangeNotFound');
-  }
+  // Read before the transaction (on PGlite a query outside it would wait for it): the holder's mail names it.
+  const exchange = about && (await loadPartners(deps)).get(about.platId)?.name;
+  if (about && !exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
   const row = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     if (about) {
@@ -157,6 +158,12 @@ export async function createSupportRequest(
       text: input.text,
       image: input.image,
     });
+    if (about && exchange && input.kind === 'uidBoundByOther') {
+      const holder = await liveBindingOf(tx, about.platId, about.uid);
+      if (holder) {
+        await mailHolder(tx, deps, { ...about, exchange, holderId: holder.userId, event: 'opened' });
+      }
+    }
     return request;
   });
   return summaryOf(row);
@@ -339,6 +346,36 @@ async function mailMember(
   });
 }
 
+/**
+ * The member who holds a disputed UID hears that it is frozen, and how each dispute of it ends, so
+ * they can answer with their own evidence (docs/support.md). Never who disputed it.
+ */
+async function mailHolder(
+  tx: Transaction,
+  deps: AppDeps,
+  notice: { platId: number; uid: string; exchange: string; holderId: number; event: UidDisputeEvent },
+) {
+  const contact = await memberContact(tx, notice.holderId);
+  if (!contact) return;
+  await enqueueMail(tx, deps, {
+    template: 'uidDisputeNotice',
+    locale: contact.locale,
+    to: contact.email,
+    params: {
+      exchange: notice.exchange,
+      platId: notice.platId,
+      uid: notice.uid,
+      event: notice.event,
+      // Read after this request closed: another open dispute keeps the UID frozen.
+      stillFrozen: notice.event !== 'opened' && (await isUidFrozen(tx, notice.platId, notice.uid)),
+    },
+    userId: notice.holderId,
+  });
+}
+
+const exchangeName = (partners: ReadonlyMap<number, { name: string }>, platId: number) =>
+  partners.get(platId)?.name ?? `#${platId}`;
+
 /** /elex/admin/support/reply: the operator answers; the member is mailed. */
 export async function adminReply(
   deps: AppDeps,
@@ -377,6 +414,11 @@ async function closeRequest(
   outcome: {
     resolution: SupportResolution;
     text: string | null;
+    /**
+     * A dispute's decision: the member who held the UID when it was decided is told too, naming the
+     * exchange (read before the transaction: on PGlite a query outside it would wait for it).
+     */
+    holder?: { userId: number; exchange: string } | undefined;
     audit: {
       action: 'support.close' | 'support.moveBinding' | 'support.verifyOwnership';
       before?: unknown;
@@ -395,6 +437,15 @@ async function closeRequest(
     updatedAt: now,
   });
   await mailMember(tx, deps, after, { text: outcome.text, resolution: outcome.resolution });
+  if (row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null && outcome.holder) {
+    await mailHolder(tx, deps, {
+      platId: row.platId,
+      uid: row.uid,
+      exchange: outcome.holder.exchange,
+      holderId: outcome.holder.userId,
+      event: outcome.resolution,
+    });
+  }
   await recordAudit(tx, {
     actor: context.actor,
     action: outcome.audit.action,
@@ -417,11 +468,21 @@ export async function adminClose(
   context: ActionContext,
   input: { id: number; text?: string | undefined },
 ): Promise<AdminSupportDetail> {
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
+    const holder =
+      row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null
+        ? await liveBindingOf(tx, row.platId, row.uid)
+        : undefined;
     await closeRequest(tx, deps, context, row, {
       resolution: 'closed',
       text: input.text ?? null,
+      // The claimant may hold it by now (another request moved it): they hear it once.
+      holder:
+        holder && holder.userId !== row.userId
+          ? { userId: holder.userId, exchange: exchangeName(partners, holder.platId) }
+          : undefined,
       audit: { action: 'support.close' },
     });
   });
@@ -440,6 +501,7 @@ export async function adminMoveBinding(
   input: { id: number },
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null || row.address === null) {
@@ -465,6 +527,7 @@ export async function adminMoveBinding(
     await closeRequest(tx, deps, context, row, {
       resolution: 'moved',
       text: null,
+      holder: { userId: moved.from.userId, exchange: exchangeName(partners, row.platId) },
       audit: {
         action: 'support.moveBinding',
         before: { holderId: moved.from.userId, bindingId: moved.from.id, balance: usdt(balance) },
@@ -485,6 +548,7 @@ export async function adminVerifyOwnership(
   input: { id: number },
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
+  const partners = await loadPartners(deps);
   await deps.db.transaction(async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (
@@ -504,6 +568,10 @@ export async function adminVerifyOwnership(
     await closeRequest(tx, deps, context, row, {
       resolution: 'verified',
       text: null,
+      holder:
+        row.kind === 'uidBoundByOther'
+          ? { userId: holder.userId, exchange: exchangeName(partners, row.platId) }
+          : undefined,
       audit: {
         action: 'support.verifyOwnership',
         after: { holderId: holder.userId, bindingId: holder.id },

@@ -6,6 +6,7 @@ import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { call, mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { DAY_MS, nextUid } from '../cashback/test-support.js';
+import { invalidateCatalogCache } from '../exchanges/exchanges.service.js';
 import {
   ADDRESS,
   addToRoster,
@@ -241,6 +242,56 @@ describe('a dispute', () => {
       state: State.Refused,
       message: '该请求已关闭。如需更多帮助，请提交新的请求。',
     });
+  });
+});
+
+describe('the member who holds a disputed UID', () => {
+  it('is mailed in their language when a dispute freezes it and when each one is decided, never told who', async () => {
+    const holder = await fundedMember(ctx, { cashback: '60', lang: 'zh', confirmedBy: operator.userId });
+    // Each step below reads the exchange's name from a cold catalog, as after its 30 s: a read inside
+    // the decision's transaction would wait forever for it on PGlite's one connection.
+    const decide = (route: string, id: string) => {
+      invalidateCatalogCache();
+      return adminCall(ctx, operator, route, { id });
+    };
+    // Newest first.
+    const notices = async () =>
+      (await mailsTo(ctx, holder.email)).filter((mail) => mail.template === 'uidDisputeNotice');
+    const [first, second] = [await registerMember(ctx), await registerMember(ctx)];
+    invalidateCatalogCache();
+    const firstId = await dispute(first, holder);
+    const secondId = await dispute(second, holder);
+    const opened = await notices();
+    expect(opened).toHaveLength(2);
+    expect(opened[0]?.subject).toBe(`您的 Bitget UID ${holder.uid} 正在进行归属审核`);
+    expect(opened[0]?.text).toContain(
+      `/mypage/support/new?kind=ownership&platId=${BITGET}&uid=${holder.uid}`,
+    );
+    for (const mail of opened) {
+      expect(mail.text).not.toContain(first.email);
+      expect(mail.text).not.toContain(second.email);
+    }
+
+    // The holder is confirmed on one dispute: the other still freezes the UID, and the mail says so.
+    expect((await decide('support/verifyOwnership', firstId)).state).toBe(0);
+    expect((await notices())[0]?.text).toContain('关于该 UID 的另一项争议仍在处理中');
+    expect((await memberCall(ctx, holder, '/elex/user/withdrawable')).content.bindings[0]).toMatchObject({
+      frozen: true,
+    });
+    expect((await decide('support/close', secondId)).state).toBe(0);
+    const [closed] = await notices();
+    expect(closed?.text).toContain('未作任何变更');
+    expect(closed?.text).toContain('该 UID 的提现已解除冻结。');
+
+    // A third claimant wins: the holder hears the UID left with its balance, and how to dispute it.
+    const owner = await registerMember(ctx);
+    expect((await decide('support/moveBinding', await dispute(owner, holder))).state).toBe(0);
+    const all = await notices();
+    expect(all).toHaveLength(6);
+    expect(all[0]?.text).toContain('它已不再绑定到您的账户');
+    expect(all[0]?.text).toContain(`kind=uidBoundByOther&platId=${BITGET}&uid=${holder.uid}`);
+    // The claimants get their own answers only, not the holder's notice.
+    expect((await mailsTo(ctx, owner.email)).map((mail) => mail.template)).not.toContain('uidDisputeNotice');
   });
 });
 

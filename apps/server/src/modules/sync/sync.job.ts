@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import PgBoss from 'pg-boss';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import type { SyncableExchangeAdapter } from '../../integrations/exchanges/adapter.js';
 import type { Clock } from '../../lib/clock.js';
@@ -223,6 +222,8 @@ function poolOf(db: Database): Pool {
 async function startQueue(deps: SyncJobDeps, options: SyncJobOptions): Promise<SyncJob> {
   const pool = poolOf(deps.db);
   const intervalSeconds = options.intervalMinutes * 60;
+  // Loaded here, on PostgreSQL only: PGlite runs the same jobs in process.
+  const { default: PgBoss } = await import('pg-boss');
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values) },
     schema: 'pgboss',
