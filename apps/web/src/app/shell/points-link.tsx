@@ -1,8 +1,8 @@
 import { PATHS } from '@elex/contract';
 import { Coins } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useIsSignedToday } from '../../features/points/api/get-sign-status';
+import { useTranslation } from '../../shared/i18n/use-translation';
 
 /** The points icon: a red dot when today's check-in is known and not done; unknown shows none. */
 export function PointsLink() {

@@ -1,6 +1,6 @@
 import type { ExchangeIndexResponse } from '@elex/contract';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import { ActivitySlider } from './components/activity-slider';
 import { HallOfFame } from './components/hall-of-fame';
 import { PartnerLogos } from './components/partner-logos';

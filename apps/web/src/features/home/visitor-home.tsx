@@ -1,12 +1,12 @@
 import { HOME, PATHS } from '@elex/contract';
 import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
 import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import { useExchangeIndex } from '../../shared/queries/get-exchange-index';
 import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
