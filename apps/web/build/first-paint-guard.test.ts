@@ -80,6 +80,25 @@ describe('the first-paint guard of the production build (issue 14)', () => {
     ]);
   });
 
+  it('names TanStack Query when the home page imports it', () => {
+    const chunks = [
+      chunk('assets/index.js', [], { isEntry: true }),
+      chunk(
+        'assets/home-page.js',
+        [HOME, '/repo/node_modules/@tanstack/react-query/build/modern/useQuery.js'],
+        {
+          facadeModuleId: HOME,
+        },
+      ),
+      chunk('assets/exchange-showcase.js', [
+        '/repo/node_modules/@tanstack/query-core/build/modern/queryClient.js',
+      ]),
+    ];
+    expect(firstPaintViolations(chunks)).toEqual([
+      expect.stringMatching(/home-page\.js carries .*react-query/),
+    ]);
+  });
+
   it('refuses to pass when it cannot find the home route', () => {
     expect(firstPaintViolations([chunk('assets/index.js', [], { isEntry: true })])).toEqual([
       expect.stringMatching(/would check nothing/),

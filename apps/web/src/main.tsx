@@ -3,7 +3,7 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { createQueryClient, Providers } from './app/providers';
+import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
 import { StartFailure } from './app/start-failure';
 import { initI18n, initialLocale } from './shared/i18n/i18n';
@@ -21,7 +21,7 @@ async function start() {
   }
   createRoot(root).render(
     <StrictMode>
-      <Providers client={createQueryClient()}>
+      <Providers>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>

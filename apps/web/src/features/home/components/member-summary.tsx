@@ -1,7 +1,7 @@
 import { PATHS } from '@elex/contract';
 import { ChevronRight, Link2, Plus } from 'lucide-react';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../../shared/exchanges/exchange-list-query';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { formatUsdt } from '../../../shared/exchanges/format';
 import { useTranslation } from '../../../shared/i18n/use-translation';
