@@ -1,5 +1,6 @@
 import { DEFAULT_LOCALE, type Locale, toLocale } from '@elex/contract';
 import type { i18n as I18next } from 'i18next';
+import { afterFirstPaint } from '../after-first-paint';
 import { storage } from '../storage';
 import firstPaintEn from './first-paint/en';
 import { type Bundles, translate as readKey, type TranslateOptions } from './translate';
@@ -14,7 +15,8 @@ type Strings = Record<string, unknown>;
  * render, i18next with react-i18next, the whole catalog and the server messages ('msg', from the
  * contract) load; once they are in, i18next answers every `t` (it takes over) and what is on screen
  * re-renders. Every page but the home waits for them (lazyPage) and may use react-i18next; the shell and
- * the home use `useTranslation` from ./use-translation, which works before and after. The sections are
+ * the home use `useTranslation` from ./use-translation, which works before and after. The home's first
+ * paint does not share the network with that download: it starts once the page has painted. The sections are
  * listed in first-paint/*.ts; first-paint.test.tsx proves the shell and the home page need no other.
  */
 const firstPaintLoaders: Record<Locale, () => Promise<Strings>> = {
@@ -143,6 +145,7 @@ export async function initI18n(locale: Locale = initialLocale()): Promise<void> 
   isStarted = true;
   notify();
   document.documentElement.lang = locale;
-  // Not awaited: the rest of the language and i18next download while the first page paints.
-  loadLocale(locale).catch(() => undefined);
+  // Not awaited: the rest of the language and i18next download once the first page has painted (a page
+  // that needs them asks at once, lazyPage).
+  afterFirstPaint(() => loadLocale(locale).catch(() => undefined));
 }
