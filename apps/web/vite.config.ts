@@ -1,11 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { firstPaintGuard } from './build/first-paint-guard';
-import { preloadHome } from './build/preload-home';
 import { precompress } from './vite-precompress';
 
 export default defineConfig({
-  plugins: [react(), firstPaintGuard(), preloadHome(), precompress()],
+  plugins: [react(), firstPaintGuard(), precompress()],
   build: {
     // The manifest lets the bench find the home route's lazy chunk.
     manifest: true,
