@@ -65,6 +65,40 @@ describe('the first-paint guard of the production build (issue 14)', () => {
     ]);
   });
 
+  it('names i18next and react-i18next when the shell reaches for them', () => {
+    const chunks = [
+      chunk('assets/index.js', ['/repo/node_modules/react-i18next/dist/es/useTranslation.js'], {
+        isEntry: true,
+        imports: ['assets/i18next.js'],
+      }),
+      chunk('assets/home-page.js', [HOME], { facadeModuleId: HOME }),
+      chunk('assets/i18next.js', ['/repo/node_modules/i18next/dist/esm/i18next.js']),
+    ];
+    expect(firstPaintViolations(chunks)).toEqual([
+      expect.stringMatching(/index\.js carries .*react-i18next/),
+      expect.stringMatching(/i18next\.js carries .*i18next\.js/),
+    ]);
+  });
+
+  it('names TanStack Query when the home page imports it', () => {
+    const chunks = [
+      chunk('assets/index.js', [], { isEntry: true }),
+      chunk(
+        'assets/home-page.js',
+        [HOME, '/repo/node_modules/@tanstack/react-query/build/modern/useQuery.js'],
+        {
+          facadeModuleId: HOME,
+        },
+      ),
+      chunk('assets/exchange-showcase.js', [
+        '/repo/node_modules/@tanstack/query-core/build/modern/queryClient.js',
+      ]),
+    ];
+    expect(firstPaintViolations(chunks)).toEqual([
+      expect.stringMatching(/home-page\.js carries .*react-query/),
+    ]);
+  });
+
   it('refuses to pass when it cannot find the home route', () => {
     expect(firstPaintViolations([chunk('assets/index.js', [], { isEntry: true })])).toEqual([
       expect.stringMatching(/would check nothing/),

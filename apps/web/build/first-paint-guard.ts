@@ -32,6 +32,14 @@ const FIRST_PAINT_RULE: FirstPaintRule = {
       why: "a language's whole catalog loads after the first paint (shared/i18n/i18n.ts)",
     },
     {
+      pattern: /\/node_modules\/(i18next|react-i18next)\//,
+      why: 'i18next loads after the first paint; the shell and the home use shared/i18n/use-translation',
+    },
+    {
+      pattern: /\/node_modules\/@tanstack\//,
+      why: 'TanStack Query loads after the first paint, with the pages and sections that ask for data (shared/queries/query-scope.tsx)',
+    },
+    {
       pattern: /\/node_modules\/(embla-carousel[^/]*|@radix-ui\/react-tabs)\//,
       why: "the home's sliders and tabs show with the exchange list, after the first paint (features/home/exchange-showcase.tsx)",
     },

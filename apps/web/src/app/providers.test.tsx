@@ -1,8 +1,9 @@
 import { render } from '@testing-library/react';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
+import { createQueryClient } from '../shared/queries/query-scope';
 import { storage } from '../shared/storage';
-import { createQueryClient, Providers } from './providers';
+import { Providers } from './providers';
 
 describe('the query cache and the session', () => {
   it('empties when the member logs in, logs out or the session changes in another tab', () => {

@@ -1,6 +1,6 @@
 import { Component, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Location } from 'react-router';
+import { useTranslation } from '../shared/i18n/use-translation';
 import { Page } from '../shared/ui/page';
 import { ChunkLoadError, classifyChunkError } from './lazy-page';
 

@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
-import { createQueryClient, Providers } from '../app/providers';
+import { Providers } from '../app/providers';
+import { createQueryClient, QueryScope } from '../shared/queries/query-scope';
 import { storage } from '../shared/storage';
 
 /** Logs in the way the app decides it (spec section 4: a token in local storage). */
@@ -32,7 +33,10 @@ export function renderRoutes(routes: RouteObject[], url: string) {
   const client = createQueryClient();
   const result = render(
     <Providers client={client}>
-      <RouterProvider router={router} />
+      {/* Lazy pages bring their own scope; an element rendered as a route does not. */}
+      <QueryScope>
+        <RouterProvider router={router} />
+      </QueryScope>
     </Providers>,
   );
   return { ...result, router, client };

@@ -1,6 +1,6 @@
 import { PATHS } from '@elex/contract';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../shared/i18n/use-translation';
 
 export function BrandLink() {
   const { t } = useTranslation();

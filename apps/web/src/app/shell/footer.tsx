@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { whenStringsComplete } from '../../shared/i18n/i18n';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import type { LegalDocument } from '../../shared/ui/legal-dialog';
 import { toast } from '../../shared/ui/toast';
 import { COMMUNITY_LINKS } from '../menu';

@@ -1,8 +1,8 @@
 import { LOCALE_NAMES } from '@elex/contract';
 import { Globe } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../shared/i18n/i18n';
+import { useTranslation } from '../../shared/i18n/use-translation';
 
 /** The dialog and its drawer library load on the first click, not with the first paint (issue 14). */
 const LanguageChoices = lazy(() => import('./language-choices'));

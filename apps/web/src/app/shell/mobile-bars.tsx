@@ -1,7 +1,7 @@
 import { Calculator, CircleUser, House, Info, LogIn, type LucideIcon, Store, UserPlus } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import { isMenuItemActive, type MenuItem, visibleMenu } from '../menu';
 import { BrandLink } from './brand-link';
 import { LanguageButton } from './language-dialog';

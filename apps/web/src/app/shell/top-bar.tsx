@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import { isMenuItemActive, visibleMenu } from '../menu';
 import { BrandLink } from './brand-link';
 import { LanguageButton } from './language-dialog';

@@ -1,5 +1,5 @@
 import { FileText } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../shared/i18n/use-translation';
 import { toast } from '../../shared/ui/toast';
 import { WHITEPAPER_URL } from '../menu';
 

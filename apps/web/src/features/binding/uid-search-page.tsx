@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Clock, ExternalLink, Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useOpenExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { ExchangeLogo } from '../../shared/exchanges/exchange-logo';
 import { exchangeDetailHref, exchangeLinkDetailHref, uidLinkingHref } from '../../shared/exchanges/paths';
 import { Page } from '../../shared/ui/page';

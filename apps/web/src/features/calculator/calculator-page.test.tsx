@@ -4,8 +4,9 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient, Providers } from '../../app/providers';
+import { Providers } from '../../app/providers';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { createQueryClient, QueryScope } from '../../shared/queries/query-scope';
 import { envelope, renderAt } from '../../test/helpers';
 import CalculatorPage from './calculator-page';
 
@@ -227,11 +228,13 @@ describe('the calculator (spec section 2)', () => {
       const open = () =>
         render(
           <Providers client={client}>
-            <RouterProvider
-              router={createMemoryRouter([{ path: '*', element: <CalculatorPage /> }], {
-                initialEntries: ['/calculator'],
-              })}
-            />
+            <QueryScope>
+              <RouterProvider
+                router={createMemoryRouter([{ path: '*', element: <CalculatorPage /> }], {
+                  initialEntries: ['/calculator'],
+                })}
+              />
+            </QueryScope>
           </Providers>,
         );
       const first = open();

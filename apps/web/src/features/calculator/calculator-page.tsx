@@ -1,6 +1,6 @@
 import { CALCULATOR } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
-import { useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useOpenExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { formatInteger } from '../../shared/exchanges/format';
 import { Page } from '../../shared/ui/page';
 import { CalculatorForm } from './components/calculator-form';

@@ -1,4 +1,4 @@
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 
 /** Names exchanges by platId from the dictionary; an unknown id shows as its number. */
 export function useExchangeName() {

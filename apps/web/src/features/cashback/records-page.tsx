@@ -3,7 +3,7 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';

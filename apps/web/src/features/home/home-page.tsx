@@ -8,9 +8,13 @@ import { VisitorHome } from './visitor-home';
 import './home.css';
 
 // Members only: a visitor's first paint does without its code, a member's loads beside their figures.
-const memberSummary = deferredComponent(async () => ({
-  default: (await import('./components/member-summary')).MemberSummary,
-}));
+const memberSummary = deferredComponent(async () => {
+  const [{ MemberSummary }, { withQueryScope }] = await Promise.all([
+    import('./components/member-summary'),
+    import('../../shared/queries/query-scope'),
+  ]);
+  return { default: withQueryScope(MemberSummary) };
+});
 
 function DeferredMemberSummary() {
   const MemberSummary = useDeferredComponent(memberSummary);

@@ -1,19 +1,24 @@
 import { HOME, PATHS } from '@elex/contract';
 import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { type ReactNode, useEffect } from 'react';
 import { Link } from 'react-router';
 import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
-import { isExchangeListUnavailable, useOpenExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import {
+  isExchangeListUnavailable,
+  useOpenExchangesOnFirstPaint,
+} from '../../shared/exchanges/exchange-dictionary';
 import { ExchangeListLoadError } from '../../shared/exchanges/exchange-list-load-error';
 import { useIsLoggedIn } from '../../shared/hooks/use-is-logged-in';
-import { useExchangeIndex } from '../../shared/queries/get-exchange-index';
+import { useTranslation } from '../../shared/i18n/use-translation';
+import { requestExchangeIndexEarly } from '../../shared/queries/exchange-index-request';
+import { useQueryClientIfLoaded } from '../../shared/queries/query-client-source';
 import { SERVICE_VALUES } from '../../shared/service-values';
 import { Page } from '../../shared/ui/page';
-import { Skeleton } from '../../shared/ui/skeleton';
+import { ShowcaseSkeleton } from './components/showcase-skeleton';
 import { UidSearchForm } from './components/uid-search-form';
 
-// Its sliders and tabs show with the exchange list, so their code loads beside its request.
+// Its sliders and tabs show with the exchange list, so their code (and TanStack Query's) loads beside
+// its request.
 const exchangeShowcase = deferredComponent(() => import('./exchange-showcase'));
 
 const STEPS = [
@@ -29,9 +34,13 @@ const STEPS = [
 export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   const { t } = useTranslation();
   const isLoggedIn = useIsLoggedIn();
-  const index = useExchangeIndex();
-  const dictionary = useOpenExchangeList();
+  const dictionary = useOpenExchangesOnFirstPaint();
   const ExchangeShowcase = useDeferredComponent(exchangeShowcase);
+  const isQueryLoaded = useQueryClientIfLoaded() !== undefined;
+  useEffect(() => {
+    // Once TanStack Query is in, the showcase's query asks (or answers from its cache) at once.
+    if (!isQueryLoaded) requestExchangeIndexEarly();
+  }, [isQueryLoaded]);
 
   return (
     <Page title={t('home.title')} intro={t('home.heroLead')} wide>
@@ -56,20 +65,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
         </div>
       </section>
 
-      {index.isError ? (
-        <div className="card load-error" role="alert">
-          <p>{t('homePublic.loadFailed')}</p>
-          <button type="button" className="button button-ghost" onClick={() => void index.refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
-      ) : index.isPending || !ExchangeShowcase ? (
-        <div className="home-skeleton">
-          <Skeleton lines={8} />
-        </div>
-      ) : (
-        <ExchangeShowcase index={index.data} />
-      )}
+      {ExchangeShowcase ? <ExchangeShowcase pending={<ShowcaseSkeleton />} /> : <ShowcaseSkeleton />}
 
       <section className="steps" aria-labelledby="steps-title">
         <h2 id="steps-title">{t('home.stepsTitle')}</h2>

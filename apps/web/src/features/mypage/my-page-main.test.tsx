@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,8 @@ describe('/mypage', () => {
     });
     const { router } = renderMyPage();
     await user.click(await screen.findByRole('button', { name: t('mypage.logout') }));
-    expect(await screen.findByText(t('msg:loggedOut'))).toBeVisible();
+    // A toast fades in (sonner mounts it transparent, then shows it): wait until it is shown.
+    await waitFor(() => expect(screen.getByText(t('msg:loggedOut'))).toBeVisible());
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(router.state.location.pathname).toBe('/');
   });

@@ -3,7 +3,7 @@ import { MessageSquarePlus } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { newSupportRequestHref, supportRequestHref } from '../../shared/navigation/support-paths';
 import { STATUS_CLASS } from '../../shared/support-labels';

@@ -78,7 +78,8 @@ describe('/mypage/support/:id', () => {
     );
     const thread = screen.getByRole('region', { name: t('support.thread.title') });
     await waitFor(() => expect(within(thread).getAllByRole('article')).toHaveLength(3));
-    expect(screen.getByText(i18next.t('msg:supportReplySent'))).toBeInTheDocument();
+    // A toast: its region loads at the first one (or after the first paint), so it may come a moment later.
+    expect(await screen.findByText(i18next.t('msg:supportReplySent'))).toBeInTheDocument();
     expect(screen.getByText(t('support.statuses.open'))).toBeInTheDocument();
     expect(text).toHaveValue('');
     expect(

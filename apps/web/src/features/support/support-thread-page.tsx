@@ -3,7 +3,7 @@ import { ArrowLeft } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
 import { memberResolutionKey, STATUS_CLASS } from '../../shared/support-labels';
 import { LoadError } from '../../shared/ui/load-error';

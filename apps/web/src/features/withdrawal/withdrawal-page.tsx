@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
-import { useExchangeList } from '../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { useRequestCode } from '../../shared/hooks/use-request-code';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { useProfile } from '../../shared/queries/get-profile';

@@ -1,8 +1,7 @@
 import { type Envelope, REDIRECT_DELAY_MS, State } from '@elex/contract';
 import type { ENDPOINTS } from '@elex/contract/endpoints';
-import i18next from 'i18next';
 import type { z } from 'zod';
-import { currentLocale, whenStringsComplete } from '../i18n/i18n';
+import { currentLocale, translate, whenStringsComplete } from '../i18n/i18n';
 import { loginRedirectFor } from '../navigation/login-redirect';
 import { storage } from '../storage';
 import { toast } from '../ui/toast';
@@ -70,7 +69,7 @@ export function setApiNavigator(next: ApiNavigator) {
 }
 
 /** A server message in the page's language; pages that upload have their language complete already. */
-const msgNow = (key: string) => i18next.t(`msg:${key}`);
+const msgNow = (key: string) => translate(`msg:${key}`);
 
 /** The same, once the messages are there: the first page's first call may fail before they arrive. */
 async function msg(key: string): Promise<string> {

@@ -1,10 +1,9 @@
 import type { ExchangeDictionary, ExchangeDictionaryEntry } from '@elex/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../app/providers';
 import { envelope } from '../../test/helpers';
+import { createQueryClient } from '../queries/query-scope';
 import {
   clearExchangeDictionary,
-  exchangeListQuery,
   findExchanges,
   getExchangeById,
   getExchangeList,
@@ -13,6 +12,7 @@ import {
   loadExchangeDictionary,
   refreshExchangeDictionary,
 } from './exchange-dictionary';
+import { exchangeListQuery } from './exchange-list-query';
 
 function entry(
   id: number,

@@ -1,6 +1,6 @@
 import type { ExchangeDictionary, ExchangeDictionaryEntry } from '@elex/contract';
 import { API } from '@elex/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import { apiCall } from '../api/api-client';
 
 /**
@@ -96,30 +96,9 @@ export async function getExchangesByIds(ids: readonly number[]): Promise<Exchang
   return ids.flatMap((id) => exchangeList.filter((entry) => entry.id === id));
 }
 
-export const exchangeListQuery = queryOptions({
-  queryKey: ['exchange-dictionary', 'list'],
-  queryFn: getExchangeList,
-  // The module above is the cache; the query only lets components wait for it. An empty list is what
-  // a failed load answers (spec section 8), so it is stale at once: the next page that uses the list
-  // loads again instead of keeping the failure for the whole session (the module keeps no failure).
-  staleTime: (query) => (query.state.data?.length ? Number.POSITIVE_INFINITY : 0),
-});
-
-/** The partner list for pickers and cards; empty when the dictionary failed (spec section 8). */
-export function useExchangeList() {
-  return useQuery(exchangeListQuery);
-}
-
-const openExchanges = (list: ExchangeDictionaryEntry[]) => list.filter((entry) => !entry.retired);
-
-/**
- * The partners a visitor can still choose (issue 12): every public list and picker (home, /exchange,
- * the calculator, the UID search and binding). A retired partner stays in `useExchangeList` only so
- * members' UIDs, records and balances there keep its name and logo.
- */
-export function useOpenExchangeList() {
-  return useQuery({ ...exchangeListQuery, select: openExchanges });
-}
+/** The partners a visitor can still choose (issue 12); retired ones keep their name for members' records. */
+export const openExchanges = (list: readonly ExchangeDictionaryEntry[]) =>
+  list.filter((entry) => !entry.retired);
 
 /**
  * Whether the list came back empty, which happens only when the dictionary could not be loaded: the
@@ -127,4 +106,31 @@ export function useOpenExchangeList() {
  */
 export function isExchangeListUnavailable(list: { isSuccess: boolean; data?: readonly unknown[] }) {
   return list.isSuccess && (list.data?.length ?? 0) === 0;
+}
+
+interface FirstPaintList {
+  data?: ExchangeDictionaryEntry[];
+  isSuccess: boolean;
+  isFetching: boolean;
+  refetch(): Promise<unknown>;
+}
+
+/**
+ * The open partners for the home's search form, as `useOpenExchangeList` answers them but without
+ * TanStack Query, which loads after the first paint (issue 14). The module's cache is shared: a list
+ * the home loaded is the pages' too, and a failure is kept by neither.
+ */
+export function useOpenExchangesOnFirstPaint(): FirstPaintList {
+  const [data, setData] = useState(() => (cached ? openExchanges(cached.exchangeList) : undefined));
+  const [isFetching, setFetching] = useState(false);
+  const load = useCallback(async () => {
+    setFetching(true);
+    // getExchangeList answers an empty list on a failure, never a rejection.
+    setData(openExchanges(await getExchangeList()));
+    setFetching(false);
+  }, []);
+  useEffect(() => {
+    if (!cached) void load();
+  }, [load]);
+  return { data, isSuccess: data !== undefined, isFetching, refetch: load };
 }

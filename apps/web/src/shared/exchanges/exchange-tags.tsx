@@ -1,5 +1,5 @@
 import type { ExchangeMark } from '@elex/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 
 /** An exchange's tags: a translated label with its icon (the label says it all, the icon is decorative). */
 export function ExchangeTags({ marks }: { marks: readonly ExchangeMark[] }) {

@@ -4,16 +4,20 @@ import { createInstance } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient, Providers } from '../../app/providers';
+import { Providers } from '../../app/providers';
 import { AppRoutes } from '../../app/router';
 import en from '../../locales/en.json';
 import ko from '../../locales/ko.json';
 import zh from '../../locales/zh.json';
 import { envelope, logIn, resizeTo } from '../../test/helpers';
 import { clearExchangeDictionary } from '../exchanges/exchange-dictionary';
+import { createQueryClient } from '../queries/query-scope';
 import firstPaintEn from './first-paint/en';
 import firstPaintKo from './first-paint/ko';
 import firstPaintZh from './first-paint/zh';
+import type { TFunction, Translator } from './i18n';
+import { translate } from './translate';
+import { TranslatorProvider } from './use-translation';
 
 const CATALOGS: Record<Locale, Record<string, unknown>> = { en, zh, ko };
 const FIRST_PAINT: Record<Locale, Record<string, unknown>> = {
@@ -72,32 +76,41 @@ function serve() {
   );
 }
 
-/** The shell and the home page with nothing but one language's first-paint strings; the keys they missed. */
+/**
+ * The shell and the home page with nothing but one language's first-paint strings; the keys they missed.
+ * A component that used react-i18next instead of shared/i18n/use-translation would read an empty i18next
+ * here, and its keys would be missed too (it would bring i18next into the first download).
+ */
 async function missingOnFirstPaint(locale: Locale, width: number, member: boolean): Promise<string[]> {
   const missing = new Set<string>();
-  const i18n = createInstance();
-  await i18n.init({
-    resources: { [locale]: { translation: FIRST_PAINT[locale] } },
+  const note = (namespace: string, key: string) => {
+    // Server messages show on a failure or a click, by then loaded (i18n.ts); not first-paint text.
+    if (namespace !== 'msg') missing.add(key);
+  };
+  const bundles = { translation: FIRST_PAINT[locale] };
+  const t: TFunction = (key, options) => translate(bundles, key, options, note);
+  const firstPaintOnly: Translator = { subscribe: () => () => undefined, current: () => t };
+  const emptyI18next = createInstance();
+  await emptyI18next.init({
+    resources: {},
     lng: locale,
     fallbackLng: false,
-    interpolation: { escapeValue: false },
     saveMissing: true,
-    missingKeyHandler: (_languages, namespace, key) => {
-      // Server messages show on a failure or a click, by then loaded (i18n.ts); not first-paint text.
-      if (namespace !== 'msg') missing.add(key);
-    },
+    missingKeyHandler: (_languages, namespace, key) => note(namespace, key),
   });
   clearExchangeDictionary();
   serve();
   resizeTo(width);
   if (member) logIn();
   render(
-    <I18nextProvider i18n={i18n}>
-      <Providers client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/']}>
-          <AppRoutes />
-        </MemoryRouter>
-      </Providers>
+    <I18nextProvider i18n={emptyI18next}>
+      <TranslatorProvider value={firstPaintOnly}>
+        <Providers client={createQueryClient()}>
+          <MemoryRouter initialEntries={['/']}>
+            <AppRoutes />
+          </MemoryRouter>
+        </Providers>
+      </TranslatorProvider>
     </I18nextProvider>,
   );
   // The home page's chunk loads lazily, which takes a while on a busy machine.

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 
 /** spec: loading shows a skeleton, then the content. */
 export function Skeleton({ lines = 3 }: { lines?: number }) {

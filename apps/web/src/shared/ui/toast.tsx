@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { afterFirstPaint } from '../after-first-paint';
 
 type Sonner = typeof import('sonner').toast;
 
@@ -9,6 +10,7 @@ type Sonner = typeof import('sonner').toast;
  */
 let sonnerLoading: Promise<Sonner> | undefined;
 function withSonner(show: (sonner: Sonner) => void) {
+  wantRegion();
   sonnerLoading ??= import('sonner').then((module) => module.toast);
   void sonnerLoading.then(show);
 }
@@ -44,7 +46,13 @@ export const toast = {
   info: (message: string) => withSonner((sonner) => sonner.info(message, { closeButton: true })),
 };
 
-const SonnerRegion = lazy(() => import('./toaster'));
+/** The region's chunk loads at the first toast or once the first page has painted, whichever is first. */
+let wantRegion: () => void = () => undefined;
+const isRegionWanted = new Promise<void>((resolve) => {
+  wantRegion = resolve;
+});
+afterFirstPaint(() => wantRegion());
+const SonnerRegion = lazy(() => isRegionWanted.then(() => import('./toaster')));
 
 /** The toast region (toaster.tsx), its own chunk: nothing shows in it before the first toast. */
 export function Toaster() {

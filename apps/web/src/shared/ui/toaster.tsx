@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Toaster as SonnerToaster } from 'sonner';
 import { useIsWide } from '../hooks/use-is-wide';
+import { useTranslation } from '../i18n/use-translation';
 
 /** Below the desktop top bar (64 px) and clear of its menu; at the top on a phone, which has none there. */
 const DESKTOP_OFFSET = { top: 76, right: 24 };

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { exchangeListQuery, refreshExchangeDictionary } from '../../../shared/exchanges/exchange-dictionary';
+import { refreshExchangeDictionary } from '../../../shared/exchanges/exchange-dictionary';
+import { exchangeListQuery } from '../../../shared/exchanges/exchange-list-query';
 import { EXCHANGE_DETAIL_KEY } from '../../../shared/queries/get-exchange-detail';
 import { exchangeIndexQuery } from '../../../shared/queries/get-exchange-index';
 import { catalogQuery } from '../api/get-catalog';

@@ -1,7 +1,7 @@
 import type { Activity, ExchangeIndexRow } from '@elex/contract';
 import { ExternalLink } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 import { Carousel } from './carousel';
 
 /** An activity slider: each slide opens the exchange's activity page in a new window (spec section 2). */

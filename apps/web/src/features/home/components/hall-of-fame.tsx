@@ -1,9 +1,9 @@
 import { type ExchangeIndexRow, type Fame, HOME } from '@elex/contract';
 import { Trophy } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { formatUsdt } from '../../../shared/exchanges/format';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 import { Carousel } from './carousel';
 
 /** spec section 9: fames grouped 3 per slide; mobile keeps the first 3 (no slider). */

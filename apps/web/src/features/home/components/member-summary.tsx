@@ -1,10 +1,10 @@
 import { PATHS } from '@elex/contract';
 import { ChevronRight, Link2, Plus } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../../shared/exchanges/exchange-list-query';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { formatUsdt } from '../../../shared/exchanges/format';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 import { useMyInfo } from '../../../shared/queries/get-my-info';
 import { Skeleton } from '../../../shared/ui/skeleton';
 

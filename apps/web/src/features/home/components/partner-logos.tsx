@@ -1,8 +1,8 @@
 import { type ExchangeIndexRow, HOME } from '@elex/contract';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { exchangeDetailHref } from '../../../shared/exchanges/paths';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 
 /** spec section 2: 10 partner logos, each leading to its exchange. */
 export function PartnerLogos({ exchanges }: { exchanges: readonly ExchangeIndexRow[] }) {

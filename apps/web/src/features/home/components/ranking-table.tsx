@@ -2,13 +2,13 @@ import { type ExchangeIndexRow, HOME_TABS, type HomeTab, rankExchanges } from '@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ChevronRight } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
 import { ExchangeTags } from '../../../shared/exchanges/exchange-tags';
 import { formatPercent, formatScore, formatUsdt, isZeroAmount } from '../../../shared/exchanges/format';
 import { exchangeDetailHref } from '../../../shared/exchanges/paths';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 
 /**
  * The exchange ranking with the six tabs of spec section 4, in order; each tab sorts and filters with

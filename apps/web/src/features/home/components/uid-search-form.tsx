@@ -1,9 +1,9 @@
 import { EXCHANGE_UID_PATTERN, type ExchangeDictionaryEntry } from '@elex/contract';
 import { Search } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { uidSearchHref } from '../../../shared/exchanges/paths';
+import { useTranslation } from '../../../shared/i18n/use-translation';
 
 /** spec section 2: the header's exchange picker and UID search box; a search goes to /exchangeNo. */
 export function UidSearchForm({ exchanges }: { exchanges: readonly ExchangeDictionaryEntry[] }) {

@@ -2,7 +2,7 @@ import { DECIMALS, forfeitOnDeletion, toScaled, WITHDRAWAL, type Withdrawable } 
 import { ArrowRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useExchangeList } from '../../../shared/exchanges/exchange-dictionary';
+import { useExchangeList } from '../../../shared/exchanges/exchange-list-query';
 import { formatUsdtExact } from '../../../shared/exchanges/format';
 import { withdrawalHref } from '../../../shared/exchanges/paths';
 import { currentLocale } from '../../../shared/i18n/i18n';
