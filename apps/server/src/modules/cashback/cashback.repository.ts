@@ -158,15 +158,6 @@ export async function selectPeriodsTouching(
   return found;
 }
 
-/** Where a paged settlement has got to: records after this one in its order. */
-export interface SettlementCursor {
-  phase: 'pending' | 'recovered';
-  periodEnd: Date;
-  id: number;
-}
-
-export const SETTLEMENT_START: SettlementCursor = { phase: 'pending', periodEnd: new Date(0), id: 0 };
-
 /** What a settlement page decided, before anything is written to the records or the ledger. */
 export interface SettlementPage {
   /** Records the page holds. */
@@ -179,8 +170,6 @@ export interface SettlementPage {
   recovered: number;
   /** Per UID, the cashback its completed records earn: one journal each. */
   credits: UidCredit[];
-  /** Where the next page starts (null: the end). */
-  next: SettlementCursor | null;
 }
 
 export interface UidCredit {
@@ -202,58 +191,65 @@ export type SettlementRuleSql = (columns: {
   registeredAt: SQL;
 }) => { isSpeedUp: SQL; cashRateBps: SQL; amountMicro: SQL };
 
+/** The records settlement may decide now, numbered by UID: the pages' order (numberDueRecords). */
+const DUE_TABLE = sql.raw('settlement_due');
+
 /**
- * Decides one page of the stored records of an exchange that settlement may decide now: first pending
- * records whose period ended by `endedBy` (in period end, id order: the pending index), then records
- * refused as 'uidNotReferred' whose UID has joined the roster since (a late roster: they settle like
- * any other; in id order); `uid` narrows it to one UID. Paged, so that settling a million records
- * holds one page; `applySettlementPage` then writes the outcomes. The caller holds the exchange's
- * ledger lock.
+ * Numbers the stored records of an exchange that settlement may decide now into DUE_TABLE, by UID,
+ * period end and id: pending records whose period ended by `endedBy`, and records refused as
+ * 'uidNotReferred' whose UID has joined the roster since (a late roster: they settle like any other);
+ * `uid` narrows it to one UID. Pages then follow the number, so a page holds whole UIDs and one journal
+ * pays each UID's records, whatever order the records arrived in: in period order a million records
+ * falling due together put every UID on every page (a journal per record, and each UID's account row
+ * updated once per page in one transaction, issue 14). The caller holds the exchange's ledger lock, so
+ * the set cannot change before the pages are written. Answers how many records are numbered.
+ */
+export async function numberDueRecords(
+  tx: Executor,
+  query: { platId: number; endedBy: Date; uid: string | undefined },
+): Promise<number> {
+  const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
+  await tx.execute(sql`drop table if exists ${DUE_TABLE}`);
+  await tx.execute(sql`
+    create temporary table ${DUE_TABLE} on commit drop as
+    select (row_number() over (order by uid, period_end, id))::integer as n, id from (
+      select r.id, r.uid, r.period_end from ${rebates} r
+      where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'pending'
+        and r.period_end <= ${query.endedBy.toISOString()}::timestamptz
+      union all
+      select r.id, r.uid, r.period_end from ${rebates} r
+      where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'failed'
+        and r.failure_reason = 'uidNotReferred'
+        and exists (select 1 from ${referrals} rf where rf.plat_id = r.plat_id and rf.uid = r.uid)
+    ) due`);
+  const [row] = rowsOf<{ rows: number | string }>(
+    await tx.execute(sql`select count(*) as rows from ${DUE_TABLE}`),
+  );
+  const rows = Number(row?.rows ?? 0);
+  if (rows > 0) {
+    await tx.execute(sql`alter table ${DUE_TABLE} add primary key (n)`);
+    // Temporary tables are never analyzed by autovacuum: without statistics the pages' joins guess.
+    await tx.execute(sql`analyze ${DUE_TABLE}`);
+  }
+  return rows;
+}
+
+/**
+ * Decides the numbered due records `from < n <= to` (numberDueRecords) by the rule, into the page
+ * table; `applySettlementPage` then writes the outcomes. A page of a million due records holds one page
+ * at a time.
  */
 export async function decideSettlementPage(
   tx: Executor,
-  query: {
-    platId: number;
-    endedBy: Date;
-    graceEndedBy: Date;
-    uid: string | undefined;
-    after: SettlementCursor;
-    limit: number;
-    rule: SettlementRuleSql;
-  },
+  query: { platId: number; from: number; to: number; graceEndedBy: Date; rule: SettlementRuleSql },
 ): Promise<SettlementPage> {
-  const { after } = query;
-  const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
-  const due =
-    after.phase === 'pending'
-      ? sql`select r.id, null::integer as n, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start,
-            r.period_end, rf.registered_at, true as is_due
-          from ${rebates} r left join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
-          where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'pending'
-            and r.period_end <= ${query.endedBy.toISOString()}::timestamptz
-            and (r.period_end, r.id) > (${after.periodEnd.toISOString()}::timestamptz, ${after.id}::bigint)
-          order by r.period_end, r.id
-          limit ${query.limit}`
-      : sql`select r.id, null::integer as n, r.uid, r.status, r.fee_micro, r.commission_micro, r.period_start,
-            r.period_end, rf.registered_at, true as is_due
-          from ${rebates} r join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
-          where r.plat_id = ${query.platId} and ${sameUid} and r.status = 'failed'
-            and r.failure_reason = 'uidNotReferred' and r.id > ${after.id}::bigint
-          order by r.id
-          limit ${query.limit}`;
+  const due = sql`select r.id, null::integer as n, r.uid, r.status, r.fee_micro, r.commission_micro,
+      r.period_start, r.period_end, rf.registered_at, true as is_due
+    from ${DUE_TABLE} d join ${rebates} r on r.id = d.id
+    left join ${referrals} rf on rf.plat_id = r.plat_id and rf.uid = r.uid
+    where d.n > ${query.from} and d.n <= ${query.to}`;
   await decideInto(tx, due, query.graceEndedBy, query.rule);
-  const page = await summarizePage(
-    tx,
-    after.phase === 'pending' ? sql`period_end desc, id desc` : sql`id desc`,
-  );
-  // A short page ends its phase.
-  const next: SettlementCursor | null =
-    page.last && page.rows >= query.limit
-      ? { phase: after.phase, ...page.last }
-      : after.phase === 'pending'
-        ? { phase: 'recovered', periodEnd: new Date(0), id: 0 }
-        : null;
-  return { ...page, next };
+  return summarizePage(tx);
 }
 
 /**
@@ -284,7 +280,7 @@ export async function decideStagedRows(
       where s.n > ${query.from} and s.n <= ${query.to}
       order by s.n) s`;
   await decideInto(tx, due, query.graceEndedBy, query.rule);
-  return { ...(await summarizePage(tx, sql`id desc`)), next: null };
+  return summarizePage(tx);
 }
 
 /** Fills the page table with `due`'s rows and their outcomes (null status: not decided, stays pending). */
@@ -326,29 +322,21 @@ async function decideInto(
     from (${due}) d`);
 }
 
-/** What the page table holds: counts, the credits per UID, and its last row in `lastOrder`. */
-async function summarizePage(
-  tx: Executor,
-  lastOrder: SQL,
-): Promise<Omit<SettlementPage, 'next'> & { last: { periodEnd: Date; id: number } | null }> {
+/** What the page table holds: counts and the credits per UID. */
+async function summarizePage(tx: Executor): Promise<SettlementPage> {
   const [summary] = rowsOf<{
     rows: number | string;
     decided: number | string;
     completed: number | string;
     failed: number | string;
     recovered: number | string;
-    last_end: Date | string | null;
-    last_id: string | number | null;
   }>(
     await tx.execute(sql`
       select count(*) as rows, count(p.status) as decided,
         count(*) filter (where p.status = 'completed') as completed,
         count(*) filter (where p.status = 'failed') as failed,
-        count(*) filter (where p.status is not null and p.was = 'failed') as recovered,
-        l.period_end as last_end, l.id as last_id
-      from ${PAGE_TABLE} p
-      left join (select period_end, id from ${PAGE_TABLE} order by ${lastOrder} limit 1) l on true
-      group by l.period_end, l.id`),
+        count(*) filter (where p.status is not null and p.was = 'failed') as recovered
+      from ${PAGE_TABLE} p`),
   );
   const credits = rowsOf<{
     uid: string;
@@ -373,10 +361,6 @@ async function summarizePage(
     failed: Number(summary?.failed ?? 0),
     recovered: Number(summary?.recovered ?? 0),
     credits,
-    last:
-      summary?.last_id != null
-        ? { periodEnd: new Date(summary.last_end as Date | string), id: Number(summary.last_id) }
-        : null,
   };
 }
 

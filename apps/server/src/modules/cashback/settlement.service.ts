@@ -13,9 +13,8 @@ import {
   insertPageEventRewards,
   insertSettledPage,
   lockExchangeLedger,
+  numberDueRecords,
   pageInviteBonuses,
-  SETTLEMENT_START,
-  type SettlementCursor,
   type SettlementPage,
   type SettlementRuleSql,
   type UidCredit,
@@ -68,33 +67,34 @@ export function addSettlement(total: SettlementResult, more: SettlementResult): 
  * - its UID is not in the roster REFERRAL_GRACE_DAYS after the period ended: fails ('uidNotReferred');
  * - otherwise it stays pending.
  * A record that failed as 'uidNotReferred' is decided again as soon as its UID is in the roster (a
- * roster that arrived late never loses the cashback). `uid` settles that one UID only.
+ * roster that arrived late never loses the cashback). `scope.uid` settles that one UID only.
+ * The due records are numbered by UID first and settled a page of `scope.pageSize` at a time in that
+ * order: a page holds whole UIDs, so one journal pays each UID's records of the page.
  */
 export async function settleExchange(
   tx: Transaction,
   deps: AppDeps,
   partner: Partner,
   now: Date,
-  uid?: string,
+  scope: { uid?: string; pageSize?: number } = {},
 ): Promise<SettlementResult> {
   const result = noSettlement();
-  let cursor: SettlementCursor | null = SETTLEMENT_START;
-  while (cursor) {
+  const { endedBy, graceEndedBy } = settlementMoments(deps, now);
+  const due = await numberDueRecords(tx, { platId: partner.platId, endedBy, uid: scope.uid });
+  const pageSize = scope.pageSize ?? SETTLEMENT_PAGE;
+  for (let from = 0; from < due; from += pageSize) {
     const page = await decideSettlementPage(tx, {
       platId: partner.platId,
-      ...settlementMoments(deps, now),
-      uid,
-      after: cursor,
-      limit: SETTLEMENT_PAGE,
+      from,
+      to: from + pageSize,
+      graceEndedBy,
       rule: ruleOf(partner),
     });
-    if (page.decided > 0) {
-      await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
-        const moved = await applySettlementPage(tx, journals, now);
-        if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
-      });
-    }
-    cursor = page.next;
+    if (page.decided === 0) continue;
+    await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
+      const moved = await applySettlementPage(tx, journals, now);
+      if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
+    });
   }
   return result;
 }
@@ -275,7 +275,7 @@ export async function settleRebates(
     const now = deps.clock.now();
     const result = await deps.db.transaction(async (tx) => {
       await lockExchangeLedger(tx, partner.platId);
-      const settled = await settleExchange(tx, deps, partner, now, options.uid);
+      const settled = await settleExchange(tx, deps, partner, now, { uid: options.uid });
       if (options.onSettled && settled.completed + settled.failed > 0) {
         await options.onSettled(tx, partner.platId, settled);
       }
@@ -306,7 +306,7 @@ export async function settleUidSoon(
     return await deps.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local lock_timeout = ${Math.max(1, Math.floor(waitMs))}`));
       await lockExchangeLedger(tx, platId);
-      return settleExchange(tx, deps, partner, deps.clock.now(), uid);
+      return settleExchange(tx, deps, partner, deps.clock.now(), { uid });
     });
   } catch (error) {
     if (isLockTimeout(error)) return null;
