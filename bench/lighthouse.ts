@@ -2,6 +2,8 @@
  * Lighthouse's mobile run (its default: a mid-range phone, simulated slow 4G and a 4x slower CPU) of
  * public pages served by the production app, in Debian's Chromium, offline.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
@@ -16,6 +18,9 @@ export interface LighthouseResult {
 }
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/** A folder to keep each run's whole report in (its critical chains, LCP breakdown, network log). */
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+let reports = 0;
 
 /**
  * Chromium's own background connections are refused by a closed network, and the sandbox needs a
@@ -54,6 +59,15 @@ export async function runLighthouse(url: string, port: number): Promise<Lighthou
   if (!runner) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = runner;
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  if (REPORT_DIR) {
+    fs.mkdirSync(REPORT_DIR, { recursive: true });
+    const name = new URL(url).pathname.replace(/\W+/g, '_') || 'root';
+    reports += 1;
+    fs.writeFileSync(
+      path.join(REPORT_DIR, `${String(reports).padStart(2, '0')}${name}.json`),
+      JSON.stringify(lhr),
+    );
+  }
   const audits = lhr.audits as Record<string, { numericValue?: number; details?: unknown }>;
   const lcpDetails = audits['largest-contentful-paint-element']?.details as
     | { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] }

@@ -61,7 +61,11 @@ async function benchLighthouse() {
       body: '{}',
     }).then((response) => response.json())) as { content?: { allExchange?: { platId: number }[] } };
     const firstExchange = index.content?.allExchange?.[0]?.platId ?? 1;
-    const pages = ['/', `/exchangeDetail?id=${firstExchange}`, '/calculator'];
+    // LIGHTHOUSE_PAGES=/,/calculator measures only those (while trying a change on one page).
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+    const pages = ['/', `/exchangeDetail?id=${firstExchange}`, '/calculator'].filter(
+      (page) => !only || only.includes(page.split('?')[0] ?? page),
+    );
     await withChromium(async (port) => {
       // One unrecorded visit, so the first page does not pay for Chromium's and the server's start.
       await runLighthouse(`${app.url}/`, port);

@@ -99,6 +99,16 @@ describe('the first-paint guard of the production build (issue 14)', () => {
     ]);
   });
 
+  it('checks a home page built into the entry chunk, and what the entry imports', () => {
+    const clean = [chunk('assets/index.js', ['/repo/node_modules/react/index.js', HOME], { isEntry: true })];
+    expect(firstPaintViolations(clean)).toEqual([]);
+    const withZod = [
+      chunk('assets/index.js', [HOME], { isEntry: true, imports: ['assets/schemas.js'] }),
+      chunk('assets/schemas.js', ['/repo/node_modules/zod/v4/classic/schemas.js']),
+    ];
+    expect(firstPaintViolations(withZod)).toEqual([expect.stringMatching(/schemas\.js carries .*zod/)]);
+  });
+
   it('refuses to pass when it cannot find the home route', () => {
     expect(firstPaintViolations([chunk('assets/index.js', [], { isEntry: true })])).toEqual([
       expect.stringMatching(/would check nothing/),

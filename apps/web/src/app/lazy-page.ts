@@ -23,23 +23,13 @@ export function classifyChunkError(error: unknown): ChunkFailure {
 
 type PageModule = { default: ComponentType };
 type PageLoader = () => Promise<PageModule>;
-interface PageOptions {
-  /** The pages of the first paint (the home) need only the strings the main chunk carries. */
-  firstPaint?: boolean;
-}
-
 /**
- * Loads a page chunk and, but for the pages of the first paint, the rest of the language's strings
- * (shared/i18n/i18n.ts), giving up after 120 s; any failure becomes a ChunkLoadError.
+ * Loads a page chunk and the rest of the language's strings (shared/i18n/i18n.ts; the home, in the
+ * main chunk, needs only the first paint's), giving up after 120 s; any failure becomes a
+ * ChunkLoadError.
  */
-export function loadPageChunk(
-  load: PageLoader,
-  timeoutMs: number = LAYOUT.chunkTimeoutMs,
-  { firstPaint = false }: PageOptions = {},
-): PageLoader {
-  const loadWithStrings = firstPaint
-    ? load
-    : () => Promise.all([load(), whenStringsComplete()]).then(([module]) => module);
+export function loadPageChunk(load: PageLoader, timeoutMs: number = LAYOUT.chunkTimeoutMs): PageLoader {
+  const loadWithStrings = () => Promise.all([load(), whenStringsComplete()]).then(([module]) => module);
   return async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -71,14 +61,14 @@ const withQueries =
     }));
 
 /**
- * A route's page, loaded on first use by `loadPageChunk`, with TanStack Query but for the pages of the
- * first paint (issue 14: the home loads the library after it paints, with its sections).
+ * A route's page, loaded on first use by `loadPageChunk`, with TanStack Query (the home, in the main
+ * chunk, loads the library after it paints, with its sections: issue 14).
  */
-export function lazyPage(load: PageLoader, timeoutMs?: number, options?: PageOptions): LazyPage {
+export function lazyPage(load: PageLoader, timeoutMs?: number): LazyPage {
   let chunk: Promise<PageModule> | undefined;
-  const loadPage = options?.firstPaint ? load : withQueries(load);
+  const loadPage = withQueries(load);
   const preload = () => {
-    chunk ??= loadPageChunk(loadPage, timeoutMs, options)();
+    chunk ??= loadPageChunk(loadPage, timeoutMs)();
     return chunk;
   };
   return { Page: lazy(preload), preload };

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { markFirstPaint } from '../shared/after-first-paint';
 import type { LazyPage } from './lazy-page';
@@ -16,6 +16,12 @@ function LazyRoutePage({ page }: { page: LazyPage }) {
       <page.Page />
     </RouteErrorBoundary>
   );
+}
+
+/** A page in the main chunk (the home): marks the first paint once rendered, as a lazy page does. */
+export function FirstPaintPage({ children }: { children: ReactNode }) {
+  useEffect(markFirstPaint, []);
+  return <RouteErrorBoundary location={useLocation()}>{children}</RouteErrorBoundary>;
 }
 
 interface LazyRouteHandle {

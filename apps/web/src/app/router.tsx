@@ -1,8 +1,9 @@
 import { type RouteObject, useLocation } from 'react-router';
 import NotFoundPage from '../features/errors/not-found-page';
+import HomePage from '../features/home/home-page';
 import { GuestOnly, RequireMember } from './guards';
 import { lazyPage } from './lazy-page';
-import { lazyRoute, useLazyRoutes } from './lazy-route';
+import { FirstPaintPage, lazyRoute, useLazyRoutes } from './lazy-route';
 import { RouteErrorBoundary } from './route-error';
 import { AppShell } from './shell/app-shell';
 
@@ -10,15 +11,21 @@ import { AppShell } from './shell/app-shell';
 const page = (path: string | undefined, load: Parameters<typeof lazyPage>[0]): RouteObject =>
   path === undefined ? { index: true, ...lazyRoute(lazyPage(load)) } : { path, ...lazyRoute(lazyPage(load)) };
 
-const loadHome = () => import('../features/home/home-page');
-
 /** Every route of spec section 2. */
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,
     children: [
-      // The first paint (issue 14): the home needs only the strings the main chunk carries.
-      { index: true, ...lazyRoute(lazyPage(loadHome, undefined, { firstPaint: true })) },
+      // The first paint (issue 14): the home is in the main chunk, with the strings it needs, so a first
+      // visit paints it without a second round of requests.
+      {
+        index: true,
+        element: (
+          <FirstPaintPage>
+            <HomePage />
+          </FirstPaintPage>
+        ),
+      },
       {
         element: <GuestOnly />,
         children: [

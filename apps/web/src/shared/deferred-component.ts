@@ -1,4 +1,4 @@
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, startTransition, useEffect, useState } from 'react';
 
 /** A component whose chunk stays off the first paint (issue 14); render it with useDeferredComponent. */
 export interface DeferredComponent<Props> {
@@ -41,7 +41,9 @@ export function useDeferredComponent<Props>(
     if (component) return;
     let mounted = true;
     deferred.load().then(
-      (arrived) => mounted && setComponent(() => arrived),
+      // A transition: React renders the arrived section in slices between the browser's frames and
+      // input, not in one long task after the first paint (Lighthouse's blocking time, issue 14).
+      (arrived) => mounted && startTransition(() => setComponent(() => arrived)),
       (error: unknown) => mounted && setFailure({ error }),
     );
     return () => {
