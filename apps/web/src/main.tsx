@@ -6,11 +6,12 @@ import { BrowserRouter } from 'react-router';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
 import { StartFailure } from './app/start-failure';
-import { markFirstPaint } from './shared/after-first-paint';
+import { expectFirstPaint, markFirstPaint } from './shared/after-first-paint';
 import { initI18n, initialLocale } from './shared/i18n/i18n';
 
 async function start() {
-  // Whatever the first page is (one that is no lazy route marks nothing), the rest follows soon after.
+  expectFirstPaint();
+  // Whatever happens to the first render, what waits for its paint follows soon after.
   setTimeout(markFirstPaint, 4_000);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html lacks #root');

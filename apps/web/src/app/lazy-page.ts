@@ -1,5 +1,6 @@
 import { LAYOUT } from '@elex/contract';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { isBeforeFirstPaint, whenFirstPainted } from '../shared/after-first-paint';
 import { whenStringsComplete } from '../shared/i18n/i18n';
 
 export type ChunkFailure = 'missing' | 'timeout' | 'error';
@@ -68,7 +69,8 @@ export function lazyPage(load: PageLoader, timeoutMs?: number): LazyPage {
   let chunk: Promise<PageModule> | undefined;
   const loadPage = withQueries(load);
   const preload = () => {
-    chunk ??= loadPageChunk(loadPage, timeoutMs)();
+    const load = () => loadPageChunk(loadPage, timeoutMs)();
+    chunk ??= isBeforeFirstPaint() ? whenFirstPainted().then(load) : load();
     return chunk;
   };
   return { Page: lazy(preload), preload };

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { Suspense } from 'react';
+import { type JSX, Suspense } from 'react';
 import { Link, MemoryRouter, Outlet, type RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { lazyPage } from './lazy-page';
@@ -101,5 +101,28 @@ describe('lazy routes in the declarative router (issue 14)', () => {
     expect(loadLayout).toHaveBeenCalledTimes(1);
     expect(loadPage).toHaveBeenCalledTimes(1);
     expect(screen.getByText('loading')).toBeInTheDocument();
+  });
+
+  it("shows a page's title and intro above a skeleton while its chunk loads, then the page in their place", async () => {
+    let arrive: (module: { default: () => JSX.Element }) => void = () => undefined;
+    const loadPage = () => new Promise<{ default: () => JSX.Element }>((resolve) => (arrive = resolve));
+    renderTable(
+      [
+        {
+          element: <Layout />,
+          children: [{ path: 'calculator', ...lazyRoute(lazyPage(loadPage), { key: 'calculator' }) }],
+        },
+      ],
+      '/calculator',
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: t('pages.calculator.title') })).toBeVisible();
+    expect(screen.getByText(t('pages.calculator.intro'))).toBeVisible();
+    expect(screen.getByRole('status')).toHaveTextContent(t('common.loading'));
+    // The header stands in for the layout's own skeleton.
+    expect(screen.queryByText('loading')).not.toBeInTheDocument();
+
+    arrive({ default: heading('the calculator itself') });
+    expect(await screen.findByRole('heading', { name: 'the calculator itself' })).toBeVisible();
+    expect(screen.queryByText(t('pages.calculator.intro'))).not.toBeInTheDocument();
   });
 });

@@ -1,19 +1,48 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { markFirstPaint } from '../shared/after-first-paint';
+import { useTranslation } from '../shared/i18n/use-translation';
+import { Page } from '../shared/ui/page';
+import { Skeleton } from '../shared/ui/skeleton';
 import type { LazyPage } from './lazy-page';
 import { RouteErrorBoundary } from './route-error';
 
 /**
- * A lazy page in place: the shell's Suspense shows a skeleton until the chunk is there, and the error
- * view takes the page's place (inside the layout) when the chunk or the page fails.
+ * What a page shows of itself while its chunk loads: its title and intro (`pages.<key>` of the
+ * catalog, which the main chunk carries), in the layout the page uses, above a skeleton. Only for pages
+ * whose header is those two strings, so nothing moves when the page arrives (issue 14: the visitor reads
+ * where they are at the first paint, and the intro is the largest paint of such a page).
  */
-function LazyRoutePage({ page }: { page: LazyPage }) {
+export interface PageHeader {
+  key: string;
+  wide?: boolean;
+}
+
+function PageHeaderFallback({ header }: { header: PageHeader }) {
+  const { t } = useTranslation();
+  return (
+    <Page title={t(`pages.${header.key}.title`)} intro={t(`pages.${header.key}.intro`)} wide={header.wide}>
+      <Skeleton />
+    </Page>
+  );
+}
+
+/**
+ * A lazy page in place: a skeleton (the shell's, or the page's header above one) until the chunk is
+ * there, and the error view takes the page's place (inside the layout) when the chunk or the page fails.
+ */
+function LazyRoutePage({ page, header }: { page: LazyPage; header: PageHeader | undefined }) {
   // Runs once the page is in: until then the shell's Suspense holds this route back.
   useEffect(markFirstPaint, []);
   return (
     <RouteErrorBoundary location={useLocation()}>
-      <page.Page />
+      {header ? (
+        <Suspense fallback={<PageHeaderFallback header={header} />}>
+          <page.Page />
+        </Suspense>
+      ) : (
+        <page.Page />
+      )}
     </RouteErrorBoundary>
   );
 }
@@ -29,9 +58,9 @@ interface LazyRouteHandle {
 }
 
 /** A route object's element for a lazy page, and its chunk for `useLazyRoutes` to start early. */
-export function lazyRoute(page: LazyPage): Pick<RouteObject, 'element' | 'handle'> {
+export function lazyRoute(page: LazyPage, header?: PageHeader): Pick<RouteObject, 'element' | 'handle'> {
   const handle: LazyRouteHandle = { preload: page.preload };
-  return { element: <LazyRoutePage page={page} />, handle };
+  return { element: <LazyRoutePage page={page} header={header} />, handle };
 }
 
 const isLazyRouteHandle = (handle: unknown): handle is LazyRouteHandle =>

@@ -3,13 +3,22 @@ import NotFoundPage from '../features/errors/not-found-page';
 import HomePage from '../features/home/home-page';
 import { GuestOnly, RequireMember } from './guards';
 import { lazyPage } from './lazy-page';
-import { FirstPaintPage, lazyRoute, useLazyRoutes } from './lazy-route';
+import { FirstPaintPage, lazyRoute, type PageHeader, useLazyRoutes } from './lazy-route';
 import { RouteErrorBoundary } from './route-error';
 import { AppShell } from './shell/app-shell';
 
-/** A page route: its own lazily loaded chunk, and an error view that keeps the layout around it. */
-const page = (path: string | undefined, load: Parameters<typeof lazyPage>[0]): RouteObject =>
-  path === undefined ? { index: true, ...lazyRoute(lazyPage(load)) } : { path, ...lazyRoute(lazyPage(load)) };
+/**
+ * A page route: its own lazily loaded chunk, and an error view that keeps the layout around it;
+ * `header`: the page's title and intro show while the chunk loads (lazy-route.tsx).
+ */
+const page = (
+  path: string | undefined,
+  load: Parameters<typeof lazyPage>[0],
+  header?: PageHeader,
+): RouteObject =>
+  path === undefined
+    ? { index: true, ...lazyRoute(lazyPage(load), header) }
+    : { path, ...lazyRoute(lazyPage(load), header) };
 
 /** Every route of spec section 2. */
 export const routes: RouteObject[] = [
@@ -34,10 +43,15 @@ export const routes: RouteObject[] = [
         ],
       },
       page('resetpassword', () => import('../features/auth/reset-password-page')),
-      page('exchange', () => import('../features/exchanges/exchange-list-page')),
-      page('exchangeDetail', () => import('../features/exchanges/exchange-detail-page')),
+      page('exchange', () => import('../features/exchanges/exchange-list-page'), {
+        key: 'exchange',
+        wide: true,
+      }),
+      page('exchangeDetail', () => import('../features/exchanges/exchange-detail-page'), {
+        key: 'exchangeDetail',
+      }),
       page('exchangeNo', () => import('../features/binding/uid-search-page')),
-      page('calculator', () => import('../features/calculator/calculator-page')),
+      page('calculator', () => import('../features/calculator/calculator-page'), { key: 'calculator' }),
       page('serviceIntro', () => import('../features/service/service-intro-page')),
       page('serviceIntroMore', () => import('../features/service/service-intro-more-page')),
       page('serviceIntroInvite', () => import('../features/service/service-intro-invite-page')),

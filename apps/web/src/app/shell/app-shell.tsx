@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { markFirstPaint } from '../../shared/after-first-paint';
 import { track } from '../../shared/analytics/track';
 import { setApiNavigator } from '../../shared/api/api-client';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
@@ -15,6 +16,7 @@ export function AppShell() {
   const { pathname, search } = location;
   const navigate = useNavigate();
   const here = useRef(location);
+  useEffect(markFirstPaint, []);
 
   useEffect(() => {
     here.current = location;

@@ -15,6 +15,7 @@ import {
   later,
   nav,
   notFound,
+  pages,
 } from '../../../locales/en.json';
 
 export default {
@@ -31,4 +32,5 @@ export default {
   later,
   nav,
   notFound,
+  pages,
 };

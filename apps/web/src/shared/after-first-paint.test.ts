@@ -1,0 +1,28 @@
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { lazyPage } from '../app/lazy-page';
+import { expectFirstPaint, isBeforeFirstPaint, markFirstPaint } from './after-first-paint';
+
+/**
+ * issue 14: on the app's first visit a lazy page's chunk is asked for once the shell has painted, not
+ * during the first render: requests started before the first frame held the first paint back. (Its own
+ * file: the first paint happens once per module, as once per page load.)
+ */
+describe('the first paint of the app', () => {
+  it("asks for a page's chunk after the shell's first frame, and at once from then on", async () => {
+    expectFirstPaint();
+    expect(isBeforeFirstPaint()).toBe(true);
+    const first = vi.fn(async () => ({ default: () => null }));
+    void lazyPage(first).preload();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(first).not.toHaveBeenCalled();
+
+    markFirstPaint();
+    await waitFor(() => expect(first).toHaveBeenCalledTimes(1));
+    expect(isBeforeFirstPaint()).toBe(false);
+
+    const next = vi.fn(async () => ({ default: () => null }));
+    void lazyPage(next).preload();
+    expect(next).toHaveBeenCalledTimes(1);
+  });
+});
