@@ -1,6 +1,5 @@
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
-import { markFirstPaint } from '../shared/after-first-paint';
 import { useTranslation } from '../shared/i18n/use-translation';
 import { Page } from '../shared/ui/page';
 import { Skeleton } from '../shared/ui/skeleton';
@@ -32,8 +31,6 @@ function PageHeaderFallback({ header }: { header: PageHeader }) {
  * there, and the error view takes the page's place (inside the layout) when the chunk or the page fails.
  */
 function LazyRoutePage({ page, header }: { page: LazyPage; header: PageHeader | undefined }) {
-  // Runs once the page is in: until then the shell's Suspense holds this route back.
-  useEffect(markFirstPaint, []);
   return (
     <RouteErrorBoundary location={useLocation()}>
       {header ? (
@@ -47,9 +44,8 @@ function LazyRoutePage({ page, header }: { page: LazyPage; header: PageHeader | 
   );
 }
 
-/** A page in the main chunk (the home): marks the first paint once rendered, as a lazy page does. */
+/** A page in the main chunk (the home), with the error view a lazy page has. */
 export function FirstPaintPage({ children }: { children: ReactNode }) {
-  useEffect(markFirstPaint, []);
   return <RouteErrorBoundary location={useLocation()}>{children}</RouteErrorBoundary>;
 }
 

@@ -2,8 +2,9 @@
  * What no first paint needs (i18next and the rest of the language, the toast library) starts once the
  * first page has painted, not beside the chunks that page waits for (issue 14): on a slow network they
  * shared its bandwidth, and Lighthouse counted each request started before the largest paint as one
- * it waited for. The shell marks it once it has rendered (app/shell/app-shell.tsx), and so does a lazy
- * route (app/lazy-route.tsx); should neither render, main.tsx marks it a few seconds after the start.
+ * it waited for. The shell marks it once it has rendered (app/shell/app-shell.tsx): the home is in the
+ * same render, a lazy page's header or skeleton too; should it not render, main.tsx marks it a few
+ * seconds after the start.
  */
 let isPainted = false;
 /** Set when the app starts (main.tsx); a part rendered alone (a test) has no first paint to wait for. */

@@ -16,6 +16,7 @@ export function AppShell() {
   const { pathname, search } = location;
   const navigate = useNavigate();
   const here = useRef(location);
+  // The first page's frame (the home, or a lazy page's header or skeleton): what waits for it follows.
   useEffect(markFirstPaint, []);
 
   useEffect(() => {
