@@ -250,7 +250,12 @@ function child<T>(
   env: NodeJS.ProcessEnv,
 ): { process: ChildProcess; message: Promise<T> } {
   const process_ = fork(path.resolve(import.meta.dirname, script), args, {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     env: { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -28,7 +28,9 @@ export function appCommand(): { args: string[]; label: string } {
   if (stale.length > 0) {
     throw new Error(`the ${stale.join(' and ')} build is missing or stale: run \`npm run build\` first`);
   }
-  return { args: [builtServer], label: 'node apps/server/dist/main.js (the build)' };
+  // BENCH_CPU_PROF=<dir>: each app process writes a V8 CPU profile there when it stops (where the time goes).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return { args: [...profile, builtServer], label: 'node apps/server/dist/main.js (the build)' };
 }
 
 /** Where the app keeps its data for a bench run: a fresh PostgreSQL database, or a PGlite directory. */

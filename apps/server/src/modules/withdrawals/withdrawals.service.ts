@@ -14,6 +14,7 @@ import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { selectWithdrawableSummary } from '../../read-models/withdrawable-summary.js';
 import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
@@ -74,35 +75,29 @@ function receivingAddress(raw: string): string {
 
 /** /elex/user/withdrawable: per live binding, its cashback, the member's rewards and what is still needed. */
 export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Withdrawable> {
-  const bindings = await liveBindingsOf(deps.db, userId);
-  const rewardsCode = accountCode.rewards(userId);
-  // Independent reads, side by side rather than one round trip after another.
-  const [balances, lockedUntil, frozen] = await Promise.all([
-    balancesOf(deps.db, [
-      rewardsCode,
-      ...bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
-    ]),
-    withdrawalLockedUntil(deps, userId),
-    Promise.all(bindings.map((binding) => isUidFrozen(deps.db, binding.platId, binding.uid))),
-  ]);
-  const rewards = balances.get(rewardsCode) ?? 0n;
+  // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the disputes.
+  const summary = await selectWithdrawableSummary(deps.db, userId);
+  const rewards = summary.rewardsMicro;
   const now = deps.clock.now();
+  const lockedUntil =
+    summary.withdrawalLockedUntil && summary.withdrawalLockedUntil.getTime() > now.getTime()
+      ? summary.withdrawalLockedUntil
+      : null;
   return {
     minimum: usdt(MINIMUM),
     lockedUntil: lockedUntil?.toISOString() ?? null,
     rewards: usdt(rewards),
-    bindings: bindings.map((binding, index) => {
-      const cashback = balances.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n;
-      const withdrawable = cashback + rewards;
+    bindings: summary.bindings.map((binding) => {
+      const withdrawable = binding.cashbackMicro + rewards;
       return {
         platId: binding.platId,
         uid: binding.uid,
         address: binding.address,
-        cashback: usdt(cashback),
+        cashback: usdt(binding.cashbackMicro),
         withdrawable: usdt(withdrawable),
         shortfall: usdt(withdrawable >= MINIMUM ? 0n : MINIMUM - withdrawable),
         heldUntil: ownershipHeldUntil(binding, now)?.toISOString() ?? null,
-        frozen: frozen[index] ?? false,
+        frozen: binding.frozen,
       };
     }),
   };

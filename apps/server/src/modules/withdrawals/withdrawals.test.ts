@@ -5,17 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, mailsTo, NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
-import type { CashbackTestContext } from '../cashback/test-support.js';
+import { BINANCE, type CashbackTestContext, nextUid } from '../cashback/test-support.js';
 import { accountCode, postJournal } from '../ledger/ledger.service.js';
+import { supportRequests } from '../support/support.tables.js';
 import {
   ADDRESS,
+  addToRoster,
   applyDeposit,
   createWithdrawalTestApp,
+  creditCashback,
   fundedMember,
   memberCall,
   moneyOf,
   OTHER_ADDRESS,
   ownCode,
+  registerMember,
   type TestMember,
   usdt,
 } from './test-support.js';
@@ -81,6 +85,57 @@ describe('what a member can withdraw', () => {
         ],
       },
     });
+  });
+
+  it('lists every live binding oldest first with its own cashback, frozen only where a dispute is open', async () => {
+    const member = await fundedMember(ctx, { cashback: '30', rewards: '2' });
+    const second = nextUid('W2');
+    await addToRoster(ctx, BINANCE, second);
+    ctx.clock.advance(60_000);
+    const bound = await call(
+      ctx,
+      '/elex/user/bindExchangeUid',
+      { platId: BINANCE, uid: second, address: OTHER_ADDRESS },
+      { token: member.token },
+    );
+    expect(bound.json()).toMatchObject({ state: 0 });
+    await creditCashback(ctx, BINANCE, second, '12.5');
+    const at = ctx.clock.now();
+    await ctx.db.insert(supportRequests).values({
+      userId: member.userId,
+      kind: 'uidBoundByOther',
+      platId: BINANCE,
+      uid: second,
+      status: 'open',
+      createdAt: at,
+      updatedAt: at,
+    });
+
+    const answer = await memberCall(ctx, member, '/elex/user/withdrawable');
+    expect(answer.content.rewards).toBe('2.000000');
+    expect(answer.content.bindings).toEqual([
+      expect.objectContaining({
+        platId: member.platId,
+        uid: member.uid,
+        cashback: '30.000000',
+        frozen: false,
+      }),
+      expect.objectContaining({
+        platId: BINANCE,
+        uid: second,
+        address: OTHER_ADDRESS,
+        cashback: '12.500000',
+        withdrawable: '14.500000',
+        shortfall: '35.500000',
+        frozen: true,
+      }),
+    ]);
+  });
+
+  it('answers a member without a binding with the rewards alone', async () => {
+    const member = await registerMember(ctx, 'en');
+    const answer = await memberCall(ctx, member, '/elex/user/withdrawable');
+    expect(answer.content).toMatchObject({ rewards: '0.000000', lockedUntil: null, bindings: [] });
   });
 
   it('needs a session', async () => {
