@@ -29,7 +29,9 @@ export function appCommand(): { args: string[]; label: string } {
     throw new Error(`the ${stale.join(' and ')} build is missing or stale: run \`npm run build\` first`);
   }
   // BENCH_CPU_PROF=<dir>: each app process writes a V8 CPU profile there when it stops (where the time goes).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   return { args: [...profile, builtServer], label: 'node apps/server/dist/main.js (the build)' };
 }
 

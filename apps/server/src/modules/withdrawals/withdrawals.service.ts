@@ -25,7 +25,7 @@ import {
   withdrawalLockedUntil,
   withdrawalLockedUntilInTransaction,
 } from '../auth/auth.service.js';
-import { liveBindingOf, liveBindingsOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
+import { liveBindingOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import {
   accountCode,
