@@ -46,6 +46,8 @@ export interface Translator {
 
 let shown: Locale = DEFAULT_LOCALE;
 let firstPaint: Bundles = {};
+/** The language of the first paint's strings (what the screen shows until i18next answers). */
+let firstPaintLocale: Locale = DEFAULT_LOCALE;
 let isStarted = false;
 /** i18next, once it has the shown language's whole catalog. */
 let runtime: I18next | undefined;
@@ -98,9 +100,11 @@ function takeOverWhenComplete(i18n: I18next) {
   runtime = i18n;
   i18n.on('languageChanged', notify);
   i18n.store.on('added', notify);
-  // No re-render: i18next answers every string on screen as the first paint's reading did
-  // (translate.test.ts holds the two equal), and the next render anywhere reads i18next. Re-rendering
-  // the whole page for the same texts was a long task right after the first paint (issue 14).
+  // No re-render when i18next answers every string on screen as the first paint's reading did (the same
+  // language: translate.test.ts holds the two equal); the next render anywhere reads i18next.
+  // Re-rendering the whole page for the same texts was a long task right after the first paint (issue
+  // 14). A language chosen before i18next took over is another text: that re-renders.
+  if (toLocale(i18n.language) !== firstPaintLocale) notify();
 }
 
 const complete = new Map<Locale, Promise<void>>();
@@ -143,6 +147,7 @@ export async function changeLocale(locale: Locale): Promise<void> {
 /** Makes the first paint's strings of a language ready, then starts loading the rest. */
 export async function initI18n(locale: Locale = initialLocale()): Promise<void> {
   firstPaint = { translation: await firstPaintLoaders[locale]() };
+  firstPaintLocale = locale;
   shown = locale;
   isStarted = true;
   notify();
