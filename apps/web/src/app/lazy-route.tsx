@@ -15,13 +15,15 @@ import { RouteErrorBoundary } from './route-error';
 export interface PageHeader {
   key: string;
   wide?: boolean;
+  /** The lines of the skeleton the page itself shows while its data loads, so nothing moves. */
+  lines?: number;
 }
 
 function PageHeaderFallback({ header }: { header: PageHeader }) {
   const { t } = useTranslation();
   return (
     <Page title={t(`pages.${header.key}.title`)} intro={t(`pages.${header.key}.intro`)} wide={header.wide}>
-      <Skeleton />
+      <Skeleton lines={header.lines} />
     </Page>
   );
 }

@@ -46,9 +46,11 @@ export const routes: RouteObject[] = [
       page('exchange', () => import('../features/exchanges/exchange-list-page'), {
         key: 'exchange',
         wide: true,
+        lines: 8,
       }),
       page('exchangeDetail', () => import('../features/exchanges/exchange-detail-page'), {
         key: 'exchangeDetail',
+        lines: 10,
       }),
       page('exchangeNo', () => import('../features/binding/uid-search-page')),
       page('calculator', () => import('../features/calculator/calculator-page'), { key: 'calculator' }),

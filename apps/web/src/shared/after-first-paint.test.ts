@@ -25,4 +25,21 @@ describe('the first paint of the app', () => {
     void lazyPage(next).preload();
     expect(next).toHaveBeenCalledTimes(1);
   });
+
+  it('does not wait for a hidden tab to show an animation frame', async () => {
+    vi.resetModules();
+    const paint = await import('./after-first-paint');
+    // A tab opened in the background runs no animation frame until it is shown.
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    try {
+      paint.expectFirstPaint();
+      const work = vi.fn();
+      paint.afterFirstPaint(work);
+      paint.markFirstPaint();
+      await waitFor(() => expect(work).toHaveBeenCalledTimes(1), { timeout: 3_000 });
+      expect(paint.isBeforeFirstPaint()).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

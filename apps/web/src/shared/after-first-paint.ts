@@ -45,4 +45,9 @@ export function markFirstPaint() {
     for (const work of waiting.splice(0)) work();
   };
   requestAnimationFrame(() => setTimeout(run, 0));
+  // A hidden tab (opened in the background, prerendered) runs no animation frame until it is shown:
+  // what waits for the first paint (a lazy page's chunk) must not wait for the visitor to look.
+  setTimeout(run, HIDDEN_TAB_WAIT_MS);
 }
+
+const HIDDEN_TAB_WAIT_MS = 1_000;

@@ -198,8 +198,8 @@ const DUE_TABLE = sql.raw('settlement_due');
  * Numbers the stored records of an exchange that settlement may decide now into DUE_TABLE, by UID,
  * period end and id: pending records whose period ended by `endedBy`, and records refused as
  * 'uidNotReferred' whose UID has joined the roster since (a late roster: they settle like any other);
- * `uid` narrows it to one UID. Pages then follow the number, so a page holds whole UIDs and one journal
- * pays each UID's records, whatever order the records arrived in: in period order a million records
+ * `uid` narrows it to one UID. Pages then follow the number, so a UID's records fall in one page (or
+ * two at a boundary) and one journal a page pays them, whatever order the records arrived in: in period order a million records
  * falling due together put every UID on every page (a journal per record, and each UID's account row
  * updated once per page in one transaction, issue 14). The caller holds the exchange's ledger lock, so
  * the set cannot change before the pages are written. Answers how many records are numbered.
@@ -209,7 +209,8 @@ export async function numberDueRecords(
   query: { platId: number; endedBy: Date; uid: string | undefined },
 ): Promise<number> {
   const sameUid = query.uid === undefined ? sql`true` : sql`r.uid = ${query.uid}`;
-  await tx.execute(sql`drop table if exists ${DUE_TABLE}`);
+  // pg_temp: never a permanent table of the same name.
+  await tx.execute(sql`drop table if exists pg_temp.${DUE_TABLE}`);
   await tx.execute(sql`
     create temporary table ${DUE_TABLE} on commit drop as
     select (row_number() over (order by uid, period_end, id))::integer as n, id from (

@@ -69,7 +69,7 @@ export function addSettlement(total: SettlementResult, more: SettlementResult): 
  * A record that failed as 'uidNotReferred' is decided again as soon as its UID is in the roster (a
  * roster that arrived late never loses the cashback). `scope.uid` settles that one UID only.
  * The due records are numbered by UID first and settled a page of `scope.pageSize` at a time in that
- * order: a page holds whole UIDs, so one journal pays each UID's records of the page.
+ * order: a UID's records fall in one page (two at a boundary), one journal a page paying them.
  */
 export async function settleExchange(
   tx: Transaction,

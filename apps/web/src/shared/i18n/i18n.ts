@@ -54,8 +54,13 @@ let runtime: I18next | undefined;
 let runtimeLoading: Promise<I18next> | undefined;
 const listeners = new Set<() => void>();
 
+/** A key the first paint's strings lacked was shown: i18next's takeover must re-render to correct it. */
+let missedBeforeTakeover = false;
+const noteMissing = () => {
+  missedBeforeTakeover = true;
+};
 const readNow: TFunction = (key, options) =>
-  runtime ? (runtime.t as TFunction)(key, options) : readKey(firstPaint, key, options);
+  runtime ? (runtime.t as TFunction)(key, options) : readKey(firstPaint, key, options, noteMissing);
 let currentT: TFunction = (key, options) => readNow(key, options);
 
 function notify() {
@@ -103,8 +108,9 @@ function takeOverWhenComplete(i18n: I18next) {
   // No re-render when i18next answers every string on screen as the first paint's reading did (the same
   // language: translate.test.ts holds the two equal); the next render anywhere reads i18next.
   // Re-rendering the whole page for the same texts was a long task right after the first paint (issue
-  // 14). A language chosen before i18next took over is another text: that re-renders.
-  if (toLocale(i18n.language) !== firstPaintLocale) notify();
+  // 14). A language chosen before i18next took over, or a key the first paint's strings lacked (shown
+  // as the key), is another text: that re-renders.
+  if (toLocale(i18n.language) !== firstPaintLocale || missedBeforeTakeover) notify();
 }
 
 const complete = new Map<Locale, Promise<void>>();

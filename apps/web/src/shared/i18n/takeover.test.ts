@@ -36,4 +36,16 @@ describe('i18next taking over from the first paint', () => {
     expect(chinese).not.toBe(english);
     expect(i18n.currentLocale()).toBe('zh');
   });
+
+  it('re-renders when something on screen read a key the first paint lacked', async () => {
+    const i18n = await freshI18n();
+    await i18n.initI18n('en');
+    // A section no first paint carries: shown as the key until i18next answers.
+    expect(i18n.appTranslator.current()('withdrawal.formTitle')).toBe('withdrawal.formTitle');
+    const listener = vi.fn();
+    i18n.appTranslator.subscribe(listener);
+    await i18n.loadLocale('en');
+    expect(listener).toHaveBeenCalled();
+    expect(i18n.appTranslator.current()('withdrawal.formTitle')).not.toBe('withdrawal.formTitle');
+  });
 });
