@@ -69,8 +69,8 @@ export function lazyPage(load: PageLoader, timeoutMs?: number): LazyPage {
   let chunk: Promise<PageModule> | undefined;
   const loadPage = withQueries(load);
   const preload = () => {
-    const load = () => loadPageChunk(loadPage, timeoutMs)();
-    chunk ??= isBeforeFirstPaint() ? whenFirstPainted().then(load) : load();
+    const start = () => loadPageChunk(loadPage, timeoutMs)();
+    chunk ??= isBeforeFirstPaint() ? whenFirstPainted().then(start) : start();
     return chunk;
   };
   return { Page: lazy(preload), preload };

@@ -439,7 +439,8 @@ export async function getProfile(deps: AppDeps, member: Member): Promise<Profile
   };
 }
 
-function activeLock(until: Date | null, now: Date): Date | null {
+/** A withdrawal lock's end while it is still ahead, else null (a lock that has passed is no lock). */
+export function activeLock(until: Date | null, now: Date): Date | null {
   return until && until.getTime() > now.getTime() ? until : null;
 }
 

@@ -18,6 +18,7 @@ import { selectWithdrawableSummary } from '../../read-models/withdrawable-summar
 import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
+  activeLock,
   checkOwnAddressCode,
   isSuspended,
   memberContact,
@@ -79,10 +80,7 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
   const summary = await selectWithdrawableSummary(deps.db, userId);
   const rewards = summary.rewardsMicro;
   const now = deps.clock.now();
-  const lockedUntil =
-    summary.withdrawalLockedUntil && summary.withdrawalLockedUntil.getTime() > now.getTime()
-      ? summary.withdrawalLockedUntil
-      : null;
+  const lockedUntil = activeLock(summary.withdrawalLockedUntil, now);
   return {
     minimum: usdt(MINIMUM),
     lockedUntil: lockedUntil?.toISOString() ?? null,

@@ -13,9 +13,9 @@ type Strings = Record<string, unknown>;
  * chunk; Chinese and Korean load theirs (a small chunk) first. Those sections are read by `translate`
  * (translate.ts), a few lines that read the catalog's format as i18next does. Right after the first
  * render, i18next with react-i18next, the whole catalog and the server messages ('msg', from the
- * contract) load; once they are in, i18next answers every `t` (it takes over) from the next render on:
- * the texts are the same, so nothing re-renders for it. Every page but the home waits for them (lazyPage) and may use react-i18next; the shell and
- * the home use `useTranslation` from ./use-translation, which works before and after. The home's first
+ * contract) load; once they are in, i18next answers every `t` (it takes over) from the next render on,
+ * re-rendering only when the screen may differ from its answer (takeOverWhenComplete). Every page but
+ * the home waits for them (lazyPage) and may use react-i18next; the shell and the home use `useTranslation` from ./use-translation, which works before and after. The home's first
  * paint does not share the network with that download: it starts once the page has painted. The sections are
  * listed in first-paint/*.ts; first-paint.test.tsx proves the shell and the home page need no other.
  */
