@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import pg from 'pg';
 import { serverRoot } from '../paths.js';
 import { listenOnPooledConnection } from './member-changes-channel.js';
+import { NamingClient } from './named-statements.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -35,6 +36,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const pool: pg.Pool = new pg.Pool({
       connectionString: target.url,
       max: target.poolSize ?? 10,
+      Client: NamingClient,
       onConnect: (client) => listenOnPooledConnection(pool, client),
     });
     // An idle client's error (a database restart) must not crash the process; the pool replaces it.
