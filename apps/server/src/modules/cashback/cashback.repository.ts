@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, max, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
@@ -587,60 +587,8 @@ export async function selectRebatePage(
   return { rows, total };
 }
 
-export async function selectPendingRebates(db: Executor, pairs: readonly VisibleUid[]): Promise<RebateRow[]> {
-  if (pairs.length === 0) return [];
-  return db
-    .select()
-    .from(rebates)
-    .where(rebateConditions({ pairs, status: 'pending' }))
-    .orderBy(asc(rebates.id));
-}
-
-/** When the exchange's figures last arrived for a UID, among the records its holder may see. */
-export async function selectLastDataAt(db: Executor, pair: VisibleUid): Promise<Date | null> {
-  if (isWholeHistory([pair])) {
-    const [row] = await db
-      .select({ value: max(rebateUidTotals.lastCreatedAt) })
-      .from(rebateUidTotals)
-      .where(keptTotalsOf([pair]));
-    return row?.value ?? null;
-  }
-  const [row] = await db
-    .select({ value: max(rebates.createdAt) })
-    .from(rebates)
-    .where(visibleRecords(pair));
-  return row?.value ?? null;
-}
-
 // ---------------------------------------------------------------------------------------------------
-// Event rewards
-
-/**
- * One UID's paid cashback per UTC day of its period's start (the day of the trades, not the day it was
- * credited: a backfill credited at once still spreads over its trading days), periods starting on or
- * after `since`, oldest first. The record's amount is its rebate journal's (ledger invariant 5).
- */
-export async function sumCashbackByTradingDay(
-  db: Executor,
-  pair: VisibleUid,
-  since: Date,
-): Promise<Array<{ day: string; total: bigint }>> {
-  const day = sql<string>`to_char(${rebates.periodStart} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ day, total: sql<string>`sum(${rebates.amountMicro})::text` })
-    .from(rebates)
-    .where(
-      and(
-        visibleRecords(pair),
-        eq(rebates.status, 'completed'),
-        gt(rebates.amountMicro, 0n),
-        gte(rebates.periodStart, since),
-      ),
-    )
-    .groupBy(day)
-    .orderBy(day);
-  return rows.map((row) => ({ day: row.day, total: BigInt(row.total) }));
-}
+// The trading volume of a member's UIDs (the tasks)
 
 /** Sum of trading_volume (micro-USDT) over every visible rebate record of these UIDs, whatever its status. */
 export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {

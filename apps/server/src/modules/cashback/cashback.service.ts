@@ -16,28 +16,15 @@ import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
+import { selectBindingDetail } from '../../read-models/binding-detail.js';
+import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
+import { type LiveBindingRow, liveBindingsOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
+import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
 import {
-  type LiveBindingRow,
-  liveBindingOf,
-  liveBindingsOf,
-  ownershipHeldUntil,
-} from '../bindings/bindings.service.js';
-import {
-  accountCode,
-  balancesOf,
-  creditedByAccount,
-  EARNED_CASHBACK_JOURNAL_KINDS,
-  EARNED_REWARD_JOURNAL_KINDS,
-} from '../ledger/ledger.service.js';
-import { isUidFrozen } from '../support/frozen.js';
-import {
-  selectLastDataAt,
   selectMemberSummary,
-  selectPendingRebates,
   selectRebatePage,
   selectRegistrations,
-  sumCashbackByTradingDay,
   sumTradingVolume,
   type VisibleUid,
 } from './cashback.repository.js';
@@ -63,30 +50,6 @@ const pairOf = (binding: LiveBindingRow): VisibleUid => ({
   uid: binding.uid,
   historyFrom: binding.historyFrom,
 });
-
-/**
- * Cashback credited to each binding's UID by rebate journals, from the binding's history start: a
- * holder who follows a deleted account never counts the cashback that account earned.
- */
-async function creditedToBindings(deps: AppDeps, bindings: readonly LiveBindingRow[]): Promise<bigint> {
-  const whole = bindings.filter((binding) => binding.historyFrom === null);
-  let total = 0n;
-  const credited = await creditedByAccount(
-    deps.db,
-    whole.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
-    EARNED_CASHBACK_JOURNAL_KINDS,
-  );
-  for (const amount of credited.values()) total += amount;
-  for (const binding of bindings) {
-    if (binding.historyFrom === null) continue;
-    const code = accountCode.cashback(binding.platId, binding.uid);
-    // Journals booked after the deletion, as visibleRecords() counts records settled after it (times
-    // come from JavaScript dates: milliseconds).
-    const after = new Date(binding.historyFrom.getTime() + 1);
-    total += (await creditedByAccount(deps.db, [code], EARNED_CASHBACK_JOURNAL_KINDS, after)).get(code) ?? 0n;
-  }
-  return total;
-}
 
 /** myInfo answers kept per process, by member (db/member-answers.ts). */
 const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
@@ -123,13 +86,6 @@ async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   for (const binding of answer.exchangeBinds) Object.freeze(binding);
   Object.freeze(answer.exchangeBinds);
   return Object.freeze(answer);
-}
-
-/** The member's own live binding of a UID; anything else is 'not found' (state 1004). */
-async function ownBinding(deps: AppDeps, userId: number, platId: number, uid: string) {
-  const binding = await liveBindingOf(deps.db, platId, uid);
-  if (!binding || binding.userId !== userId) throw new AppError(State.NotFound, 'notFound');
-  return binding;
 }
 
 /**
@@ -192,40 +148,35 @@ function toRecord(row: RebateRow, estimates: Map<number, bigint>): RebateRecord 
   };
 }
 
-/** /elex/user/seeRebateByExchangeId */
+/** /elex/user/seeRebateByExchangeId: the member's own live binding of a UID, in one statement. */
 export async function bindingDetail(
   deps: AppDeps,
   userId: number,
   input: { platId: number; uid: string },
 ): Promise<BindingDetail> {
-  const binding = await ownBinding(deps, userId, input.platId, input.uid);
-  const code = accountCode.cashback(binding.platId, binding.uid);
-  const pair = pairOf(binding);
   const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
-  // Independent reads, side by side: the page waited for seven round trips one after another.
-  const [balances, credited, estimates, daily, lastDataAt, frozen] = await Promise.all([
-    balancesOf(deps.db, [code]),
-    creditedToBindings(deps, [binding]),
-    selectPendingRebates(deps.db, [pair]).then((rows) => pendingEstimates(deps, rows)),
-    sumCashbackByTradingDay(deps.db, pair, new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS)),
-    selectLastDataAt(deps.db, pair),
-    isUidFrozen(deps.db, binding.platId, binding.uid),
-  ]);
-  const balance = balances.get(code) ?? 0n;
-  let pending = 0n;
-  for (const amount of estimates.values()) pending += amount;
+  const detail = await selectBindingDetail(deps.db, {
+    userId,
+    platId: input.platId,
+    uid: input.uid,
+    since: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS),
+    creditedKinds: EARNED_CASHBACK_JOURNAL_KINDS,
+    partners: await loadPartners(deps),
+  });
+  // Anything but the member's own live binding is 'not found' (state 1004).
+  if (!detail) throw new AppError(State.NotFound, 'notFound');
   return {
-    platId: binding.platId,
-    uid: binding.uid,
-    address: binding.address,
-    boundAt: binding.boundAt.toISOString(),
-    balance: usdt(balance),
-    totalRebate: usdt(credited),
-    pendingRebate: usdt(pending),
-    daily: daily.map((day) => ({ day: day.day, amount: usdt(day.total) })),
-    lastDataAt: lastDataAt?.toISOString() ?? null,
-    heldUntil: ownershipHeldUntil(binding, deps.clock.now())?.toISOString() ?? null,
-    frozen,
+    platId: detail.platId,
+    uid: detail.uid,
+    address: detail.address,
+    boundAt: detail.boundAt.toISOString(),
+    balance: usdt(detail.balanceMicro),
+    totalRebate: usdt(detail.creditedMicro),
+    pendingRebate: usdt(detail.pendingMicro),
+    daily: detail.daily.map((day) => ({ day: day.day, amount: usdt(day.totalMicro) })),
+    lastDataAt: detail.lastDataAt?.toISOString() ?? null,
+    heldUntil: ownershipHeldUntil(detail, deps.clock.now())?.toISOString() ?? null,
+    frozen: detail.frozen,
   };
 }
 
@@ -274,27 +225,17 @@ export async function rebateRecords(
   };
 }
 
-/** /elex/exchange/expireRebate: the estimate of pending records per live binding. */
+/** /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement. */
 export async function pendingRebates(
   deps: AppDeps,
   userId: number,
   input: { platId?: number | undefined },
 ): Promise<PendingRebates> {
-  const bindings = (await liveBindingsOf(deps.db, userId)).filter(
-    (binding) => input.platId === undefined || binding.platId === input.platId,
-  );
-  const rows = await selectPendingRebates(deps.db, bindings.map(pairOf));
-  const estimates = await pendingEstimates(deps, rows);
-  const perUid = new Map<string, bigint>();
-  for (const row of rows) {
-    const key = accountCode.cashback(row.platId, row.uid);
-    perUid.set(key, (perUid.get(key) ?? 0n) + (estimates.get(row.id) ?? 0n));
-  }
+  const bindings = await selectPendingByBinding(deps.db, userId, input.platId, await loadPartners(deps));
   let total = 0n;
   const pending = bindings.map((binding) => {
-    const amount = perUid.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n;
-    total += amount;
-    return { platId: binding.platId, uid: binding.uid, amount: usdt(amount) };
+    total += binding.pendingMicro;
+    return { platId: binding.platId, uid: binding.uid, amount: usdt(binding.pendingMicro) };
   });
   return { pending, total: usdt(total) };
 }

@@ -90,7 +90,11 @@ export const rebates = pgTable(
   (table) => [
     uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),
     index('rebates_plat_uid_period_end_idx').on(table.platId, table.uid, table.periodEnd),
-    index('rebates_pending_idx').on(table.platId, table.periodEnd).where(sql`${table.status} = 'pending'`),
+    // Pending records by UID (migration 0031): a member's estimates read their own UID's, not every
+    // pending record of the exchange; settlement numbers the due ones in this order.
+    index('rebates_pending_uid_idx')
+      .on(table.platId, table.uid, table.periodEnd)
+      .where(sql`${table.status} = 'pending'`),
     // Records refused as 'uidNotReferred' settle again once their UID joins the roster (late rosters).
     index('rebates_unreferred_idx')
       .on(table.platId, table.uid)

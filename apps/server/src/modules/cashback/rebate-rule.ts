@@ -101,9 +101,11 @@ export function rebateRuleSql(columns: {
   feeMicro: SQL;
   commissionMicro: SQL;
   periodStart: SQL;
+  /** Null: not in the roster, the basic rate (what a pending record's estimate assumes). */
   registeredAt: SQL;
-  cashRateBps: number;
-  speedUpCashRateBps: number;
+  /** A number, or a column when one statement covers several exchanges (the member's estimates). */
+  cashRateBps: number | SQL;
+  speedUpCashRateBps: number | SQL;
 }): { isSpeedUp: SQL; cashRateBps: SQL; amountMicro: SQL } {
   const windowSeconds = CASHBACK.speedUpWeeks * (WEEK_MS / 1000);
   const isSpeedUp = sql`(${columns.periodStart} < ${columns.registeredAt} + make_interval(secs => ${windowSeconds}))`;

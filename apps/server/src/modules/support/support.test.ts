@@ -74,6 +74,9 @@ describe('the ownership hold of a new binding', () => {
     const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS);
     const [binding] = (await memberCall(ctx, member, '/elex/user/withdrawable')).content.bindings;
     expect(binding).toMatchObject({ cashback: '75.000000', heldUntil: until.toISOString(), frozen: false });
+    expect(
+      (await memberCall(ctx, member, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid })).content,
+    ).toMatchObject({ balance: '75.000000', heldUntil: until.toISOString(), frozen: false });
 
     const refused = await applyDeposit(ctx, holder, { amount: '75', authCode: await ownCode(ctx, holder) });
     expect(refused).toMatchObject({ state: State.Refused });
@@ -142,6 +145,12 @@ describe('a dispute', () => {
     ).toMatchObject({ state: State.Refused, message: expect.stringContaining('under dispute') });
     const squatterView = (await memberCall(ctx, squatter, '/elex/user/withdrawable')).content.bindings[0];
     expect(squatterView).toMatchObject({ frozen: true });
+    // The binding's own page says so too.
+    const squatterDetail = await memberCall(ctx, squatter, '/elex/user/seeRebateByExchangeId', {
+      platId: squatter.platId,
+      uid: squatter.uid,
+    });
+    expect(squatterDetail.content).toMatchObject({ frozen: true, balance: '70.000000' });
 
     // The move waits for the withdrawal under review to be decided.
     expect(await adminCall(ctx, operator, 'support/moveBinding', { id })).toMatchObject({
