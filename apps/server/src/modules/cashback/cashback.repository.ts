@@ -1,11 +1,10 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import {
   eventRewards,
   type IngestSourceKind,
-  type RebateRow,
   rebates,
   rebateUidTotals,
   referrals,
@@ -61,23 +60,6 @@ export async function findReferral(db: Executor, platId: number, uid: string) {
     .where(and(eq(referrals.platId, platId), eq(referrals.uid, uid)))
     .limit(1);
   return row;
-}
-
-/** Registration times of some UIDs of an exchange that are in the roster. */
-export async function selectRegistrations(
-  db: Executor,
-  platId: number,
-  uids: readonly string[],
-): Promise<Map<string, Date>> {
-  const found = new Map<string, Date>();
-  for (const part of chunks([...new Set(uids)])) {
-    const rows = await db
-      .select({ uid: referrals.uid, registeredAt: referrals.registeredAt })
-      .from(referrals)
-      .where(and(eq(referrals.platId, platId), inArray(referrals.uid, part)));
-    for (const row of rows) found.set(row.uid, row.registeredAt);
-  }
-  return found;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -507,23 +489,8 @@ function visibleRecords(pair: VisibleUid): SQL | undefined {
   );
 }
 
-export interface RebateFilter {
-  /** The UIDs the caller may see, each from its history's start. */
-  pairs: readonly VisibleUid[];
-  status?: RebateRow['status'];
-  /** Period end on or after / before. */
-  endFrom?: Date;
-  endBefore?: Date;
-}
-
-function rebateConditions(filter: RebateFilter): SQL | undefined {
-  return and(
-    or(...filter.pairs.map(visibleRecords)),
-    filter.status ? eq(rebates.status, filter.status) : undefined,
-    filter.endFrom ? gte(rebates.periodEnd, filter.endFrom) : undefined,
-    filter.endBefore ? lt(rebates.periodEnd, filter.endBefore) : undefined,
-  );
-}
+// ---------------------------------------------------------------------------------------------------
+// The trading volume of a member's UIDs (the tasks)
 
 /**
  * Whether the kept totals (rebate_uid_totals) answer for these UIDs: they count a UID's records from
@@ -531,64 +498,11 @@ function rebateConditions(filter: RebateFilter): SQL | undefined {
  */
 const isWholeHistory = (pairs: readonly VisibleUid[]) => pairs.every((pair) => !pair.historyFrom);
 
-function keptTotalsOf(pairs: readonly VisibleUid[], status?: RebateRow['status']): SQL | undefined {
-  return and(
-    or(
-      ...pairs.map((pair) => and(eq(rebateUidTotals.platId, pair.platId), eq(rebateUidTotals.uid, pair.uid))),
-    ),
-    status ? eq(rebateUidTotals.status, status) : undefined,
+function keptTotalsOf(pairs: readonly VisibleUid[]): SQL | undefined {
+  return or(
+    ...pairs.map((pair) => and(eq(rebateUidTotals.platId, pair.platId), eq(rebateUidTotals.uid, pair.uid))),
   );
 }
-
-/** How many records the filter lets through: from the kept totals when no period bounds it. */
-async function countRebates(db: Executor, filter: RebateFilter): Promise<number> {
-  if (filter.endFrom === undefined && filter.endBefore === undefined && isWholeHistory(filter.pairs)) {
-    const [row] = await db
-      .select({ value: sql<string>`coalesce(sum(${rebateUidTotals.records}), 0)::text` })
-      .from(rebateUidTotals)
-      .where(keptTotalsOf(filter.pairs, filter.status));
-    return Number(row?.value ?? 0);
-  }
-  const [row] = await db.select({ value: count() }).from(rebates).where(rebateConditions(filter));
-  return row?.value ?? 0;
-}
-
-/**
- * A page of records, newest period first (ties by id), and the total. Each UID's records come from its
- * own index range (rebates_plat_uid_period_end_idx) and only as many as the page reaches are merged: a
- * heavy trader's first page reads 20 records per UID, not all of them to sort (issue 14). A page past
- * the middle is read from the oldest end (the total is known first), so the last page of a 100,000-
- * record export reads 100 records, not 100,000; the contract's page numbers stay.
- */
-export async function selectRebatePage(
-  db: Executor,
-  filter: RebateFilter,
-  page: { offset: number; limit: number },
-): Promise<{ rows: RebateRow[]; total: number }> {
-  if (filter.pairs.length === 0) return { rows: [], total: 0 };
-  const total = await countRebates(db, filter);
-  if (page.offset >= total) return { rows: [], total };
-  const fromOldest = page.offset > total / 2;
-  const order = fromOldest ? sql`period_end, id` : sql`period_end desc, id desc`;
-  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
-  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const perUid = filter.pairs.map(
-    (pair) => sql`(select id, period_end from ${rebates}
-      where ${rebateConditions({ ...filter, pairs: [pair] })}
-      order by ${order} limit ${offset + limit})`,
-  );
-  const pageIds = sql`select id from (${sql.join(perUid, sql` union all `)}) merged
-    order by ${order} offset ${offset} limit ${limit}`;
-  const rows = await db
-    .select()
-    .from(rebates)
-    .where(sql`${rebates.id} in (${pageIds})`)
-    .orderBy(desc(rebates.periodEnd), desc(rebates.id));
-  return { rows, total };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The trading volume of a member's UIDs (the tasks)
 
 /** Sum of trading_volume (micro-USDT) over every visible rebate record of these UIDs, whatever its status. */
 export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {

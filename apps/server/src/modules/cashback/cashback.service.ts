@@ -18,20 +18,13 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { selectBindingDetail } from '../../read-models/binding-detail.js';
 import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
+import { type RebateListRow, selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
-import { type LiveBindingRow, liveBindingsOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
+import { type LiveBindingRow, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
-import {
-  selectMemberSummary,
-  selectRebatePage,
-  selectRegistrations,
-  sumTradingVolume,
-  type VisibleUid,
-} from './cashback.repository.js';
-import type { RebateRow } from './cashback.tables.js';
+import { selectMemberSummary, sumTradingVolume, type VisibleUid } from './cashback.repository.js';
 import { maskEmail } from './mask-email.js';
-import { loadPartners, type Partner } from './partners.js';
-import { computeRebate, rebateAmount } from './rebate-rule.js';
+import { loadPartners } from './partners.js';
 
 /** The member views of issue 5 (docs/cashback.md, "Calls"). Amounts leave as 6-decimal strings. */
 
@@ -45,7 +38,7 @@ const DAILY_SERIES_DAYS = 90;
  */
 
 /** A binding as the records it lets its member see: the UID from its history's start. */
-const pairOf = (binding: LiveBindingRow): VisibleUid => ({
+const _pairOf = (binding: LiveBindingRow): VisibleUid => ({
   platId: binding.platId,
   uid: binding.uid,
   historyFrom: binding.historyFrom,
@@ -88,51 +81,7 @@ async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   return Object.freeze(answer);
 }
 
-/**
- * What a pending record would pay if it settled now: the rule with today's rates and the UID's
- * registration (the basic rate while the UID is not in the roster). Settlement decides the real amount.
- */
-function estimate(row: RebateRow, partner: Partner | undefined, registeredAt: Date | undefined): bigint {
-  if (!partner) return 0n;
-  if (!registeredAt) return rebateAmount(row.feeMicro, partner.cashRateBps, row.commissionMicro);
-  return computeRebate({
-    feeMicro: row.feeMicro,
-    commissionMicro: row.commissionMicro,
-    periodStart: row.periodStart,
-    registeredAt,
-    cashRateBps: partner.cashRateBps,
-    speedUpCashRateBps: partner.speedUpCashRateBps,
-  }).amountMicro;
-}
-
-/** Estimates of pending records, by record id. */
-async function pendingEstimates(deps: AppDeps, rows: readonly RebateRow[]): Promise<Map<number, bigint>> {
-  const pending = rows.filter((row) => row.status === 'pending');
-  const estimates = new Map<number, bigint>();
-  if (pending.length === 0) return estimates;
-  const partners = await loadPartners(deps);
-  const byExchange = new Map<number, RebateRow[]>();
-  for (const row of pending) byExchange.set(row.platId, [...(byExchange.get(row.platId) ?? []), row]);
-  for (const [platId, list] of byExchange) {
-    const registrations = await selectRegistrations(
-      deps.db,
-      platId,
-      list.map((row) => row.uid),
-    );
-    for (const row of list) {
-      estimates.set(row.id, estimate(row, partners.get(platId), registrations.get(row.uid)));
-    }
-  }
-  return estimates;
-}
-
-function toRecord(row: RebateRow, estimates: Map<number, bigint>): RebateRecord {
-  const amount =
-    row.status === 'completed'
-      ? (row.amountMicro ?? 0n)
-      : row.status === 'pending'
-        ? (estimates.get(row.id) ?? 0n)
-        : 0n;
+function toRecord(row: RebateListRow): RebateRecord {
   return {
     id: String(row.id),
     platId: row.platId,
@@ -141,7 +90,7 @@ function toRecord(row: RebateRow, estimates: Map<number, bigint>): RebateRecord 
     periodEnd: row.periodEnd.toISOString(),
     tradingVolume: usdt(row.tradingVolumeMicro),
     fee: usdt(row.feeMicro),
-    amount: usdt(amount),
+    amount: usdt(row.amountMicro),
     status: row.status,
     failureReason: row.failureReason,
     createdAt: row.createdAt.toISOString(),
@@ -199,7 +148,7 @@ export interface RebateQueryInput {
   pageSize: number;
 }
 
-/** /elex/user/seeRebateData: records of the member's live bindings, newest period first. */
+/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (two statements). */
 export async function rebateRecords(
   deps: AppDeps,
   userId: number,
@@ -207,22 +156,13 @@ export async function rebateRecords(
 ): Promise<RebatePage> {
   const endFrom = query.from === undefined ? undefined : new Date(parseDay('from', query.from));
   const endBefore = query.to === undefined ? undefined : new Date(parseDay('to', query.to) + DAY_MS);
-  const pairs = (await liveBindingsOf(deps.db, userId))
-    .filter((binding) => query.platId === undefined || binding.platId === query.platId)
-    .filter((binding) => query.uid === undefined || binding.uid === query.uid)
-    .map(pairOf);
-  const { rows, total } = await selectRebatePage(
+  const { rows, total } = await selectRebateList(
     deps.db,
-    { pairs, status: query.status, endFrom, endBefore },
+    { userId, platId: query.platId, uid: query.uid, status: query.status, endFrom, endBefore },
     { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+    await loadPartners(deps),
   );
-  const estimates = await pendingEstimates(deps, rows);
-  return {
-    records: rows.map((row) => toRecord(row, estimates)),
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+  return { records: rows.map(toRecord), total, page: query.page, pageSize: query.pageSize };
 }
 
 /** /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement. */

@@ -89,7 +89,9 @@ export const rebates = pgTable(
   },
   (table) => [
     uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),
-    index('rebates_plat_uid_period_end_idx').on(table.platId, table.uid, table.periodEnd),
+    // A member's records of a UID, newest period first, ties by id: the index's own order, so a page
+    // stops after its rows whatever plan PostgreSQL keeps for the statement (migration 0031).
+    index('rebates_plat_uid_period_end_id_idx').on(table.platId, table.uid, table.periodEnd, table.id),
     // Pending records by UID (migration 0031): a member's estimates read their own UID's, not every
     // pending record of the exchange; settlement numbers the due ones in this order.
     index('rebates_pending_uid_idx')

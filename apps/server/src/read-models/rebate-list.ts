@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
+import type { Partner } from '../modules/cashback/partners.js';
+import { rebateRuleSql } from '../modules/cashback/rebate-rule.js';
+import { partnerRates } from './pending-estimates.js';
+
+export interface RebateListFilter {
+  userId: number;
+  platId: number | undefined;
+  uid: string | undefined;
+  status: 'pending' | 'completed' | 'failed' | undefined;
+  /** Period end on or after / before. */
+  endFrom: Date | undefined;
+  endBefore: Date | undefined;
+}
+
+export interface RebateListRow {
+  id: number;
+  platId: number;
+  uid: string;
+  periodStart: Date;
+  periodEnd: Date;
+  tradingVolumeMicro: bigint;
+  feeMicro: bigint;
+  /** Completed: the amount paid; pending: the estimate with today's rates; failed: 0. */
+  amountMicro: bigint;
+  status: 'pending' | 'completed' | 'failed';
+  failureReason: string | null;
+  createdAt: Date;
+}
+
+/** The member's live UIDs the filter lets through, with where each one's visible history starts. */
+interface ListedUid {
+  platId: number;
+  uid: string;
+  historyFrom: Date | null;
+}
+
+const date = (value: Date | string) => new Date(value);
+
+/**
+ * The filter's conditions on a record `r` of a UID `p` (plat_id, uid, history_from): records settled up
+ * to an earlier holder's account deletion are not the member's (visibleRecords() in the repository).
+ * Written so that one text serves every filter: an absent bound is ±infinity, an absent status null.
+ */
+function recordConditions(filter: RebateListFilter) {
+  return sql`r.plat_id = p.plat_id and r.uid = p.uid
+    and (p.history_from is null or r.settled_at is null or r.settled_at > p.history_from)
+    and (${filter.status ?? null}::text is null or r.status = ${filter.status ?? null}::text)
+    and r.period_end >= coalesce(${filter.endFrom?.toISOString() ?? null}::timestamptz, '-infinity')
+    and r.period_end < coalesce(${filter.endBefore?.toISOString() ?? null}::timestamptz, 'infinity')`;
+}
+
+/**
+ * The member's live UIDs the filter names, each with the number of its records the filter lets
+ * through: from the kept totals (rebate_uid_totals) when no period bounds the list and the member
+ * sees the UID's whole history, else counted from the records.
+ */
+async function selectListedUids(
+  db: Executor,
+  filter: RebateListFilter,
+): Promise<{ uids: ListedUid[]; total: number }> {
+  const bounded = filter.endFrom !== undefined || filter.endBefore !== undefined;
+  const rows = rowsOf<{ plat_id: number; uid: string; history_from: Date | string | null; records: string }>(
+    await db.execute(sql`
+      select p.plat_id, p.uid, p.history_from,
+        (case when p.history_from is null and not ${bounded}::boolean
+          then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
+            where t.plat_id = p.plat_id and t.uid = p.uid
+              and (${filter.status ?? null}::text is null or t.status = ${filter.status ?? null}::text))
+          else (select count(*) from rebates r where ${recordConditions(filter)})
+        end)::text as records
+      from (
+        select b.plat_id, b.uid, b.bound_at, b.id,
+          (select max(earlier.unbound_at) from exchange_bindings earlier
+            where earlier.plat_id = b.plat_id and earlier.uid = b.uid
+              and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+        from exchange_bindings b
+        where b.user_id = ${filter.userId}::bigint and b.unbound_at is null
+          and (${filter.platId ?? null}::integer is null or b.plat_id = ${filter.platId ?? null}::integer)
+          and (${filter.uid ?? null}::text is null or b.uid = ${filter.uid ?? null}::text)
+      ) p
+      order by p.bound_at, p.id`),
+  );
+  return {
+    uids: rows.map((row) => ({
+      platId: Number(row.plat_id),
+      uid: row.uid,
+      historyFrom: row.history_from === null ? null : date(row.history_from),
+    })),
+    total: rows.reduce((sum, row) => sum + Number(row.records), 0),
+  };
+}
+
+/**
+ * /elex/user/seeRebateData in two statements (issue 14): the member's UIDs with their counts, then the
+ * page with each pending record's estimate (the rule as SQL, today's rates, the roster's registration:
+ * the basic rate without one). Each UID's records come from its own index range
+ * (rebates_plat_uid_period_end_id_idx) and only as many as the page reaches are merged; a page past the
+ * middle is read from the oldest end, so the last page of a 100,000-record export reads 100 records.
+ * The UIDs travel as arrays: one text for every member and every number of UIDs.
+ */
+export async function selectRebateList(
+  db: Executor,
+  filter: RebateListFilter,
+  page: { offset: number; limit: number },
+  partners: ReadonlyMap<number, Partner>,
+): Promise<{ rows: RebateListRow[]; total: number }> {
+  const { uids, total } = await selectListedUids(db, filter);
+  if (uids.length === 0 || page.offset >= total) return { rows: [], total };
+  const fromOldest = page.offset > total / 2;
+  const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
+  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
+  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
+  const rule = rebateRuleSql({
+    feeMicro: sql`r.fee_micro`,
+    commissionMicro: sql`r.commission_micro`,
+    periodStart: sql`r.period_start`,
+    registeredAt: sql`rf.registered_at`,
+    cashRateBps: sql`rate.cash_rate_bps`,
+    speedUpCashRateBps: sql`rate.speed_up_cash_rate_bps`,
+  });
+  const rows = rowsOf<{
+    id: string | number;
+    plat_id: number;
+    uid: string;
+    period_start: Date | string;
+    period_end: Date | string;
+    trading_volume_micro: string;
+    fee_micro: string;
+    amount: string;
+    status: RebateListRow['status'];
+    failure_reason: string | null;
+    created_at: Date | string;
+  }>(
+    await db.execute(sql`
+      with rate as (${partnerRates(partners)}),
+      p as (
+        select * from unnest(
+          ${sql.param(uids.map((listed) => listed.platId))}::integer[],
+          ${sql.param(uids.map((listed) => listed.uid))}::text[],
+          ${sql.param(uids.map((listed) => listed.historyFrom?.toISOString() ?? null))}::timestamptz[]
+        ) as p(plat_id, uid, history_from)
+      ),
+      page as (
+        select merged.id from p cross join lateral (
+          select r.id, r.period_end from rebates r where ${recordConditions(filter)}
+          order by ${order} limit ${offset + limit}::integer
+        ) merged
+        order by ${order} offset ${offset}::integer limit ${limit}::integer
+      )
+      select r.id, r.plat_id, r.uid, r.period_start, r.period_end, r.trading_volume_micro::text,
+        r.fee_micro::text, r.status, r.failure_reason, r.created_at,
+        (case r.status
+          when 'completed' then coalesce(r.amount_micro, 0)
+          when 'pending' then case when rate.plat_id is null then 0 else ${rule.amountMicro} end
+          else 0 end)::text as amount
+      from page join rebates r on r.id = page.id
+      left join rate on rate.plat_id = r.plat_id
+      left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
+      order by r.period_end desc, r.id desc`),
+  );
+  return {
+    rows: rows.map((row) => ({
+      id: Number(row.id),
+      platId: Number(row.plat_id),
+      uid: row.uid,
+      periodStart: date(row.period_start),
+      periodEnd: date(row.period_end),
+      tradingVolumeMicro: BigInt(row.trading_volume_micro),
+      feeMicro: BigInt(row.fee_micro),
+      amountMicro: BigInt(row.amount),
+      status: row.status,
+      failureReason: row.failure_reason,
+      createdAt: date(row.created_at),
+    })),
+    total,
+  };
+}
