@@ -33,7 +33,7 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
  *
  * A holder who follows a deleted account (history_from set) sees only what settled after it, as
  * visibleRecords() and myInfo's summary count: the daily series and the last arrival then read the
- * records, since the kept totals count the UID's whole history. The account codes are the ledger's
+ * records, since the kept figures (rebate_uid_days, rebate_uid_totals) count the UID's whole history. The account codes are the ledger's
  * (`cashback:<platId>:<uid>`, ledger/accounts.ts). Undefined: not this member's live binding.
  */
 export async function selectBindingDetail(
@@ -42,12 +42,13 @@ export async function selectBindingDetail(
     userId: number;
     platId: number;
     uid: string;
-    /** The first trading day of the daily series. */
-    since: Date;
+    /** The first trading day of the daily series (a UTC day, YYYY-MM-DD). */
+    sinceDay: string;
     creditedKinds: readonly string[];
     partners: ReadonlyMap<number, Partner>;
   },
 ): Promise<BindingDetailRow | undefined> {
+  const sinceDay = query.sinceDay;
   const [row] = rowsOf<{
     plat_id: number;
     uid: string;
@@ -81,11 +82,16 @@ export async function selectBindingDetail(
         )::text as credited,
         (${pendingEstimateSql(sql`b.plat_id`, sql`b.uid`)})::text as pending,
         (select coalesce(json_agg(json_build_array(d.day, d.total::text) order by d.day), '[]'::json) from (
+          select to_char(k.day, 'YYYY-MM-DD') as day, k.amount_micro as total from rebate_uid_days k
+          where b.history_from is null and k.plat_id = b.plat_id and k.uid = b.uid
+            and k.day >= ${sinceDay}::date
+          union all
           select to_char(r.period_start at time zone 'UTC', 'YYYY-MM-DD') as day, sum(r.amount_micro) as total
           from rebates r
-          where r.plat_id = b.plat_id and r.uid = b.uid and r.status = 'completed' and r.amount_micro > 0
-            and r.period_start >= ${query.since.toISOString()}::timestamptz
-            and (b.history_from is null or r.settled_at > b.history_from)
+          where b.history_from is not null
+            and r.plat_id = b.plat_id and r.uid = b.uid and r.status = 'completed' and r.amount_micro > 0
+            and r.period_start >= ${`${sinceDay}T00:00:00Z`}::timestamptz
+            and r.settled_at > b.history_from
           group by 1) d
         ) as daily,
         case when b.history_from is null

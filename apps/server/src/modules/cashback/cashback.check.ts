@@ -117,6 +117,25 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
     (row) => `${row.plat_id}:${row.uid} ${row.status}`,
   );
 
+  report(
+    "each UID's kept paid cashback per trading day (rebate_uid_days) equals the sum of its completed " +
+      "records' amounts by the UTC day their periods start",
+    rowsOf<{ plat_id: number; uid: string; day: string }>(
+      await db.execute(sql`
+        with actual as (
+          select plat_id, uid, (period_start at time zone 'UTC')::date as day, sum(amount_micro) as amount
+          from rebates where status = 'completed' and amount_micro > 0
+          group by plat_id, uid, (period_start at time zone 'UTC')::date
+        )
+        select coalesce(a.plat_id, k.plat_id) as plat_id, coalesce(a.uid, k.uid) as uid,
+          to_char(coalesce(a.day, k.day), 'YYYY-MM-DD') as day
+        from actual a full join rebate_uid_days k on k.plat_id = a.plat_id and k.uid = a.uid and k.day = a.day
+        where coalesce(a.amount, 0) <> coalesce(k.amount_micro, 0)
+        order by 1, 2, 3`),
+    ),
+    (row) => `${row.plat_id}:${row.uid} ${row.day}`,
+  );
+
   const offRule: string[] = [];
   for (let after = 0; ; ) {
     const page = rowsOf<{

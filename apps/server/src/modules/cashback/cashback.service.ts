@@ -108,7 +108,7 @@ export async function bindingDetail(
     userId,
     platId: input.platId,
     uid: input.uid,
-    since: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS),
+    sinceDay: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS).toISOString().slice(0, 10),
     creditedKinds: EARNED_CASHBACK_JOURNAL_KINDS,
     partners: await loadPartners(deps),
   });

@@ -153,4 +153,33 @@ describe('seeRebateData pages at every size', () => {
       sql`update rebate_uid_totals set records = records - 1 where uid = ${uids.b} and status = 'completed'`,
     );
   });
+
+  it('keeps the paid cashback per trading day that the chart reads, and ledger:check names a day that is off', async () => {
+    const kept = rowsOf<{ day: string; amount: string }>(
+      await ctx.db.execute(sql`
+        select to_char(day, 'YYYY-MM-DD') as day, amount_micro::text as amount from rebate_uid_days
+        where plat_id = ${BINANCE} and uid = ${uids.c} order by day`),
+    );
+    const summed = rowsOf<{ day: string; amount: string }>(
+      await ctx.db.execute(sql`
+        select to_char(period_start at time zone 'UTC', 'YYYY-MM-DD') as day, sum(amount_micro)::text as amount
+        from rebates where plat_id = ${BINANCE} and uid = ${uids.c} and status = 'completed' and amount_micro > 0
+        group by 1 order by 1`),
+    );
+    expect(kept.length).toBeGreaterThan(1);
+    expect(kept).toEqual(summed);
+    const [first] = kept;
+    await ctx.db.execute(
+      sql`update rebate_uid_days set amount_micro = amount_micro + 1 where uid = ${uids.c} and day = ${first?.day}::date`,
+    );
+    const problems = await checkAllInvariants(ctx.db);
+    expect(problems.map((problem) => problem.invariant)).toEqual([
+      expect.stringContaining('rebate_uid_days'),
+    ]);
+    expect(problems[0]?.detail).toContain(`${BINANCE}:${uids.c} ${first?.day}`);
+    await ctx.db.execute(
+      sql`update rebate_uid_days set amount_micro = amount_micro - 1 where uid = ${uids.c} and day = ${first?.day}::date`,
+    );
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
 });
