@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
-import type { Partner } from '../modules/cashback/partners.js';
-import { partnerRates, pendingEstimateSql } from './pending-estimates.js';
+import { type EstimateSql, pendingEstimateSql } from './pending-estimates.js';
 
 export interface BindingDetailRow {
   platId: number;
@@ -45,7 +44,7 @@ export async function selectBindingDetail(
     /** The first trading day of the daily series (a UTC day, YYYY-MM-DD). */
     sinceDay: string;
     creditedKinds: readonly string[];
-    partners: ReadonlyMap<number, Partner>;
+    estimate: EstimateSql;
   },
 ): Promise<BindingDetailRow | undefined> {
   const sinceDay = query.sinceDay;
@@ -63,7 +62,7 @@ export async function selectBindingDetail(
     frozen: boolean;
   }>(
     await db.execute(sql`
-      with rate as (${partnerRates(query.partners)}),
+      with rate as (${query.estimate.rates}),
       b as (
         select b.id, b.plat_id, b.uid, b.address, b.bound_at, b.ownership_verified_at,
           (select max(earlier.unbound_at) from exchange_bindings earlier
@@ -80,7 +79,7 @@ export async function selectBindingDetail(
             and (b.history_from is null
               or j.created_at >= date_trunc('milliseconds', b.history_from) + interval '1 millisecond')
         )::text as credited,
-        (${pendingEstimateSql(sql`b.plat_id`, sql`b.uid`)})::text as pending,
+        (${pendingEstimateSql(query.estimate, sql`b.plat_id`, sql`b.uid`)})::text as pending,
         (select coalesce(json_agg(json_build_array(d.day, d.total::text) order by d.day), '[]'::json) from (
           select to_char(k.day, 'YYYY-MM-DD') as day, k.amount_micro as total from rebate_uid_days k
           where b.history_from is null and k.plat_id = b.plat_id and k.uid = b.uid

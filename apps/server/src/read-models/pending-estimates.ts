@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
-import type { Partner } from '../modules/cashback/partners.js';
-import { rebateRuleSql } from '../modules/cashback/rebate-rule.js';
 
 export interface PendingOfBinding {
   platId: number;
@@ -11,32 +9,22 @@ export interface PendingOfBinding {
   pendingMicro: bigint;
 }
 
-/** The partners' rates as one parameter each: the statement's text is the same for every member. */
-export function partnerRates(partners: ReadonlyMap<number, Partner>) {
-  const list = [...partners.values()];
-  return sql`select * from unnest(
-      ${sql.param(list.map((partner) => partner.platId))}::integer[],
-      ${sql.param(list.map((partner) => partner.cashRateBps))}::integer[],
-      ${sql.param(list.map((partner) => partner.speedUpCashRateBps))}::integer[]
-    ) as rate(plat_id, cash_rate_bps, speed_up_cash_rate_bps)`;
+/**
+ * How the statement estimates pending records (cashback's estimate-sql.ts places the rule here): the
+ * partners' rates as rows, and a record `r`'s estimate with `rate` and the roster row `rf` in scope.
+ */
+export interface EstimateSql {
+  rates: SQL;
+  recordEstimate: SQL;
 }
 
 /**
- * The estimate of a UID's pending records, as SQL for a statement that has the UID's exchange's `rate`
- * row and its roster row `rf` (null: not in the roster) in scope: the cashback rule with today's rates
- * (rebate-rule.ts; the basic rate while the UID is not in the roster), summed. No partner, no estimate.
+ * The estimate of a UID's pending records, summed, for a statement that has the UID's exchange's
+ * `rate` row and its roster row `rf` in scope. No partner, no estimate.
  */
-export function pendingEstimateSql(platId: ReturnType<typeof sql>, uid: ReturnType<typeof sql>) {
-  const rule = rebateRuleSql({
-    feeMicro: sql`r.fee_micro`,
-    commissionMicro: sql`r.commission_micro`,
-    periodStart: sql`r.period_start`,
-    registeredAt: sql`rf.registered_at`,
-    cashRateBps: sql`rate.cash_rate_bps`,
-    speedUpCashRateBps: sql`rate.speed_up_cash_rate_bps`,
-  });
+export function pendingEstimateSql(estimate: EstimateSql, platId: SQL, uid: SQL): SQL {
   return sql`case when rate.plat_id is null then 0 else coalesce((
-      select sum(${rule.amountMicro}) from rebates r
+      select sum(${estimate.recordEstimate}) from rebates r
       where r.plat_id = ${platId} and r.uid = ${uid} and r.status = 'pending'), 0) end`;
 }
 
@@ -45,18 +33,18 @@ export function pendingEstimateSql(platId: ReturnType<typeof sql>, uid: ReturnTy
  * each with the estimate of its pending records. It was a read of the bindings, of every pending record
  * (each mapped to an object) and of the roster, then the rule in TypeScript per record; the pending
  * records come from `rebates_pending_uid_idx`. rebate-rule.test.ts holds the SQL rule equal to the
- * TypeScript one.
+ * TypeScript one, pending-estimates.test.ts the estimates.
  */
 export async function selectPendingByBinding(
   db: Executor,
   userId: number,
   platId: number | undefined,
-  partners: ReadonlyMap<number, Partner>,
+  estimate: EstimateSql,
 ): Promise<PendingOfBinding[]> {
   const rows = rowsOf<{ plat_id: number; uid: string; pending: string }>(
     await db.execute(sql`
-      with rate as (${partnerRates(partners)})
-      select b.plat_id, b.uid, (${pendingEstimateSql(sql`b.plat_id`, sql`b.uid`)})::text as pending
+      with rate as (${estimate.rates})
+      select b.plat_id, b.uid, (${pendingEstimateSql(estimate, sql`b.plat_id`, sql`b.uid`)})::text as pending
       from exchange_bindings b
       left join rate on rate.plat_id = b.plat_id
       left join referrals rf on rf.plat_id = b.plat_id and rf.uid = b.uid

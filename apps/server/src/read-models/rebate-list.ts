@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
-import type { Partner } from '../modules/cashback/partners.js';
-import { rebateRuleSql } from '../modules/cashback/rebate-rule.js';
-import { partnerRates } from './pending-estimates.js';
+import type { EstimateSql } from './pending-estimates.js';
 
 export interface RebateListFilter {
   userId: number;
@@ -105,7 +103,7 @@ export async function selectRebateList(
   db: Executor,
   filter: RebateListFilter,
   page: { offset: number; limit: number },
-  partners: ReadonlyMap<number, Partner>,
+  estimate: EstimateSql,
 ): Promise<{ rows: RebateListRow[]; total: number }> {
   const { uids, total } = await selectListedUids(db, filter);
   if (uids.length === 0 || page.offset >= total) return { rows: [], total };
@@ -113,14 +111,6 @@ export async function selectRebateList(
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const rule = rebateRuleSql({
-    feeMicro: sql`r.fee_micro`,
-    commissionMicro: sql`r.commission_micro`,
-    periodStart: sql`r.period_start`,
-    registeredAt: sql`rf.registered_at`,
-    cashRateBps: sql`rate.cash_rate_bps`,
-    speedUpCashRateBps: sql`rate.speed_up_cash_rate_bps`,
-  });
   const rows = rowsOf<{
     id: string | number;
     plat_id: number;
@@ -135,7 +125,7 @@ export async function selectRebateList(
     created_at: Date | string;
   }>(
     await db.execute(sql`
-      with rate as (${partnerRates(partners)}),
+      with rate as (${estimate.rates}),
       p as (
         select * from unnest(
           ${sql.param(uids.map((listed) => listed.platId))}::integer[],
@@ -154,7 +144,7 @@ export async function selectRebateList(
         r.fee_micro::text, r.status, r.failure_reason, r.created_at,
         (case r.status
           when 'completed' then coalesce(r.amount_micro, 0)
-          when 'pending' then case when rate.plat_id is null then 0 else ${rule.amountMicro} end
+          when 'pending' then case when rate.plat_id is null then 0 else ${estimate.recordEstimate} end
           else 0 end)::text as amount
       from page join rebates r on r.id = page.id
       left join rate on rate.plat_id = r.plat_id

@@ -33,6 +33,7 @@ async function views(member: Pick<TestMember, 'token'>, platId: number, uid: str
   const info = await memberCall(ctx, member, '/elex/user/myInfo');
   const records = await memberCall(ctx, member, '/elex/user/seeRebateData', { page: 1, pageSize: 100 });
   const detail = await memberCall(ctx, member, '/elex/user/seeRebateByExchangeId', { platId, uid });
+  const tasks = await memberCall(ctx, member, '/elex/exchange/getExchangeTaskDetail');
   return {
     balance: info.content.exchangeBinds[0]?.balance,
     totalRebate: info.content.totalRebate,
@@ -40,6 +41,8 @@ async function views(member: Pick<TestMember, 'token'>, platId: number, uid: str
     detailTotal: detail.content.totalRebate,
     days: detail.content.daily.length,
     lastDataAt: detail.content.lastDataAt,
+    /** The trade tasks' progress. */
+    volume: tasks.content.tradingVolume,
   };
 }
 
@@ -82,6 +85,7 @@ describe('a UID bound again after its holder deleted the account', () => {
       detailTotal: '0.000000',
       days: 0,
       lastDataAt: null,
+      volume: '0.000000',
     });
     const [binding] = await liveBindingsOf(ctx.db, next.userId);
     expect(await tradingVolumeOf(ctx.db, binding ? [binding] : [])).toBe(0n);
@@ -95,6 +99,9 @@ describe('a UID bound again after its holder deleted the account', () => {
       detailTotal: '10.000000',
     });
     expect(await tradingVolumeOf(ctx.db, binding ? [binding] : [])).toBeGreaterThan(0n);
+    expect((await views(next, next.platId, next.uid)).volume).toBe(
+      (Number(await tradingVolumeOf(ctx.db, binding ? [binding] : [])) / 1e6).toFixed(6),
+    );
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 });

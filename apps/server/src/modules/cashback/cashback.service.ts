@@ -23,6 +23,7 @@ import { selectRewardList } from '../../read-models/reward-list.js';
 import { type LiveBindingRow, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
 import { selectMemberSummary, sumTradingVolume, type VisibleUid } from './cashback.repository.js';
+import { estimateSql } from './estimate-sql.js';
 import { maskEmail } from './mask-email.js';
 import { loadPartners } from './partners.js';
 
@@ -110,7 +111,7 @@ export async function bindingDetail(
     uid: input.uid,
     sinceDay: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS).toISOString().slice(0, 10),
     creditedKinds: EARNED_CASHBACK_JOURNAL_KINDS,
-    partners: await loadPartners(deps),
+    estimate: estimateSql(await loadPartners(deps)),
   });
   // Anything but the member's own live binding is 'not found' (state 1004).
   if (!detail) throw new AppError(State.NotFound, 'notFound');
@@ -160,7 +161,7 @@ export async function rebateRecords(
     deps.db,
     { userId, platId: query.platId, uid: query.uid, status: query.status, endFrom, endBefore },
     { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
-    await loadPartners(deps),
+    estimateSql(await loadPartners(deps)),
   );
   return { records: rows.map(toRecord), total, page: query.page, pageSize: query.pageSize };
 }
@@ -171,7 +172,12 @@ export async function pendingRebates(
   userId: number,
   input: { platId?: number | undefined },
 ): Promise<PendingRebates> {
-  const bindings = await selectPendingByBinding(deps.db, userId, input.platId, await loadPartners(deps));
+  const bindings = await selectPendingByBinding(
+    deps.db,
+    userId,
+    input.platId,
+    estimateSql(await loadPartners(deps)),
+  );
   let total = 0n;
   const pending = bindings.map((binding) => {
     total += binding.pendingMicro;

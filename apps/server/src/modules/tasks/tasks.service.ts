@@ -23,6 +23,7 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
+import { selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
 import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
@@ -65,7 +66,7 @@ interface MemberFacts {
   /** The accounts of the member's live UIDs, oldest first. */
   uids: string[];
   xme: string | null;
-  social: Map<SocialNetwork, SocialAccountRow>;
+  social: Map<SocialNetwork, Pick<SocialAccountRow, 'network' | 'accountId' | 'verifiedAt'>>;
   /** Task and account pairs (payoutKey) another member was paid for. */
   paidToOthers: Set<string>;
   claimed: Set<string>;
@@ -192,13 +193,23 @@ async function enabledTask(db: Executor, taskId: string): Promise<TaskDefinition
   return task;
 }
 
-/** /elex/exchange/getExchangeTaskDetail: every enabled task in its group, with the member's state. */
+/**
+ * /elex/exchange/getExchangeTaskDetail: every enabled task in its group, with the member's state. The
+ * member's facts come in one statement (read-models/member-task-facts.ts), beside the definitions.
+ */
 export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
-  const [definitions, facts, { points }] = await Promise.all([
+  const [definitions, found] = await Promise.all([
     selectTaskDefinitions(deps.db),
-    memberFacts(deps.db, userId),
-    balances(deps.db, userId),
+    selectMemberTaskFacts(deps.db, userId, TASK_REASON),
   ]);
+  const facts: MemberFacts = {
+    uids: found.uidAccounts,
+    xme: found.xmeUid === null ? null : accountKey.xme(found.xmeUid),
+    social: new Map(found.social.map((row) => [row.network, row])),
+    volumeMicro: found.volumeMicro,
+    paidToOthers: new Set(found.paidToOthers.map((paid) => payoutKey(paid.taskId, paid.account))),
+    claimed: new Set(found.claimedTaskIds),
+  };
   const enabled = definitions.filter((task) => task.enabled);
   return {
     groups: TASK_GROUPS.map((group) => ({
@@ -208,7 +219,7 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
         .map((task) => toTask(task, facts, deps.config.social)),
     })),
     tradingVolume: usdt(facts.volumeMicro),
-    points,
+    points: found.points,
   };
 }
 

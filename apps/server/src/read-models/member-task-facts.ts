@@ -1,0 +1,100 @@
+import type { SocialNetwork } from '@elex/contract';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
+
+export interface MemberTaskFacts {
+  /** The member's live UIDs as task accounts (`<platId>:<uid>`), oldest binding first. */
+  uidAccounts: string[];
+  /** Trading volume of those UIDs (micro-USDT), each from its binding's history start. */
+  volumeMicro: bigint;
+  xmeUid: string | null;
+  social: Array<{ network: SocialNetwork; accountId: string; verifiedAt: Date | null }>;
+  /** Task ids the member was paid points for. */
+  claimedTaskIds: string[];
+  /** Task and account pairs another member was paid for, among this member's accounts. */
+  paidToOthers: Array<{ taskId: string; account: string }>;
+  points: number;
+}
+
+/**
+ * What /elex/exchange/getExchangeTaskDetail needs of a member, in one statement (issue 14): the live
+ * UIDs, their trading volume (the kept totals, or the records settled after an earlier holder's
+ * deletion), the XME UID, the social accounts, the tasks already paid, the payouts other members got
+ * for this member's accounts, and the points balance. It was seven statements in three round trips.
+ * The account keys are the tasks module's (`accountKey` in tasks.service.ts: `<platId>:<uid>`,
+ * `xme:<lowercase uid>`, `<network>:<account id>`); tasks.test.ts and social-tasks.test.ts hold the
+ * states they decide.
+ */
+export async function selectMemberTaskFacts(
+  db: Executor,
+  userId: number,
+  taskReason: string,
+): Promise<MemberTaskFacts> {
+  const [row] = rowsOf<{
+    uids: Array<[number, string]> | string;
+    volume: string;
+    xme_uid: string | null;
+    social: Array<[SocialNetwork, string, string | null]> | string;
+    claimed: string[] | string;
+    paid_to_others: Array<[string, string]> | string;
+    points: string;
+  }>(
+    await db.execute(sql`
+      with b as (
+        select b.id, b.plat_id, b.uid, b.bound_at,
+          (select max(earlier.unbound_at) from exchange_bindings earlier
+            where earlier.plat_id = b.plat_id and earlier.uid = b.uid
+              and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+        from exchange_bindings b where b.user_id = ${userId}::bigint and b.unbound_at is null
+      ), xme as (
+        select x.xme_uid from xme_bindings x where x.user_id = ${userId}::bigint
+      ), social as (
+        select s.network, s.account_id, s.verified_at from social_accounts s where s.user_id = ${userId}::bigint
+      ), accounts as (
+        select b.plat_id || ':' || b.uid as account from b
+        union all select 'xme:' || lower(xme.xme_uid) from xme
+        union all select social.network || ':' || social.account_id from social
+      )
+      select
+        (select coalesce(json_agg(json_build_array(b.plat_id, b.uid) order by b.bound_at, b.id), '[]'::json)
+          from b) as uids,
+        (select coalesce(sum(case when b.history_from is null
+            then (select coalesce(sum(t.trading_volume_micro), 0) from rebate_uid_totals t
+              where t.plat_id = b.plat_id and t.uid = b.uid)
+            else (select coalesce(sum(r.trading_volume_micro), 0) from rebates r
+              where r.plat_id = b.plat_id and r.uid = b.uid
+                and (r.settled_at is null or r.settled_at > b.history_from))
+          end), 0) from b)::text as volume,
+        (select xme.xme_uid from xme limit 1) as xme_uid,
+        (select coalesce(json_agg(json_build_array(social.network, social.account_id, social.verified_at)),
+          '[]'::json) from social) as social,
+        (select coalesce(json_agg(p.reference), '[]'::json) from points_entries p
+          where p.user_id = ${userId}::bigint and p.currency = 'points' and p.reason = ${taskReason}::text) as claimed,
+        (select coalesce(json_agg(json_build_array(tp.task_id, tp.account)), '[]'::json) from task_payouts tp
+          where tp.account in (select account from accounts) and tp.user_id <> ${userId}::bigint) as paid_to_others,
+        (select coalesce(sum(p.amount), 0) from points_entries p
+          where p.user_id = ${userId}::bigint and p.currency = 'points')::text as points`),
+  );
+  const json = <T>(value: T | string | undefined): T =>
+    (typeof value === 'string' ? JSON.parse(value) : value) as T;
+  const uids = json<Array<[number, string]>>(row?.uids) ?? [];
+  return {
+    uidAccounts: uids.map(([platId, uid]) => `${platId}:${uid}`),
+    volumeMicro: BigInt(row?.volume ?? '0'),
+    xmeUid: row?.xme_uid ?? null,
+    social: (json<Array<[SocialNetwork, string, string | null]>>(row?.social) ?? []).map(
+      ([network, accountId, verifiedAt]) => ({
+        network,
+        accountId,
+        verifiedAt: verifiedAt === null ? null : new Date(verifiedAt),
+      }),
+    ),
+    claimedTaskIds: json<string[]>(row?.claimed) ?? [],
+    paidToOthers: (json<Array<[string, string]>>(row?.paid_to_others) ?? []).map(([taskId, account]) => ({
+      taskId,
+      account,
+    })),
+    points: Number(row?.points ?? 0),
+  };
+}
