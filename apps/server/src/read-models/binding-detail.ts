@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
+import { historyFromOf } from './history-from.js';
 import { type EstimateSql, pendingEstimateSql } from './pending-estimates.js';
 
 export interface BindingDetailRow {
@@ -65,9 +66,7 @@ export async function selectBindingDetail(
       with rate as (${query.estimate.rates}),
       b as (
         select b.id, b.plat_id, b.uid, b.address, b.bound_at, b.ownership_verified_at,
-          (select max(earlier.unbound_at) from exchange_bindings earlier
-            where earlier.plat_id = b.plat_id and earlier.uid = b.uid
-              and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+          ${historyFromOf('b')} as history_from
         from exchange_bindings b
         where b.plat_id = ${query.platId}::integer and b.uid = ${query.uid}::text and b.unbound_at is null
           and b.user_id = ${query.userId}::bigint

@@ -2,6 +2,7 @@ import type { SocialNetwork } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
+import { historyFromOf } from './history-from.js';
 
 export interface MemberTaskFacts {
   /** The member's live UIDs as task accounts (`<platId>:<uid>`), oldest binding first. */
@@ -43,9 +44,7 @@ export async function selectMemberTaskFacts(
     await db.execute(sql`
       with b as (
         select b.id, b.plat_id, b.uid, b.bound_at,
-          (select max(earlier.unbound_at) from exchange_bindings earlier
-            where earlier.plat_id = b.plat_id and earlier.uid = b.uid
-              and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+          ${historyFromOf('b')} as history_from
         from exchange_bindings b where b.user_id = ${userId}::bigint and b.unbound_at is null
       ), xme as (
         select x.xme_uid from xme_bindings x where x.user_id = ${userId}::bigint

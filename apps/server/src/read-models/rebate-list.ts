@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
+import { historyFromOf } from './history-from.js';
 import type { EstimateSql } from './pending-estimates.js';
 
 export interface RebateListFilter {
@@ -71,9 +72,7 @@ async function selectListedUids(
         end)::text as records
       from (
         select b.plat_id, b.uid, b.bound_at, b.id,
-          (select max(earlier.unbound_at) from exchange_bindings earlier
-            where earlier.plat_id = b.plat_id and earlier.uid = b.uid
-              and earlier.unbind_reason = 'accountDeleted' and earlier.unbound_at <= b.bound_at) as history_from
+          ${historyFromOf('b')} as history_from
         from exchange_bindings b
         where b.user_id = ${filter.userId}::bigint and b.unbound_at is null
           and (${filter.platId ?? null}::integer is null or b.plat_id = ${filter.platId ?? null}::integer)

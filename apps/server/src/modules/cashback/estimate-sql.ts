@@ -1,23 +1,12 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { EstimateSql } from '../../read-models/pending-estimates.js';
 import type { Partner } from './partners.js';
 import { rebateRuleSql } from './rebate-rule.js';
 
 /**
  * How a member's reads estimate pending records in SQL (read-models: the binding detail, expireRebate,
- * the record list): every partner's rates as rows, and the rule over a record. The rule is this
- * module's (rebate-rule.ts); the read models only place it in their statements.
- */
-export interface EstimateSql {
-  /** A `select` of rows (plat_id, cash_rate_bps, speed_up_cash_rate_bps), one per partner. */
-  rates: SQL;
-  /**
-   * A record `r`'s estimate, with its exchange's row of `rates` as `rate` and its roster row as `rf`
-   * (null: not in the roster, the basic rate) in scope.
-   */
-  recordEstimate: SQL;
-}
-
-/**
+ * the record list): every partner's rates as rows, and the rule over a record; the rule is this
+ * module's (rebate-rule.ts), the read models only place it in their statements.
  * Today's rates of every partner travel as three array parameters, so a statement's text is the same
  * for every member and exchange (and PostgreSQL keeps it named, db/named-statements.ts).
  */
