@@ -23,15 +23,15 @@ export interface FriendList {
  * each with the friend's e-mail and whether they hold a live UID, the invite points and USDT bonus the
  * friend earned the inviter, and the inviter's totals. It joins the invites, members, bindings, points
  * and rewards tables, so it lives here rather than in one module; the page made 4 + 2 x 20 queries
- * before. An inviter's bonuses are summed per friend in one pass over their rewards.
+ * before. The bonuses come from the kept per-friend totals (invite_bonus_totals), so a busy inviter's
+ * ten thousand rewards are not read on each call.
  */
 const FRIEND_LIST = `
   with page as (
     select i.friend_id, i.created_at from invitations i where i.inviter_id = $1::bigint
     order by i.created_at desc, i.friend_id desc offset $2::integer limit $3::integer
   ), bonus as (
-    select source_user_id, sum(amount_micro) as amount from event_rewards
-    where user_id = $1::bigint and kind = 'inviteBonus' group by source_user_id
+    select friend_id, amount_micro as amount from invite_bonus_totals where inviter_id = $1::bigint
   ), points as (
     select reference, sum(amount) as amount from points_entries
     where user_id = $1::bigint and currency = 'points' and reason = $4::text group by reference
@@ -49,7 +49,7 @@ const FRIEND_LIST = `
   left join page p on true
   left join users u on u.id = p.friend_id
   left join points pt on pt.reference = p.friend_id::text
-  left join bonus bn on bn.source_user_id = p.friend_id
+  left join bonus bn on bn.friend_id = p.friend_id
   order by p.created_at desc, p.friend_id desc`;
 
 export async function selectFriendList(
@@ -68,7 +68,7 @@ export async function selectFriendList(
     has_bound_uid: boolean | null;
     points: string;
     bonus: string;
-  }>(db, 'friend_list_v1', FRIEND_LIST, [inviterId, page.offset, page.limit, pointsReason]);
+  }>(db, 'friend_list_v2', FRIEND_LIST, [inviterId, page.offset, page.limit, pointsReason]);
   const [first] = found;
   return {
     total: Number(first?.total ?? 0),

@@ -136,6 +136,25 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
     (row) => `${row.plat_id}:${row.uid} ${row.day}`,
   );
 
+  report(
+    "each inviter's kept invite bonuses per friend (invite_bonus_totals) equal the sum of the invite " +
+      'bonus rewards that friend earned them',
+    rowsOf<{ inviter_id: string; friend_id: string }>(
+      await db.execute(sql`
+        with actual as (
+          select user_id, source_user_id, sum(amount_micro) as amount from event_rewards
+          where kind = 'inviteBonus' and source_user_id is not null group by user_id, source_user_id
+        )
+        select coalesce(a.user_id, k.inviter_id)::text as inviter_id,
+          coalesce(a.source_user_id, k.friend_id)::text as friend_id
+        from actual a full join invite_bonus_totals k
+          on k.inviter_id = a.user_id and k.friend_id = a.source_user_id
+        where coalesce(a.amount, 0) <> coalesce(k.amount_micro, 0)
+        order by 1, 2`),
+    ),
+    (row) => `inviter ${row.inviter_id} friend ${row.friend_id}`,
+  );
+
   const offRule: string[] = [];
   for (let after = 0; ; ) {
     const page = rowsOf<{

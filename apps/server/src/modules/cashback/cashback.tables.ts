@@ -209,6 +209,24 @@ export const eventRewards = pgTable(
   ],
 );
 
+/**
+ * What each friend's cashback has earned their inviter in invite bonuses, kept by a statement trigger
+ * on `event_rewards` as settlement books them (migration 0033_invite_bonus_totals). myFriends reads a
+ * page of friends' figures and the inviter's total here, not a busy inviter's ten thousand rewards
+ * (issue 14). Event rewards are append-only, so the trigger only adds. `ledger:check` proves the
+ * figures equal the rewards' sums.
+ */
+export const inviteBonusTotals = pgTable(
+  'invite_bonus_totals',
+  {
+    inviterId: bigint('inviter_id', { mode: 'number' }).notNull(),
+    friendId: bigint('friend_id', { mode: 'number' }).notNull(),
+    /** Numeric: a sum of bigints may pass 2^63. */
+    amountMicro: numeric('amount_micro').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.inviterId, table.friendId] })],
+);
+
 export type ReferralRow = typeof referrals.$inferSelect;
 export type RebateRow = typeof rebates.$inferSelect;
 export type EventRewardRow = typeof eventRewards.$inferSelect;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../auth/auth.tables.js';
 import { call, nextEmail, PASSWORD, signUp } from '../auth/test-support.js';
+import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
 import {
   BITGET,
@@ -129,6 +130,19 @@ describe('a friend registers with the code', () => {
     expect(friends.totalBonus).toBe('0.500000');
     // The same bonus the cashback engine shows in the inviter's rewards.
     expect((await post(inviter, '/elex/user/myInfo')).content.totalReward).toBe('0.500000');
+
+    // A later settlement adds to the friend's kept figure (invite_bonus_totals), and ledger:check agrees.
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [figures(uid, new Date(start.getTime() + DAY_MS), { fee: '30', commission: '100' })],
+      api,
+    );
+    const later = (await post(inviter, '/elex/user/myFriends')).content;
+    expect(later.friends[0]).toMatchObject({ bonusEarned: '2.000000' });
+    expect(later.totalBonus).toBe('2.000000');
+    expect((await post(inviter, '/elex/user/myInfo')).content.totalReward).toBe('2.000000');
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 
   it('pages the friends newest first, and shows a deleted friend without an e-mail', async () => {
