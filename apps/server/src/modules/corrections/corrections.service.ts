@@ -12,19 +12,14 @@ import {
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { selectAdjustmentList } from '../../read-models/adjustment-list.js';
 import { selectCorrectionPage } from '../../read-models/correction-list.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { findUserById } from '../auth/auth.service.js';
-import { bindingHistoryOfUser, liveBindingsOf } from '../bindings/bindings.service.js';
+import { bindingHistoryOfUser } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
-import {
-  decideCorrection,
-  insertCorrection,
-  lockCorrection,
-  selectPostedPage,
-  type VisibleAccount,
-} from './corrections.repository.js';
+import { decideCorrection, insertCorrection, lockCorrection } from './corrections.repository.js';
 import type { CorrectionRow } from './corrections.tables.js';
 
 /**
@@ -302,15 +297,7 @@ export async function memberAdjustments(
   userId: number,
   query: { account?: CorrectionAccount | undefined; page: number; pageSize: number },
 ): Promise<AdjustmentPage> {
-  const bindings = await liveBindingsOf(deps.db, userId);
-  const accounts: VisibleAccount[] = [
-    { code: accountCode.rewards(userId), from: null },
-    ...bindings.map((binding) => ({
-      code: accountCode.cashback(binding.platId, binding.uid),
-      from: binding.historyFrom,
-    })),
-  ];
-  const { rows, total } = await selectPostedPage(deps.db, accounts, query.account, {
+  const { rows, total } = await selectAdjustmentList(deps.db, userId, query.account, {
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
   });
@@ -322,7 +309,7 @@ export async function memberAdjustments(
       uid: row.uid,
       amount: usdt(row.amountMicro),
       reason: row.reason,
-      postedAt: (row.decidedAt as Date).toISOString(),
+      postedAt: row.decidedAt.toISOString(),
     })),
     total,
     page: query.page,

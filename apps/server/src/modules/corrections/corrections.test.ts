@@ -4,16 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
 import { listAudit } from '../admin/audit.service.js';
 import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
+import { endMemberHoldings } from '../auth/deletion.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { type CashbackTestContext, nextUid } from '../cashback/test-support.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import {
+  ADDRESS,
   applyDeposit,
   createWithdrawalTestApp,
   fundedMember,
   memberCall,
   moneyOf,
   ownCode,
+  registerMember,
   type TestMember,
   usdt,
 } from '../withdrawals/test-support.js';
@@ -289,6 +292,54 @@ describe('proposing a correction', () => {
     });
     expect(answer.state).toBe(State.Forbidden);
     expect((await moneyOf(ctx, member)).rewards).toBe(0n);
+  });
+});
+
+describe("the member's adjustments", () => {
+  it('pages their rewards and UIDs newest first, and shows the next holder of a UID none of an earlier holder’s', async () => {
+    const first = await fundedMember(ctx, { cashback: '40' });
+    const post = async (body: object) => expect((await propose(alice, body)).content.status).toBe('posted');
+    await post({ ...cashbackOf(first), amount: '5', reason: 'Missed rebate' });
+    ctx.clock.advance(60_000);
+    await post({ userId: first.userId, account: 'rewards', amount: '3', reason: 'Campaign prize' });
+    ctx.clock.advance(60_000);
+    await post({ ...cashbackOf(first), amount: '-1', reason: 'Duplicate rebate' });
+    const adjustments = (member: Pick<TestMember, 'token'>, body: object) =>
+      memberCall(ctx, member, '/elex/user/seeAdjustments', body).then((answer) => answer.content);
+
+    const pageOne = await adjustments(first, { page: 1, pageSize: 2 });
+    expect(pageOne.total).toBe(3);
+    expect(pageOne.records.map((record: { reason: string }) => record.reason)).toEqual([
+      'Duplicate rebate',
+      'Campaign prize',
+    ]);
+    expect((await adjustments(first, { page: 2, pageSize: 2 })).records).toMatchObject([
+      { account: 'cashback', platId: first.platId, uid: first.uid, amount: '5.000000' },
+    ]);
+    expect(await adjustments(first, { account: 'cashback', page: 1, pageSize: 20 })).toMatchObject({
+      total: 2,
+      records: [{ amount: '-1.000000' }, { amount: '5.000000' }],
+    });
+
+    // The member deletes their account (44 USDT forfeited); another member binds the UID.
+    await ctx.db.transaction((tx) => endMemberHoldings(tx, first.userId, ctx.clock.now(), 47_000_000n));
+    ctx.clock.advance(60_000);
+    const next = { ...(await registerMember(ctx)), platId: first.platId, uid: first.uid };
+    expect(
+      await memberCall(ctx, next, '/elex/user/bindExchangeUid', {
+        platId: next.platId,
+        uid: next.uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    expect(await adjustments(next, { page: 1, pageSize: 20 })).toMatchObject({ total: 0, records: [] });
+
+    await post({ ...cashbackOf(next), amount: '2', reason: 'Goodwill' });
+    expect(await adjustments(next, { page: 1, pageSize: 20 })).toMatchObject({
+      total: 1,
+      records: [{ account: 'cashback', uid: next.uid, amount: '2.000000', reason: 'Goodwill' }],
+    });
+    await soundLedger();
   });
 });
 
