@@ -1,11 +1,10 @@
 import { type SignHistory, type SignResult, utcDay } from '@elex/contract';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { queryPrepared } from '../../db/prepared.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { checkIns } from './check-in.tables.js';
 import { balances, grantPoints } from './points.service.js';
-
-const DAY_MS = 86_400_000;
 
 export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
   const rows = await deps.db
@@ -44,6 +43,48 @@ export async function checkIn(deps: AppDeps, userId: number): Promise<SignResult
   return { day, pointsEarned, streak, points };
 }
 
+/**
+ * A member's check-in facts in one statement (issue 14): the days checked in within [from, before),
+ * whether today is one, and the streak, the consecutive days ending today, or yesterday while today's
+ * check-in is still open (at most 400). The streak is the leading run of the newest days where each is
+ * one day before the last: with unique days in descending order, `day = anchor - (rank - 1)` holds for
+ * exactly that run.
+ */
+const CHECK_IN_FACTS = `
+  with recent as (
+    select day, row_number() over (order by day desc) as rank
+    from (
+      select day from check_ins where user_id = $1::bigint and day <= $2::date order by day desc limit 400
+    ) newest
+  ), anchor as (
+    select case when exists (select 1 from recent where day = $2::date) then $2::date else $2::date - 1 end as day
+  )
+  select
+    (select count(*) from recent, anchor where recent.day = anchor.day - (recent.rank - 1)::integer)::integer
+      as streak,
+    exists (select 1 from recent where day = $2::date) as signed_today,
+    (select string_agg(to_char(day, 'YYYY-MM-DD'), ',' order by day) from check_ins
+      where user_id = $1::bigint and day >= $3::date and day < $4::date) as days`;
+
+async function checkInFacts(
+  deps: AppDeps,
+  userId: number,
+  today: string,
+  month: { from: string; before: string },
+): Promise<{ streak: number; signedToday: boolean; days: string[] }> {
+  const [row] = await queryPrepared<{ streak: number; signed_today: boolean; days: string | null }>(
+    deps.db,
+    'check_in_facts_v1',
+    CHECK_IN_FACTS,
+    [userId, today, month.from, month.before],
+  );
+  return {
+    streak: Number(row?.streak ?? 0),
+    signedToday: row?.signed_today === true,
+    days: row?.days ? row.days.split(',') : [],
+  };
+}
+
 /** The month's calendar of check-ins and the current streak. */
 export async function checkInHistory(deps: AppDeps, userId: number, month?: string): Promise<SignHistory> {
   const today = utcDay(deps.clock.now());
@@ -51,39 +92,19 @@ export async function checkInHistory(deps: AppDeps, userId: number, month?: stri
   const start = `${monthKey}-01`;
   const next = new Date(`${start}T00:00:00Z`);
   next.setUTCMonth(next.getUTCMonth() + 1);
-  const rows = await deps.db
-    .select({ day: checkIns.day })
-    .from(checkIns)
-    .where(and(eq(checkIns.userId, userId), gte(checkIns.day, start), lt(checkIns.day, utcDay(next))))
-    .orderBy(checkIns.day);
-  const signedDays = rows.map((row) => row.day);
-  const isSignToday =
-    monthKey === today.slice(0, 7) ? signedDays.includes(today) : await isSignedToday(deps, userId);
+  const facts = await checkInFacts(deps, userId, today, { from: start, before: utcDay(next) });
   return {
     month: monthKey,
-    signedDays,
+    signedDays: facts.days,
     today,
-    isSignToday,
-    streak: await currentStreak(deps, userId),
+    isSignToday: facts.signedToday,
+    streak: facts.streak,
     pointsPerDay: deps.config.checkInPoints,
   };
 }
 
 /** Consecutive days ending today, or yesterday while today's check-in is still open. */
 async function currentStreak(deps: AppDeps, userId: number): Promise<number> {
-  const today = new Date(`${utcDay(deps.clock.now())}T00:00:00Z`).getTime();
-  const rows = await deps.db
-    .select({ day: checkIns.day })
-    .from(checkIns)
-    .where(eq(checkIns.userId, userId))
-    .orderBy(desc(checkIns.day))
-    .limit(400);
-  let expected = rows[0]?.day === utcDay(new Date(today)) ? today : today - DAY_MS;
-  let streak = 0;
-  for (const row of rows) {
-    if (new Date(`${row.day}T00:00:00Z`).getTime() !== expected) break;
-    streak += 1;
-    expected -= DAY_MS;
-  }
-  return streak;
+  const today = utcDay(deps.clock.now());
+  return (await checkInFacts(deps, userId, today, { from: today, before: today })).streak;
 }

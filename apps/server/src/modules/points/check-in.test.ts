@@ -85,6 +85,8 @@ describe('daily check-in', () => {
     const may = (await call(ctx, '/elex/activity/signHistory', { month: '2026-05' }, { token })).json()
       .content;
     expect(may.signedDays).toEqual(['2026-05-30', '2026-05-31']);
+    // Another month's calendar still tells today's check-in and the streak across the months.
+    expect(may).toMatchObject({ month: '2026-05', today: '2026-06-01', isSignToday: true, streak: 3 });
     expect(
       (await call(ctx, '/elex/activity/signHistory', { month: '2026-13' }, { token })).json(),
     ).toMatchObject({
