@@ -212,6 +212,31 @@ export async function latestPayoutsOf(db: Executor, withdrawalIds: readonly numb
     .orderBy(payouts.withdrawalId, desc(payouts.id));
 }
 
+/**
+ * What a member sees of each withdrawal's newest payout, in one statement (issue 14): its state, chain
+ * and confirmations, and its hash (the mined one, else its latest attempt's).
+ */
+export async function selectLatestPayoutStates(
+  db: Executor,
+  withdrawalIds: readonly number[],
+): Promise<
+  Array<{ withdrawalId: number; state: PayoutState; chainId: number; confirmations: number; txHash: string }>
+> {
+  if (withdrawalIds.length === 0) return [];
+  return db
+    .selectDistinctOn([payouts.withdrawalId], {
+      withdrawalId: payouts.withdrawalId,
+      state: payouts.state,
+      chainId: payouts.chainId,
+      confirmations: payouts.confirmations,
+      txHash: sql<string>`coalesce(${payouts.minedHash}, (select a.tx_hash from ${payoutAttempts} a
+        where a.payout_id = ${payouts.id} order by a.id desc limit 1), '')`,
+    })
+    .from(payouts)
+    .where(inArray(payouts.withdrawalId, [...new Set(withdrawalIds)]))
+    .orderBy(payouts.withdrawalId, desc(payouts.id));
+}
+
 /** How many signed attempts each payout has. */
 export async function attemptCounts(
   db: Executor,

@@ -15,6 +15,7 @@ import {
   latestAttemptHashes,
   latestPayoutsOf,
   payoutsOfWithdrawal,
+  selectLatestPayoutStates,
   selectPayouts,
 } from './payouts.repository.js';
 import type { PayoutAttemptRow, PayoutRow, PayoutState, PayoutVia } from './payouts.tables.js';
@@ -206,15 +207,16 @@ export async function payoutProgress(
   withdrawalIds: readonly number[],
 ): Promise<Map<number, PayoutProgress>> {
   const progress = new Map<number, PayoutProgress>();
-  for (const [withdrawalId, brief] of await latestPayouts(deps, withdrawalIds)) {
-    const stage = payoutStageOf(brief.state);
+  const needed = confirmationsNeeded(deps);
+  for (const latest of await selectLatestPayoutStates(deps.db, withdrawalIds)) {
+    const stage = payoutStageOf(latest.state);
     if (!stage) continue;
-    progress.set(withdrawalId, {
+    progress.set(latest.withdrawalId, {
       stage,
-      txHash: brief.txHash,
-      explorerUrl: brief.explorerUrl,
-      confirmations: Math.min(brief.confirmations, brief.confirmationsNeeded),
-      confirmationsNeeded: brief.confirmationsNeeded,
+      txHash: latest.txHash,
+      explorerUrl: explorerUrlOf(latest.chainId, latest.txHash),
+      confirmations: Math.min(latest.confirmations, needed),
+      confirmationsNeeded: needed,
     });
   }
   return progress;

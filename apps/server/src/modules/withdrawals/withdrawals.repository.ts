@@ -101,15 +101,20 @@ async function selectPage(
   query: PageQuery,
 ): Promise<{ rows: WithdrawalRow[]; total: number }> {
   const filter = and(where, query.status ? eq(withdrawals.status, query.status) : undefined);
-  const rows = await db
-    .select()
+  // The count rides on the page as a window over every matching row (counted before the limit), so a
+  // page is one statement; only a page past the end, which has no row to carry it, counts apart.
+  const found = await db
+    .select({ row: withdrawals, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(withdrawals)
     .where(filter)
     .orderBy(...order)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
+  const [first] = found;
+  if (first) return { rows: found.map((item) => item.row), total: first.total };
+  if (query.page === 1) return { rows: [], total: 0 };
   const [total] = await db.select({ value: count() }).from(withdrawals).where(filter);
-  return { rows, total: total?.value ?? 0 };
+  return { rows: [], total: total?.value ?? 0 };
 }
 
 /** A member's withdrawals, newest first. */

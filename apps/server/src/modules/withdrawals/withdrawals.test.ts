@@ -169,6 +169,13 @@ describe('a withdrawal request', () => {
 
     const records = await memberCall(ctx, member, '/elex/exchange/depositRecord', { page: 1, pageSize: 10 });
     expect(records.content).toMatchObject({ total: 1, records: [{ id: withdrawal.id, status: 'pending' }] });
+    // A page past the end still tells the count; a filter nothing matches counts nothing.
+    expect(
+      (await memberCall(ctx, member, '/elex/exchange/depositRecord', { page: 3, pageSize: 10 })).content,
+    ).toMatchObject({ total: 1, records: [], page: 3 });
+    expect(
+      (await memberCall(ctx, member, '/elex/exchange/depositRecord', { status: 'completed' })).content,
+    ).toMatchObject({ total: 0, records: [] });
     await everyInvariantHolds();
   });
 
