@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { countedPage, totalOverPage } from '../../db/counted-page.js';
 import {
   type SupportMessageRow,
   type SupportRequestRow,
@@ -104,15 +105,17 @@ export async function selectRequestPage(
     filter.statuses === undefined ? undefined : inArray(supportRequests.status, [...filter.statuses]),
     filter.kind === undefined ? undefined : eq(supportRequests.kind, filter.kind),
   );
-  const [total] = await db.select({ value: count() }).from(supportRequests).where(where);
-  const rows = await db
-    .select()
+  const found = await db
+    .select({ row: supportRequests, total: totalOverPage() })
     .from(supportRequests)
     .where(where)
     .orderBy(desc(supportRequests.updatedAt), desc(supportRequests.id))
     .offset(page.offset)
     .limit(page.limit);
-  return { rows, total: total?.value ?? 0 };
+  return countedPage(found, page.offset, async () => {
+    const [total] = await db.select({ value: count() }).from(supportRequests).where(where);
+    return total?.value ?? 0;
+  });
 }
 
 /** A request's thread, oldest first, each message with its image when it has one. */

@@ -403,6 +403,17 @@ describe('opening a request', () => {
     });
     const list = await memberCall(ctx, member, '/elex/support/list', { page: 1, pageSize: 10 });
     expect(list.content.total).toBe(SUPPORT.maxOpenPerMember);
+    // Pages of two, newest first: the last page holds the first request, a page past it still counts.
+    const pageOf = async (page: number) =>
+      (await memberCall(ctx, member, '/elex/support/list', { page, pageSize: 2 })).content;
+    expect((await pageOf(1)).records.map((record: { id: string }) => record.id)).toEqual(
+      list.content.records.slice(0, 2).map((record: { id: string }) => record.id),
+    );
+    expect(await pageOf(3)).toMatchObject({
+      total: SUPPORT.maxOpenPerMember,
+      records: [{ id: list.content.records[4].id }],
+    });
+    expect(await pageOf(4)).toMatchObject({ total: SUPPORT.maxOpenPerMember, records: [] });
   });
 
   it('keeps the console to operators: a member is refused every support call', async () => {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { countedPage, totalOverPage } from '../../db/counted-page.js';
 import {
   type DecidedVia,
   type NewWithdrawalRow,
@@ -101,20 +102,18 @@ async function selectPage(
   query: PageQuery,
 ): Promise<{ rows: WithdrawalRow[]; total: number }> {
   const filter = and(where, query.status ? eq(withdrawals.status, query.status) : undefined);
-  // The count rides on the page as a window over every matching row (counted before the limit), so a
-  // page is one statement; only a page past the end, which has no row to carry it, counts apart.
+  const offset = (query.page - 1) * query.pageSize;
   const found = await db
-    .select({ row: withdrawals, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ row: withdrawals, total: totalOverPage() })
     .from(withdrawals)
     .where(filter)
     .orderBy(...order)
     .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const [first] = found;
-  if (first) return { rows: found.map((item) => item.row), total: first.total };
-  if (query.page === 1) return { rows: [], total: 0 };
-  const [total] = await db.select({ value: count() }).from(withdrawals).where(filter);
-  return { rows: [], total: total?.value ?? 0 };
+    .offset(offset);
+  return countedPage(found, offset, async () => {
+    const [total] = await db.select({ value: count() }).from(withdrawals).where(filter);
+    return total?.value ?? 0;
+  });
 }
 
 /** A member's withdrawals, newest first. */
