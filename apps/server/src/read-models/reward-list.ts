@@ -14,10 +14,11 @@ export interface RewardListRow {
 /**
  * /elex/user/seeRewardData in one round trip (issue 14): a page of the member's event rewards, newest
  * first, each with its source member's e-mail (a join with the members' table, so it lives here), and
- * the count. The page made a query per friend before: an inviter's page of 20 made 22.
+ * the count, kept per member (event_reward_counts) so a busy inviter's rewards are not counted on every
+ * page. The page made a query per friend before: an inviter's page of 20 made 22.
  */
 const REWARD_LIST = `
-  select (select count(*) from event_rewards where user_id = $1::bigint)::integer as total,
+  select (select coalesce(sum(rewards), 0) from event_reward_counts where user_id = $1::bigint)::integer as total,
     r.id, r.kind, r.amount_micro::text as amount, r.source_user_id, r.created_at,
     case when u.deleted_at is null then u.email end as source_email
   from (select 1) one
@@ -41,7 +42,7 @@ export async function selectRewardList(
     source_user_id: string | number | null;
     created_at: Date | string;
     source_email: string | null;
-  }>(db, 'reward_list_v1', REWARD_LIST, [userId, page.offset, page.limit]);
+  }>(db, 'reward_list_v2', REWARD_LIST, [userId, page.offset, page.limit]);
   return {
     total: Number(found[0]?.total ?? 0),
     rows: found

@@ -155,6 +155,19 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
     (row) => `inviter ${row.inviter_id} friend ${row.friend_id}`,
   );
 
+  report(
+    "each member's kept count of event rewards (event_reward_counts) equals the rewards booked to them",
+    rowsOf<{ user_id: string }>(
+      await db.execute(sql`
+        with actual as (select user_id, count(*) as rewards from event_rewards group by user_id)
+        select coalesce(a.user_id, k.user_id)::text as user_id
+        from actual a full join event_reward_counts k on k.user_id = a.user_id
+        where coalesce(a.rewards, 0) <> coalesce(k.rewards, 0)
+        order by 1`),
+    ),
+    (row) => `member ${row.user_id}`,
+  );
+
   const offRule: string[] = [];
   for (let after = 0; ; ) {
     const page = rowsOf<{

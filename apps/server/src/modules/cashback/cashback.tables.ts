@@ -227,6 +227,17 @@ export const inviteBonusTotals = pgTable(
   (table) => [primaryKey({ columns: [table.inviterId, table.friendId] })],
 );
 
+/**
+ * How many event rewards each member has, kept by a statement trigger on `event_rewards` (migration
+ * 0034_event_reward_counts): seeRewardData's count for a busy inviter was a scan of ten thousand
+ * rewards on every page (issue 14). Rewards are append-only, so the trigger only adds; `ledger:check`
+ * proves the counts.
+ */
+export const eventRewardCounts = pgTable('event_reward_counts', {
+  userId: bigint('user_id', { mode: 'number' }).primaryKey(),
+  rewards: bigint('rewards', { mode: 'number' }).notNull(),
+});
+
 export type ReferralRow = typeof referrals.$inferSelect;
 export type RebateRow = typeof rebates.$inferSelect;
 export type EventRewardRow = typeof eventRewards.$inferSelect;

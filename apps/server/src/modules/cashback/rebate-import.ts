@@ -293,8 +293,9 @@ async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProbl
  */
 export async function analyzeAfterImport(deps: AppDeps, rows: number): Promise<void> {
   if (rows < ANALYZE_AFTER_ROWS) return;
-  // The UIDs' kept totals and the invite bonuses grow with the records; member calls read both.
+  // The UIDs' kept totals and days and the invite bonuses grow with the records; member calls read them.
   await deps.db.execute(
-    sql`analyze rebates, rebate_uid_totals, event_rewards, ledger_journals, ledger_lines, ledger_accounts`,
+    sql`analyze rebates, rebate_uid_totals, rebate_uid_days, event_rewards, invite_bonus_totals,
+      event_reward_counts, ledger_journals, ledger_lines, ledger_accounts`,
   );
 }

@@ -19,7 +19,7 @@ afterAll(async () => {
   fs.rmSync(before, { recursive: true, force: true });
 });
 
-describe('migration 0033 (invite bonuses kept per inviter and friend)', () => {
+describe('migrations 0033 and 0034 (invite bonuses kept per inviter and friend, rewards counted per member)', () => {
   it('sums the bonuses booked before it per friend, then adds what each later statement books', async () => {
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: before });
@@ -50,6 +50,14 @@ describe('migration 0033 (invite bonuses kept per inviter and friend)', () => {
       { inviter: 1, friend: 3, amount: '100000' },
       { inviter: 4, friend: 2, amount: '70000' },
     ]);
+    const counts = async () =>
+      (await db.execute(sql`select user_id::int as member, rewards::int from event_reward_counts order by 1`))
+        .rows;
+    // Every kind counts: the promotion is one of member 1's rewards.
+    expect(await counts()).toEqual([
+      { member: 1, rewards: 4 },
+      { member: 4, rewards: 1 },
+    ]);
 
     // One statement books bonuses for a known pair and a new one: the first adds, the second appears.
     await db.execute(sql`
@@ -64,11 +72,28 @@ describe('migration 0033 (invite bonuses kept per inviter and friend)', () => {
       { inviter: 4, friend: 3, amount: '30000' },
     ]);
 
-    // ledger:check names a kept figure that no longer equals the rewards' sum.
+    expect(await counts()).toEqual([
+      { member: 1, rewards: 6 },
+      { member: 4, rewards: 2 },
+    ]);
+
+    // ledger:check names a kept figure that no longer equals the rewards' sum, and a count that is off.
     await db.execute(
       sql`update invite_bonus_totals set amount_micro = amount_micro + 1 where inviter_id = 4 and friend_id = 3`,
     );
+    await db.execute(sql`update event_reward_counts set rewards = rewards - 1 where user_id = 1`);
     const problems = await checkAllInvariants(db);
-    expect(problems.map((problem) => problem.detail).join('\n')).toContain('inviter 4 friend 3');
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        {
+          invariant: expect.stringContaining('invite_bonus_totals'),
+          detail: expect.stringContaining('inviter 4 friend 3'),
+        },
+        {
+          invariant: expect.stringContaining('event_reward_counts'),
+          detail: expect.stringContaining('member 1'),
+        },
+      ]),
+    );
   });
 });
