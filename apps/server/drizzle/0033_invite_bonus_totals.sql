@@ -9,6 +9,10 @@ CREATE TABLE "invite_bonus_totals" (
 	"amount_micro" numeric NOT NULL,
 	CONSTRAINT "invite_bonus_totals_inviter_id_friend_id_pk" PRIMARY KEY("inviter_id","friend_id")
 );--> statement-breakpoint
+-- No reward may be booked between the sums below and the trigger: a settlement committing in that
+-- window (another instance, running while this one migrates) would be in neither. The lock waits for
+-- settlements in flight and holds new ones until the migration commits.
+LOCK TABLE event_rewards IN SHARE ROW EXCLUSIVE MODE;--> statement-breakpoint
 INSERT INTO invite_bonus_totals (inviter_id, friend_id, amount_micro)
   SELECT user_id, source_user_id, sum(amount_micro) FROM event_rewards
   WHERE kind = 'inviteBonus' AND source_user_id IS NOT NULL

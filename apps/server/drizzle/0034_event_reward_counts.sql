@@ -6,6 +6,10 @@ CREATE TABLE "event_reward_counts" (
 	"user_id" bigint PRIMARY KEY NOT NULL,
 	"rewards" bigint NOT NULL
 );--> statement-breakpoint
+-- No reward may be booked between the sums below and the trigger: a settlement committing in that
+-- window (another instance, running while this one migrates) would be in neither. The lock waits for
+-- settlements in flight and holds new ones until the migration commits.
+LOCK TABLE event_rewards IN SHARE ROW EXCLUSIVE MODE;--> statement-breakpoint
 INSERT INTO event_reward_counts (user_id, rewards)
   SELECT user_id, count(*) FROM event_rewards GROUP BY user_id;--> statement-breakpoint
 -- In key order, so two settlements paying the same members cannot deadlock.

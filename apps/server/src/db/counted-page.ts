@@ -3,7 +3,9 @@ import { sql } from 'drizzle-orm';
 /**
  * The count of every row a page's filter matches, as a window over the page's own select: PostgreSQL
  * counts it before the limit, so a page and its total are one statement (issue 14). Select it beside
- * the row (`{ row: table, total: totalOverPage() }`) and hand the result to `countedPage`.
+ * the row (`{ row: table, total: totalOverPage() }`) and hand the result to `countedPage`. For one
+ * member's rows only: the window reads and holds every matching row, which for a list over everyone
+ * (an operator's queue) costs more than the separate count it saves.
  */
 export const totalOverPage = () => sql<number>`count(*) over ()`.mapWith(Number);
 

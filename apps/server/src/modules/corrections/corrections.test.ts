@@ -320,8 +320,13 @@ describe("the member's adjustments", () => {
       total: 2,
       records: [{ amount: '-1.000000' }, { amount: '5.000000' }],
     });
+    expect(await adjustments(first, { account: 'rewards', page: 1, pageSize: 20 })).toMatchObject({
+      total: 1,
+      records: [{ account: 'rewards', platId: null, uid: null, amount: '3.000000' }],
+    });
+    expect(await adjustments(first, { page: 3, pageSize: 2 })).toMatchObject({ total: 3, records: [] });
 
-    // The member deletes their account (44 USDT forfeited); another member binds the UID.
+    // The member deletes their account (47 USDT forfeited: 44 of cashback, 3 of rewards); another member binds the UID.
     await ctx.db.transaction((tx) => endMemberHoldings(tx, first.userId, ctx.clock.now(), 47_000_000n));
     ctx.clock.advance(60_000);
     const next = { ...(await registerMember(ctx)), platId: first.platId, uid: first.uid };

@@ -142,6 +142,11 @@ describe('a friend registers with the code', () => {
     expect(later.friends[0]).toMatchObject({ bonusEarned: '2.000000' });
     expect(later.totalBonus).toBe('2.000000');
     expect((await post(inviter, '/elex/user/myInfo')).content.totalReward).toBe('2.000000');
+    // The reward list counts the second bonus too (event_reward_counts).
+    expect((await post(inviter, '/elex/user/seeRewardData')).content).toMatchObject({
+      total: 2,
+      records: [{ amount: '1.500000' }, { amount: '0.500000' }],
+    });
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 

@@ -105,17 +105,32 @@ export async function selectRequestPage(
     filter.statuses === undefined ? undefined : inArray(supportRequests.status, [...filter.statuses]),
     filter.kind === undefined ? undefined : eq(supportRequests.kind, filter.kind),
   );
+  const order = [desc(supportRequests.updatedAt), desc(supportRequests.id)];
+  const countAll = async () => {
+    const [total] = await db.select({ value: count() }).from(supportRequests).where(where);
+    return total?.value ?? 0;
+  };
+  if (filter.userId === undefined) {
+    // The console's list spans every member's requests: a window count would read and hold every
+    // matching row for each page, so the page stays an ordered scan to its limit, counted apart.
+    const rows = await db
+      .select()
+      .from(supportRequests)
+      .where(where)
+      .orderBy(...order)
+      .offset(page.offset)
+      .limit(page.limit);
+    return { rows, total: await countAll() };
+  }
+  // One member's requests are few: the count rides on the page.
   const found = await db
     .select({ row: supportRequests, total: totalOverPage() })
     .from(supportRequests)
     .where(where)
-    .orderBy(desc(supportRequests.updatedAt), desc(supportRequests.id))
+    .orderBy(...order)
     .offset(page.offset)
     .limit(page.limit);
-  return countedPage(found, page.offset, async () => {
-    const [total] = await db.select({ value: count() }).from(supportRequests).where(where);
-    return total?.value ?? 0;
-  });
+  return countedPage(found, page.offset, countAll);
 }
 
 /** A request's thread, oldest first, each message with its image when it has one. */

@@ -100,9 +100,26 @@ async function selectPage(
   where: SQL | undefined,
   order: SQL[],
   query: PageQuery,
+  scope: 'member' | 'everyone',
 ): Promise<{ rows: WithdrawalRow[]; total: number }> {
   const filter = and(where, query.status ? eq(withdrawals.status, query.status) : undefined);
   const offset = (query.page - 1) * query.pageSize;
+  const countAll = async () => {
+    const [total] = await db.select({ value: count() }).from(withdrawals).where(filter);
+    return total?.value ?? 0;
+  };
+  if (scope === 'everyone') {
+    // The console's queue spans every member's history: a window count would read and hold every
+    // matching row for each page, so the page stays an ordered scan to its limit, counted apart.
+    const rows = await db
+      .select()
+      .from(withdrawals)
+      .where(filter)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset(offset);
+    return { rows, total: await countAll() };
+  }
   const found = await db
     .select({ row: withdrawals, total: totalOverPage() })
     .from(withdrawals)
@@ -110,10 +127,7 @@ async function selectPage(
     .orderBy(...order)
     .limit(query.pageSize)
     .offset(offset);
-  return countedPage(found, offset, async () => {
-    const [total] = await db.select({ value: count() }).from(withdrawals).where(filter);
-    return total?.value ?? 0;
-  });
+  return countedPage(found, offset, countAll);
 }
 
 /** A member's withdrawals, newest first. */
@@ -123,12 +137,13 @@ export function selectMemberPage(db: Executor, userId: number, query: PageQuery)
     eq(withdrawals.userId, userId),
     [desc(withdrawals.createdAt), desc(withdrawals.id)],
     query,
+    'member',
   );
 }
 
 /** The operator queue: every member's withdrawals, oldest first (first come, first paid). */
 export function selectQueuePage(db: Executor, query: PageQuery) {
-  return selectPage(db, undefined, [asc(withdrawals.createdAt), asc(withdrawals.id)], query);
+  return selectPage(db, undefined, [asc(withdrawals.createdAt), asc(withdrawals.id)], query, 'everyone');
 }
 
 export interface StatusTotals {
