@@ -789,6 +789,7 @@ export const AUDIT_ACTIONS = [
   'rebates.settle',
   'sync.run',
   'housekeeping.run',
+  'kept.rebuild',
   'support.reply',
   'support.close',
   'support.moveBinding',

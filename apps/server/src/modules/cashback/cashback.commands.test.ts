@@ -10,7 +10,8 @@ import { rebatesImport, referralsImport } from '../admin/imports.commands.js';
 import { listImportRuns } from '../admin/imports.service.js';
 import { call, logIn } from '../auth/test-support.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
-import { demoSeed, ledgerCheck, rebatesSettle } from './cashback.commands.js';
+import { checkAllInvariants } from './cashback.check.js';
+import { demoSeed, keptRebuild, ledgerCheck, rebatesSettle } from './cashback.commands.js';
 import { rowsOf } from './cashback.repository.js';
 import { DEMO } from './demo-seed.js';
 import { BITGET, type CashbackTestContext, createCashbackTestApp, nextUid } from './test-support.js';
@@ -332,5 +333,61 @@ describe('ledger:check', () => {
       'each completed rebate with cashback is credited by a rebate journal of its UID',
     );
     expect(broken.err).toContain('a completed rebate belongs to a UID in the roster');
+  });
+});
+
+describe('kept:rebuild', () => {
+  // The kept tables ledger:check finds off (an earlier test here breaks other invariants on purpose).
+  const keptProblems = async () =>
+    (await checkAllInvariants(ctx.db))
+      .map(
+        (problem) =>
+          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|event_reward_counts)\)/.exec(
+            problem.invariant,
+          )?.[1],
+      )
+      .filter(Boolean);
+
+  it('computes the kept figures again, says what was off, and ledger:check holds after it', async () => {
+    // Sound figures first: nothing to change (the demo seed above left records, days, bonuses and counts).
+    expect(await keptProblems()).toEqual([]);
+    const sound = await run(keptRebuild, []);
+    expect(sound.code).toBe(0);
+    expect(sound.out).toContain('Kept figures rebuilt: nothing was off.');
+    expect(sound.out).toMatch(/invite_bonus_totals: [1-9]\d* rows; 0 taken out, 0 put in/);
+
+    // One figure off in each table, as a hand edit or a missed row would leave them.
+    await ctx.db.execute(sql`update rebate_uid_totals set records = records + 1
+      where (plat_id, uid, status) in (select plat_id, uid, status from rebate_uid_totals where records > 0 limit 1)`);
+    await ctx.db.execute(sql`update rebate_uid_days set amount_micro = amount_micro + 1
+      where (plat_id, uid, day) in (select plat_id, uid, day from rebate_uid_days limit 1)`);
+    await ctx.db.execute(sql`delete from invite_bonus_totals
+      where (inviter_id, friend_id) in (select inviter_id, friend_id from invite_bonus_totals limit 1)`);
+    await ctx.db.execute(sql`update event_reward_counts set rewards = rewards + 5
+      where user_id in (select user_id from event_reward_counts limit 1)`);
+    expect(await keptProblems()).toEqual([
+      'rebate_uid_totals',
+      'rebate_uid_days',
+      'invite_bonus_totals',
+      'event_reward_counts',
+    ]);
+
+    const repaired = await run(keptRebuild, []);
+    expect(repaired.code).toBe(0);
+    expect(repaired.out).toMatch(/rebate_uid_totals: \d+ rows; 1 taken out, 1 put in/);
+    expect(repaired.out).toMatch(/rebate_uid_days: \d+ rows; 1 taken out, 1 put in/);
+    expect(repaired.out).toMatch(/invite_bonus_totals: \d+ rows; 0 taken out, 1 put in/);
+    expect(repaired.out).toMatch(/event_reward_counts: \d+ rows; 1 taken out, 1 put in/);
+    expect(repaired.out).toContain('run ledger:check to confirm');
+    expect(await keptProblems()).toEqual([]);
+
+    const [entry] = (await listAudit(ctx.db, { target: 'kept-figures', page: 1, pageSize: 10 })).rows;
+    expect(entry).toMatchObject({
+      action: 'kept.rebuild',
+      actor: testOperatorActor.label,
+      after: expect.arrayContaining([
+        expect.objectContaining({ table: 'invite_bonus_totals', removed: 0, added: 1 }),
+      ]),
+    });
   });
 });

@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { CommandIo } from '../../lib/progress-bar.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
+import { recordAudit } from '../admin/audit.service.js';
 import { settleAudited } from '../admin/reconciliation.service.js';
 import { alertLedgerBroken } from '../alerts/alerts.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
 import { resolvePlatId } from './ingest.service.js';
+import { rebuildKeptFigures } from './kept-figures.js';
 import { loadPartners } from './partners.js';
 import type { SettlementResult } from './settlement.service.js';
 
@@ -103,6 +105,39 @@ function parseSettleArgs(args: string[]) {
 }
 
 /**
+ * Computes the kept figures (docs/ledger.md, 6a–6d) again from the records and rewards, for when
+ * `ledger:check` names one that is off; prints what it changed, audited as the operator.
+ */
+export const keptRebuild: OperatorCommand<CommandIo> = {
+  summary: "rebuild the kept figures (UIDs' totals and days, invite bonuses, reward counts) from the records",
+  usage: 'kept:rebuild',
+  async run(deps, _args, io, actor) {
+    const at = deps.clock.now();
+    const rebuilt = await deps.db.transaction(async (tx) => {
+      const figures = await rebuildKeptFigures(tx);
+      await recordAudit(tx, {
+        actor,
+        action: 'kept.rebuild',
+        target: 'kept-figures',
+        after: figures,
+        at,
+      });
+      return figures;
+    });
+    for (const figure of rebuilt) {
+      io.out(`  ${figure.table}: ${figure.rows} rows; ${figure.removed} taken out, ${figure.added} put in`);
+    }
+    const changed = rebuilt.some((figure) => figure.removed + figure.added > 0);
+    io.out(
+      changed
+        ? 'Kept figures rebuilt: run ledger:check to confirm.'
+        : 'Kept figures rebuilt: nothing was off.',
+    );
+    return 0;
+  },
+};
+
+/**
  * Development only (refused in production) and audited as 'demo:seed' by demo-seed.ts: it runs on a
  * fresh database, before anyone could be an operator, so it names none.
  */
@@ -131,5 +166,6 @@ export const demoSeed: OpenCommand<CommandIo> = {
 export const cashbackCommands: Record<string, CashbackCommand> = {
   'rebates:settle': rebatesSettle,
   'ledger:check': ledgerCheck,
+  'kept:rebuild': keptRebuild,
   'demo:seed': demoSeed,
 };

@@ -1,0 +1,90 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Transaction } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
+
+/**
+ * The figures statement triggers keep beside the records and rewards (docs/ledger.md, 6a–6d), each
+ * with the statement that computes it from scratch: the same sums their migrations started from.
+ */
+const KEPT_FIGURES: ReadonlyArray<{
+  table: string;
+  columns: string;
+  fill: SQL;
+  /** Rows the triggers leave that a rebuild drops without anything being off. */
+  spent?: SQL;
+}> = [
+  {
+    table: 'rebate_uid_totals',
+    columns: 'plat_id, uid, status, records, trading_volume_micro, last_created_at',
+    fill: sql`select plat_id, uid, status, count(*), sum(trading_volume_micro), max(created_at)
+      from rebates group by plat_id, uid, status`,
+    // Settling empties a UID's pending row, which the triggers keep at zero; the sums have no such row.
+    spent: sql`records = 0 and trading_volume_micro = 0`,
+  },
+  {
+    table: 'rebate_uid_days',
+    columns: 'plat_id, uid, day, amount_micro',
+    fill: sql`select plat_id, uid, (period_start at time zone 'UTC')::date, sum(amount_micro)
+      from rebates where status = 'completed' and amount_micro > 0
+      group by plat_id, uid, (period_start at time zone 'UTC')::date`,
+  },
+  {
+    table: 'invite_bonus_totals',
+    columns: 'inviter_id, friend_id, amount_micro',
+    fill: sql`select user_id, source_user_id, sum(amount_micro) from event_rewards
+      where kind = 'inviteBonus' and source_user_id is not null group by user_id, source_user_id`,
+  },
+  {
+    table: 'event_reward_counts',
+    columns: 'user_id, rewards',
+    fill: sql`select user_id, count(*) from event_rewards group by user_id`,
+  },
+];
+
+export interface RebuiltFigures {
+  table: string;
+  /** Rows it holds now. */
+  rows: number;
+  /** Rows the rebuild took out because they were wrong (a UID's status left at zero is not counted). */
+  removed: number;
+  /** Rows the rebuild put in that were not there as they are now: missing, or corrected. */
+  added: number;
+}
+
+/**
+ * Computes every kept figure again from the records and rewards and replaces what the triggers kept,
+ * in the caller's transaction: `ops -- kept:rebuild`, for when `ledger:check` names a kept figure that
+ * is off (a backfill that missed a row booked during its migration, a hand edit). The records and
+ * rewards are locked against writers first, so no statement adds to a figure between its sum and its
+ * replacement; imports and settlements wait for the commit.
+ */
+export async function rebuildKeptFigures(tx: Transaction): Promise<RebuiltFigures[]> {
+  await tx.execute(sql`lock table rebates, event_rewards in share row exclusive mode`);
+  const rebuilt: RebuiltFigures[] = [];
+  for (const figure of KEPT_FIGURES) {
+    const table = sql.raw(figure.table);
+    const columns = sql.raw(figure.columns);
+    await tx.execute(
+      sql`create temporary table kept_before on commit drop as
+        select ${columns} from ${table} where not (${figure.spent ?? sql`false`})`,
+    );
+    await tx.execute(sql`delete from ${table}`);
+    await tx.execute(sql`insert into ${table} (${columns}) ${figure.fill}`);
+    const [counts] = rowsOf<{ rows: string; removed: string; added: string }>(
+      await tx.execute(sql`
+        select (select count(*) from ${table}) as rows,
+          (select count(*) from (select ${columns} from kept_before except all select ${columns} from ${table}) gone)
+            as removed,
+          (select count(*) from (select ${columns} from ${table} except all select ${columns} from kept_before) came)
+            as added`),
+    );
+    await tx.execute(sql`drop table kept_before`);
+    rebuilt.push({
+      table: figure.table,
+      rows: Number(counts?.rows ?? 0),
+      removed: Number(counts?.removed ?? 0),
+      added: Number(counts?.added ?? 0),
+    });
+  }
+  return rebuilt;
+}
