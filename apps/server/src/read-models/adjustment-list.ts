@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { historyFromOf } from './history-from.js';
+import { pageRows } from './page-rows.js';
 
 export interface AdjustmentListRow {
   id: number;
@@ -58,18 +59,17 @@ export async function selectAdjustmentList(
       ) m on true
       order by m.decided_at desc, m.id desc`),
   );
+  const { first, rows } = pageRows(found, (row) => row.id);
   return {
-    total: Number(found[0]?.total ?? 0),
-    rows: found
-      .filter((row) => row.id !== null)
-      .map((row) => ({
-        id: Number(row.id),
-        account: row.account,
-        platId: row.plat_id === null ? null : Number(row.plat_id),
-        uid: row.uid,
-        amountMicro: BigInt(row.amount_micro),
-        reason: row.reason,
-        decidedAt: new Date(row.decided_at),
-      })),
+    total: Number(first?.total ?? 0),
+    rows: rows.map((row) => ({
+      id: Number(row.id),
+      account: row.account,
+      platId: row.plat_id === null ? null : Number(row.plat_id),
+      uid: row.uid,
+      amountMicro: BigInt(row.amount_micro),
+      reason: row.reason,
+      decidedAt: new Date(row.decided_at),
+    })),
   };
 }

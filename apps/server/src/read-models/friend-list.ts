@@ -1,5 +1,6 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import { pageRows } from './page-rows.js';
 
 interface FriendListRow {
   friendId: number;
@@ -69,20 +70,18 @@ export async function selectFriendList(
     points: string;
     bonus: string;
   }>(db, 'friend_list_v2', FRIEND_LIST, [inviterId, page.offset, page.limit, pointsReason]);
-  const [first] = found;
+  const { first, rows } = pageRows(found, (row) => row.friend_id);
   return {
     total: Number(first?.total ?? 0),
     totalPoints: Number(first?.total_points ?? 0),
     totalBonusMicro: BigInt(first?.total_bonus ?? '0'),
-    rows: found
-      .filter((row) => row.friend_id !== null)
-      .map((row) => ({
-        friendId: Number(row.friend_id),
-        joinedAt: new Date(row.created_at as Date | string),
-        email: row.email,
-        hasBoundUid: row.has_bound_uid === true,
-        pointsEarned: Number(row.points),
-        bonusEarnedMicro: BigInt(row.bonus),
-      })),
+    rows: rows.map((row) => ({
+      friendId: Number(row.friend_id),
+      joinedAt: new Date(row.created_at as Date | string),
+      email: row.email,
+      hasBoundUid: row.has_bound_uid === true,
+      pointsEarned: Number(row.points),
+      bonusEarnedMicro: BigInt(row.bonus),
+    })),
   };
 }

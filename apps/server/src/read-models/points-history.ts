@@ -1,5 +1,6 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import { pageRows } from './page-rows.js';
 
 interface PointsHistoryRow {
   id: number;
@@ -65,27 +66,25 @@ export async function selectPointsHistory(
     task_kind: string | null;
     task_threshold: string | null;
   }>(db, 'points_history_v1', POINTS_HISTORY, [userId, filter.currency, filter.offset, filter.limit]);
-  const [first] = found;
+  const { first, rows } = pageRows(found, (row) => row.id);
   return {
     total: Number(first?.total ?? 0),
     points: Number(first?.points ?? 0),
     xme: Number(first?.xme ?? 0),
-    rows: found
-      .filter((row) => row.id !== null)
-      .map((row) => ({
-        id: Number(row.id),
-        currency: row.currency,
-        amount: Number(row.amount),
-        reason: row.reason,
-        reference: row.reference,
-        createdAt: new Date(row.created_at),
-        task:
-          row.task_kind === null
-            ? null
-            : {
-                kind: row.task_kind,
-                thresholdMicro: row.task_threshold === null ? null : BigInt(row.task_threshold),
-              },
-      })),
+    rows: rows.map((row) => ({
+      id: Number(row.id),
+      currency: row.currency,
+      amount: Number(row.amount),
+      reason: row.reason,
+      reference: row.reference,
+      createdAt: new Date(row.created_at),
+      task:
+        row.task_kind === null
+          ? null
+          : {
+              kind: row.task_kind,
+              thresholdMicro: row.task_threshold === null ? null : BigInt(row.task_threshold),
+            },
+    })),
   };
 }

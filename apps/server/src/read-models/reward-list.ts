@@ -1,5 +1,6 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import { pageRows } from './page-rows.js';
 
 export interface RewardListRow {
   id: number;
@@ -43,17 +44,16 @@ export async function selectRewardList(
     created_at: Date | string;
     source_email: string | null;
   }>(db, 'reward_list_v2', REWARD_LIST, [userId, page.offset, page.limit]);
+  const { first, rows } = pageRows(found, (row) => row.id);
   return {
-    total: Number(found[0]?.total ?? 0),
-    rows: found
-      .filter((row) => row.id !== null)
-      .map((row) => ({
-        id: Number(row.id),
-        kind: row.kind,
-        amountMicro: BigInt(row.amount),
-        sourceUserId: row.source_user_id === null ? null : Number(row.source_user_id),
-        sourceEmail: row.source_email,
-        createdAt: new Date(row.created_at),
-      })),
+    total: Number(first?.total ?? 0),
+    rows: rows.map((row) => ({
+      id: Number(row.id),
+      kind: row.kind,
+      amountMicro: BigInt(row.amount),
+      sourceUserId: row.source_user_id === null ? null : Number(row.source_user_id),
+      sourceEmail: row.source_email,
+      createdAt: new Date(row.created_at),
+    })),
   };
 }
