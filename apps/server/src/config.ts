@@ -46,6 +46,12 @@ const EnvSchema = z.object({
     .min(0)
     .max(24 * 30)
     .default(24),
+  /**
+   * How long a member's or an operator's money action (a withdrawal, a decision, a correction, a
+   * dispute, a deletion) waits for a ledger account another transaction holds, such as a long import
+   * settling that UID, before it answers 'accountBusy' having changed nothing (docs/ledger.md).
+   */
+  ACCOUNT_LOCK_WAIT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
   /** The inviter's bonus, percent of a friend's cashback (docs/cashback.md). */
   INVITE_BONUS_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
   /** Points for registering with a friend's invite code, and for the inviter per such friend (docs/engagement.md). */
@@ -115,6 +121,8 @@ export interface Config {
   memberCache: { enabled: boolean; heartbeatMs: number; retryMs: number };
   checkInPoints: number;
   settlementDelayHours: number;
+  /** ACCOUNT_LOCK_WAIT_MS: a request's longest wait for a ledger account another transaction holds. */
+  accountLockWaitMs: number;
   inviteBonusPercent: number;
   /** Invite points: the friend's at registration, the inviter's per friend who registers. */
   invitePoints: { friendSignup: number; perFriend: number };
@@ -177,6 +185,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     checkInPoints: env.CHECK_IN_POINTS,
     settlementDelayHours: env.SETTLEMENT_DELAY_HOURS,
+    accountLockWaitMs: env.ACCOUNT_LOCK_WAIT_MS,
     inviteBonusPercent: env.INVITE_BONUS_PERCENT,
     invitePoints: { friendSignup: env.INVITE_SIGNUP_POINTS, perFriend: env.INVITE_FRIEND_POINTS },
     correctionApprovalMicro: toScaled(env.CORRECTION_APPROVAL_USDT, DECIMALS.usdt),

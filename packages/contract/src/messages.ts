@@ -159,6 +159,8 @@ const en = {
   withdrawalOwnershipHeld:
     'A newly bound UID can be withdrawn from {{time}}, once its ownership check ends. To withdraw sooner, send us a screenshot of your exchange account from the UID page.',
   withdrawalFrozen: 'This UID is under dispute: its cashback cannot be withdrawn until support has decided',
+  accountBusy:
+    'This balance is being updated right now (new cashback is being credited). Nothing was changed: please try again in a minute.',
   unbindSuccessful: 'UID unbound; its balance stays with the UID',
   promotionCodeFormat: 'Use 3 to 32 letters, digits, - or _, starting with a letter or digit',
   promotionCodeTaken: 'A promotion code with this name already exists',
@@ -363,6 +365,7 @@ const zh: MessageCatalogue = {
   withdrawalOwnershipHeld:
     '新绑定的 UID 需在所有权核验期结束后，即 {{time}} 起才能提现。如需提前提现，请在 UID 页面向我们发送您交易所账户的截图。',
   withdrawalFrozen: '该 UID 正处于争议中：在客服做出决定之前，其返佣无法提现',
+  accountBusy: '该余额正在更新（正在入账新的返佣）。未做任何更改，请一分钟后重试。',
   unbindSuccessful: 'UID 已解绑，余额保留在该 UID 上',
   promotionCodeFormat: '请使用 3 到 32 个字母、数字、- 或 _，并以字母或数字开头',
   promotionCodeTaken: '已存在同名的推广码',
@@ -566,6 +569,8 @@ const ko: MessageCatalogue = {
   withdrawalOwnershipHeld:
     '새로 연동한 UID는 소유권 확인 기간이 끝나는 {{time}}부터 출금할 수 있습니다. 더 빨리 출금하려면 UID 페이지에서 거래소 계정 화면의 스크린샷을 보내 주세요.',
   withdrawalFrozen: '이 UID는 분쟁 중입니다. 고객 지원팀이 결정하기 전까지 캐시백을 출금할 수 없습니다',
+  accountBusy:
+    '지금 이 잔액이 업데이트되고 있습니다(새 캐시백 반영 중). 아무것도 변경되지 않았습니다. 1분 후에 다시 시도해 주세요.',
   unbindSuccessful: 'UID 연동이 해제되었습니다. 잔액은 UID에 남아 있습니다',
   promotionCodeFormat: '영문자 또는 숫자로 시작하는 3~32자의 영문자, 숫자, - 또는 _를 사용해 주세요',
   promotionCodeTaken: '같은 이름의 프로모션 코드가 이미 있습니다',

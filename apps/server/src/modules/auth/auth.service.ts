@@ -387,7 +387,7 @@ export async function deleteAccount(
   const user = await activeMember(deps.db, member);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw AppError.refused('passwordIncorrect');
   const emailHash = emailDigest(deps.config.appSecret, user.email);
-  await deps.db.transaction(async (tx) => {
+  await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
     // Before the user row, as a withdrawal takes the ledger locks before it reads that row.
     await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
@@ -546,6 +546,8 @@ export {
   findUserById,
   insertUserUnlessTaken,
 } from './auth.repository.js';
+
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 
 /** A live (not deleted) account by e-mail in any letter case (e-mails are stored lower-cased). */
 export function liveAccountByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

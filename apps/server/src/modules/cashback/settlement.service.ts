@@ -1,9 +1,10 @@
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { activeInvitersOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/uid-owners.js';
+import { waitForLocksAtMost } from '../ledger/account-lock-wait.js';
 import { accountCode, postJournals } from '../ledger/ledger.service.js';
 import {
   applySettlementPage,
@@ -304,7 +305,7 @@ export async function settleUidSoon(
   if (!partner) return null;
   try {
     return await deps.db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local lock_timeout = ${Math.max(1, Math.floor(waitMs))}`));
+      await waitForLocksAtMost(tx, waitMs);
       await lockExchangeLedger(tx, platId);
       return settleExchange(tx, deps, partner, deps.clock.now(), { uid });
     });

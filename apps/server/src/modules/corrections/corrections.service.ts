@@ -18,6 +18,7 @@ import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { findUserById } from '../auth/auth.service.js';
 import { bindingHistoryOfUser } from '../bindings/bindings.service.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
 import { decideCorrection, insertCorrection, lockCorrection } from './corrections.repository.js';
 import type { CorrectionRow } from './corrections.tables.js';
@@ -157,7 +158,7 @@ export async function proposeCorrection(
   const amountMicro = signedMicro(input.amount);
   const magnitude = amountMicro < 0n ? -amountMicro : amountMicro;
   const needsApproval = magnitude > deps.config.correctionApprovalMicro;
-  const row = await deps.db.transaction(async (tx) => {
+  const row = await inMoneyTransaction(deps, async (tx) => {
     const at = deps.clock.now();
     if (needsApproval && amountMicro < 0n) {
       const balance = await balanceOf(tx, target.code);
@@ -214,7 +215,7 @@ export async function approveCorrection(
   context: ActionContext,
   id: number,
 ): Promise<Correction> {
-  const row = await deps.db.transaction(async (tx) => {
+  const row = await inMoneyTransaction(deps, async (tx) => {
     const pending = await lockPending(tx, id);
     if (sameOperator(pending, context.actor)) throw AppError.refused('correctionOwnApproval');
     await recordAudit(tx, {

@@ -30,6 +30,7 @@ import {
 } from '../bindings/bindings.service.js';
 import { registrationOf } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { UidDisputeEvent } from '../mail/templates.js';
@@ -126,7 +127,7 @@ export async function createSupportRequest(
   // Read before the transaction (on PGlite a query outside it would wait for it): the holder's mail names it.
   const exchange = about && (await loadPartners(deps)).get(about.platId)?.name;
   if (about && !exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
-  const row = await deps.db.transaction(async (tx) => {
+  const row = await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
     if (about) {
       // The UID's account lock first (the order withdrawals take it in), then the rules under it.
@@ -502,7 +503,7 @@ export async function adminMoveBinding(
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
   const partners = await loadPartners(deps);
-  await deps.db.transaction(async (tx) => {
+  await inMoneyTransaction(deps, async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null || row.address === null) {
       throw AppError.refused('supportNotDispute');

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { isSuspended, memberContact } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { MailParams } from '../mail/templates.js';
@@ -143,7 +144,13 @@ async function decide(
   },
 ): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
   const partners = options.mail ? await loadPartners(deps) : undefined;
-  return deps.db.transaction(async (tx) => {
+  // A person deciding waits a bounded time for the UID's account (inMoneyTransaction); the payout
+  // tracker recording a landed payout runs inside its own transaction and waits as long as it takes.
+  const transaction =
+    options.payoutId === undefined
+      ? <T>(work: (tx: Transaction) => Promise<T>) => inMoneyTransaction(deps, work)
+      : <T>(work: (tx: Transaction) => Promise<T>) => deps.db.transaction(work);
+  return transaction(async (tx) => {
     const now = deps.clock.now();
     let after: WithdrawalRow | undefined;
     try {

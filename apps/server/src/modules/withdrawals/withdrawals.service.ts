@@ -28,6 +28,7 @@ import {
 } from '../auth/auth.service.js';
 import { liveBindingOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { loadPartners } from '../cashback/partners.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import {
   accountCode,
   balanceOf,
@@ -187,7 +188,7 @@ export async function requestWithdrawal(
   const exchange = (await loadPartners(deps)).get(request.platId)?.name ?? String(request.platId);
   await checkpoint(deps, 'request:beforeTransaction');
 
-  const outcome = await deps.db.transaction(async (tx) => {
+  const outcome = await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
     const cashbackCode = accountCode.cashback(request.platId, request.uid);
     const rewardsCode = accountCode.rewards(userId);
