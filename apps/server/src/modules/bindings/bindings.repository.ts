@@ -216,6 +216,27 @@ export async function markListedWatches(
   }));
 }
 
+/**
+ * Housekeeping, in bounded batches: watches whose member was mailed before `cutoff`, and watches still
+ * waiting since before it (a mistyped UID, or an account not opened through our link, waits forever).
+ */
+export async function deleteUidWatchesEndedBefore(
+  db: Executor,
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const rows = rowsOf<{ user_id: string | number }>(
+    await db.execute(sql`
+      delete from uid_watches where (user_id, plat_id, uid) in (
+        select user_id, plat_id, uid from uid_watches
+        where coalesce(notified_at, created_at) < ${cutoff.toISOString()}::timestamptz
+        limit ${limit}
+        for update skip locked)
+      returning user_id`),
+  );
+  return rows.length;
+}
+
 /** Account deletion: the member's waits go with the account. */
 export async function deleteUidWatches(tx: Executor, userId: number): Promise<void> {
   await tx.delete(uidWatches).where(eq(uidWatches.userId, userId));

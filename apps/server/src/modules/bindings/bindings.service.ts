@@ -18,6 +18,7 @@ import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.s
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import {
+  deleteUidWatchesEndedBefore as deleteEndedUidWatches,
   deleteUidWatches,
   deleteXmeBinding,
   findLiveBinding,
@@ -246,6 +247,11 @@ export async function eraseXmeUid(tx: Transaction, userId: number): Promise<bool
 /** Account deletion: the member's waits for UIDs go with the account. */
 export async function forgetUidWatches(tx: Transaction, userId: number): Promise<void> {
   await deleteUidWatches(tx, userId);
+}
+
+/** Housekeeping: watches that ended (mailed, or waiting in vain) before `cutoff`. */
+export function deleteUidWatchesEndedBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  return deleteEndedUidWatches(db, cutoff, limit);
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { deleteEventsReceivedBefore } from '../analytics/analytics.service.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.service.js';
+import { deleteUidWatchesEndedBefore } from '../bindings/bindings.service.js';
 import { deleteExportLinksExpiredBefore } from '../exports/exports.service.js';
 import { deleteMailsSentBefore } from '../mail/outbox.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
@@ -32,6 +33,10 @@ const HOUSEKEEPING_RETENTION_DAYS = {
   analyticsEvents: 400,
   /** After expiry, the console's one-minute export links (used or not): the audit log keeps the export. */
   exportLinks: 1,
+  /** After the mail saying a UID joined the roster, or after the wait began when none came: a roster
+   * lists a new account within CASHBACK.rosterDelayHours (48), so a month of waiting in vain means a
+   * mistyped UID or an account not opened through our link. */
+  uidWatches: 30,
 } as const;
 
 const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
@@ -86,6 +91,12 @@ const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `export download links expired more than ${HOUSEKEEPING_RETENTION_DAYS.exportLinks} day ago`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.exportLinks,
     deleteBatch: deleteExportLinksExpiredBefore,
+  },
+  {
+    table: 'uid_watches',
+    description: `waits for a UID to join a roster, mailed or begun more than ${HOUSEKEEPING_RETENTION_DAYS.uidWatches} days ago`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.uidWatches,
+    deleteBatch: deleteUidWatchesEndedBefore,
   },
 ];
 

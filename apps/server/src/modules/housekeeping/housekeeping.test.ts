@@ -1,6 +1,13 @@
 import { CodeModule, State } from '@elex/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { analyticsEvents, mailOutbox, sessions, syncRuns, verificationCodes } from '../../db/schema.js';
+import {
+  analyticsEvents,
+  mailOutbox,
+  sessions,
+  syncRuns,
+  uidWatches,
+  verificationCodes,
+} from '../../db/schema.js';
 import { testOperatorActor } from '../../test/ops-command.js';
 import { listAudit } from '../admin/audit.service.js';
 import {
@@ -43,6 +50,7 @@ beforeEach(async () => {
   await ctx.db.delete(mailOutbox);
   await ctx.db.delete(syncRuns);
   await ctx.db.delete(analyticsEvents);
+  await ctx.db.delete(uidWatches);
 });
 
 let counter = 0;
@@ -112,6 +120,14 @@ async function insertEvent(receivedAt: Date) {
   return Number(row?.id ?? 0);
 }
 
+/** A member's wait for a UID to join BITGET's roster; answers the UID, which names it. */
+async function insertWatch(times: { createdAt: Date; notifiedAt?: Date }) {
+  counter += 1;
+  const uid = `WATCH${counter}`;
+  await ctx.db.insert(uidWatches).values({ userId: memberId, platId: BITGET, uid, ...times });
+  return uid;
+}
+
 /** Rows of every kind at ages on both sides of their retention; answers the ids that must stay. */
 async function insertRowsOfEveryAge() {
   const code = (expiresAt: Date, consumedAt?: Date) =>
@@ -172,9 +188,35 @@ async function insertRowsOfEveryAge() {
     await insertEvent(ago(90)),
     await insertEvent(ago(0)),
   ];
+  const goneWatches = [
+    // mailed 31 days ago; waiting in vain for 31 days
+    await insertWatch({ createdAt: ago(40), notifiedAt: ago(31) }),
+    await insertWatch({ createdAt: ago(30, -MINUTE) }),
+  ];
+  const keptWatches = [
+    // begun long ago, mailed only 29 days ago: the mail is what counts
+    await insertWatch({ createdAt: ago(60), notifiedAt: ago(29) }),
+    await insertWatch({ createdAt: ago(30, MINUTE) }),
+    await insertWatch({ createdAt: ago(2), notifiedAt: ago(1) }),
+    await insertWatch({ createdAt: ago(0) }),
+  ];
   return {
-    gone: { codes: goneCodes, sessions: goneSessions, mails: goneMails, runs: goneRuns, events: goneEvents },
-    kept: { codes: keptCodes, sessions: keptSessions, mails: keptMails, runs: keptRuns, events: keptEvents },
+    gone: {
+      codes: goneCodes,
+      sessions: goneSessions,
+      mails: goneMails,
+      runs: goneRuns,
+      events: goneEvents,
+      watches: goneWatches,
+    },
+    kept: {
+      codes: keptCodes,
+      sessions: keptSessions,
+      mails: keptMails,
+      runs: keptRuns,
+      events: keptEvents,
+      watches: keptWatches,
+    },
   };
 }
 
@@ -190,6 +232,7 @@ async function remainingIds() {
         id: Number(row.id),
       })),
     ),
+    watches: (await ctx.db.select({ uid: uidWatches.uid }).from(uidWatches)).map((row) => row.uid).sort(),
   };
 }
 
@@ -211,6 +254,7 @@ describe('housekeeping', () => {
       analytics_events: gone.events.length,
       // Export links are tested with the exports (exports.test.ts).
       export_links: 0,
+      uid_watches: gone.watches.length,
     });
     expect(result.tables.every((table) => table.complete)).toBe(true);
     expect(await remainingIds()).toEqual({
@@ -219,6 +263,7 @@ describe('housekeeping', () => {
       mails: sorted(kept.mails),
       runs: sorted(kept.runs),
       events: sorted(kept.events),
+      watches: [...kept.watches].sort(),
     });
   });
 
@@ -262,12 +307,14 @@ describe('housekeeping', () => {
     expect(total('mail_outbox')).toBe(gone.mails.length);
     expect(total('sync_runs')).toBe(gone.runs.length);
     expect(total('analytics_events')).toBe(gone.events.length);
+    expect(total('uid_watches')).toBe(gone.watches.length);
     expect(await remainingIds()).toEqual({
       codes: sorted(kept.codes),
       sessions: sorted(kept.sessions),
       mails: sorted(kept.mails),
       runs: sorted(kept.runs),
       events: sorted(kept.events),
+      watches: [...kept.watches].sort(),
     });
   });
 });
@@ -326,7 +373,12 @@ describe('npm run ops -- housekeeping', () => {
 
     expect(err).toEqual([]);
     const deleted =
-      gone.codes.length + gone.sessions.length + gone.mails.length + gone.runs.length + gone.events.length;
+      gone.codes.length +
+      gone.sessions.length +
+      gone.mails.length +
+      gone.runs.length +
+      gone.events.length +
+      gone.watches.length;
     expect(out[0]).toBe(`Housekeeping at ${NOW.toISOString()}: ${deleted} rows deleted.`);
     expect(out.slice(1)).toEqual([
       expect.stringMatching(/^ {2}verification_codes +3 {2}codes expired \(or used\) more than 7 days ago$/),
@@ -335,6 +387,9 @@ describe('npm run ops -- housekeeping', () => {
       expect.stringMatching(/^ {2}sync_runs +2 {2}sync runs that had nothing to do/),
       expect.stringMatching(/^ {2}analytics_events +2 {2}analytics events received more than 400 days ago$/),
       expect.stringMatching(/^ {2}export_links +0 {2}export download links expired more than 1 day ago$/),
+      expect.stringMatching(
+        /^ {2}uid_watches +2 {2}waits for a UID to join a roster, mailed or begun more than 30 days ago$/,
+      ),
     ]);
     const { out: second, io: secondIo } = io();
     expect(await runHousekeepingCommand(ctx.deps, [], secondIo, testOperatorActor)).toBe(0);
