@@ -188,12 +188,22 @@ export async function deleteXmeBinding(tx: Executor, userId: number): Promise<bo
   return deleted.length > 0;
 }
 
-/** Remembers that a member waits for a UID to join the roster (once per member and UID). */
+/**
+ * Remembers that a member waits for a UID to join the roster (once per member and UID). Trying again
+ * restarts a wait not yet answered, so housekeeping counts its 30 days from the member's latest try.
+ */
 export async function insertUidWatch(
   db: Executor,
   watch: { userId: number; platId: number; uid: string; createdAt: Date },
 ): Promise<void> {
-  await db.insert(uidWatches).values(watch).onConflictDoNothing();
+  await db
+    .insert(uidWatches)
+    .values(watch)
+    .onConflictDoUpdate({
+      target: [uidWatches.userId, uidWatches.platId, uidWatches.uid],
+      set: { createdAt: watch.createdAt },
+      setWhere: isNull(uidWatches.notifiedAt),
+    });
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   requestCode,
   signUp,
 } from '../auth/test-support.js';
+import { insertUidWatch } from '../bindings/bindings.repository.js';
 import {
   BINANCE,
   BITGET,
@@ -265,6 +266,21 @@ describe('housekeeping', () => {
       events: sorted(kept.events),
       watches: [...kept.watches].sort(),
     });
+  });
+
+  it('counts a wait for a UID from the member’s latest try, and a mailed one from its mail', async () => {
+    const watch = (uid: string, createdAt: Date) =>
+      insertUidWatch(ctx.db, { userId: memberId, platId: BITGET, uid, createdAt });
+    await watch('RETRIED', ago(40));
+    await watch('RETRIED', ago(10));
+    await insertWatch({ createdAt: ago(45), notifiedAt: ago(31) });
+    const mailed = `WATCH${counter}`;
+    // Trying a UID again after its mail (the bind then succeeds or is refused otherwise) restarts nothing.
+    await watch(mailed, ago(1));
+
+    await runHousekeeping(ctx.deps);
+
+    expect((await remainingIds()).watches).toEqual(['RETRIED']);
   });
 
   it('is harmless run twice: the second run deletes nothing', async () => {

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { lockWithdrawal, refuseUnlessPayable } from '../withdrawals/withdrawals.decisions.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
 import {
@@ -84,7 +85,10 @@ export async function sendWithdrawal(
   const fees = cappedFees(asked, config.maxFeePerGas);
   let recorded: { payout: PayoutRow; attempt: PayoutAttemptRow; created: boolean };
   try {
-    recorded = await deps.db.transaction(async (tx) => {
+    // The UID's account may be held by an import still settling (refuseUnlessPayable locks it): the
+    // operator is told 'accountBusy' after ACCOUNT_LOCK_WAIT_MS rather than waiting with the
+    // withdrawal's row locked; the fast lane finds the withdrawal again on its next pass.
+    recorded = await inMoneyTransaction(deps, async (tx) => {
       const withdrawal = await lockWithdrawal(tx, input.id);
       const live = await livePayoutOf(tx, withdrawal.id);
       if (live) {
