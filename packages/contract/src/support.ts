@@ -195,6 +195,14 @@ export const SupportUidStateSchema = z.object({
   frozen: z.boolean(),
   /** Withdrawals of this UID under review (they must be decided before the binding moves). */
   withdrawalsUnderReview: z.number().int(),
+  /**
+   * Invite bonuses this UID's cashback paid the holder's inviter while the holder held it (USDT, per
+   * inviter). Moving the binding does not move them: a wrongful holder's inviter keeps them unless an
+   * operator corrects that member's rewards. Empty without a holder or bonuses.
+   */
+  holderInviterBonuses: z.array(
+    z.object({ inviterId: z.number().int(), email: z.string().nullable(), amount: z.string() }),
+  ),
 });
 export type SupportUidState = z.infer<typeof SupportUidStateSchema>;
 

@@ -16,7 +16,7 @@ import {
   UID_SUPPORT_KINDS,
 } from '@elex/contract';
 import type { z } from 'zod';
-import type { Transaction } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../admin/audit.service.js';
@@ -28,6 +28,7 @@ import {
   moveBinding as moveUidBinding,
   ownershipHeldUntil,
 } from '../bindings/bindings.service.js';
+import { inviteBonusesOnUid } from '../cashback/cashback.service.js';
 import { registrationOf } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
@@ -299,7 +300,27 @@ async function uidStateOf(deps: AppDeps, platId: number, uid: string): Promise<S
     registeredAt: registeredAt?.toISOString() ?? null,
     frozen: await isUidFrozen(deps.db, platId, uid),
     withdrawalsUnderReview: await countUnderReviewOfUid(deps.db, platId, uid),
+    holderInviterBonuses: holder
+      ? await inviterBonusesOf(deps.db, { platId, uid, friendId: holder.userId })
+      : [],
   };
+}
+
+/** The bonuses the UID's records paid the holder's inviter, with the inviter's e-mail (null: deleted). */
+async function inviterBonusesOf(
+  db: Executor,
+  query: { platId: number; uid: string; friendId: number },
+): Promise<SupportUidState['holderInviterBonuses']> {
+  const bonuses = await inviteBonusesOnUid(db, query);
+  const identities = await memberIdentities(
+    db,
+    bonuses.map((bonus) => bonus.inviterId),
+  );
+  return bonuses.map((bonus) => ({
+    inviterId: bonus.inviterId,
+    email: identities.get(bonus.inviterId)?.email ?? null,
+    amount: usdt(bonus.amountMicro),
+  }));
 }
 
 export async function adminRequestDetail(deps: AppDeps, id: number): Promise<AdminSupportDetail> {
@@ -525,13 +546,24 @@ export async function adminMoveBinding(
       at: now,
     });
     if (!moved) throw AppError.refused('supportNoHolder');
+    // What the move leaves behind, for the record: the bonuses its holder's inviter was paid.
+    const inviterBonuses = await inviterBonusesOf(tx, {
+      platId: row.platId,
+      uid: row.uid,
+      friendId: moved.from.userId,
+    });
     await closeRequest(tx, deps, context, row, {
       resolution: 'moved',
       text: null,
       holder: { userId: moved.from.userId, exchange: exchangeName(partners, row.platId) },
       audit: {
         action: 'support.moveBinding',
-        before: { holderId: moved.from.userId, bindingId: moved.from.id, balance: usdt(balance) },
+        before: {
+          holderId: moved.from.userId,
+          bindingId: moved.from.id,
+          balance: usdt(balance),
+          inviterBonuses,
+        },
         after: { holderId: moved.to.userId, bindingId: moved.to.id, address: moved.to.address },
       },
     });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../admin/audit.service.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
+import { users } from '../auth/auth.tables.js';
 import { call, mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { DAY_MS, nextUid } from '../cashback/test-support.js';
@@ -205,6 +206,52 @@ describe('a dispute', () => {
     const [mail] = (await mailsTo(ctx, owner.email)).filter((item) => item.template === 'supportAnswered');
     expect(mail?.text).toContain('잔액과 함께 회원님의 계정에 연동되었으며');
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('names the invite bonuses the holder’s inviter was paid on the UID, before the move and in its record', async () => {
+    const inviter = await registerMember(ctx);
+    const squatter = await registerMember(ctx);
+    await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, squatter.userId));
+    const uid = nextUid('B');
+    await addToRoster(ctx, BITGET, uid);
+    expect(
+      await memberCall(ctx, squatter, '/elex/user/bindExchangeUid', {
+        platId: BITGET,
+        uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    // Two settled records: 10 % of each goes to the squatter's inviter.
+    await creditCashback(ctx, BITGET, uid, '60');
+    await creditCashback(ctx, BITGET, uid, '20');
+    const owner = await registerMember(ctx);
+    const id = await dispute(owner, { ...squatter, platId: BITGET, uid });
+
+    const detail = await adminCall(ctx, operator, 'support/detail', { id });
+    expect(detail.content.uidState).toMatchObject({
+      holder: { userId: squatter.userId },
+      balance: '80.000000',
+      holderInviterBonuses: [{ inviterId: inviter.userId, email: inviter.email, amount: '8.000000' }],
+    });
+
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id })).toMatchObject({ state: 0 });
+    const [entry] = (await listAudit(ctx.db, { target: `support:${id}`, page: 1, pageSize: 5 })).rows;
+    expect(entry).toMatchObject({
+      action: 'support.moveBinding',
+      before: {
+        holderId: squatter.userId,
+        balance: '80.000000',
+        inviterBonuses: [{ inviterId: inviter.userId, email: inviter.email, amount: '8.000000' }],
+      },
+    });
+    // Once the owner holds it, what the owner's records pay is theirs: nobody's inviter was paid for them.
+    const after = await adminCall(ctx, operator, 'support/detail', { id });
+    expect(after.content.uidState).toMatchObject({
+      holder: { userId: owner.userId },
+      holderInviterBonuses: [],
+    });
+    // The inviter still holds the bonuses: the record above is what an operator corrects from.
+    expect((await moneyOf(ctx, { ...inviter, platId: BITGET, uid: 'NONE' })).rewards).toBe(8_000_000n);
   });
 
   it('is answered in the thread: the member is mailed, reads it, replies; closing ends the freeze', async () => {

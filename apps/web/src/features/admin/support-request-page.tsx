@@ -211,6 +211,22 @@ function UidState({ state, exchangeName }: { state: SupportUidState; exchangeNam
           </dd>
         </div>
         <div>
+          <dt>{t('admin.support.inviterBonuses')}</dt>
+          <dd className="admin-break">
+            {state.holderInviterBonuses.length > 0
+              ? state.holderInviterBonuses.map((bonus) => (
+                  <span key={bonus.inviterId} className="admin-bonus">
+                    <Link to={`/admin/members/${bonus.inviterId}`}>
+                      {bonus.email ?? t('admin.members.deletedAccount')}
+                    </Link>
+                    {' · '}
+                    {t('admin.common.usdt', { amount: formatAmount(bonus.amount) })}
+                  </span>
+                ))
+              : t('admin.support.inviterBonusesNone')}
+          </dd>
+        </div>
+        <div>
           <dt>{t('admin.support.underReview')}</dt>
           <dd>
             {state.withdrawalsUnderReview > 0 ? (

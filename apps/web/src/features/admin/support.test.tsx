@@ -43,6 +43,7 @@ function uidState(overrides: Partial<SupportUidState> = {}): SupportUidState {
     registeredAt: '2026-05-01T00:00:00.000Z',
     frozen: true,
     withdrawalsUnderReview: 0,
+    holderInviterBonuses: [],
     ...overrides,
   };
 }
@@ -152,6 +153,48 @@ describe('a support request in the console', () => {
     expect(uid).toHaveTextContent('Jun 13, 2026');
     const facts = screen.getByRole('region', { name: t('admin.support.request') });
     expect(facts).toHaveTextContent(CLAIMANT_ADDRESS);
+  });
+
+  it('names the invite bonuses the holder’s inviter was paid, and says in the move dialog that they stay', async () => {
+    const user = userEvent.setup();
+    serve({
+      '/elex/admin/support/detail': () =>
+        envelope(
+          request({
+            uidState: uidState({
+              holderInviterBonuses: [
+                { inviterId: 7, email: 'inviter@example.com', amount: '6.500000' },
+                { inviterId: 8, email: null, amount: '1.500000' },
+              ],
+            }),
+          }),
+        ),
+    });
+    renderRoutes(routes, '/admin/support/12');
+    const uid = await screen.findByRole('region', { name: t('admin.support.uidState') }, { timeout: 5000 });
+    expect(within(uid).getByRole('link', { name: 'inviter@example.com' })).toHaveAttribute(
+      'href',
+      '/admin/members/7',
+    );
+    expect(uid).toHaveTextContent('inviter@example.com · 6.50 USDT');
+    expect(uid).toHaveTextContent(`${t('admin.members.deletedAccount')} · 1.50 USDT`);
+
+    await user.click(screen.getByRole('button', { name: t('admin.support.move') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.support.moveTitle') });
+    expect(dialog).toHaveTextContent(t('admin.support.moveBonusNote', { amount: '8.00' }));
+  });
+
+  it('says no invite bonus was paid when none was, and the move dialog does not mention them', async () => {
+    const user = userEvent.setup();
+    serve({ '/elex/admin/support/detail': () => envelope(request()) });
+    renderRoutes(routes, '/admin/support/12');
+    const uid = await screen.findByRole('region', { name: t('admin.support.uidState') }, { timeout: 5000 });
+    expect(uid).toHaveTextContent(
+      `${t('admin.support.inviterBonuses')}${t('admin.support.inviterBonusesNone')}`,
+    );
+    await user.click(screen.getByRole('button', { name: t('admin.support.move') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.support.moveTitle') });
+    expect(dialog).not.toHaveTextContent(t('admin.support.moveBonusNote', { amount: '0.00' }).slice(0, 30));
   });
 
   it('moves the binding to the claimant only after the operator confirms', async () => {

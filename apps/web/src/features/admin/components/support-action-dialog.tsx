@@ -1,4 +1,4 @@
-import { type AdminSupportDetail, supportTextSchema } from '@elex/contract';
+import { type AdminSupportDetail, DECIMALS, fromScaled, supportTextSchema, toScaled } from '@elex/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../shared/ui/field';
@@ -49,6 +49,15 @@ export function SupportActionDialog({
     member: request.email ?? t('admin.members.deletedAccount'),
     address: request.address ?? '',
   };
+  // What the move leaves behind: the invite bonuses the holder's inviter was paid on this UID.
+  const bonusMicro = (uid?.holderInviterBonuses ?? []).reduce(
+    (sum, bonus) => sum + toScaled(bonus.amount, DECIMALS.usdt),
+    0n,
+  );
+  const bonusNote =
+    bonusMicro > 0n
+      ? t('admin.support.moveBonusNote', { amount: formatAmount(fromScaled(bonusMicro, DECIMALS.usdt)) })
+      : '';
   const copy = {
     close: {
       title: t('admin.support.closeTitle'),
@@ -60,7 +69,7 @@ export function SupportActionDialog({
     },
     moveBinding: {
       title: t('admin.support.moveTitle'),
-      body: t('admin.support.moveBody', facts),
+      body: [t('admin.support.moveBody', facts), bonusNote].filter(Boolean).join(' '),
       confirm: t('admin.support.moveConfirm'),
     },
     verifyOwnership: {
