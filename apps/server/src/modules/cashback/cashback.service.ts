@@ -154,7 +154,7 @@ export interface RebateQueryInput {
   pageSize: number;
 }
 
-/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (two statements). */
+/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (one statement). */
 export async function rebateRecords(
   deps: AppDeps,
   userId: number,
