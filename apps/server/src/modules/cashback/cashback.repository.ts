@@ -597,25 +597,3 @@ export async function selectMemberSummary(
       })),
   };
 }
-
-/**
- * The invite bonuses a UID's records paid because `friendId` held it: per inviter, in micro-USDT. What
- * an operator deciding a dispute must see, since moving the binding moves the UID's cashback but not
- * the bonuses its holder's inviter was paid (docs/support.md). From the UID's own records (the
- * records' index), each joined to its bonus by the unique (kind, rebate) index.
- */
-export async function selectInviteBonusesOnUid(
-  db: Executor,
-  query: { platId: number; uid: string; friendId: number },
-): Promise<Array<{ inviterId: number; amountMicro: bigint }>> {
-  const rows = rowsOf<{ user_id: string | number; amount: string }>(
-    await db.execute(sql`
-      select e.user_id, sum(e.amount_micro)::text as amount
-      from rebates r
-      join event_rewards e on e.kind = 'inviteBonus' and e.rebate_id = r.id
-      where r.plat_id = ${query.platId} and r.uid = ${query.uid} and e.source_user_id = ${query.friendId}
-      group by e.user_id
-      order by e.user_id`),
-  );
-  return rows.map((row) => ({ inviterId: Number(row.user_id), amountMicro: BigInt(row.amount) }));
-}

@@ -22,12 +22,7 @@ import { type RebateListRow, selectRebateList } from '../../read-models/rebate-l
 import { selectRewardList } from '../../read-models/reward-list.js';
 import { type LiveBindingRow, ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
-import {
-  selectInviteBonusesOnUid,
-  selectMemberSummary,
-  sumTradingVolume,
-  type VisibleUid,
-} from './cashback.repository.js';
+import { selectMemberSummary, sumTradingVolume, type VisibleUid } from './cashback.repository.js';
 import { estimateSql } from './estimate-sql.js';
 import { maskEmail } from './mask-email.js';
 import { loadPartners } from './partners.js';
@@ -223,14 +218,6 @@ export async function rewardRecords(
  * history's start): every rebate record the exchanges reported for them, whatever its settlement
  * status (a record that paid no cashback still had its trades).
  */
-/** The invite bonuses a UID's records paid because `friendId` held it, per inviter (disputes). */
-export function inviteBonusesOnUid(
-  db: Executor,
-  query: { platId: number; uid: string; friendId: number },
-): Promise<Array<{ inviterId: number; amountMicro: bigint }>> {
-  return selectInviteBonusesOnUid(db, query);
-}
-
 export function tradingVolumeOf(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   return sumTradingVolume(db, pairs);
 }

@@ -205,6 +205,10 @@ export const eventRewards = pgTable(
     // One journal pays an inviter's bonuses of a settlement page: several rewards share its key.
     index('event_rewards_journal_key_idx').on(table.journalKey),
     index('event_rewards_user_created_idx').on(table.userId, table.createdAt, table.id),
+    // A dispute's UID panel: the bonuses a holder's cashback paid since the binding (support.md).
+    index('event_rewards_friend_bonus_idx')
+      .on(table.sourceUserId, table.createdAt)
+      .where(sql`${table.kind} = 'inviteBonus'`),
     check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
   ],
 );

@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import type { Executor, Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { selectHolderInviterBonuses } from '../../read-models/holder-inviter-bonuses.js';
 import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { memberContact, memberIdentities } from '../auth/auth.service.js';
@@ -28,7 +29,6 @@ import {
   moveBinding as moveUidBinding,
   ownershipHeldUntil,
 } from '../bindings/bindings.service.js';
-import { inviteBonusesOnUid } from '../cashback/cashback.service.js';
 import { registrationOf } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
@@ -301,17 +301,17 @@ async function uidStateOf(deps: AppDeps, platId: number, uid: string): Promise<S
     frozen: await isUidFrozen(deps.db, platId, uid),
     withdrawalsUnderReview: await countUnderReviewOfUid(deps.db, platId, uid),
     holderInviterBonuses: holder
-      ? await inviterBonusesOf(deps.db, { platId, uid, friendId: holder.userId })
+      ? await inviterBonusesOf(deps.db, { platId, uid, friendId: holder.userId, since: holder.boundAt })
       : [],
   };
 }
 
-/** The bonuses the UID's records paid the holder's inviter, with the inviter's e-mail (null: deleted). */
+/** The bonuses the UID's records paid the holder's (live) inviter during this binding, with their e-mail. */
 async function inviterBonusesOf(
   db: Executor,
-  query: { platId: number; uid: string; friendId: number },
+  query: { platId: number; uid: string; friendId: number; since: Date },
 ): Promise<SupportUidState['holderInviterBonuses']> {
-  const bonuses = await inviteBonusesOnUid(db, query);
+  const bonuses = await selectHolderInviterBonuses(db, query);
   const identities = await memberIdentities(
     db,
     bonuses.map((bonus) => bonus.inviterId),
@@ -546,12 +546,16 @@ export async function adminMoveBinding(
       at: now,
     });
     if (!moved) throw AppError.refused('supportNoHolder');
-    // What the move leaves behind, for the record: the bonuses its holder's inviter was paid.
-    const inviterBonuses = await inviterBonusesOf(tx, {
-      platId: row.platId,
-      uid: row.uid,
-      friendId: moved.from.userId,
-    });
+    // What the move leaves behind, for the record: the bonuses its holder's inviter was paid during
+    // the binding. Ids and sums only: the audit log outlives an account and must not keep its e-mail.
+    const inviterBonuses = (
+      await selectHolderInviterBonuses(tx, {
+        platId: row.platId,
+        uid: row.uid,
+        friendId: moved.from.userId,
+        since: moved.from.boundAt,
+      })
+    ).map((bonus) => ({ inviterId: bonus.inviterId, amount: usdt(bonus.amountMicro) }));
     await closeRequest(tx, deps, context, row, {
       resolution: 'moved',
       text: null,

@@ -224,6 +224,15 @@ describe('a dispute', () => {
     // Two settled records: 10 % of each goes to the squatter's inviter.
     await creditCashback(ctx, BITGET, uid, '60');
     await creditCashback(ctx, BITGET, uid, '20');
+    // The squatter's own other UID pays the inviter too: not this dispute's.
+    const own = nextUid('B');
+    await addToRoster(ctx, BITGET, own);
+    await memberCall(ctx, squatter, '/elex/user/bindExchangeUid', {
+      platId: BITGET,
+      uid: own,
+      address: ADDRESS,
+    });
+    await creditCashback(ctx, BITGET, own, '50');
     const owner = await registerMember(ctx);
     const id = await dispute(owner, { ...squatter, platId: BITGET, uid });
 
@@ -241,7 +250,7 @@ describe('a dispute', () => {
       before: {
         holderId: squatter.userId,
         balance: '80.000000',
-        inviterBonuses: [{ inviterId: inviter.userId, email: inviter.email, amount: '8.000000' }],
+        inviterBonuses: [{ inviterId: inviter.userId, amount: '8.000000' }],
       },
     });
     // Once the owner holds it, what the owner's records pay is theirs: nobody's inviter was paid for them.
@@ -251,7 +260,9 @@ describe('a dispute', () => {
       holderInviterBonuses: [],
     });
     // The inviter still holds the bonuses: the record above is what an operator corrects from.
-    expect((await moneyOf(ctx, { ...inviter, platId: BITGET, uid: 'NONE' })).rewards).toBe(8_000_000n);
+    expect((await moneyOf(ctx, { ...inviter, platId: BITGET, uid: 'NONE' })).rewards).toBe(13_000_000n);
+    // The audit log outlives accounts: it keeps the inviter's id, never their e-mail.
+    expect(JSON.stringify(entry?.before)).not.toContain(inviter.email);
   });
 
   it('is answered in the thread: the member is mailed, reads it, replies; closing ends the freeze', async () => {
