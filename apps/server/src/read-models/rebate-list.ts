@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { historyFromOf } from './history-from.js';
-import { pageRows } from './page-rows.js';
 import type { EstimateSql } from './pending-estimates.js';
 
 export interface RebateListFilter {
@@ -30,6 +29,13 @@ export interface RebateListRow {
   createdAt: Date;
 }
 
+/** The member's live UIDs the filter lets through, with where each one's visible history starts. */
+interface ListedUid {
+  platId: number;
+  uid: string;
+  historyFrom: Date | null;
+}
+
 const date = (value: Date | string) => new Date(value);
 
 /**
@@ -46,31 +52,51 @@ function recordConditions(filter: RebateListFilter) {
 }
 
 /**
- * One side of the page: each listed UID's records from its own index range
- * (rebates_plat_uid_period_end_id_idx), only as many as the page reaches, merged. `span` says which
- * side reads (a one-time filter: the other side runs no scan) and how many to skip and take.
+ * The member's live UIDs the filter names, each with the number of its records the filter lets
+ * through: from the kept totals (rebate_uid_totals) when no period bounds the list and the member
+ * sees the UID's whole history, else counted from the records.
  */
-function pageSide(filter: RebateListFilter, side: 'newest' | 'oldest') {
-  const order = side === 'newest' ? sql.raw('period_end desc, id desc') : sql.raw('period_end, id');
-  const reads = side === 'newest' ? sql`not span.from_oldest` : sql`span.from_oldest`;
-  return sql`select merged.id, merged.period_end from span, listed p cross join lateral (
-      select r.id, r.period_end from rebates r where ${recordConditions(filter)}
-      order by ${order} limit span.skip + span.take
-    ) merged
-    where ${reads}
-    order by ${order} offset (select skip from span) limit (select take from span)`;
+async function selectListedUids(
+  db: Executor,
+  filter: RebateListFilter,
+): Promise<{ uids: ListedUid[]; total: number }> {
+  const bounded = filter.endFrom !== undefined || filter.endBefore !== undefined;
+  const rows = rowsOf<{ plat_id: number; uid: string; history_from: Date | string | null; records: string }>(
+    await db.execute(sql`
+      select p.plat_id, p.uid, p.history_from,
+        (case when p.history_from is null and not ${bounded}::boolean
+          then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
+            where t.plat_id = p.plat_id and t.uid = p.uid
+              and (${filter.status ?? null}::text is null or t.status = ${filter.status ?? null}::text))
+          else (select count(*) from rebates r where ${recordConditions(filter)})
+        end)::text as records
+      from (
+        select b.plat_id, b.uid, b.bound_at, b.id,
+          ${historyFromOf('b')} as history_from
+        from exchange_bindings b
+        where b.user_id = ${filter.userId}::bigint and b.unbound_at is null
+          and (${filter.platId ?? null}::integer is null or b.plat_id = ${filter.platId ?? null}::integer)
+          and (${filter.uid ?? null}::text is null or b.uid = ${filter.uid ?? null}::text)
+      ) p
+      order by p.bound_at, p.id`),
+  );
+  return {
+    uids: rows.map((row) => ({
+      platId: Number(row.plat_id),
+      uid: row.uid,
+      historyFrom: row.history_from === null ? null : date(row.history_from),
+    })),
+    total: rows.reduce((sum, row) => sum + Number(row.records), 0),
+  };
 }
 
 /**
- * /elex/user/seeRebateData in one statement (issue 14): the member's live UIDs the filter names, each
- * with the number of its records the filter lets through (from the kept totals, rebate_uid_totals,
- * when no period bounds the list and the member sees the UID's whole history; else counted), their
- * sum, and the page with each pending record's estimate (the rule as SQL, today's rates, the roster's
- * registration: the basic rate without one). A page past the middle of the list is read from its
- * oldest end, so the last page of a 100,000-record export reads 100 records; a page past the end is
- * empty and still carries the count. One text for every member, filter and number of UIDs, so the
- * statement is named once; every plan reads each UID's records in its index's order (decisions, "The
- * record list in two statements": a generic plan must not rely on a sort its values make cheap).
+ * /elex/user/seeRebateData in two statements (issue 14): the member's UIDs with their counts, then the
+ * page with each pending record's estimate (the rule as SQL, today's rates, the roster's registration:
+ * the basic rate without one). Each UID's records come from its own index range
+ * (rebates_plat_uid_period_end_id_idx) and only as many as the page reaches are merged; a page past the
+ * middle is read from the oldest end, so the last page of a 100,000-record export reads 100 records.
+ * The UIDs travel as arrays: one text for every member and every number of UIDs.
  */
 export async function selectRebateList(
   db: Executor,
@@ -78,10 +104,14 @@ export async function selectRebateList(
   page: { offset: number; limit: number },
   estimate: EstimateSql,
 ): Promise<{ rows: RebateListRow[]; total: number }> {
-  const bounded = filter.endFrom !== undefined || filter.endBefore !== undefined;
-  const found = rowsOf<{
-    total: string;
-    id: string | number | null;
+  const { uids, total } = await selectListedUids(db, filter);
+  if (uids.length === 0 || page.offset >= total) return { rows: [], total };
+  const fromOldest = page.offset > total / 2;
+  const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
+  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
+  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
+  const rows = rowsOf<{
+    id: string | number;
     plat_id: number;
     uid: string;
     period_start: Date | string;
@@ -95,49 +125,31 @@ export async function selectRebateList(
   }>(
     await db.execute(sql`
       with rate as (${estimate.rates}),
-      listed as (
-        select b.plat_id, b.uid, ${historyFromOf('b')} as history_from
-        from exchange_bindings b
-        where b.user_id = ${filter.userId}::bigint and b.unbound_at is null
-          and (${filter.platId ?? null}::integer is null or b.plat_id = ${filter.platId ?? null}::integer)
-          and (${filter.uid ?? null}::text is null or b.uid = ${filter.uid ?? null}::text)
-      ),
-      counted as (
-        select (case when p.history_from is null and not ${bounded}::boolean
-          then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
-            where t.plat_id = p.plat_id and t.uid = p.uid
-              and (${filter.status ?? null}::text is null or t.status = ${filter.status ?? null}::text))
-          else (select count(*) from rebates r where ${recordConditions(filter)})
-        end) as records
-        from listed p
-      ),
-      span as (
-        select n, from_oldest,
-          (case when from_oldest then greatest(0, n - ${page.offset}::bigint - ${page.limit}::bigint)
-            else ${page.offset}::bigint end) as skip,
-          greatest(0, (case when from_oldest then least(${page.limit}::bigint, n - ${page.offset}::bigint)
-            else ${page.limit}::bigint end)) as take
-        from (select n, ${page.offset}::bigint * 2 > n as from_oldest
-          from (select coalesce(sum(records), 0)::bigint as n from counted) total) sides
+      p as (
+        select * from unnest(
+          ${sql.param(uids.map((listed) => listed.platId))}::integer[],
+          ${sql.param(uids.map((listed) => listed.uid))}::text[],
+          ${sql.param(uids.map((listed) => listed.historyFrom?.toISOString() ?? null))}::timestamptz[]
+        ) as p(plat_id, uid, history_from)
       ),
       page as (
-        (${pageSide(filter, 'newest')})
-        union all
-        (${pageSide(filter, 'oldest')})
+        select merged.id from p cross join lateral (
+          select r.id, r.period_end from rebates r where ${recordConditions(filter)}
+          order by ${order} limit ${offset + limit}::integer
+        ) merged
+        order by ${order} offset ${offset}::integer limit ${limit}::integer
       )
-      select span.n::text as total, r.id, r.plat_id, r.uid, r.period_start, r.period_end,
-        r.trading_volume_micro::text, r.fee_micro::text, r.status, r.failure_reason, r.created_at,
+      select r.id, r.plat_id, r.uid, r.period_start, r.period_end, r.trading_volume_micro::text,
+        r.fee_micro::text, r.status, r.failure_reason, r.created_at,
         (case r.status
           when 'completed' then coalesce(r.amount_micro, 0)
           when 'pending' then case when rate.plat_id is null then 0 else ${estimate.recordEstimate} end
           else 0 end)::text as amount
-      from span
-      left join (page join rebates r on r.id = page.id
-        left join rate on rate.plat_id = r.plat_id
-        left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid) on true
+      from page join rebates r on r.id = page.id
+      left join rate on rate.plat_id = r.plat_id
+      left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
       order by r.period_end desc, r.id desc`),
   );
-  const { first, rows } = pageRows(found, (row) => row.id);
   return {
     rows: rows.map((row) => ({
       id: Number(row.id),
@@ -152,6 +164,6 @@ export async function selectRebateList(
       failureReason: row.failure_reason,
       createdAt: date(row.created_at),
     })),
-    total: Number(first?.total ?? 0),
+    total,
   };
 }

@@ -149,7 +149,7 @@ export interface RebateQueryInput {
   pageSize: number;
 }
 
-/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (one statement). */
+/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (two statements). */
 export async function rebateRecords(
   deps: AppDeps,
   userId: number,
