@@ -66,7 +66,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a money action while an import ho
   const busy = (lang: 'en' | 'zh' | 'ko' = 'en') => ({
     state: State.Refused,
     message: translate(lang, 'accountBusy'),
-    content: null,
+    content: { messageKey: 'accountBusy' },
   });
 
   async function soundLedger() {

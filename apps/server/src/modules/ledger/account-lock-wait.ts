@@ -1,3 +1,4 @@
+import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
@@ -23,7 +24,9 @@ export async function inMoneyTransaction<T>(
       return work(tx);
     });
   } catch (error) {
-    if (isLockTimeout(error)) throw AppError.refused('accountBusy');
+    // The key as content too, so a client can tell "try the same again soon" from a final refusal.
+    if (isLockTimeout(error))
+      throw new AppError(State.Refused, 'accountBusy', {}, { messageKey: 'accountBusy' });
     throw error;
   }
 }

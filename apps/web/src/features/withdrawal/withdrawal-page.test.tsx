@@ -315,6 +315,38 @@ describe('/withdrawal: requesting', () => {
     expect(third?.requestId).not.toBe(applies[0]?.requestId);
   });
 
+  it('keeps the code dialog when the balance is being credited, and the same confirm goes through later', async () => {
+    const busy = i18next.t('msg:accountBusy');
+    let applyCalls = 0;
+    const calls = stubServer({
+      apply: (body) => {
+        applyCalls += 1;
+        return applyCalls === 1
+          ? envelope({ messageKey: 'accountBusy' }, 1002, busy)
+          : envelope({ ...PENDING, id: '34', amount: `${body.amount}` }, 0, 'Withdrawal successful');
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '60');
+    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+    await user.keyboard('123456');
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+
+    // Told why, no failure: the dialog and its digits stay for the same confirm.
+    expect(await screen.findByText(busy)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: i18next.t('msg:withdrawalFailed') })).toBeNull();
+    expect(dialog).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalSuccessful') });
+    const applies = calls.filter((call) => call.url === '/elex/user/applyDeposit').map((call) => call.body);
+    expect(applies).toHaveLength(2);
+    expect(applies[1]).toEqual(applies[0]);
+  });
+
   it('says the code was sent, and so again after a resend', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = stubServer();

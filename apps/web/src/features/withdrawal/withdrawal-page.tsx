@@ -46,6 +46,12 @@ function newRequestId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** A refusal because an import is crediting this balance right now: the same request works soon. */
+const isAccountBusy = (error: unknown) =>
+  error instanceof ApiError &&
+  error.kind === 'refused' &&
+  (error.content as { messageKey?: unknown } | null)?.messageKey === 'accountBusy';
+
 type Outcome = { kind: 'success'; withdrawal: Withdrawal } | { kind: 'failure'; message: string } | null;
 
 /**
@@ -95,6 +101,7 @@ export default function WithdrawalPage() {
     if (!awaitingCode) return;
     // A wrong code throws here: the API client says so and the dialog stays open for another try.
     await verifyDepositCode(code);
+    let keepDialog = false;
     try {
       const withdrawal = await applyDeposit({ requestId, ...awaitingCode.values, authCode: code });
       setRequestId(newRequestId());
@@ -102,12 +109,20 @@ export default function WithdrawalPage() {
       setFormKey((key) => key + 1);
       setPage(1);
     } catch (error) {
+      // The balance is being credited right now (docs/ledger.md, "Waiting for an account"): nothing
+      // was made and the code still works, so the dialog stays with the digits for the same confirm in
+      // a minute, and a toast says why (the call is silent: its other refusals get the failure dialog).
+      if (error instanceof ApiError && isAccountBusy(error)) {
+        keepDialog = true;
+        toast.error(error.message);
+        throw error;
+      }
       if (error instanceof ApiError && error.kind === 'session') return;
       // Refused: the next try is a new request. No answer: the retry must be the same request.
       if (error instanceof ApiError && error.kind === 'refused') setRequestId(newRequestId());
       setOutcome({ kind: 'failure', message: error instanceof ApiError ? error.message : t('msg:error') });
     } finally {
-      setAwaitingCode(null);
+      if (!keepDialog) setAwaitingCode(null);
       void refresh();
     }
   };
