@@ -89,6 +89,16 @@ interface Server {
   coolDownSeconds?: number;
 }
 
+/** Withdraw, then confirm in the code dialog with the good code; answers the dialog. */
+async function withdrawWithCode(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
+  const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+  await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
+  await user.keyboard('123456');
+  await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+  return dialog;
+}
+
 function stubServer(server: Server = {}) {
   const calls: Array<{ url: string; body: Record<string, unknown> }> = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -282,13 +292,7 @@ describe('/withdrawal: requesting', () => {
     await screen.findByLabelText(t('withdrawal.uid'));
     await user.type(amountBox(), '60');
 
-    const confirmWithCode = async () => {
-      await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
-      const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
-      await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
-      await user.keyboard('123456');
-      await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
-    };
+    const confirmWithCode = () => withdrawWithCode(user);
     await confirmWithCode();
     const failed = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
     expect(within(failed).getByRole('alert')).toHaveTextContent(i18next.t('msg:networkAnomaly'));
@@ -330,11 +334,7 @@ describe('/withdrawal: requesting', () => {
     renderAt(<WithdrawalPage />, '/withdrawal');
     await screen.findByLabelText(t('withdrawal.uid'));
     await user.type(amountBox(), '60');
-    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
-    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
-    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
-    await user.keyboard('123456');
-    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    const dialog = await withdrawWithCode(user);
 
     // Told why, no failure: the dialog and its digits stay for the same confirm.
     expect(await screen.findByText(busy)).toBeInTheDocument();
@@ -390,11 +390,7 @@ describe('/withdrawal: requesting', () => {
     renderAt(<WithdrawalPage />, '/withdrawal');
     await screen.findByLabelText(t('withdrawal.uid'));
     await user.type(amountBox(), '50');
-    await user.click(screen.getByRole('button', { name: t('withdrawal.submit') }));
-    const dialog = await screen.findByRole('dialog', { name: t('auth.codeTitle') });
-    await user.click(within(dialog).getAllByRole('textbox')[0] as HTMLElement);
-    await user.keyboard('123456');
-    await user.click(within(dialog).getByRole('button', { name: t('common.confirm') }));
+    await withdrawWithCode(user);
     const result = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
     expect(within(result).getByRole('alert')).toHaveTextContent(
       'The amount is more than this UID can withdraw (10.00 USDT)',
