@@ -14,6 +14,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { balances, grantPoints } from '../points/points.service.js';
 import { checkPromotionCode, usePromotionCode } from '../promotions/promotions.service.js';
@@ -546,8 +547,6 @@ export {
   findUserById,
   insertUserUnlessTaken,
 } from './auth.repository.js';
-
-import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 
 /** A live (not deleted) account by e-mail in any letter case (e-mails are stored lower-cased). */
 export function liveAccountByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

@@ -18,7 +18,6 @@ import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.s
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import {
-  deleteUidWatchesEndedBefore as deleteEndedUidWatches,
   deleteUidWatches,
   deleteXmeBinding,
   findLiveBinding,
@@ -249,10 +248,8 @@ export async function forgetUidWatches(tx: Transaction, userId: number): Promise
   await deleteUidWatches(tx, userId);
 }
 
-/** Housekeeping: watches that ended (mailed, or waiting in vain) before `cutoff`. */
-export function deleteUidWatchesEndedBefore(db: Executor, cutoff: Date, limit: number): Promise<number> {
-  return deleteEndedUidWatches(db, cutoff, limit);
-}
+/** Housekeeping: watches that ended (mailed, or waiting in vain) before a cutoff. */
+export { deleteUidWatchesEndedBefore } from './bindings.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
