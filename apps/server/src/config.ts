@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CHECK_IN, DECIMALS, INVITE_REWARD_DEFAULTS, toScaled } from '@elex/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type ExchangeApisConfig,
   exchangeEnvShape,

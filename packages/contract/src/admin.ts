@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';

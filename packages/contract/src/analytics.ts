@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Named events the web sends besides page views (spec section 4). */
 export const TRACK_EVENTS = [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { exchangeUidSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
 import { polygonAddressSchema, xmeUidSchema } from './rules.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every `/elex` answer: `{ state, message, content }` (spec section 7). */
 export interface Envelope<T> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Invites (spec sections 3 and 7): the member's invite code and registration link, the reward tiers

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Daily check-in (spec sections 2, 4 and 7). A day runs from 00:00 to 24:00 UTC, the same for every

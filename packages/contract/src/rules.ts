@@ -1,5 +1,5 @@
 import { isAddress } from 'viem';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEVERAGE, PASSWORD, VERIFICATION_CODE } from './constants.js';
 import type { MessageKey } from './messages.js';
 

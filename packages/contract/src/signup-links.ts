@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLACEHOLDER_REFERRAL_CODE } from './constants.js';
 import type { MessageKey } from './messages.js';
 

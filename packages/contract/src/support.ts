@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
 import { CONTROL_CHARACTER_PATTERN, polygonAddressSchema, strictIdSchema } from './rules.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DECIMALS, fromScaled, toScaled } from './catalog.js';
 import { WITHDRAWAL } from './constants.js';
 import type { MessageKey } from './messages.js';

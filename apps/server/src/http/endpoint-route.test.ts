@@ -2,7 +2,7 @@ import { State } from '@elex/contract';
 import type { Endpoint } from '@elex/contract/endpoints';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppDeps } from '../deps.js';
 import { AppError } from './app-error.js';
 import { sendCachedAnswer } from './encoded-body.js';

@@ -1,6 +1,6 @@
 import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { escapeHtml } from '../lib/html.js';
 
 /**

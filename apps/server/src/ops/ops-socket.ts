@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppDeps } from '../deps.js';
 import { type OpsRequest, runOpsCommand } from './run-command.js';
 

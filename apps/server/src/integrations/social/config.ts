@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Settings of the community bots that verify the social tasks, merged into config.ts's EnvSchema.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { DECIMALS, toScaled } from '@elex/contract';
 import { type Address, getAddress, isAddress, type LocalAccount, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The on-chain payout settings read by config.ts (docs/withdrawals.md, "On-chain payouts"). The key

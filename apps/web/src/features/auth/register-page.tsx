@@ -13,7 +13,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { track } from '../../shared/analytics/track';
 import { ApiError } from '../../shared/api/api-client';
 import { useRequestCode } from '../../shared/hooks/use-request-code';

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../shared/api/api-client';
 import { useRequestCode } from '../../shared/hooks/use-request-code';
 import { CodeDialog } from '../../shared/ui/code-dialog';

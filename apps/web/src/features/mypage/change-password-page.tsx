@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import * as z from 'zod';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { profileQuery } from '../../shared/queries/get-profile';
 import { Field } from '../../shared/ui/field';

@@ -1,7 +1,7 @@
 import { API, MESSAGES } from '@elex/contract';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { envelope } from '../../test/helpers';
 import { storage } from '../storage';
 import { toast } from '../ui/toast';

@@ -2,7 +2,7 @@ import { operatorReasonSchema } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Field } from '../../../shared/ui/field';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 
