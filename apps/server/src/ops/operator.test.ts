@@ -4,6 +4,8 @@ import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, operators } from '../db/schema.js';
+import { bootstrapActor } from '../modules/admin/audit.service.js';
+import { grantOperator } from '../modules/admin/operators.service.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -83,6 +85,15 @@ describe('operator commands name their operator', () => {
       'admin:grant changes data: name the operator running it with --operator <email|id> or ELEX_OPERATOR.',
     );
     expect(await isOperatorRow(second.id)).toBe(false);
+
+    // A bootstrap decided before the first operator landed (two shells at once) is refused in its
+    // own transaction: the door is checked again under the bootstrap lock.
+    const audits = await auditCount();
+    await expect(grantOperator(ctx.deps, second.email, bootstrapActor('late-shift'))).rejects.toThrow(
+      'Refused: an operator exists now (another first grant went through meanwhile)',
+    );
+    expect(await isOperatorRow(second.id)).toBe(false);
+    expect(await auditCount()).toBe(audits);
   });
 
   it('refuses a missing, unknown or non-operator value with exit 2, changing nothing', async () => {
@@ -168,5 +179,35 @@ describe('operator commands name their operator', () => {
     expect(await ops('withdrawals:list', [])).toMatchObject({ code: 0, out: 'No pending withdrawals.' });
     expect((await ops('sync:status', [])).code).toBe(0);
     expect(await ops('no:such', [])).toMatchObject({ code: 2, err: 'Unknown command: no:such' });
+  });
+});
+
+// PGlite is one session, so two shells cannot race there.
+describe.runIf(process.env.TEST_DATABASE_URL)('two first grants at once', () => {
+  let race: CashbackTestContext;
+  beforeAll(async () => {
+    race = await createCashbackTestApp();
+  });
+  afterAll(() => race.close());
+
+  it('makes exactly one first operator; the other shell is told to name one', async () => {
+    const members = [await createMember(race), await createMember(race), await createMember(race)];
+    const shells = members.map((member, index) => {
+      const lines: string[] = [];
+      const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+      const request = { name: 'admin:grant', args: [member.email], osUser: `shell-${index}` };
+      return { lines, run: () => runOpsCommand(race.deps, request, io) };
+    });
+    const codes = await Promise.all(shells.map((shell) => shell.run()));
+    const granted = await race.db.select().from(operators);
+    expect(granted).toHaveLength(1);
+    expect(codes.filter((code) => code === 0)).toHaveLength(1);
+    const refused = shells.filter((_, index) => codes[index] !== 0).map((shell) => shell.lines.join('\n'));
+    expect(refused).toHaveLength(2);
+    for (const text of refused)
+      expect(text).toMatch(/Refused: an operator exists now|name the operator running it/);
+    const grants = await race.db.select().from(auditLog).where(eq(auditLog.action, 'operator.grant'));
+    expect(grants).toHaveLength(1);
+    expect(grants[0]?.actor).toBe(granted[0]?.grantedBy);
   });
 });

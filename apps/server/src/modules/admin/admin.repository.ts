@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type AuditLogRow,
@@ -19,6 +19,14 @@ export type NewMediaFile = typeof mediaFiles.$inferInsert;
 export async function findOperatorRow(db: Executor, userId: number) {
   const [row] = await db.select().from(operators).where(eq(operators.userId, userId)).limit(1);
   return row;
+}
+
+/**
+ * Serialises first grants: two bootstraps on an empty database would otherwise both see no operator
+ * and both grant (held until the transaction ends).
+ */
+export async function lockOperatorBootstrap(tx: Executor): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('operators|bootstrap', 0))`);
 }
 
 /** Grants the role unless held; answers whether it was granted now. */

@@ -61,6 +61,11 @@ export function bootstrapActor(user: string = osUser()): AuditActor {
   return { userId: null, label: `bootstrap:cli:${user}` };
 }
 
+/** Whether this actor is the bootstrap: a grant it makes is only valid while no operator exists. */
+export function isBootstrapActor(actor: AuditActor): boolean {
+  return actor.userId === null && actor.label.startsWith('bootstrap:');
+}
+
 /** An operator as the audit log names them. */
 export function operatorActor(operator: { userId: number; email: string }): AuditActor {
   return { userId: operator.userId, label: operator.email };

@@ -3,8 +3,13 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { anyLiveOperator } from '../../read-models/live-operators.js';
 import { findUserById, liveAccountByEmail } from '../auth/auth.service.js';
-import { deleteOperatorRow, findOperatorRow, insertOperatorUnlessPresent } from './admin.repository.js';
-import { type AuditActor, recordAudit } from './audit.service.js';
+import {
+  deleteOperatorRow,
+  findOperatorRow,
+  insertOperatorUnlessPresent,
+  lockOperatorBootstrap,
+} from './admin.repository.js';
+import { type AuditActor, isBootstrapActor, recordAudit } from './audit.service.js';
 
 /**
  * The operator role: a row in `operators` per member who may use the console. Granted and revoked
@@ -61,11 +66,19 @@ export function operatorsExist(db: Executor): Promise<boolean> {
   return anyLiveOperator(db);
 }
 
+const bootstrapClosed =
+  'Refused: an operator exists now (another first grant went through meanwhile), so this grant must name its operator with --operator <email|id> or ELEX_OPERATOR. Nothing was changed.';
+
 /** Grants the role to the member with this e-mail. Answers false when the member already held it. */
 export async function grantOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
   const user = await liveAccountByEmail(deps.db, email);
   if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
   return deps.db.transaction(async (tx) => {
+    // The bootstrap was decided before this transaction: another first grant may have landed since.
+    if (isBootstrapActor(actor)) {
+      await lockOperatorBootstrap(tx);
+      if (await anyLiveOperator(tx)) throw new OperatorCommandError(bootstrapClosed);
+    }
     const at = deps.clock.now();
     const granted = await insertOperatorUnlessPresent(tx, {
       userId: user.id,
