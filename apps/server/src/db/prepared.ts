@@ -1,7 +1,5 @@
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Executor } from './client.js';
-import { rowsOf } from './rows.js';
 
 /**
  * Runs a hot read as a named prepared statement on node-postgres (parsed and planned once per
@@ -22,16 +20,4 @@ export async function queryPrepared<T>(
   const pglite = client as { query?: (text: string, values: unknown[]) => Promise<{ rows: T[] }> };
   if (typeof pglite?.query !== 'function') throw new Error('queryPrepared needs the database handle');
   return (await pglite.query(text, [...values])).rows;
-}
-
-/**
- * The text of a prepared statement ($1, $2 … placeholders) run on any executor, a transaction's
- * included: the same SQL where a check must be made again under the transaction's locks.
- */
-export async function queryText<T>(db: Executor, text: string, values: readonly unknown[]): Promise<T[]> {
-  const parts = text.split(/\$(\d+)/);
-  const chunks = parts.map((part, index) =>
-    index % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`,
-  );
-  return rowsOf<T>(await db.execute(sql.join(chunks)));
 }

@@ -1,4 +1,4 @@
-import { displayUsdt, OWNERSHIP, polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
+import { displayUsdt, polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
 import { LifeBuoy } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -112,14 +112,6 @@ export function WithdrawalForm({
               <dt>{t('withdrawal.rewards')}</dt>
               <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(withdrawable.rewards) })}</dd>
             </div>
-            {withdrawable.rewardsHeld ? (
-              <div>
-                <dt>{t('withdrawal.rewardsHeld')}</dt>
-                <dd>
-                  {t('withdrawal.usdtValue', { amount: `−${displayUsdt(withdrawable.rewardsHeld.amount)}` })}
-                </dd>
-              </div>
-            ) : null}
             <div>
               <dt>{t('withdrawal.withdrawable')}</dt>
               <dd className="strong">
@@ -128,7 +120,6 @@ export function WithdrawalForm({
             </div>
           </dl>
         ) : null}
-        {chosen && withdrawable.rewardsHeld ? <HeldBonusesNote held={withdrawable.rewardsHeld} /> : null}
         <Field
           id="withdrawal-address"
           label={t('withdrawal.address')}
@@ -245,24 +236,5 @@ function HeldNotice({ binding }: { binding: Binding }) {
         {binding.frozen ? t('withdrawal.contactSupport') : t('withdrawal.sendScreenshot')}
       </Link>
     </div>
-  );
-}
-
-/**
- * Why part of the rewards cannot be sent yet: invite bonuses paid by a friend's UID still in its
- * ownership check wait with it (until its date), or for the dispute on it to be settled.
- */
-function HeldBonusesNote({ held }: { held: NonNullable<Withdrawable['rewardsHeld']> }) {
-  const { t } = useTranslation();
-  const amount = displayUsdt(held.amount);
-  const time = held.until
-    ? new Date(held.until).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' })
-    : null;
-  return (
-    <p className="muted form-note">
-      {time && !held.disputed
-        ? t('withdrawal.rewardsHeldUntil', { amount, time, days: OWNERSHIP.holdDays })
-        : t('withdrawal.rewardsHeldDisputed', { amount })}
-    </p>
   );
 }
