@@ -49,16 +49,28 @@ export async function withChromium<T>(use: (port: number) => Promise<T>): Promis
   }
 }
 
+/** Runs Lighthouse's own "please run again" failures (a trace without its navigation) get, at most. */
+const ATTEMPTS = 3;
+
 export async function runLighthouse(url: string, port: number): Promise<LighthouseResult> {
-  const runner = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance'],
-  });
-  if (!runner) throw new Error(`Lighthouse returned nothing for ${url}`);
-  const { lhr } = runner;
-  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] | undefined;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    const runner = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
+    if (!runner) throw new Error(`Lighthouse returned nothing for ${url}`);
+    lhr = runner.lhr;
+    if (!lhr.runtimeError) break;
+    // A failed recording (NO_NAVSTART, NO_FCP …) says nothing about the page: measured again, said so.
+    if (attempt === ATTEMPTS) {
+      throw new Error(`Lighthouse failed on ${url} ${ATTEMPTS} times: ${lhr.runtimeError.message}`);
+    }
+    console.log(`  (Lighthouse could not record ${url}: ${lhr.runtimeError.code}; measuring it again)`);
+  }
+  if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
   if (REPORT_DIR) {
     fs.mkdirSync(REPORT_DIR, { recursive: true });
     const name = new URL(url).pathname.replace(/\W+/g, '_') || 'root';
