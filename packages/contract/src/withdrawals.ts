@@ -37,15 +37,28 @@ export const WithdrawableSchema = z.object({
   minimum: z.string(),
   /** ISO time until which withdrawals are refused (72 h after a password change or reset), or null. */
   lockedUntil: z.string().nullable(),
-  /** The member's event rewards, usable with any one UID's cashback. */
+  /** The member's event rewards, usable with any one UID's cashback (the held part excepted). */
   rewards: z.string(),
+  /**
+   * Invite bonuses paid by a friend's UID that is still in its ownership check, or under an ownership
+   * dispute: part of `rewards`, not withdrawable until then; null when none is held.
+   */
+  rewardsHeld: z
+    .object({
+      amount: z.string(),
+      /** ISO time the last bonus held by time is released; null when all wait for a dispute. */
+      until: z.string().nullable(),
+      /** Some wait for an ownership dispute to be settled. */
+      disputed: z.boolean(),
+    })
+    .nullable(),
   bindings: z.array(
     z.object({
       platId: z.number().int(),
       uid: z.string(),
       address: z.string(),
       cashback: z.string(),
-      /** cashback + rewards */
+      /** cashback + rewards, less the held invite bonuses */
       withdrawable: z.string(),
       /** How much is still needed to reach the minimum ("0.000000" when reached). */
       shortfall: z.string(),

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Executor } from './client.js';
+import { rowsOf } from './rows.js';
 
 /**
  * Runs a hot read as a named prepared statement on node-postgres (parsed and planned once per
@@ -20,4 +22,22 @@ export async function queryPrepared<T>(
   const pglite = client as { query?: (text: string, values: unknown[]) => Promise<{ rows: T[] }> };
   if (typeof pglite?.query !== 'function') throw new Error('queryPrepared needs the database handle');
   return (await pglite.query(text, [...values])).rows;
+}
+
+/**
+ * The text of a prepared statement ($1, $2 … placeholders) run on any executor, a transaction's
+ * included: the same SQL where a check must be made again under the transaction's locks. Every `$n` of
+ * the text is a placeholder (none may stand inside a literal or a comment), each with its value.
+ */
+export async function queryText<T>(db: Executor, text: string, values: readonly unknown[]): Promise<T[]> {
+  const parts = text.split(/\$(\d+)/);
+  const chunks = parts.map((part, index) => {
+    if (index % 2 === 0) return sql.raw(part);
+    const position = Number(part);
+    if (position < 1 || position > values.length) {
+      throw new RangeError(`queryText: $${part} has no value (${values.length} given)`);
+    }
+    return sql`${values[position - 1]}`;
+  });
+  return rowsOf<T>(await db.execute(sql.join(chunks)));
 }

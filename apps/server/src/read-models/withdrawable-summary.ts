@@ -1,5 +1,11 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import {
+  HELD_INVITE_BONUSES_TOTAL,
+  type HeldInviteBonuses,
+  type HeldInviteBonusesRow,
+  toHeldInviteBonuses,
+} from './held-invite-bonuses.js';
 
 interface WithdrawableBinding {
   platId: number;
@@ -17,15 +23,17 @@ export interface WithdrawableSummary {
   withdrawalLockedUntil: Date | null;
   /** The member's kept rewards balance (micro-USDT). */
   rewardsMicro: bigint;
+  /** The part of it in invite bonuses held for their friends' ownership checks (held-invite-bonuses.ts). */
+  heldBonuses: HeldInviteBonuses;
   /** Live bindings, oldest first. */
   bindings: WithdrawableBinding[];
 }
 
 /**
- * /elex/user/withdrawable in one round trip (issue 14): the member's lock, rewards balance and live
- * bindings, each with its kept cashback balance and whether a dispute freezes it. It was four
- * statements in two round trips; at -c 50 the calls a page makes are bounded by the statements the
- * database runs, not by the rows it reads. The account codes are the ledger's (`rewards:<userId>`,
+ * /elex/user/withdrawable in one round trip (issue 14): the member's lock, rewards balance (with its
+ * held invite bonuses) and live bindings, each with its kept cashback balance and whether a dispute
+ * freezes it. It was four statements in two round trips; at -c 50 the calls a page makes are bounded
+ * by the statements the database runs, not by the rows it reads. The account codes are the ledger's (`rewards:<userId>`,
  * `cashback:<platId>:<uid>`, ledger/accounts.ts); withdrawals.test.ts holds the answer to the balances.
  */
 const WITHDRAWABLE_SUMMARY = `
@@ -37,29 +45,38 @@ const WITHDRAWABLE_SUMMARY = `
     exists (
       select 1 from support_requests s
       where s.kind = 'uidBoundByOther' and s.status <> 'closed' and s.plat_id = b.plat_id and s.uid = b.uid
-    ) as frozen
+    ) as frozen,
+    h.held_rewards, h.held_until, h.held_disputed
   from users u
+  cross join (${HELD_INVITE_BONUSES_TOTAL}) as h
   left join exchange_bindings b on b.user_id = u.id and b.unbound_at is null
   where u.id = $1::bigint
   order by b.bound_at, b.id`;
 
-export async function selectWithdrawableSummary(db: Executor, userId: number): Promise<WithdrawableSummary> {
-  const rows = await queryPrepared<{
-    withdrawal_locked_until: Date | string | null;
-    rewards: string;
-    plat_id: number | null;
-    uid: string | null;
-    address: string | null;
-    bound_at: Date | string | null;
-    ownership_verified_at: Date | string | null;
-    cashback: string;
-    frozen: boolean;
-  }>(db, 'withdrawable_summary_v1', WITHDRAWABLE_SUMMARY, [userId]);
+export async function selectWithdrawableSummary(
+  db: Executor,
+  userId: number,
+  now: Date,
+): Promise<WithdrawableSummary> {
+  const rows = await queryPrepared<
+    HeldInviteBonusesRow & {
+      withdrawal_locked_until: Date | string | null;
+      rewards: string;
+      plat_id: number | null;
+      uid: string | null;
+      address: string | null;
+      bound_at: Date | string | null;
+      ownership_verified_at: Date | string | null;
+      cashback: string;
+      frozen: boolean;
+    }
+  >(db, 'withdrawable_summary_v3', WITHDRAWABLE_SUMMARY, [userId, now.toISOString()]);
   const first = rows[0];
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
     withdrawalLockedUntil: date(first?.withdrawal_locked_until ?? null),
     rewardsMicro: BigInt(first?.rewards ?? '0'),
+    heldBonuses: toHeldInviteBonuses(first),
     bindings: rows
       .filter((row) => row.plat_id !== null)
       .map((row) => ({

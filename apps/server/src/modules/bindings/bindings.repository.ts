@@ -62,20 +62,33 @@ export async function findLiveBindingWithHistory(
   return row && { ...row.binding, historyFrom: asDate(row.historyFrom) };
 }
 
+export interface LiveOwner {
+  userId: number;
+  bindingId: number;
+  boundAt: Date;
+  ownershipVerifiedAt: Date | null;
+}
+
 export async function selectLiveOwners(
   db: Executor,
   platId: number,
   uids: readonly string[],
-): Promise<Map<string, number>> {
-  const owners = new Map<string, number>();
+): Promise<Map<string, LiveOwner>> {
+  const owners = new Map<string, LiveOwner>();
   // In chunks: a settlement asks about every UID it credits, which can pass PostgreSQL's 65,535
   // parameters a statement (issue 13).
   for (const part of chunks([...new Set(uids)])) {
     const rows = await db
-      .select({ uid: exchangeBindings.uid, userId: exchangeBindings.userId })
+      .select({
+        uid: exchangeBindings.uid,
+        userId: exchangeBindings.userId,
+        bindingId: exchangeBindings.id,
+        boundAt: exchangeBindings.boundAt,
+        ownershipVerifiedAt: exchangeBindings.ownershipVerifiedAt,
+      })
       .from(exchangeBindings)
       .where(and(eq(exchangeBindings.platId, platId), inArray(exchangeBindings.uid, part), live));
-    for (const row of rows) owners.set(row.uid, row.userId);
+    for (const { uid, ...owner } of rows) owners.set(uid, owner);
   }
   return owners;
 }

@@ -4,7 +4,6 @@ import {
   DECIMALS,
   type ExchangeBind,
   fromScaled,
-  OWNERSHIP,
   State,
   type UidEligibility,
   type VerifyExchangeUidResponse,
@@ -251,22 +250,7 @@ export async function forgetUidWatches(tx: Transaction, userId: number): Promise
 /** Housekeeping: watches that ended (mailed, or waiting in vain) before a cutoff. */
 export { deleteUidWatchesEndedBefore } from './bindings.repository.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Until when a binding's money is held for the ownership check (docs/support.md): OWNERSHIP.holdDays
- * after it was bound, unless an operator confirmed the owner. Null once it may be withdrawn. No
- * affiliate API proves who controls an account, so a stranger who binds someone's UID must not be able
- * to withdraw before its owner has had time to notice (a refused binding) and dispute it.
- */
-export function ownershipHeldUntil(
-  binding: Pick<ExchangeBindingRow, 'boundAt' | 'ownershipVerifiedAt'>,
-  now: Date,
-): Date | null {
-  if (binding.ownershipVerifiedAt) return null;
-  const until = new Date(binding.boundAt.getTime() + OWNERSHIP.holdDays * DAY_MS);
-  return until.getTime() > now.getTime() ? until : null;
-}
+export { ownershipHeldUntil } from './ownership-hold.js';
 
 /** An operator confirmed the live binding's member owns the UID: its hold ends now. */
 export function confirmOwnership(

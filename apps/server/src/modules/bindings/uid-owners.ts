@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps.js';
 import { memberContact } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { markListedWatches, selectLiveOwners } from './bindings.repository.js';
+import { type LiveOwner, markListedWatches, selectLiveOwners } from './bindings.repository.js';
+import { ownershipHoldEnd } from './ownership-hold.js';
 
 /**
  * What the cashback engine asks of bindings: who holds a UID now, and mailing the members who waited
@@ -11,13 +12,22 @@ import { markListedWatches, selectLiveOwners } from './bindings.repository.js';
  * settling a UID), so that the engine and the binding flow do not import each other.
  */
 
-/** Who holds each of these UIDs now (settlement: whose inviter earns a bonus). */
-export function liveOwnersOf(
+/**
+ * Who holds each of these UIDs now (settlement: whose inviter earns a bonus), with the binding and when
+ * its ownership hold ends (null once an operator confirmed the owner): an invite bonus waits with it.
+ */
+export async function liveOwnersOf(
   db: Executor,
   platId: number,
   uids: readonly string[],
-): Promise<Map<string, number>> {
-  return selectLiveOwners(db, platId, uids);
+): Promise<Map<string, { userId: number; bindingId: number; holdEndsAt: Date | null }>> {
+  const owners = await selectLiveOwners(db, platId, uids);
+  return new Map(
+    [...owners].map(([uid, owner]: [string, LiveOwner]) => [
+      uid,
+      { userId: owner.userId, bindingId: owner.bindingId, holdEndsAt: ownershipHoldEnd(owner) },
+    ]),
+  );
 }
 
 /**

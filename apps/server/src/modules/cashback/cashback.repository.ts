@@ -422,6 +422,9 @@ export interface InvitedUid {
   uid: string;
   ownerId: number;
   inviterId: number;
+  /** The holder's binding, and when its ownership hold ends (ISO; null when confirmed). */
+  bindingId: number;
+  holdEndsAt: string | null;
 }
 
 /**
@@ -461,12 +464,13 @@ export async function insertPageEventRewards(
   const perRecord = bonus.perRecord(sql`p.amount_micro`);
   await tx.execute(sql`
     insert into ${eventRewards} (user_id, kind, amount_micro, source_user_id, rebate_id, bonus_percent,
-      journal_key, created_at)
+      journal_key, created_at, binding_id, hold_ends_at)
     select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${bonus.percent}::smallint,
-      i."journalKey", ${at.toISOString()}::timestamptz
+      i."journalKey", ${at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt"
     from ${PAGE_TABLE} p
     join json_to_recordset(${JSON.stringify(invited)}::json)
-      as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text) on i.uid = p.uid
+      as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text, "bindingId" bigint,
+        "holdEndsAt" timestamptz) on i.uid = p.uid
     where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
     order by p.id`);
 }

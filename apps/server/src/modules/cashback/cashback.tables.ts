@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables.js';
+import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 import { ledgerJournals } from '../ledger/ledger.tables.js';
 
@@ -196,6 +197,13 @@ export const eventRewards = pgTable(
     rebateId: bigint('rebate_id', { mode: 'number' }).references(() => rebates.id),
     /** INVITE_BONUS_PERCENT when it was booked. */
     bonusPercent: smallint('bonus_percent'),
+    /**
+     * The friend's binding whose records paid an invite bonus (null before 2026-11-28): the bonus waits
+     * for that binding's ownership check, whatever becomes of the binding (docs/withdrawals.md).
+     */
+    bindingId: bigint('binding_id', { mode: 'number' }).references(() => exchangeBindings.id),
+    /** When that binding's ownership hold ends, if it was unconfirmed when the bonus was booked. */
+    holdEndsAt: timestamp('hold_ends_at', { withTimezone: true }),
     /** The ledger journal's idempotency key. */
     journalKey: text('journal_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -209,6 +217,14 @@ export const eventRewards = pgTable(
     index('event_rewards_friend_bonus_idx')
       .on(table.sourceUserId, table.createdAt)
       .where(sql`${table.kind} = 'inviteBonus'`),
+    // The inviter's bonuses still waiting for a friend's ownership check (held-invite-bonuses.ts).
+    index('event_rewards_held_idx')
+      .on(table.userId, table.holdEndsAt)
+      .where(sql`${table.holdEndsAt} is not null`),
+    // A dispute's bonuses: those its binding paid (held-invite-bonuses.ts).
+    index('event_rewards_binding_idx')
+      .on(table.bindingId, table.userId)
+      .where(sql`${table.bindingId} is not null`),
     check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
   ],
 );

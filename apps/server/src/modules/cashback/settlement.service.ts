@@ -221,11 +221,22 @@ async function payInviteBonuses(
     platId,
     credits.map((credit) => credit.uid),
   );
-  const inviterOf = await activeInvitersOf(tx, [...owners.values()]);
+  const inviterOf = await activeInvitersOf(
+    tx,
+    [...owners.values()].map((owner) => owner.userId),
+  );
   const invited: InvitedUid[] = [];
-  for (const [uid, ownerId] of owners) {
-    const inviterId = inviterOf.get(ownerId);
-    if (inviterId) invited.push({ uid, ownerId, inviterId });
+  for (const [uid, owner] of owners) {
+    const inviterId = inviterOf.get(owner.userId);
+    if (inviterId) {
+      invited.push({
+        uid,
+        ownerId: owner.userId,
+        inviterId,
+        bindingId: owner.bindingId,
+        holdEndsAt: owner.holdEndsAt?.toISOString() ?? null,
+      });
+    }
   }
   const perRecord = (cashback: SQL) => inviteBonusSql(cashback, percent);
   const bonuses = await pageInviteBonuses(tx, invited, perRecord);

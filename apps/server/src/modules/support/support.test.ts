@@ -19,9 +19,11 @@ import {
   memberCall,
   moneyOf,
   OTHER_ADDRESS,
+  openDispute,
   ownCode,
   registerMember,
   type TestMember,
+  TINY_PNG,
 } from '../withdrawals/test-support.js';
 import { supportRequests } from './support.tables.js';
 
@@ -38,9 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-// The smallest valid PNG: its signature, then nothing else we read.
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]).toString('base64');
-
 type Member = Pick<TestMember, 'token' | 'email' | 'userId'>;
 const open = (member: Member, body: object) => memberCall(ctx, member, '/elex/support/create', body);
 
@@ -50,14 +49,7 @@ async function squatterWithMoney(cashback = '120') {
 }
 
 async function dispute(claimant: Member, target: TestMember, text = 'This UID is mine, see the screenshot.') {
-  const answer = await open(claimant, {
-    kind: 'uidBoundByOther',
-    platId: target.platId,
-    uid: target.uid,
-    address: OTHER_ADDRESS,
-    text,
-    image: { contentType: 'image/png', data: PNG },
-  });
+  const answer = await openDispute(ctx, claimant, target, text);
   expect(answer).toMatchObject({ state: 0, content: { status: 'open', kind: 'uidBoundByOther' } });
   return answer.content.id as string;
 }
@@ -102,7 +94,7 @@ describe('the ownership hold of a new binding', () => {
       platId: BITGET,
       uid,
       text: 'Screenshot of my Bitget profile attached.',
-      image: { contentType: 'image/png', data: PNG },
+      image: { contentType: 'image/png', data: TINY_PNG },
     });
     expect(request.state).toBe(0);
     const verified = await adminCall(ctx, operator, 'support/verifyOwnership', { id: request.content.id });
@@ -399,7 +391,7 @@ describe('opening a request', () => {
         'The image must be a PNG, JPEG or WebP file',
       ],
       [
-        { kind: 'other', text: 'look', image: { contentType: 'image/gif', data: PNG } },
+        { kind: 'other', text: 'look', image: { contentType: 'image/gif', data: TINY_PNG } },
         State.ValidationFailed,
         'image.contentType: The image must be a PNG, JPEG or WebP file',
       ],
@@ -427,7 +419,7 @@ describe('opening a request', () => {
 
   it('refuses an image over 2 MB before decoding it', async () => {
     const member = await registerMember(ctx);
-    const huge = PNG + 'A'.repeat(Math.ceil((SUPPORT.maxImageBytes * 4) / 3));
+    const huge = TINY_PNG + 'A'.repeat(Math.ceil((SUPPORT.maxImageBytes * 4) / 3));
     const answer = await open(member, {
       kind: 'other',
       text: 'big',

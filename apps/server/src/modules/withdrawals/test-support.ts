@@ -80,7 +80,7 @@ export async function creditCashback(ctx: CashbackTestContext, platId: number, u
 }
 
 /** An operator (a member row made for it) confirms the UID's live binding as its owner's. */
-async function confirmOwnershipForTest(
+export async function confirmOwnershipForTest(
   ctx: CashbackTestContext,
   platId: number,
   uid: string,
@@ -104,6 +104,8 @@ async function creditRewards(ctx: CashbackTestContext, userId: number, amount: s
   const uid = nextUid('F');
   await addToRoster(ctx, BITGET, uid);
   await bindExchangeUid(ctx.deps, friend.id, { platId: BITGET, uid, address: ADDRESS });
+  // Past the friend's ownership hold too: a bonus waits with it (held-invite-bonuses.test.ts).
+  await confirmOwnershipForTest(ctx, BITGET, uid);
   const percent = BigInt(ctx.deps.config.inviteBonusPercent);
   const friendCashback = (usdt(amount) * 100n) / percent;
   await creditCashback(ctx, BITGET, uid, fromMicro(friendCashback));
@@ -231,4 +233,26 @@ export async function memberCall(
   body: object = {},
 ) {
   return (await call(ctx, url, body, { token: member.token })).json();
+}
+
+/** The smallest valid PNG a support request accepts: its signature, then nothing else we read. */
+export const TINY_PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]).toString(
+  'base64',
+);
+
+/** `claimant` says `target`'s UID is theirs (support's 'uidBoundByOther'): the UID is frozen. */
+export function openDispute(
+  ctx: CashbackTestContext,
+  claimant: Pick<TestMember, 'token'>,
+  target: Pick<TestMember, 'platId' | 'uid'>,
+  text = 'This UID is mine, see the screenshot.',
+) {
+  return memberCall(ctx, claimant, '/elex/support/create', {
+    kind: 'uidBoundByOther',
+    platId: target.platId,
+    uid: target.uid,
+    address: OTHER_ADDRESS,
+    text,
+    image: { contentType: 'image/png', data: TINY_PNG },
+  });
 }

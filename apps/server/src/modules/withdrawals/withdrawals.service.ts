@@ -14,6 +14,7 @@ import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { selectHeldInviteBonuses } from '../../read-models/held-invite-bonuses.js';
 import { selectWithdrawableSummary } from '../../read-models/withdrawable-summary.js';
 import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
@@ -78,16 +79,26 @@ function receivingAddress(raw: string): string {
 /** /elex/user/withdrawable: per live binding, its cashback, the member's rewards and what is still needed. */
 export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Withdrawable> {
   // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the disputes.
-  const summary = await selectWithdrawableSummary(deps.db, userId);
-  const rewards = summary.rewardsMicro;
   const now = deps.clock.now();
+  const summary = await selectWithdrawableSummary(deps.db, userId, now);
+  const held = summary.heldBonuses;
+  const freeRewards = usableRewards(summary.rewardsMicro, held.heldMicro);
   const lockedUntil = activeLock(summary.withdrawalLockedUntil, now);
   return {
     minimum: usdt(MINIMUM),
     lockedUntil: lockedUntil?.toISOString() ?? null,
-    rewards: usdt(rewards),
+    rewards: usdt(summary.rewardsMicro),
+    // What the held bonuses take off the balance (a correction may have left less than they came to).
+    rewardsHeld:
+      held.heldMicro > 0n && summary.rewardsMicro > 0n
+        ? {
+            amount: usdt(summary.rewardsMicro - freeRewards),
+            until: held.until?.toISOString() ?? null,
+            disputed: held.disputed,
+          }
+        : null,
     bindings: summary.bindings.map((binding) => {
-      const withdrawable = binding.cashbackMicro + rewards;
+      const withdrawable = binding.cashbackMicro + freeRewards;
       return {
         platId: binding.platId,
         uid: binding.uid,
@@ -100,6 +111,15 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
       };
     }),
   };
+}
+
+/**
+ * The rewards a withdrawal may draw on: the balance less the invite bonuses held for their friends'
+ * ownership checks (read-models/held-invite-bonuses.ts). Rewards are one balance, so the held sum is
+ * taken off whatever is there; never below zero (a withdrawal made before a bonus was held spent it).
+ */
+function usableRewards(balanceMicro: bigint, heldMicro: bigint): bigint {
+  return balanceMicro > heldMicro ? balanceMicro - heldMicro : 0n;
 }
 
 /** /elex/user/depositVerifyEmail: checks the module-3 code without using it up. */
@@ -177,12 +197,15 @@ export async function requestWithdrawal(
   refuseUnlessAmountAllowed(amountMicro);
   // Unlocked first look, so a balance too low is said before a code try is spent; the locked check
   // in the transaction below is the one that counts.
+  const firstLook = await balancesOf(deps.db, [
+    accountCode.cashback(request.platId, request.uid),
+    accountCode.rewards(userId),
+  ]);
+  const firstHeld = await selectHeldInviteBonuses(deps.db, userId, deps.clock.now());
   refuseUnlessAmountAllowed(
     amountMicro,
-    await balancesOf(deps.db, [
-      accountCode.cashback(request.platId, request.uid),
-      accountCode.rewards(userId),
-    ]).then((balances) => [...balances.values()].reduce((sum, value) => sum + value, 0n)),
+    (firstLook.get(accountCode.cashback(request.platId, request.uid)) ?? 0n) +
+      usableRewards(firstLook.get(accountCode.rewards(userId)) ?? 0n, firstHeld.heldMicro),
   );
   const codeId = await checkOwnAddressCode(deps, member, request.code);
   const exchange = (await loadPartners(deps)).get(request.platId)?.name ?? String(request.platId);
@@ -194,7 +217,7 @@ export async function requestWithdrawal(
     const rewardsCode = accountCode.rewards(userId);
     // Lock in code order ('cashback:' < 'rewards:'), the order postJournal locks in: no deadlock.
     const cashback = await balanceOf(tx, cashbackCode, { forUpdate: true, at: now });
-    const rewards = await balanceOf(tx, rewardsCode, { forUpdate: true, at: now });
+    const rewardsBalance = await balanceOf(tx, rewardsCode, { forUpdate: true, at: now });
     // A twin of this request that held the locks first has committed by now: answer its withdrawal.
     const twin = await findByRequestId(tx, userId, request.requestId);
     if (twin) return { twin };
@@ -210,6 +233,9 @@ export async function requestWithdrawal(
     refuseUnlessOwnershipSettled(held, now);
     if (await isUidFrozen(tx, request.platId, request.uid)) throw AppError.refused('withdrawalFrozen');
 
+    // Invite bonuses still held for a friend's ownership check are not the member's to send yet.
+    const heldBonuses = await selectHeldInviteBonuses(tx, userId, now);
+    const rewards = usableRewards(rewardsBalance, heldBonuses.heldMicro);
     refuseUnlessAmountAllowed(amountMicro, cashback + rewards);
     // docs/withdrawals.md: a withdrawal draws first from the UID's cashback, then from rewards.
     const cashbackPart = amountMicro < cashback ? amountMicro : cashback;

@@ -27,6 +27,7 @@ function withdrawable(overrides: Partial<Withdrawable> = {}): Withdrawable {
     minimum: '50.000000',
     lockedUntil: null,
     rewards: '12.500000',
+    rewardsHeld: null,
     bindings: [
       {
         platId: 4,
@@ -175,6 +176,41 @@ describe('/withdrawal: the amount rules', () => {
     await user.click(screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '112.75' }) }));
     expect(amountBox()).toHaveValue('112.75');
     expect(screen.queryByText(/more than this UID can withdraw/)).not.toBeInTheDocument();
+  });
+
+  it('shows invite bonuses on hold apart, with when they are freed, and the max leaves them out', async () => {
+    const heldBindings = withdrawable().bindings.map((binding) => ({
+      ...binding,
+      withdrawable: binding.platId === 4 ? '102.750000' : '22.500000',
+    }));
+    stubServer({
+      withdrawable: withdrawable({
+        rewardsHeld: { amount: '10.000000', until: '2026-02-01T08:00:00.000Z', disputed: false },
+        bindings: heldBindings,
+      }),
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    const held = screen.getByText(t('withdrawal.rewardsHeld'));
+    expect(held.nextElementSibling).toHaveTextContent('−10.00 USDT');
+    expect(
+      screen.getByText(/^10\.00 USDT of your event rewards are invite bonuses from friends/),
+    ).toHaveTextContent(/14-day ownership check: all of it can be withdrawn by .*2026/);
+    // Read out with the amount, where the member decides how much to send.
+    expect(amountBox()).toHaveAccessibleDescription(/invite bonuses from friends/);
+    await user.click(screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '102.75' }) }));
+    expect(amountBox()).toHaveValue('102.75');
+  });
+
+  it('says bonuses held for a dispute wait until it is settled', async () => {
+    stubServer({
+      withdrawable: withdrawable({ rewardsHeld: { amount: '4.000000', until: null, disputed: true } }),
+    });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    expect(
+      await screen.findByText(t('withdrawal.rewardsHeldDisputed', { amount: '4.00' })),
+    ).toBeInTheDocument();
   });
 
   it('chooses the UID named in the address (the deletion dialog’s "withdraw first"), else the first', async () => {

@@ -50,12 +50,19 @@ function holdings(overrides: Partial<Withdrawable> = {}): Withdrawable {
     minimum: '50.000000',
     lockedUntil: null,
     rewards: '2.500000',
+    rewardsHeld: null,
     bindings: [BITGET, BINANCE],
     ...overrides,
   };
 }
 
-const NOTHING: Withdrawable = { minimum: '50.000000', lockedUntil: null, rewards: '0.000000', bindings: [] };
+const NOTHING: Withdrawable = {
+  minimum: '50.000000',
+  lockedUntil: null,
+  rewards: '0.000000',
+  rewardsHeld: null,
+  bindings: [],
+};
 
 /** The rows of the dialog's table of money lost, as "label: amount". */
 function forfeitRows(dialog: HTMLElement) {

@@ -1,4 +1,4 @@
-import { displayUsdt, polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
+import { displayUsdt, OWNERSHIP, polygonAddressSchema, WITHDRAWAL, type Withdrawable } from '@elex/contract';
 import { LifeBuoy } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -112,6 +112,14 @@ export function WithdrawalForm({
               <dt>{t('withdrawal.rewards')}</dt>
               <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(withdrawable.rewards) })}</dd>
             </div>
+            {withdrawable.rewardsHeld ? (
+              <div>
+                <dt>{t('withdrawal.rewardsHeld')}</dt>
+                <dd>
+                  {t('withdrawal.usdtValue', { amount: `−${displayUsdt(withdrawable.rewardsHeld.amount)}` })}
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>{t('withdrawal.withdrawable')}</dt>
               <dd className="strong">
@@ -120,6 +128,7 @@ export function WithdrawalForm({
             </div>
           </dl>
         ) : null}
+        {chosen && withdrawable.rewardsHeld ? <HeldBonusesNote held={withdrawable.rewardsHeld} /> : null}
         <Field
           id="withdrawal-address"
           label={t('withdrawal.address')}
@@ -143,9 +152,13 @@ export function WithdrawalForm({
               inputMode="decimal"
               autoComplete="off"
               aria-invalid={errors.amount ? true : undefined}
-              aria-describedby={
-                errors.amount ? 'withdrawal-amount-error withdrawal-amount-hint' : 'withdrawal-amount-hint'
-              }
+              aria-describedby={[
+                errors.amount ? 'withdrawal-amount-error' : '',
+                'withdrawal-amount-hint',
+                withdrawable.rewardsHeld ? 'withdrawal-rewards-held' : '',
+              ]
+                .filter(Boolean)
+                .join(' ')}
               {...form.register('amount', { validate: validateAmount })}
             />
             <button
@@ -236,5 +249,24 @@ function HeldNotice({ binding }: { binding: Binding }) {
         {binding.frozen ? t('withdrawal.contactSupport') : t('withdrawal.sendScreenshot')}
       </Link>
     </div>
+  );
+}
+
+/**
+ * Why part of the rewards cannot be sent yet: invite bonuses paid by a friend's UID still in its
+ * ownership check wait with it (until its date), or for the dispute on it to be settled.
+ */
+function HeldBonusesNote({ held }: { held: NonNullable<Withdrawable['rewardsHeld']> }) {
+  const { t } = useTranslation();
+  const amount = displayUsdt(held.amount);
+  const time = held.until
+    ? new Date(held.until).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' })
+    : null;
+  return (
+    <p id="withdrawal-rewards-held" className="muted form-note">
+      {time && !held.disputed
+        ? t('withdrawal.rewardsHeldUntil', { amount, time, days: OWNERSHIP.holdDays })
+        : t('withdrawal.rewardsHeldDisputed', { amount })}
+    </p>
   );
 }

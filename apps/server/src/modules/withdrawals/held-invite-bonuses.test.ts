@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
+import { users } from '../auth/auth.tables.js';
+import { PASSWORD } from '../auth/test-support.js';
+import { DAY_MS, nextUid } from '../cashback/test-support.js';
+import {
+  ADDRESS,
+  addToRoster,
+  applyDeposit,
+  BITGET,
+  confirmOwnershipForTest,
+  createWithdrawalTestApp,
+  creditCashback,
+  fundedMember,
+  memberCall,
+  moneyOf,
+  openDispute,
+  ownCode,
+  registerMember,
+  type TestMember,
+} from './test-support.js';
+import { requestWithdrawal } from './withdrawals.service.js';
+import { withdrawals } from './withdrawals.tables.js';
+
+/**
+ * An invite bonus waits with the binding that paid it (docs/withdrawals.md, "Invite bonuses wait for
+ * their friend's ownership check"): while a friend's newly bound UID is in its ownership hold, or its
+ * UID is under an ownership dispute, the bonuses its records paid the inviter are part of the
+ * inviter's rewards but cannot be withdrawn. Otherwise an accomplice binding a stranger's UID would
+ * let their inviter take 10 % of the stranger's cashback before the owner could dispute.
+ */
+let ctx: Awaited<ReturnType<typeof createWithdrawalTestApp>>;
+let operator: Caller;
+beforeAll(async () => {
+  ctx = await createWithdrawalTestApp();
+  operator = await newOperator(ctx);
+});
+afterAll(() => ctx.close());
+
+/** A friend of `inviter` who binds a new UID now (in its ownership hold) and earns `cashback` on it. */
+async function friendWithNewUid(inviter: TestMember, cashback: string) {
+  const friend = await registerMember(ctx);
+  await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, friend.userId));
+  const uid = nextUid('I');
+  await addToRoster(ctx, BITGET, uid);
+  expect(
+    await memberCall(ctx, friend, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }),
+  ).toMatchObject({ state: 0 });
+  const boundAt = ctx.clock.now();
+  await creditCashback(ctx, BITGET, uid, cashback);
+  return { ...friend, platId: BITGET, uid, boundAt };
+}
+
+/** The UID's owner says a friend holds it: the UID is frozen. */
+const dispute = (owner: Pick<TestMember, 'token'>, friend: TestMember) => openDispute(ctx, owner, friend);
+
+const withdrawable = async (member: TestMember) =>
+  (await memberCall(ctx, member, '/elex/user/withdrawable')).content;
+
+const withdrawalCount = async (member: TestMember) =>
+  (await ctx.db.select().from(withdrawals).where(eq(withdrawals.userId, member.userId))).length;
+
+describe('invite bonuses wait for their friend’s ownership check', () => {
+  it('holds a new binding’s bonuses until its hold ends, and refuses to send them meanwhile', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '100');
+    // A bonus from a binding an operator confirmed is the inviter's at once.
+    const settled = await friendWithNewUid(inviter, '30');
+    await confirmOwnershipForTest(ctx, BITGET, settled.uid, operator.userId);
+
+    const until = new Date(friend.boundAt.getTime() + 14 * DAY_MS).toISOString();
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '13.000000',
+      rewardsHeld: { amount: '10.000000', until, disputed: false },
+      bindings: [
+        { uid: inviter.uid, cashback: '45.000000', withdrawable: '48.000000', shortfall: '2.000000' },
+      ],
+    });
+
+    // 45 of cashback and 3 of free rewards: short of the minimum, and nothing moves.
+    const before = await moneyOf(ctx, inviter);
+    const refused = await applyDeposit(ctx, inviter, { amount: '50', authCode: await ownCode(ctx, inviter) });
+    expect(refused).toMatchObject({
+      state: 1002,
+      message: 'The minimum withdrawal is 50.00 USDT; 2.00 USDT more is needed',
+    });
+    expect(await moneyOf(ctx, inviter)).toEqual(before);
+    expect(await withdrawalCount(inviter)).toBe(0);
+
+    // The friend's hold ends: so does the bonus's.
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '13.000000',
+      rewardsHeld: null,
+      bindings: [{ withdrawable: '58.000000', shortfall: '0.000000' }],
+    });
+    const sent = await applyDeposit(ctx, inviter, { amount: '55', authCode: await ownCode(ctx, inviter) });
+    expect(sent).toMatchObject({ state: 0, content: { status: 'pending', amount: '55.000000' } });
+    expect(await moneyOf(ctx, inviter)).toMatchObject({ cashback: 0n, rewards: 3_000_000n });
+  });
+
+  it('keeps holding them past the 14 days while a dispute opened inside them is open, and frees them on close', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '80');
+    ctx.clock.advance(10 * DAY_MS);
+    const opened = await dispute(await registerMember(ctx), friend);
+    expect(opened).toMatchObject({ state: 0 });
+    ctx.clock.advance(5 * DAY_MS);
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '8.000000',
+      rewardsHeld: { amount: '8.000000', until: null, disputed: true },
+      bindings: [{ withdrawable: '45.000000', shortfall: '5.000000' }],
+    });
+    const refused = await applyDeposit(ctx, inviter, { amount: '50', authCode: await ownCode(ctx, inviter) });
+    expect(refused).toMatchObject({
+      state: 1002,
+      message: 'The minimum withdrawal is 50.00 USDT; 5.00 USDT more is needed',
+    });
+    expect(await withdrawalCount(inviter)).toBe(0);
+
+    // Support closes the request: the bonuses are the inviter's again.
+    expect(await adminCall(ctx, operator, 'support/close', { id: opened.content.id })).toMatchObject({
+      state: 0,
+    });
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: null,
+      bindings: [{ withdrawable: '53.000000' }],
+    });
+  });
+
+  it('lets no late dispute freeze bonuses that were already free', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '80');
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    expect(await dispute(await registerMember(ctx), friend)).toMatchObject({ state: 0 });
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: null,
+      bindings: [{ withdrawable: '53.000000' }],
+    });
+  });
+
+  it('does not free them early when the friend deletes the account, and frees them when support confirms', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const leaving = await friendWithNewUid(inviter, '60');
+    const confirmed = await friendWithNewUid(inviter, '40');
+    expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: { amount: '10.000000' } });
+
+    const deleted = await memberCall(ctx, leaving, '/elex/user/deleteAccount', {
+      passwd: PASSWORD,
+      forfeitTotal: '60.000000',
+    });
+    expect(deleted).toMatchObject({ state: 0 });
+    await confirmOwnershipForTest(ctx, BITGET, confirmed.uid, operator.userId);
+    // The leaver's 6 still wait for the end of that binding's hold; the confirmed friend's 4 are free.
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '10.000000',
+      rewardsHeld: { amount: '6.000000', disputed: false },
+      bindings: [{ withdrawable: '49.000000' }],
+    });
+  });
+
+  it('checks again under the account locks: a dispute opened after the first look holds the bonuses', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '80');
+    // Confirmed: not held by time, so the first look finds 53 to withdraw.
+    await confirmOwnershipForTest(ctx, BITGET, friend.uid, operator.userId);
+    const code = await ownCode(ctx, inviter);
+    const disputingMeanwhile = {
+      ...ctx.deps,
+      withdrawalFaults: {
+        // After every check outside the transaction passed, before it opens.
+        'request:beforeTransaction': async () => {
+          const owner = await registerMember(ctx);
+          expect(await dispute(owner, friend)).toMatchObject({ state: 0 });
+        },
+      },
+    };
+    const request = {
+      requestId: randomUUID(),
+      platId: BITGET,
+      uid: inviter.uid,
+      address: ADDRESS,
+      amount: '52',
+      code,
+    };
+    const before = await moneyOf(ctx, inviter);
+    await expect(
+      requestWithdrawal(disputingMeanwhile, { userId: inviter.userId, sessionId: 0 }, request),
+    ).rejects.toMatchObject({ messageKey: 'withdrawalBelowMinimum' });
+    expect(await moneyOf(ctx, inviter)).toEqual(before);
+    expect(await withdrawalCount(inviter)).toBe(0);
+  });
+
+  it('leaves a member whose rewards come from confirmed friends as they were', async () => {
+    const alone = await fundedMember(ctx, { cashback: '60', rewards: '5' });
+    expect(await withdrawable(alone)).toMatchObject({
+      rewards: '5.000000',
+      rewardsHeld: null,
+      bindings: [{ withdrawable: '65.000000' }],
+    });
+  });
+});
