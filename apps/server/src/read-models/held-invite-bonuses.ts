@@ -1,50 +1,84 @@
+import { OWNERSHIP } from '@elex/contract';
 import type { Executor } from '../db/client.js';
 import { queryText } from '../db/prepared.js';
 
-/**
- * The invite bonuses an inviter may not withdraw yet (docs/withdrawals.md, "Invite bonuses wait for
- * their friend's ownership check"). Settlement records on each bonus the friend's binding that paid it
- * and, if that binding was unconfirmed, when its ownership hold ends (`hold_ends_at`). A bonus is held
- * - until `hold_ends_at`, unless an operator has since confirmed that binding: whatever became of the
- *   binding (the friend deleting the account or an unbind does not free it early);
- * - past it, while a dispute on the UID opened inside that window is still open (a dispute opened
- *   later cannot freeze money that was already free, so nobody can lock an inviter's rewards by
- *   opening one).
- * Without it an accomplice binding a stranger's UID would let their inviter withdraw 10 % of the
- * stranger's cashback before the owner could dispute.
- *
- * `$1` is the inviter, `$2` now. The first branch reads only the inviter's bonuses whose hold has not
- * ended (`event_rewards_held_idx`), the second starts from the open disputes, which are few, and reads
- * the bonuses their bindings paid this inviter (`event_rewards_binding_idx`). One row per bonus:
- * `release` is its hold's end, null while a dispute holds it.
- */
-const HELD_BONUSES = `
-  select id, min(amount_micro) as amount_micro,
-    case when bool_or(disputed) then null else max(hold_ends_at) end as release
-  from (
-    select e.id, e.amount_micro, e.hold_ends_at, false as disputed
-    from event_rewards e
-    join exchange_bindings b on b.id = e.binding_id
-    where e.user_id = $1::bigint and e.hold_ends_at > $2::timestamptz and b.ownership_verified_at is null
-    union all
-    select e.id, e.amount_micro, e.hold_ends_at, true
-    from support_requests s
-    join exchange_bindings b on b.plat_id = s.plat_id and b.uid = s.uid and b.bound_at <= s.created_at
-    join event_rewards e on e.binding_id = b.id and e.user_id = $1::bigint and e.hold_ends_at > s.created_at
-    where s.kind = 'uidBoundByOther' and s.status <> 'closed'
-  ) as held
-  group by id`;
+/** OWNERSHIP.holdDays in hours: an interval of days would follow the session's time zone. */
+const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
 
 /**
- * The held bonuses in one row: `held_rewards` (micro-USDT, text), `held_until` (the latest hold end
- * among those held by time, or null) and `held_disputed` (some wait for a dispute). A subquery the
- * withdrawable summary embeds with the same two parameters.
+ * The invite bonuses an inviter may not withdraw yet (docs/withdrawals.md, "Invite bonuses wait for
+ * their friend's ownership check"), per binding that paid them: `release` is when they are freed, null
+ * while a dispute holds them. Settlement records on each bonus the friend's binding and, when it was
+ * booked inside that binding's ownership hold, the hold's end (`hold_ends_at`). Held are:
+ * - by time: bonuses whose `hold_ends_at` is still ahead, unless their binding has been confirmed since.
+ *   Read from `event_rewards_held_idx` alone (its `include` columns), summed per binding before the
+ *   bindings are joined, so a new inviter with a hundred thousand held bonuses costs one index range;
+ * - by a dispute on the binding's UID that was opened inside its hold and before any confirmation of
+ *   it: every bonus of the binding while the dispute is open, and for the hold's length after a
+ *   decision that moved the UID to its owner (the operator's time to take them back by a correction).
+ *   A dispute opened later freezes nothing: those bonuses were already free, maybe already withdrawn.
+ *   This branch starts from the disputes (open ones by `support_requests_open_disputes_idx`, recently
+ *   moved ones by `support_requests_moved_idx`), which are few, fenced so the planner cannot start
+ *   from the inviter's bonuses, then `event_rewards_binding_idx`.
+ * A binding in both counts once, as disputed (that branch holds all its bonuses).
+ * `$1` is the inviter, `$2` now.
+ */
+const HELD_BY_BINDING = `
+  with disputes as materialized (
+    select s.plat_id, s.uid, s.created_at, null::timestamptz as closed_at
+    from support_requests s
+    where s.kind = 'uidBoundByOther' and s.status <> 'closed'
+    union all
+    select s.plat_id, s.uid, s.created_at, s.closed_at
+    from support_requests s
+    where s.kind = 'uidBoundByOther' and s.resolution = 'moved' and s.closed_at > $2::timestamptz - ${HOLD}
+  ),
+  -- Most members were never paid a bonus: they skip the disputes (one probe of their rewards).
+  inviter as (select exists (select 1 from event_rewards where user_id = $1::bigint) as paid),
+  disputed as materialized (
+    select b.id as binding_id,
+      case when bool_or(d.closed_at is null) then null else max(d.closed_at) + ${HOLD} end as release
+    from disputes d
+    join inviter on inviter.paid
+    cross join lateral (
+      select b.id
+      from exchange_bindings b
+      where b.plat_id = d.plat_id and b.uid = d.uid and b.bound_at + ${HOLD} > d.created_at
+        and (b.ownership_verified_at is null or b.ownership_verified_at > d.created_at)
+        and (d.closed_at is null or b.unbound_at is not null)
+      offset 0
+    ) as b
+    group by b.id
+  )
+  select d.binding_id, paid.amount, d.release, true as disputed
+  from disputed d
+  cross join lateral (
+    select coalesce(sum(e.amount_micro), 0) as amount
+    from event_rewards e
+    where e.binding_id = d.binding_id and e.user_id = $1::bigint
+  ) as paid
+  where paid.amount > 0
+  union all
+  select t.binding_id, t.amount, t.release, false
+  from (
+    select binding_id, max(hold_ends_at) as release, sum(amount_micro) as amount
+    from event_rewards
+    where user_id = $1::bigint and hold_ends_at > $2::timestamptz
+    group by binding_id
+  ) as t
+  join exchange_bindings b on b.id = t.binding_id and b.ownership_verified_at is null
+  where not exists (select 1 from disputed d where d.binding_id = t.binding_id)`;
+
+/**
+ * The held bonuses in one row: `held_rewards` (micro-USDT, text), `held_until` (the latest release
+ * among those held by time or after a move, or null) and `held_disputed` (some wait for an open
+ * dispute). A subquery the withdrawable summary embeds with the same two parameters.
  */
 export const HELD_INVITE_BONUSES_TOTAL = `
-  select coalesce(sum(amount_micro), 0)::text as held_rewards,
+  select coalesce(sum(amount), 0)::text as held_rewards,
     max(release) as held_until,
     coalesce(bool_or(release is null), false) as held_disputed
-  from (${HELD_BONUSES}) as bonuses`;
+  from (${HELD_BY_BINDING}) as held`;
 
 export interface HeldInviteBonuses {
   heldMicro: bigint;

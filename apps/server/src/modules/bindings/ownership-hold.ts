@@ -11,7 +11,7 @@ type HeldBinding = Pick<ExchangeBindingRow, 'boundAt' | 'ownershipVerifiedAt'>;
  * stranger who binds someone's UID must not be able to withdraw before its owner has had time to notice
  * (a refused binding) and dispute it; the invite bonuses its records pay wait with it.
  */
-export function ownershipHoldEnd(binding: HeldBinding): Date | null {
+function ownershipHoldEnd(binding: HeldBinding): Date | null {
   if (binding.ownershipVerifiedAt) return null;
   return new Date(binding.boundAt.getTime() + OWNERSHIP.holdDays * DAY_MS);
 }

@@ -3,8 +3,8 @@ import type { AppDeps } from '../../deps.js';
 import { memberContact } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { type LiveOwner, markListedWatches, selectLiveOwners } from './bindings.repository.js';
-import { ownershipHoldEnd } from './ownership-hold.js';
+import { markListedWatches, selectLiveOwners } from './bindings.repository.js';
+import { ownershipHeldUntil } from './ownership-hold.js';
 
 /**
  * What the cashback engine asks of bindings: who holds a UID now, and mailing the members who waited
@@ -13,19 +13,20 @@ import { ownershipHoldEnd } from './ownership-hold.js';
  */
 
 /**
- * Who holds each of these UIDs now (settlement: whose inviter earns a bonus), with the binding and when
- * its ownership hold ends (null once an operator confirmed the owner): an invite bonus waits with it.
+ * Who holds each of these UIDs now (settlement: whose inviter earns a bonus), with the binding and, when
+ * `at` falls inside its ownership hold, when the hold ends: an invite bonus booked then waits with it.
  */
 export async function liveOwnersOf(
   db: Executor,
   platId: number,
   uids: readonly string[],
+  at: Date,
 ): Promise<Map<string, { userId: number; bindingId: number; holdEndsAt: Date | null }>> {
   const owners = await selectLiveOwners(db, platId, uids);
   return new Map(
-    [...owners].map(([uid, owner]: [string, LiveOwner]) => [
+    [...owners].map(([uid, owner]) => [
       uid,
-      { userId: owner.userId, bindingId: owner.bindingId, holdEndsAt: ownershipHoldEnd(owner) },
+      { userId: owner.userId, bindingId: owner.bindingId, holdEndsAt: ownershipHeldUntil(owner, at) },
     ]),
   );
 }

@@ -220,6 +220,7 @@ async function payInviteBonuses(
     tx,
     platId,
     credits.map((credit) => credit.uid),
+    now,
   );
   const inviterOf = await activeInvitersOf(
     tx,

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { users } from '../auth/auth.tables.js';
 import { PASSWORD } from '../auth/test-support.js';
+import { exchangeBindings } from '../bindings/bindings.tables.js';
+import { eventRewards } from '../cashback/cashback.tables.js';
 import { DAY_MS, nextUid } from '../cashback/test-support.js';
 import {
   ADDRESS,
@@ -21,7 +22,6 @@ import {
   registerMember,
   type TestMember,
 } from './test-support.js';
-import { requestWithdrawal } from './withdrawals.service.js';
 import { withdrawals } from './withdrawals.tables.js';
 
 /**
@@ -71,6 +71,16 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     await confirmOwnershipForTest(ctx, BITGET, settled.uid, operator.userId);
 
     const until = new Date(friend.boundAt.getTime() + 14 * DAY_MS).toISOString();
+    // Settlement names the binding that paid each bonus and when its hold ends.
+    const [paid] = await ctx.db
+      .select()
+      .from(eventRewards)
+      .where(eq(eventRewards.sourceUserId, friend.userId));
+    const [binding] = await ctx.db
+      .select()
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.uid, friend.uid), isNull(exchangeBindings.unboundAt)));
+    expect(paid).toMatchObject({ bindingId: binding?.id, holdEndsAt: new Date(until) });
     expect(await withdrawable(inviter)).toMatchObject({
       rewards: '13.000000',
       rewardsHeld: { amount: '10.000000', until, disputed: false },
@@ -161,36 +171,72 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     });
   });
 
-  it('checks again under the account locks: a dispute opened after the first look holds the bonuses', async () => {
+  it('holds nothing for a dispute opened after support confirmed the binding, even inside the 14 days', async () => {
     const inviter = await fundedMember(ctx, { cashback: '45' });
     const friend = await friendWithNewUid(inviter, '80');
-    // Confirmed: not held by time, so the first look finds 53 to withdraw.
     await confirmOwnershipForTest(ctx, BITGET, friend.uid, operator.userId);
-    const code = await ownCode(ctx, inviter);
-    const disputingMeanwhile = {
-      ...ctx.deps,
-      withdrawalFaults: {
-        // After every check outside the transaction passed, before it opens.
-        'request:beforeTransaction': async () => {
-          const owner = await registerMember(ctx);
-          expect(await dispute(owner, friend)).toMatchObject({ state: 0 });
-        },
-      },
-    };
-    const request = {
-      requestId: randomUUID(),
-      platId: BITGET,
-      uid: inviter.uid,
-      address: ADDRESS,
-      amount: '52',
-      code,
-    };
-    const before = await moneyOf(ctx, inviter);
-    await expect(
-      requestWithdrawal(disputingMeanwhile, { userId: inviter.userId, sessionId: 0 }, request),
-    ).rejects.toMatchObject({ messageKey: 'withdrawalBelowMinimum' });
-    expect(await moneyOf(ctx, inviter)).toEqual(before);
-    expect(await withdrawalCount(inviter)).toBe(0);
+    ctx.clock.advance(DAY_MS);
+    const sent = await applyDeposit(ctx, inviter, { amount: '53', authCode: await ownCode(ctx, inviter) });
+    expect(sent).toMatchObject({ state: 0 });
+    // A bonus from another friend, confirmed too: what a dispute on the first must not lock.
+    const other = await friendWithNewUid(inviter, '100');
+    await confirmOwnershipForTest(ctx, BITGET, other.uid, operator.userId);
+    expect(await dispute(await registerMember(ctx), friend)).toMatchObject({ state: 0 });
+    expect(await withdrawable(inviter)).toMatchObject({ rewards: '10.000000', rewardsHeld: null });
+  });
+
+  it('holds the bonuses of a UID bound while a dispute on it was open, until it closes', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const first = await friendWithNewUid(inviter, '20');
+    const opened = await dispute(await registerMember(ctx), first);
+    expect(opened).toMatchObject({ state: 0 });
+    // The first holder leaves; another friend binds the same UID while the dispute is open.
+    expect(
+      await memberCall(ctx, first, '/elex/user/deleteAccount', {
+        passwd: PASSWORD,
+        forfeitTotal: '20.000000',
+      }),
+    ).toMatchObject({ state: 0 });
+    ctx.clock.advance(DAY_MS);
+    const second = await registerMember(ctx);
+    await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, second.userId));
+    expect(
+      await memberCall(ctx, second, '/elex/user/bindExchangeUid', {
+        platId: BITGET,
+        uid: first.uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    await creditCashback(ctx, BITGET, first.uid, '50');
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    // Both holders' bonuses: 2 from the first (disputed inside its hold, gone or not), 5 from the second.
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: { amount: '7.000000', until: null, disputed: true },
+    });
+    expect(
+      await adminCall(ctx, await newOperator(ctx), 'support/close', { id: opened.content.id }),
+    ).toMatchObject({ state: 0 });
+    expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
+  });
+
+  it('keeps a moved binding’s bonuses for 14 more days, the operator’s time to take them back', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    // The suite's clock has moved weeks by now: an operator whose session is fresh.
+    const deciding = await newOperator(ctx);
+    const friend = await friendWithNewUid(inviter, '80');
+    ctx.clock.advance(10 * DAY_MS);
+    const opened = await dispute(await registerMember(ctx), friend);
+    ctx.clock.advance(5 * DAY_MS);
+    expect(await adminCall(ctx, deciding, 'support/moveBinding', { id: opened.content.id })).toMatchObject({
+      state: 0,
+    });
+    const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS).toISOString();
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '8.000000',
+      rewardsHeld: { amount: '8.000000', until, disputed: false },
+    });
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
   });
 
   it('leaves a member whose rewards come from confirmed friends as they were', async () => {
