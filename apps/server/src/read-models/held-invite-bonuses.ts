@@ -14,12 +14,16 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  *   Read from `event_rewards_held_idx` alone (its `include` columns), summed per binding before the
  *   bindings are joined, so a new inviter with a hundred thousand held bonuses costs one index range;
  * - by a dispute on the binding's UID that was opened inside its hold and before any confirmation of
- *   it: every bonus of the binding while the dispute is open, and for the hold's length after a
- *   decision that moved the UID to its owner (the operator's time to take them back by a correction).
- *   A dispute opened later freezes nothing: those bonuses were already free, maybe already withdrawn.
+ *   it, against a binding live when it was opened or made while it was open: every bonus of that
+ *   binding while the dispute is open; and, once it is decided, for the hold's length after the
+ *   decision for a binding that ended while it was open (moved to the owner, or its holder left): the
+ *   operator's time to take them back by a correction. A binding that outlived the decision (the holder
+ *   kept, or the owner's new one) is free at once. A dispute opened later freezes nothing: those
+ *   bonuses were already free, maybe already withdrawn.
  *   This branch starts from the disputes (open ones by `support_requests_open_disputes_idx`, recently
- *   moved ones by `support_requests_moved_idx`), which are few, fenced so the planner cannot start
- *   from the inviter's bonuses, then `event_rewards_binding_idx`.
+ *   decided ones by `support_requests_decided_disputes_idx`), which are few, fenced so the planner
+ *   cannot start from the inviter's bonuses, then `event_rewards_binding_idx`; a member never paid a
+ *   bonus skips it.
  * A binding in both counts once, as disputed (that branch holds all its bonuses).
  * `$1` is the inviter, `$2` now.
  */
@@ -31,10 +35,12 @@ const HELD_BY_BINDING = `
     union all
     select s.plat_id, s.uid, s.created_at, s.closed_at
     from support_requests s
-    where s.kind = 'uidBoundByOther' and s.resolution = 'moved' and s.closed_at > $2::timestamptz - ${HOLD}
+    where s.kind = 'uidBoundByOther' and s.closed_at > $2::timestamptz - ${HOLD}
   ),
   -- Most members were never paid a bonus: they skip the disputes (one probe of their rewards).
-  inviter as (select exists (select 1 from event_rewards where user_id = $1::bigint) as paid),
+  inviter as (
+    select exists (select 1 from event_rewards where user_id = $1::bigint and kind = 'inviteBonus') as paid
+  ),
   disputed as materialized (
     select b.id as binding_id,
       case when bool_or(d.closed_at is null) then null else max(d.closed_at) + ${HOLD} end as release
@@ -45,7 +51,8 @@ const HELD_BY_BINDING = `
       from exchange_bindings b
       where b.plat_id = d.plat_id and b.uid = d.uid and b.bound_at + ${HOLD} > d.created_at
         and (b.ownership_verified_at is null or b.ownership_verified_at > d.created_at)
-        and (d.closed_at is null or b.unbound_at is not null)
+        and (b.unbound_at is null or b.unbound_at >= d.created_at)
+        and (d.closed_at is null or b.unbound_at <= d.closed_at)
       offset 0
     ) as b
     group by b.id
@@ -71,7 +78,7 @@ const HELD_BY_BINDING = `
 
 /**
  * The held bonuses in one row: `held_rewards` (micro-USDT, text), `held_until` (the latest release
- * among those held by time or after a move, or null) and `held_disputed` (some wait for an open
+ * among those held by time or after a decided dispute, or null) and `held_disputed` (some wait for an open
  * dispute). A subquery the withdrawable summary embeds with the same two parameters.
  */
 export const HELD_INVITE_BONUSES_TOTAL = `
@@ -82,7 +89,7 @@ export const HELD_INVITE_BONUSES_TOTAL = `
 
 export interface HeldInviteBonuses {
   heldMicro: bigint;
-  /** When the last bonus held by time is released; null when none is. */
+  /** When the last bonus held by time or after a decided dispute is released; null when none is. */
   until: Date | null;
   /** Some wait for an ownership dispute to be settled. */
   disputed: boolean;

@@ -301,7 +301,13 @@ async function uidStateOf(deps: AppDeps, platId: number, uid: string): Promise<S
     frozen: await isUidFrozen(deps.db, platId, uid),
     withdrawalsUnderReview: await countUnderReviewOfUid(deps.db, platId, uid),
     holderInviterBonuses: holder
-      ? await inviterBonusesOf(deps.db, { platId, uid, friendId: holder.userId, since: holder.boundAt })
+      ? await inviterBonusesOf(deps.db, {
+          platId,
+          uid,
+          friendId: holder.userId,
+          since: holder.boundAt,
+          bindingId: holder.id,
+        })
       : [],
   };
 }
@@ -309,7 +315,7 @@ async function uidStateOf(deps: AppDeps, platId: number, uid: string): Promise<S
 /** The bonuses the UID's records paid the holder's (live) inviter during this binding, with their e-mail. */
 async function inviterBonusesOf(
   db: Executor,
-  query: { platId: number; uid: string; friendId: number; since: Date },
+  query: { platId: number; uid: string; friendId: number; since: Date; bindingId: number },
 ): Promise<SupportUidState['holderInviterBonuses']> {
   const bonuses = await selectHolderInviterBonuses(db, query);
   const identities = await memberIdentities(
@@ -554,6 +560,7 @@ export async function adminMoveBinding(
         uid: row.uid,
         friendId: moved.from.userId,
         since: moved.from.boundAt,
+        bindingId: moved.from.id,
       })
     ).map((bonus) => ({ inviterId: bonus.inviterId, amount: usdt(bonus.amountMicro) }));
     await closeRequest(tx, deps, context, row, {

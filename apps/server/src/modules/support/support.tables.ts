@@ -34,11 +34,11 @@ export const supportRequests = pgTable(
     index('support_requests_open_disputes_idx')
       .on(table.platId, table.uid)
       .where(sql`${table.kind} = 'uidBoundByOther' and ${table.status} <> 'closed'`),
-    // Disputes decided by moving the UID: their binding's invite bonuses wait a while more
+    // Decided disputes: the invite bonuses of a binding that ended meanwhile wait a while more
     // (read-models/held-invite-bonuses.ts).
-    index('support_requests_moved_idx')
+    index('support_requests_decided_disputes_idx')
       .on(table.closedAt)
-      .where(sql`${table.kind} = 'uidBoundByOther' and ${table.resolution} = 'moved'`),
+      .where(sql`${table.kind} = 'uidBoundByOther' and ${table.closedAt} is not null`),
     check('support_requests_status_check', sql`${table.status} in ('open', 'answered', 'closed')`),
     check(
       'support_requests_kind_check',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { users } from '../auth/auth.tables.js';
 import { PASSWORD } from '../auth/test-support.js';
+import { unbindUid } from '../bindings/bindings.service.js';
 import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { eventRewards } from '../cashback/cashback.tables.js';
 import { DAY_MS, nextUid } from '../cashback/test-support.js';
@@ -39,15 +40,20 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** `member` binds `uid` at Bitget now; the binding must be made. */
+async function bind(member: Pick<TestMember, 'token'>, uid: string) {
+  expect(
+    await memberCall(ctx, member, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }),
+  ).toMatchObject({ state: 0 });
+}
+
 /** A friend of `inviter` who binds a new UID now (in its ownership hold) and earns `cashback` on it. */
 async function friendWithNewUid(inviter: TestMember, cashback: string) {
   const friend = await registerMember(ctx);
   await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, friend.userId));
   const uid = nextUid('I');
   await addToRoster(ctx, BITGET, uid);
-  expect(
-    await memberCall(ctx, friend, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }),
-  ).toMatchObject({ state: 0 });
+  await bind(friend, uid);
   const boundAt = ctx.clock.now();
   await creditCashback(ctx, BITGET, uid, cashback);
   return { ...friend, platId: BITGET, uid, boundAt };
@@ -185,7 +191,7 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     expect(await withdrawable(inviter)).toMatchObject({ rewards: '10.000000', rewardsHeld: null });
   });
 
-  it('holds the bonuses of a UID bound while a dispute on it was open, until it closes', async () => {
+  it('holds the bonuses of a UID bound while a dispute on it was open; a holder who left waits 14 days more', async () => {
     const inviter = await fundedMember(ctx, { cashback: '45' });
     const first = await friendWithNewUid(inviter, '20');
     const opened = await dispute(await registerMember(ctx), first);
@@ -200,13 +206,7 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     ctx.clock.advance(DAY_MS);
     const second = await registerMember(ctx);
     await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, second.userId));
-    expect(
-      await memberCall(ctx, second, '/elex/user/bindExchangeUid', {
-        platId: BITGET,
-        uid: first.uid,
-        address: ADDRESS,
-      }),
-    ).toMatchObject({ state: 0 });
+    await bind(second, first.uid);
     await creditCashback(ctx, BITGET, first.uid, '50');
     ctx.clock.advance(14 * DAY_MS + 1000);
     // Both holders' bonuses: 2 from the first (disputed inside its hold, gone or not), 5 from the second.
@@ -216,6 +216,38 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     expect(
       await adminCall(ctx, await newOperator(ctx), 'support/close', { id: opened.content.id }),
     ).toMatchObject({ state: 0 });
+    // Closed: the second holder kept the UID and is free; the first left during the dispute (no move
+    // could name them), so theirs wait the operator's 14 days, as after a move.
+    const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS).toISOString();
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: { amount: '2.000000', until, disputed: false },
+    });
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
+  });
+
+  it('holds nothing of a binding that ended before the dispute was opened', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const earlier = await friendWithNewUid(inviter, '30');
+    await ctx.db.transaction((tx) =>
+      unbindUid(tx, {
+        platId: BITGET,
+        uid: earlier.uid,
+        reason: 'operator',
+        operatorId: operator.userId,
+        at: ctx.clock.now(),
+      }),
+    );
+    ctx.clock.advance(DAY_MS);
+    const next = await registerMember(ctx);
+    await bind(next, earlier.uid);
+    expect(
+      await dispute(await registerMember(ctx), { ...next, platId: BITGET, uid: earlier.uid }),
+    ).toMatchObject({
+      state: 0,
+    });
+    // Past its own 14 days, a dispute against the next holder does not hold it.
+    ctx.clock.advance(14 * DAY_MS);
     expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
   });
 
@@ -237,6 +269,32 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     });
     ctx.clock.advance(14 * DAY_MS + 1000);
     expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
+  });
+
+  it('frees the owner’s bonuses at once after a move, even if the owner leaves soon after', async () => {
+    const squatter = await registerMember(ctx);
+    const uid = nextUid('M');
+    await addToRoster(ctx, BITGET, uid);
+    await bind(squatter, uid);
+    const ownersInviter = await fundedMember(ctx, { cashback: '45' });
+    const owner = await registerMember(ctx);
+    await ctx.db.update(users).set({ inviterId: ownersInviter.userId }).where(eq(users.id, owner.userId));
+    const opened = await dispute(owner, { ...squatter, platId: BITGET, uid });
+    ctx.clock.advance(DAY_MS);
+    expect(
+      await adminCall(ctx, await newOperator(ctx), 'support/moveBinding', { id: opened.content.id }),
+    ).toMatchObject({ state: 0 });
+    // The owner's binding is confirmed by the move: what it pays their inviter is free.
+    await creditCashback(ctx, BITGET, uid, '50');
+    expect(await withdrawable(ownersInviter)).toMatchObject({ rewards: '5.000000', rewardsHeld: null });
+    ctx.clock.advance(DAY_MS);
+    expect(
+      await memberCall(ctx, owner, '/elex/user/deleteAccount', {
+        passwd: PASSWORD,
+        forfeitTotal: '50.000000',
+      }),
+    ).toMatchObject({ state: 0 });
+    expect(await withdrawable(ownersInviter)).toMatchObject({ rewardsHeld: null });
   });
 
   it('leaves a member whose rewards come from confirmed friends as they were', async () => {
