@@ -78,7 +78,8 @@ function receivingAddress(raw: string): string {
 
 /** /elex/user/withdrawable: per live binding, its cashback, the member's rewards and what is still needed. */
 export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Withdrawable> {
-  // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the disputes.
+  // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the
+  // disputes and the held invite bonuses.
   const now = deps.clock.now();
   const summary = await selectWithdrawableSummary(deps.db, userId, now);
   const held = summary.heldBonuses;
@@ -116,7 +117,7 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
 /**
  * The rewards a withdrawal may draw on: the balance less the invite bonuses held for their friends'
  * ownership checks (read-models/held-invite-bonuses.ts). Rewards are one balance, so the held sum is
- * taken off whatever is there; never below zero (a withdrawal made before a bonus was held spent it).
+ * taken off whatever is there; never below zero (a correction may have taken back more than is free).
  */
 function usableRewards(balanceMicro: bigint, heldMicro: bigint): bigint {
   return balanceMicro > heldMicro ? balanceMicro - heldMicro : 0n;
