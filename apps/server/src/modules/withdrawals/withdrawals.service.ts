@@ -198,15 +198,14 @@ export async function requestWithdrawal(
   refuseUnlessAmountAllowed(amountMicro);
   // Unlocked first look, so a balance too low is said before a code try is spent; the locked check
   // in the transaction below is the one that counts.
-  const firstLook = await balancesOf(deps.db, [
-    accountCode.cashback(request.platId, request.uid),
-    accountCode.rewards(userId),
-  ]);
+  const cashbackCode = accountCode.cashback(request.platId, request.uid);
+  const rewardsCode = accountCode.rewards(userId);
+  const firstLook = await balancesOf(deps.db, [cashbackCode, rewardsCode]);
   const firstHeld = await selectHeldInviteBonuses(deps.db, userId, deps.clock.now());
   refuseUnlessAmountAllowed(
     amountMicro,
-    (firstLook.get(accountCode.cashback(request.platId, request.uid)) ?? 0n) +
-      usableRewards(firstLook.get(accountCode.rewards(userId)) ?? 0n, firstHeld.heldMicro),
+    (firstLook.get(cashbackCode) ?? 0n) +
+      usableRewards(firstLook.get(rewardsCode) ?? 0n, firstHeld.heldMicro),
   );
   const codeId = await checkOwnAddressCode(deps, member, request.code);
   const exchange = (await loadPartners(deps)).get(request.platId)?.name ?? String(request.platId);
@@ -214,8 +213,6 @@ export async function requestWithdrawal(
 
   const outcome = await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
-    const cashbackCode = accountCode.cashback(request.platId, request.uid);
-    const rewardsCode = accountCode.rewards(userId);
     // Lock in code order ('cashback:' < 'rewards:'), the order postJournal locks in: no deadlock.
     const cashback = await balanceOf(tx, cashbackCode, { forUpdate: true, at: now });
     const rewardsBalance = await balanceOf(tx, rewardsCode, { forUpdate: true, at: now });
