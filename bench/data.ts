@@ -16,7 +16,9 @@
  *    typical UIDs (their invite bonuses), on the app with member answers kept and without
  *    (MEMBER_CACHE=off). Statistics are what the import left: the bench never runs ANALYZE.
  * PostgreSQL runs when BENCH_DATABASE_URL names a server to create a scratch database on (dropped at
- * the end, kept with BENCH_KEEP=1); PGlite runs unless BENCH_PGLITE=0. Not part of `npm test`.
+ * the end, kept with BENCH_KEEP=1); PGlite runs unless BENCH_PGLITE=0. BENCH_REUSE=<url of a kept
+ * database> measures only the member calls again on it (no import; new sessions for its two members),
+ * e.g. before and after a change with BENCH_COMPARE. Not part of `npm test`.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.js';
 import { type DatabaseTarget, openDatabase } from '../apps/server/src/db/client.js';
+import { queryText } from '../apps/server/src/db/prepared.js';
 import { seedPartnerCatalog } from '../apps/server/src/db/seed/seed-catalog.js';
 import { systemClock } from '../apps/server/src/lib/clock.js';
 import { insertUserUnlessTaken } from '../apps/server/src/modules/auth/auth.repository.js';
@@ -297,7 +300,6 @@ async function benchEngine(engine: Engine, rows: number) {
   const { file, uids, heavyRows } = await generateFile(rows);
   const sizeMiB = fs.statSync(file).size / 2 ** 20;
   const members = await prepare(engine, uids, heavyRows);
-  const { token } = members.typical;
 
   const importer = child<{
     seconds: number;
@@ -357,8 +359,13 @@ async function benchEngine(engine: Engine, rows: number) {
   } finally {
     await handle.close();
   }
+  await benchCalls(engine.env, members);
+}
 
-  const app = child<{ port: number }>('data-target.ts', ['app'], engine.env);
+/** myInfo against a bare server sending its bytes, then every member call, on the app at `env`'s database. */
+async function benchCalls(env: NodeJS.ProcessEnv, members: Prepared) {
+  const { token } = members.typical;
+  const app = child<{ port: number }>('data-target.ts', ['app'], env);
   const appUrl = `http://127.0.0.1:${(await app.message).port}/elex/user/myInfo`;
   try {
     const probe = await fetch(appUrl, {
@@ -408,7 +415,7 @@ async function benchEngine(engine: Engine, rows: number) {
       },
     ].map((other) => ({
       ...other,
-      started: child<{ port: number }>(other.script, ['app'], { ...engine.env, ...other.env }),
+      started: child<{ port: number }>(other.script, ['app'], { ...env, ...other.env }),
     }));
     try {
       const targets = [{ label: compare ? 'after cached' : 'cached', url: new URL(appUrl).origin }];
@@ -424,6 +431,34 @@ async function benchEngine(engine: Engine, rows: number) {
   }
 }
 
+/** The kept database's two members, found by the addresses prepare() gave them, with new sessions. */
+async function reuseMembers(url: string): Promise<Prepared> {
+  const handle = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
+  try {
+    const deps = { config, db: handle.db, databaseKind: handle.kind, clock: systemClock };
+    const found = async (name: string) => {
+      const [row] = await queryText<{ id: number; uids: string[]; rows: string }>(
+        handle.db,
+        `select u.id, array_agg(b.uid order by b.uid) as uids,
+           (select count(*) from rebates r where r.uid = any(array_agg(b.uid))) as rows
+         from users u join exchange_bindings b on b.user_id = u.id and b.unbound_at is null
+         where u.email = $1 group by u.id`,
+        [`bench-${name}@example.com`],
+      );
+      if (!row) throw new Error(`${url} has no bench-${name} member: was it kept by bench:data?`);
+      const token = await handle.db.transaction((tx) => startSession(tx, deps, row.id));
+      return { token, platId: BITGET, uids: row.uids, rows: Number(row.rows) };
+    };
+    const heavy = await found('heavy');
+    return {
+      typical: { label: 'typical member', ...(await found('typical')) },
+      heavy: { label: `heavy trader (${FRIENDS} friends)`, ...heavy },
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function benchData() {
   console.log(
     `\nData path (issue 14); load average ${os
@@ -431,6 +466,12 @@ export async function benchData() {
       .map((value) => value.toFixed(2))
       .join(' ')} on ${os.cpus().length} cores`,
   );
+  const reuse = process.env.BENCH_REUSE;
+  if (reuse) {
+    console.log(`\nPostgreSQL: the kept database ${new URL(reuse).pathname.slice(1)}, member calls only`);
+    await benchCalls({ DATABASE_URL: reuse }, await reuseMembers(reuse));
+    return;
+  }
   const adminUrl = process.env.BENCH_DATABASE_URL;
   const engines: Array<{ make: () => Promise<Engine> | Engine; rows: number }> = [];
   if (adminUrl)

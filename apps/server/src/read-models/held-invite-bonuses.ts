@@ -10,9 +10,7 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  * their friend's ownership check"), per binding that paid them: `release` is when they are freed, null
  * while a dispute holds them. Settlement records on each bonus the friend's binding and, when it was
  * booked inside that binding's ownership hold, the hold's end (`hold_ends_at`). Held are:
- * - by time: bonuses whose `hold_ends_at` is still ahead, unless their binding has been confirmed since.
- *   Read from `event_rewards_held_idx` alone (its `include` columns), summed per binding before the
- *   bindings are joined, so a new inviter with a hundred thousand held bonuses costs one index range;
+ * - by time: bonuses whose hold is still ahead, unless their binding has been confirmed since;
  * - by a dispute on the binding's UID that was opened inside its hold and before any confirmation of
  *   it, against a binding live when it was opened or made while it was open: every bonus of that
  *   binding while the dispute is open; and, once it is decided, for the hold's length after the
@@ -20,10 +18,12 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  *   operator's time to take them back by a correction. A binding that outlived the decision (the holder
  *   kept, or the owner's new one) is free at once. A dispute opened later freezes nothing: those
  *   bonuses were already free, maybe already withdrawn.
- *   This branch starts from the disputes (open ones by `support_requests_open_disputes_idx`, recently
- *   decided ones by `support_requests_decided_disputes_idx`), which are few, fenced so the planner
- *   cannot start from the inviter's bonuses, then `event_rewards_binding_idx`; a member never paid a
- *   bonus skips it.
+ * Both read the sums kept per binding and inviter (`invite_bonus_binding_totals`: all its bonuses, the
+ * part booked inside its hold, the hold's end), not the bonuses: a new inviter with a hundred thousand
+ * bonuses in their friends' holds costs a row per friend's binding. The dispute branch starts from the
+ * disputes (open ones by `support_requests_open_disputes_idx`, recently decided ones by
+ * `support_requests_decided_disputes_idx`), which are few, fenced so the planner cannot start from the
+ * inviter's bindings; a member never paid a bonus from a binding skips it.
  * A binding in both counts once, as disputed (that branch holds all its bonuses).
  * `$1` is the inviter, `$2` now.
  */
@@ -37,9 +37,9 @@ const HELD_BY_BINDING = `
     from support_requests s
     where s.kind = 'uidBoundByOther' and s.closed_at > $2::timestamptz - ${HOLD}
   ),
-  -- Most members were never paid a bonus: they skip the disputes (one probe of their rewards).
+  -- Most members were never paid a bonus: they skip the disputes (one probe of the kept sums).
   inviter as (
-    select exists (select 1 from event_rewards where user_id = $1::bigint and kind = 'inviteBonus') as paid
+    select exists (select 1 from invite_bonus_binding_totals where inviter_id = $1::bigint) as paid
   ),
   disputed as materialized (
     select b.id as binding_id,
@@ -57,24 +57,16 @@ const HELD_BY_BINDING = `
     ) as b
     group by b.id
   )
-  select d.binding_id, paid.amount, d.release, true as disputed
+  select d.binding_id, k.amount_micro as amount, d.release, true as disputed
   from disputed d
-  cross join lateral (
-    select coalesce(sum(e.amount_micro), 0) as amount
-    from event_rewards e
-    where e.binding_id = d.binding_id and e.user_id = $1::bigint
-  ) as paid
-  where paid.amount > 0
+  join invite_bonus_binding_totals k on k.binding_id = d.binding_id and k.inviter_id = $1::bigint
+  where k.amount_micro > 0
   union all
-  select t.binding_id, t.amount, t.release, false
-  from (
-    select binding_id, max(hold_ends_at) as release, sum(amount_micro) as amount
-    from event_rewards
-    where user_id = $1::bigint and hold_ends_at > $2::timestamptz
-    group by binding_id
-  ) as t
-  join exchange_bindings b on b.id = t.binding_id and b.ownership_verified_at is null
-  where not exists (select 1 from disputed d where d.binding_id = t.binding_id)`;
+  select k.binding_id, k.held_micro, k.hold_ends_at, false
+  from invite_bonus_binding_totals k
+  join exchange_bindings b on b.id = k.binding_id and b.ownership_verified_at is null
+  where k.inviter_id = $1::bigint and k.hold_ends_at > $2::timestamptz and k.held_micro > 0
+    and not exists (select 1 from disputed d where d.binding_id = k.binding_id)`;
 
 /**
  * The held bonuses in one row: `held_rewards` (micro-USDT, text), `held_until` (the latest release

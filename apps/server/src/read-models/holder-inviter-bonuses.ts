@@ -7,9 +7,10 @@ import { rowsOf } from '../db/rows.js';
  * `since`), per inviter whose account still exists (a deleted one's rewards were forfeited with it), in
  * micro-USDT. It joins the rewards, the records and the members, so it lives here. What an operator
  * deciding a dispute must see: moving the binding moves the UID's cashback, not these
- * (docs/support.md). Bonuses booked since 2026-11-28 name their binding (`event_rewards_binding_idx`);
- * older ones are found by the friend who earned them (`event_rewards_friend_bonus_idx`), each checked
- * against the UID by its record's primary key.
+ * (docs/support.md). Bonuses booked since 2026-11-28 name their binding and are summed per binding and
+ * inviter as they are booked (`invite_bonus_binding_totals`); older ones are found by the friend who
+ * earned them (`event_rewards_friend_bonus_idx`), each checked against the UID by its record's primary
+ * key.
  */
 export async function selectHolderInviterBonuses(
   db: Executor,
@@ -19,9 +20,9 @@ export async function selectHolderInviterBonuses(
     await db.execute(sql`
       select paid.user_id, sum(paid.amount_micro)::text as amount
       from (
-        select e.user_id, e.amount_micro
-        from event_rewards e
-        where e.binding_id = ${query.bindingId} and e.kind = 'inviteBonus'
+        select k.inviter_id as user_id, k.amount_micro
+        from invite_bonus_binding_totals k
+        where k.binding_id = ${query.bindingId}
         union all
         select e.user_id, e.amount_micro
         from event_rewards e

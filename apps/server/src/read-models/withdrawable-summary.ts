@@ -37,6 +37,8 @@ export interface WithdrawableSummary {
  * `cashback:<platId>:<uid>`, ledger/accounts.ts); withdrawals.test.ts holds the answer to the balances.
  */
 const WITHDRAWABLE_SUMMARY = `
+  -- Materialized: as a subquery the planner may run it again for each live binding.
+  with h as materialized (${HELD_INVITE_BONUSES_TOTAL})
   select u.withdrawal_locked_until,
     coalesce((select balance from ledger_accounts where code = 'rewards:' || u.id), 0)::text as rewards,
     b.plat_id, b.uid, b.address, b.bound_at, b.ownership_verified_at,
@@ -48,7 +50,7 @@ const WITHDRAWABLE_SUMMARY = `
     ) as frozen,
     h.held_rewards, h.held_until, h.held_disputed
   from users u
-  cross join (${HELD_INVITE_BONUSES_TOTAL}) as h
+  cross join h
   left join exchange_bindings b on b.user_id = u.id and b.unbound_at is null
   where u.id = $1::bigint
   order by b.bound_at, b.id`;

@@ -156,6 +156,29 @@ async function checkCashbackInvariants(db: Executor): Promise<InvariantProblem[]
   );
 
   report(
+    "each friend's binding's kept invite bonuses per inviter (invite_bonus_binding_totals) equal the " +
+      'invite bonus rewards that binding paid them: all of them, the part booked inside its ownership hold, and its end',
+    rowsOf<{ binding_id: string; inviter_id: string }>(
+      await db.execute(sql`
+        with actual as (
+          select binding_id, user_id, sum(amount_micro) as amount,
+            coalesce(sum(amount_micro) filter (where hold_ends_at is not null), 0) as held,
+            max(hold_ends_at) as hold_ends_at
+          from event_rewards where kind = 'inviteBonus' and binding_id is not null group by binding_id, user_id
+        )
+        select coalesce(a.binding_id, k.binding_id)::text as binding_id,
+          coalesce(a.user_id, k.inviter_id)::text as inviter_id
+        from actual a full join invite_bonus_binding_totals k
+          on k.binding_id = a.binding_id and k.inviter_id = a.user_id
+        where coalesce(a.amount, 0) <> coalesce(k.amount_micro, 0)
+          or coalesce(a.held, 0) <> coalesce(k.held_micro, 0)
+          or a.hold_ends_at is distinct from k.hold_ends_at
+        order by 1, 2`),
+    ),
+    (row) => `binding ${row.binding_id} inviter ${row.inviter_id}`,
+  );
+
+  report(
     "each member's kept count of event rewards (event_reward_counts) equals the rewards booked to them",
     rowsOf<{ user_id: string }>(
       await db.execute(sql`

@@ -342,7 +342,7 @@ describe('kept:rebuild', () => {
     (await checkAllInvariants(ctx.db))
       .map(
         (problem) =>
-          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|event_reward_counts)\)/.exec(
+          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|invite_bonus_binding_totals|event_reward_counts)\)/.exec(
             problem.invariant,
           )?.[1],
       )
@@ -363,12 +363,15 @@ describe('kept:rebuild', () => {
       where (plat_id, uid, day) in (select plat_id, uid, day from rebate_uid_days limit 1)`);
     await ctx.db.execute(sql`delete from invite_bonus_totals
       where (inviter_id, friend_id) in (select inviter_id, friend_id from invite_bonus_totals limit 1)`);
+    await ctx.db.execute(sql`update invite_bonus_binding_totals set held_micro = held_micro + 1
+      where (binding_id, inviter_id) in (select binding_id, inviter_id from invite_bonus_binding_totals limit 1)`);
     await ctx.db.execute(sql`update event_reward_counts set rewards = rewards + 5
       where user_id in (select user_id from event_reward_counts limit 1)`);
     expect(await keptProblems()).toEqual([
       'rebate_uid_totals',
       'rebate_uid_days',
       'invite_bonus_totals',
+      'invite_bonus_binding_totals',
       'event_reward_counts',
     ]);
 
@@ -377,6 +380,7 @@ describe('kept:rebuild', () => {
     expect(repaired.out).toMatch(/rebate_uid_totals: \d+ rows; 1 taken out, 1 put in/);
     expect(repaired.out).toMatch(/rebate_uid_days: \d+ rows; 1 taken out, 1 put in/);
     expect(repaired.out).toMatch(/invite_bonus_totals: \d+ rows; 0 taken out, 1 put in/);
+    expect(repaired.out).toMatch(/invite_bonus_binding_totals: [1-9]\d* rows; 1 taken out, 1 put in/);
     expect(repaired.out).toMatch(/event_reward_counts: \d+ rows; 1 taken out, 1 put in/);
     expect(repaired.out).toContain('run ledger:check to confirm');
     expect(await keptProblems()).toEqual([]);

@@ -105,7 +105,7 @@ function parseSettleArgs(args: string[]) {
 }
 
 /**
- * Computes the kept figures (docs/ledger.md, 6a–6d) again from the records and rewards, for when
+ * Computes the kept figures (docs/ledger.md, 6a–6e) again from the records and rewards, for when
  * `ledger:check` names one that is off; prints what it changed, audited as the operator.
  */
 export const keptRebuild: OperatorCommand<CommandIo> = {

@@ -217,12 +217,6 @@ export const eventRewards = pgTable(
     index('event_rewards_friend_bonus_idx')
       .on(table.sourceUserId, table.createdAt)
       .where(sql`${table.kind} = 'inviteBonus'`),
-    // event_rewards_held_idx (user_id, hold_ends_at) include (binding_id, amount_micro), where
-    // hold_ends_at is set, is written in migration 0036 by hand: drizzle cannot say `include`.
-    // A dispute's bonuses: those its binding paid (held-invite-bonuses.ts).
-    index('event_rewards_binding_idx')
-      .on(table.bindingId, table.userId)
-      .where(sql`${table.bindingId} is not null`),
     check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
   ],
 );
@@ -243,6 +237,32 @@ export const inviteBonusTotals = pgTable(
     amountMicro: numeric('amount_micro').notNull(),
   },
   (table) => [primaryKey({ columns: [table.inviterId, table.friendId] })],
+);
+
+/**
+ * What each friend's binding has paid each inviter in invite bonuses (`amount_micro`), the part booked
+ * inside the binding's ownership hold (`held_micro`) and when that hold ends, kept by a statement
+ * trigger on `event_rewards` (migration 0037). The withdrawable summary reads an inviter's bindings
+ * still in their hold, and a dispute's bindings, here: summing a new whale inviter's ten thousand
+ * bonuses on every call held `withdrawable` at a few hundred calls a second (issue 14). Bonuses booked
+ * before 2026-11-28 name no binding and are not here (they are never held). `ledger:check` proves the
+ * figures equal the rewards' sums.
+ */
+export const inviteBonusBindingTotals = pgTable(
+  'invite_bonus_binding_totals',
+  {
+    bindingId: bigint('binding_id', { mode: 'number' }).notNull(),
+    inviterId: bigint('inviter_id', { mode: 'number' }).notNull(),
+    amountMicro: numeric('amount_micro').notNull(),
+    heldMicro: numeric('held_micro').notNull(),
+    /** The binding's hold end, when some bonus was booked inside it (the same for all of them). */
+    holdEndsAt: timestamp('hold_ends_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bindingId, table.inviterId] }),
+    // An inviter's bindings whose hold may not have ended (held-invite-bonuses.ts).
+    index('invite_bonus_binding_totals_held_idx').on(table.inviterId, table.holdEndsAt),
+  ],
 );
 
 /**

@@ -3,7 +3,7 @@ import type { Transaction } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 
 /**
- * The figures statement triggers keep beside the records and rewards (docs/ledger.md, 6a–6d), each
+ * The figures statement triggers keep beside the records and rewards (docs/ledger.md, 6a–6e), each
  * with the statement that computes it from scratch: the same sums their migrations started from.
  */
 const KEPT_FIGURES: ReadonlyArray<{
@@ -33,6 +33,13 @@ const KEPT_FIGURES: ReadonlyArray<{
     columns: 'inviter_id, friend_id, amount_micro',
     fill: sql`select user_id, source_user_id, sum(amount_micro) from event_rewards
       where kind = 'inviteBonus' and source_user_id is not null group by user_id, source_user_id`,
+  },
+  {
+    table: 'invite_bonus_binding_totals',
+    columns: 'binding_id, inviter_id, amount_micro, held_micro, hold_ends_at',
+    fill: sql`select binding_id, user_id, sum(amount_micro),
+        coalesce(sum(amount_micro) filter (where hold_ends_at is not null), 0), max(hold_ends_at)
+      from event_rewards where kind = 'inviteBonus' and binding_id is not null group by binding_id, user_id`,
   },
   {
     table: 'event_reward_counts',
