@@ -63,6 +63,11 @@ function memberCalls(member: BenchMember, lastExportPage: number): MemberCall[] 
       body: { status: 'pending', page: 1, pageSize: 20 },
     },
     {
+      label: 'seeRebateData failed',
+      path: API.userSeeRebateData,
+      body: { status: 'failed', page: 1, pageSize: 20 },
+    },
+    {
       label: 'seeRebateData uid+30 days p2',
       path: API.userSeeRebateData,
       body: { platId: member.platId, uid, from: monthAgo, page: 2, pageSize: 20 },
