@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { builtOnce } from '../../db/built-once.js';
 import type { Executor } from '../../db/client.js';
 import { chunks } from '../../db/rows.js';
 import {
@@ -27,8 +28,17 @@ export async function findActiveUserByEmail(db: Executor, email: string): Promis
   return row;
 }
 
+const userById = builtOnce((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('user_by_id'),
+);
+
 export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [row] = await userById(db).execute({ id });
   return row;
 }
 
@@ -111,12 +121,8 @@ export async function insertSession(tx: Executor, session: NewSession) {
 }
 
 /** The session of a token, if it is live and its member is not deleted. */
-export async function findLiveSession(
-  db: Executor,
-  tokenHash: string,
-  now: Date,
-): Promise<Pick<SessionRow, 'id' | 'userId' | 'expiresAt' | 'lastSeenAt'> | undefined> {
-  const [row] = await db
+const liveSession = builtOnce((db) =>
+  db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -127,13 +133,22 @@ export async function findLiveSession(
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
+        gt(sessions.expiresAt, sql.placeholder('now')),
         isNull(users.deletedAt),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('live_session'),
+);
+
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<Pick<SessionRow, 'id' | 'userId' | 'expiresAt' | 'lastSeenAt'> | undefined> {
+  const [row] = await liveSession(db).execute({ tokenHash, now });
   return row;
 }
 

@@ -1,17 +1,23 @@
 import { type SignHistory, type SignResult, utcDay } from '@elex/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.js';
 import { queryPrepared } from '../../db/prepared.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { checkIns } from './check-in.tables.js';
 import { balances, grantPoints } from './points.service.js';
 
-export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
-  const rows = await deps.db
+const checkedInOn = builtOnce((db) =>
+  db
     .select({ day: checkIns.day })
     .from(checkIns)
-    .where(and(eq(checkIns.userId, userId), eq(checkIns.day, utcDay(deps.clock.now()))))
-    .limit(1);
+    .where(and(eq(checkIns.userId, sql.placeholder('userId')), eq(checkIns.day, sql.placeholder('day'))))
+    .limit(1)
+    .prepare('checked_in_on'),
+);
+
+export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
+  const rows = await checkedInOn(deps.db).execute({ userId, day: utcDay(deps.clock.now()) });
   return rows.length > 0;
 }
 

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.js';
 import type { Executor } from '../../db/client.js';
 import { pointsEntries } from './points.tables.js';
 
@@ -45,15 +46,20 @@ export interface Balances {
 }
 
 /** A member's balances: the sums of the ledger. */
-export async function balances(db: Executor, userId: number): Promise<Balances> {
-  const rows = await db
+const balancesOf = builtOnce((db) =>
+  db
     .select({
       currency: pointsEntries.currency,
       total: sql<string>`coalesce(sum(${pointsEntries.amount}), 0)`,
     })
     .from(pointsEntries)
-    .where(eq(pointsEntries.userId, userId))
-    .groupBy(pointsEntries.currency);
+    .where(eq(pointsEntries.userId, sql.placeholder('userId')))
+    .groupBy(pointsEntries.currency)
+    .prepare('points_balances'),
+);
+
+export async function balances(db: Executor, userId: number): Promise<Balances> {
+  const rows = await balancesOf(db).execute({ userId });
   const result: Balances = { points: 0, xme: 0 };
   for (const row of rows) result[row.currency] = Number(row.total);
   return result;
