@@ -25,8 +25,13 @@ INSERT INTO invite_bonus_binding_totals (binding_id, inviter_id, amount_micro, h
   FROM event_rewards
   WHERE kind = 'inviteBonus' AND binding_id IS NOT NULL
   GROUP BY binding_id, user_id;--> statement-breakpoint
--- Rows are added in key order, so two settlements that pay the same inviters lock their rows in the
--- same order and cannot deadlock.
+-- Rows are added in key order. A binding belongs to one exchange, and the settlements of one exchange
+-- run one at a time (lockExchangeLedger), so two statements never add to the same binding's rows at
+-- once; settlements of two exchanges meet first on their inviters' ledger accounts. Without those locks
+-- two settlements paying one inviter from two bindings could deadlock here (this trigger fires before
+-- the per-inviter ones, by name).
+-- A binding's bonuses all carry its one hold end (bound_at plus the hold); were the hold's length ever
+-- changed while bindings are inside it, the row would keep the latest end and hold more, never less.
 CREATE OR REPLACE FUNCTION event_rewards_binding_totals_after_insert() RETURNS trigger AS $$
 BEGIN
   INSERT INTO invite_bonus_binding_totals AS t (binding_id, inviter_id, amount_micro, held_micro, hold_ends_at)

@@ -255,7 +255,10 @@ export const inviteBonusBindingTotals = pgTable(
     inviterId: bigint('inviter_id', { mode: 'number' }).notNull(),
     amountMicro: numeric('amount_micro').notNull(),
     heldMicro: numeric('held_micro').notNull(),
-    /** The binding's hold end, when some bonus was booked inside it (the same for all of them). */
+    /**
+     * The binding's hold end, when some bonus was booked inside it: the same for all of them (`bound_at`
+     * plus the hold); were the hold's length changed meanwhile, the latest, which holds more, not less.
+     */
     holdEndsAt: timestamp('hold_ends_at', { withTimezone: true }),
   },
   (table) => [
