@@ -72,7 +72,7 @@ export async function selectWithdrawableSummary(
       cashback: string;
       frozen: boolean;
     }
-  >(db, 'withdrawable_summary_v3', WITHDRAWABLE_SUMMARY, [userId, now.toISOString()]);
+  >(db, 'withdrawable_summary_v4', WITHDRAWABLE_SUMMARY, [userId, now.toISOString()]);
   const first = rows[0];
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
