@@ -1,41 +1,38 @@
 import { displayUsdt } from '@elex/contract';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { dateTimeFormat, numberFormat } from '../../shared/i18n/intl-formats';
 
 /** Times in the console are UTC (the server's days are UTC days), said so. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
-  const text = new Date(iso).toLocaleString(currentLocale(), {
-    timeZone: 'UTC',
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+  const text = dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
   return `${text} UTC`;
 }
 
 /** A short UTC time for dense tables whose header says UTC: "Nov 22, 01:00". */
 export function formatShortTime(iso: string): string {
-  return new Date(iso).toLocaleString(currentLocale(), {
+  return dateTimeFormat({
     timeZone: 'UTC',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
     hour12: false,
-  });
+  }).format(new Date(iso));
 }
 
 /** A large USDT figure for a summary card: two decimals, truncated. */
 export function formatCardAmount(value: string): string {
   const [whole = '0', fraction = ''] = value.replace(/^-/, '').split('.');
-  const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
+  const grouped = numberFormat().format(BigInt(whole));
   return `${value.startsWith('-') ? '-' : ''}${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
 }
 
 export function formatDay(iso: string): string {
-  return new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso).toLocaleDateString(currentLocale(), {
-    timeZone: 'UTC',
-    dateStyle: 'medium',
-  });
+  return dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(
+    new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso),
+  );
 }
 
 /**
@@ -51,7 +48,7 @@ export function formatAmount(value: string): string {
     return value;
   }
   const [whole = '0', fraction = '00'] = digits.split('.');
-  const grouped = new Intl.NumberFormat(currentLocale()).format(BigInt(whole));
+  const grouped = numberFormat().format(BigInt(whole));
   return `${negative ? '-' : ''}${grouped}.${fraction}`;
 }
 
@@ -64,7 +61,7 @@ export function formatGwei(value: string): string {
   if (!Number.isFinite(gwei)) return value;
   const options: Intl.NumberFormatOptions =
     gwei > 0 && gwei < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 };
-  return new Intl.NumberFormat(currentLocale(), options).format(gwei);
+  return numberFormat(options).format(gwei);
 }
 
 /** Bytes as KB or MB for file sizes. */

@@ -1,5 +1,5 @@
 import { formatDecimal, formatUsdt, isZeroAmount } from '../../shared/exchanges/format';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { dateTimeFormat } from '../../shared/i18n/intl-formats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -21,11 +21,11 @@ export function formatPeriod(startIso: string, endIso: string): string {
   const start = new Date(startIso);
   const end = new Date(endIso);
   if (start.getTime() % DAY_MS === 0 && end.getTime() % DAY_MS === 0 && end > start) {
-    const days = new Intl.DateTimeFormat(currentLocale(), { timeZone: 'UTC', dateStyle: 'medium' });
+    const days = dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' });
     const lastDay = new Date(end.getTime() - DAY_MS);
     return lastDay.getTime() === start.getTime() ? days.format(start) : days.formatRange(start, lastDay);
   }
-  return new Intl.DateTimeFormat(currentLocale(), {
+  return dateTimeFormat({
     timeZone: 'UTC',
     year: 'numeric',
     month: 'short',

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { useMyInfo } from '../../shared/queries/get-my-info';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
@@ -16,8 +16,7 @@ import { fetchAllPages } from './fetch-all-pages';
 import './cashback.css';
 
 const PAGE_SIZE = 20;
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+const time = formatLocalTime;
 
 /** /mypage/rewardHistory: event rewards (invite bonuses ...) with their total and a CSV export. */
 export default function RewardHistoryPage() {

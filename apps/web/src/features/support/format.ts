@@ -1,5 +1,2 @@
-import { currentLocale } from '../../shared/i18n/i18n';
-
 /** A member's times are local, as on the other member pages. */
-export const formatLocalTime = (iso: string) =>
-  new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+export { formatLocalTime } from '../../shared/i18n/intl-formats';

@@ -14,7 +14,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { useRequestCode } from '../../shared/hooks/use-request-code';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { useProfile } from '../../shared/queries/get-profile';
 import { useWithdrawable } from '../../shared/queries/get-withdrawable';
 import { CodeDialog } from '../../shared/ui/code-dialog';
@@ -144,9 +144,7 @@ export default function WithdrawalPage() {
   };
 
   const lockedUntil = withdrawable.data?.lockedUntil ?? null;
-  const lockTime = lockedUntil
-    ? new Date(lockedUntil).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' })
-    : '';
+  const lockTime = lockedUntil ? formatLocalTime(lockedUntil) : '';
 
   return (
     <Page

@@ -1,4 +1,4 @@
-import { currentLocale } from '../i18n/i18n';
+import { numberFormat } from '../i18n/intl-formats';
 
 /**
  * Number formats for the catalog's decimal strings. Intl formats the string itself (never a float
@@ -8,7 +8,7 @@ type Decimal = `${number}` | string;
 
 function format(value: Decimal, options: Intl.NumberFormatOptions): string {
   // Intl.NumberFormat reads a decimal string exactly (ES2023 Intl.NumberFormat v3).
-  return new Intl.NumberFormat(currentLocale(), options).format(value as Intl.StringNumericLiteral);
+  return numberFormat(options).format(value as Intl.StringNumericLiteral);
 }
 
 /** "0.0200" -> "0.02%"; "40.00" -> "40%". */

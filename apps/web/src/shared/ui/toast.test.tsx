@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { act } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Toaster, toast } from './toast';
 
 describe('the toast region (issue 15)', () => {
@@ -28,5 +28,16 @@ describe('the toast region (issue 15)', () => {
     });
     expect(await screen.findByText('Welcome')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Invalid verification code')).not.toBeInTheDocument());
+  });
+
+  it("never asks the browser for the page's computed style to learn its direction (a forced style pass)", async () => {
+    const computedStyle = vi.spyOn(window, 'getComputedStyle');
+    render(<Toaster />);
+    act(() => {
+      toast.info('Code sent');
+    });
+    expect(await screen.findByText('Code sent')).toBeInTheDocument();
+    expect(computedStyle.mock.calls.filter(([element]) => element === document.documentElement)).toEqual([]);
+    expect(screen.getByRole('list')).toHaveAttribute('dir', 'ltr');
   });
 });

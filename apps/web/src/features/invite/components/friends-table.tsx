@@ -3,14 +3,14 @@ import { CircleCheck, CircleMinus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger, formatUsdt } from '../../../shared/exchanges/format';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { dateTimeFormat } from '../../../shared/i18n/intl-formats';
 
 /** Friends who registered with the member's code and what each earned the member. */
 export function FriendsTable({ data }: { data: MyFriends }) {
   const { t } = useTranslation();
   const isWide = useIsWide();
   if (data.friends.length === 0) return <p className="card muted">{t('invite.noFriends')}</p>;
-  const joined = (iso: string) => new Date(iso).toLocaleDateString(currentLocale(), { dateStyle: 'medium' });
+  const joined = (iso: string) => dateTimeFormat({ dateStyle: 'medium' }).format(new Date(iso));
   const flag = (hasBoundUid: boolean) =>
     hasBoundUid ? (
       <span className="friend-flag friend-flag-yes">

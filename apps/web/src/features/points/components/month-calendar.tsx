@@ -1,6 +1,6 @@
 import { Check, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { dateTimeFormat } from '../../../shared/i18n/intl-formats';
 
 const DAY_MS = 86_400_000;
 
@@ -32,14 +32,13 @@ function weekdayNames(): Array<{ narrow: string; long: string }> {
   const monday = Date.UTC(2024, 0, 1);
   return Array.from({ length: 7 }, (_, index) => {
     const date = new Date(monday + index * DAY_MS);
-    const name = (weekday: 'narrow' | 'long') =>
-      new Intl.DateTimeFormat(currentLocale(), { weekday, timeZone: 'UTC' }).format(date);
+    const name = (weekday: 'narrow' | 'long') => dateTimeFormat({ weekday, timeZone: 'UTC' }).format(date);
     return { narrow: name('narrow'), long: name('long') };
   });
 }
 
 function monthLabel(month: string): string {
-  return new Intl.DateTimeFormat(currentLocale(), { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+  return dateTimeFormat({ year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
     new Date(`${month}-01T00:00:00Z`),
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger } from '../../../shared/exchanges/format';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { LoadError } from '../../../shared/ui/load-error';
 import { Pager } from '../../../shared/ui/pager';
 import { Skeleton } from '../../../shared/ui/skeleton';
@@ -27,8 +27,7 @@ export function PointsHistory() {
     );
   }
   if (history.data.entries.length === 0) return <p className="card muted">{t('points.noHistory')}</p>;
-  const time = (iso: string) =>
-    new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+  const time = formatLocalTime;
   const amount = (entry: (typeof history.data.entries)[number]) =>
     `${entry.amount > 0 ? '+' : ''}${formatInteger(String(entry.amount))} ${t(`points.currencies.${entry.currency}`)}`;
   const reason = (entry: (typeof history.data.entries)[number]) =>

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLocale } from '../../../shared/i18n/i18n';
+import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../../shared/navigation/support-paths';
 import { Field } from '../../../shared/ui/field';
 import { checkAmount, shortfallOf } from '../amount-rules';
@@ -259,9 +260,7 @@ function HeldNotice({ binding }: { binding: Binding }) {
 function HeldBonusesNote({ held }: { held: NonNullable<Withdrawable['rewardsHeld']> }) {
   const { t } = useTranslation();
   const amount = displayUsdt(held.amount);
-  const time = held.until
-    ? new Date(held.until).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' })
-    : null;
+  const time = held.until ? formatLocalTime(held.until) : null;
   return (
     <p id="withdrawal-rewards-held" className="muted form-note">
       {time && !held.disputed

@@ -2,10 +2,9 @@ import { displayUsdt, POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@el
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+const time = formatLocalTime;
 
 /** A hash or address shortened for the eye; the full value stays in the link and for screen readers. */
 const shorten = (value: string) => `${value.slice(0, 10)}…${value.slice(-8)}`;

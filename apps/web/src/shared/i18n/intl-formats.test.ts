@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatUsdt } from '../exchanges/format';
+import { changeLocale } from './i18n';
+import { dateTimeFormat, formatLocalTime, numberFormat } from './intl-formats';
+
+describe('Intl formats for the shown language', () => {
+  afterAll(() => changeLocale('en'));
+
+  it('makes one formatter per language and options, and a new one when the language changes', async () => {
+    await changeLocale('en');
+    const english = numberFormat({ maximumFractionDigits: 2 });
+    expect(numberFormat({ maximumFractionDigits: 2 })).toBe(english);
+    expect(numberFormat({ maximumFractionDigits: 3 })).not.toBe(english);
+    expect(english.resolvedOptions().locale).toBe('en');
+
+    await changeLocale('ko');
+    const korean = numberFormat({ maximumFractionDigits: 2 });
+    expect(korean).not.toBe(english);
+    expect(korean.resolvedOptions().locale).toBe('ko');
+  });
+
+  it('formats as Intl does in the shown language: figures, days and local times', async () => {
+    await changeLocale('zh');
+    const at = '2026-11-27T15:04:00Z';
+    expect(formatLocalTime(at)).toBe(
+      new Date(at).toLocaleString('zh', { dateStyle: 'medium', timeStyle: 'short' }),
+    );
+    expect(dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(new Date(at))).toBe(
+      '2026年11月27日',
+    );
+
+    await changeLocale('en');
+    // Truncated, never rounded up, with the same cached formatter on the second call.
+    expect(formatUsdt('1234.567800')).toBe('1,234.56');
+    expect(formatUsdt('0.999999')).toBe('0.99');
+    expect(formatLocalTime(at)).toBe(
+      new Date(at).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }),
+    );
+  });
+});
