@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { afterAll, beforeAll, expect } from 'vitest';
+import * as schema from '../db/schema.js';
 
 /** The server's migrations folder. */
 export const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
@@ -21,4 +25,35 @@ export function migrationsBefore(name: string): string {
   journal.entries = journal.entries.slice(0, stop);
   fs.writeFileSync(journalFile, JSON.stringify(journal));
   return dir;
+}
+
+/**
+ * For a migration's test file: an embedded database of its own (never the suite's migrated template),
+ * migrated by `migrateBefore()` up to the migration called `name` and by `migrateRest()` through it and
+ * every later one, with the data the test adds in between. Opened before the file's tests, closed
+ * after them.
+ */
+export function databaseBeforeMigration(name: string) {
+  let client: PGlite | undefined;
+  let before: string | undefined;
+  beforeAll(async () => {
+    client = await PGlite.create();
+    before = migrationsBefore(name);
+  });
+  afterAll(async () => {
+    await client?.close();
+    if (before) fs.rmSync(before, { recursive: true, force: true });
+  });
+  const database = () => {
+    if (!client) throw new Error('the database opens before the tests (beforeAll)');
+    return drizzle(client, { schema });
+  };
+  return {
+    async migrateBefore() {
+      const db = database();
+      await migrate(db, { migrationsFolder: before as string });
+      return db;
+    },
+    migrateRest: () => migrate(database(), { migrationsFolder: MIGRATIONS }),
+  };
 }

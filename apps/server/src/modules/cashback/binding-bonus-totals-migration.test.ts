@@ -1,28 +1,13 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../../db/schema.js';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 import { checkAllInvariants } from './cashback.check.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('invite_bonus_binding_totals');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('invite_bonus_binding_totals');
 
 describe('migration 0037 (invite bonuses kept per friend binding and inviter)', () => {
   it('sums the bonuses booked before it per binding, with the part inside the hold, then adds each later statement', async () => {
-    const db = drizzle(client, { schema });
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into users (id, user_code, invite_code, created_at) values
         (1, 'U1', 'I1', '2026-01-01'), (2, 'U2', 'I2', '2026-01-01'), (3, 'U3', 'I3', '2026-01-01')`);
@@ -45,7 +30,7 @@ describe('migration 0037 (invite bonuses kept per friend binding and inviter)', 
         (1, 'inviteBonus', 40000, 3, 'k0', '2025-12-20', null, null),
         (1, 'promotion', 900000, null, 'k4', '2026-01-03', null, null)`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const kept = async () =>
       (

@@ -1,28 +1,14 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../db/client.js';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 import { checkAllInvariants } from './cashback.check.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('rebate_journals');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('rebate_journals');
 
 describe('migration 0027 (rebate journals)', () => {
   it('points each record settled before it at the journal that credited it, and the ledger checks clean', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
         speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
@@ -56,7 +42,7 @@ describe('migration 0027 (rebate journals)', () => {
       insert into ledger_lines (journal_id, account_id, amount) values
         (10, 1, -5000000), (10, 2, 5000000), (11, 1, -4000000), (11, 2, 4000000)`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const records = await db.execute(sql`select id, journal_id from rebates order by id`);
     expect(records.rows).toEqual([

@@ -1,26 +1,12 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('rebate_uid_days');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('rebate_uid_days');
 
 describe('migration 0032 (paid cashback per UID and trading day)', () => {
   it('sums the records paid before it by the UTC day their periods start, then adds what settles or arrives paid', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
         speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
@@ -48,7 +34,7 @@ describe('migration 0032 (paid cashback per UID and trading day)', () => {
         (4, 7, 'OLD1', '2026-01-03 00:00+00', '2026-01-03 01:00+00', 1, 1, 0, 'completed', null, 5000, false, 0, 'csv', 'a.csv', '2026-01-04', '2026-01-05', null),
         (5, 7, 'OLD2', '2026-01-03 00:00+00', '2026-01-03 01:00+00', 1, 1400000, 1400000, 'pending', null, null, null, null, 'csv', 'b.csv', '2026-01-05', null, null)`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const days = async () =>
       (

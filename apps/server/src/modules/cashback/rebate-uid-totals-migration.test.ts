@@ -1,26 +1,12 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('rebate_uid_totals');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('rebate_uid_totals');
 
 describe('migration 0029 (rebate UID totals)', () => {
   it('totals the records stored before it per UID and status, then keeps them as records settle', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
         speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
@@ -36,7 +22,7 @@ describe('migration 0029 (rebate UID totals)', () => {
         (3, 7, 'OLD1', '2026-01-03', '2026-01-04', 50, 1, 1, 'pending', null, null, null, null, 'csv', 'b.csv', '2026-01-06', null),
         (4, 7, 'OLD2', '2026-01-03', '2026-01-04', 7, 1, 1, 'pending', null, null, null, null, 'csv', 'b.csv', '2026-01-06', null)`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const totals = async () =>
       (

@@ -1,29 +1,15 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { signupProblems } from '@elex/contract';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 
 const TAG = 'signup_link_template';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore(TAG);
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration(TAG);
 
 describe(`migration ${TAG}`, () => {
   it('turns each sign-up link that holds its code once into a {code} template, and keeps any other link', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     const partners: Array<[number, string, string]> = [
       // The seed's link with the placeholder code, and the issue's case: a code set, the link left stale.
       [1, 'https://www.okx.com/join/ELEXCB', 'ELEXCB'],
@@ -41,7 +27,7 @@ describe(`migration ${TAG}`, () => {
           'either', ${url}, ${code}, 20, 90)`);
     }
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const rows = (
       await db.execute(sql`select id, signup_url_template, referral_code from exchanges order by id`)

@@ -1,26 +1,12 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('promotion_codes');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('promotion_codes');
 
 describe('the promotion codes migration', () => {
   it('records the codes accounts signed up with, counted and disabled, so none earns a bonus until an operator enables it', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into users (id, user_code, invite_code, signup_encr, created_at) values
         (1, 'U1', 'I1', 'spring', '2026-01-03'),
@@ -28,7 +14,7 @@ describe('the promotion codes migration', () => {
         (3, 'U3', 'I3', 'BOGUS777', '2026-01-02'),
         (4, 'U4', 'I4', null, '2026-01-02')`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const codes = await db.execute(sql`
       select code, signups, created_by, created_at = timestamptz '2026-01-01T00:00:00Z' as first_use,

@@ -1,26 +1,12 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/migrations-before.js';
 
-let client: PGlite;
-let before: string;
-beforeAll(async () => {
-  client = await PGlite.create();
-  before = migrationsBefore('task_payouts');
-});
-afterAll(async () => {
-  await client.close();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+const database = databaseBeforeMigration('task_payouts');
 
 describe('migration 0012 (task payouts)', () => {
   it('records the account of every claim paid before it, locks paid XME bindings and gives Discord its app link', async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: before });
+    const db = await database.migrateBefore();
     await db.execute(sql`
       insert into users (id, user_code, invite_code, created_at) values
         (1, 'U1', 'I1', '2026-01-01'), (2, 'U2', 'I2', '2026-01-01'), (3, 'U3', 'I3', '2026-01-01')`);
@@ -49,7 +35,7 @@ describe('migration 0012 (task payouts)', () => {
         (1, 'points', 100, 'task', 'bindUid', '2026-01-03'),
         (1, 'points', 10, 'checkIn', '2026-01-03', '2026-01-03')`);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await database.migrateRest();
 
     const payouts = await db.execute(
       sql`select task_id, account, user_id from task_payouts order by task_id, account`,
