@@ -8,14 +8,14 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import * as schema from '../db/schema.js';
 
 /** The server's migrations folder. */
-export const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
 
 /**
  * A copy of the migrations whose journal stops before the migration called `name` (its tag without the
  * number, which may change when branches merge): the database a deployment had then, to test what the
  * migration does to the data it finds. The caller removes the folder.
  */
-export function migrationsBefore(name: string): string {
+function migrationsBefore(name: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-migrations-'));
   fs.cpSync(MIGRATIONS, dir, { recursive: true });
   const journalFile = path.join(dir, 'meta', '_journal.json');
