@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { withdrawalHref } from '../../shared/exchanges/paths';
 import { currentLocale } from '../../shared/i18n/i18n';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
@@ -95,10 +96,7 @@ export default function ExchangeLinkDetailPage() {
               })}{' '}
               {detail.data.lastDataAt
                 ? t('cashback.lastData', {
-                    time: new Date(detail.data.lastDataAt).toLocaleString(currentLocale(), {
-                      dateStyle: 'medium',
-                      timeStyle: 'short',
-                    }),
+                    time: formatLocalTime(detail.data.lastDataAt),
                   })
                 : t('cashback.noDataYet')}
             </span>

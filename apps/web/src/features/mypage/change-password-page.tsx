@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod';
-import { currentLocale } from '../../shared/i18n/i18n';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { profileQuery } from '../../shared/queries/get-profile';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
@@ -40,10 +40,7 @@ export default function ChangePasswordPage() {
       {lockedUntil ? (
         <p className="card notice" role="status">
           {t('mypage.withdrawalLockedUntil', {
-            time: new Date(lockedUntil).toLocaleString(currentLocale(), {
-              dateStyle: 'medium',
-              timeStyle: 'short',
-            }),
+            time: formatLocalTime(lockedUntil),
           })}
         </p>
       ) : null}

@@ -16,6 +16,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { formatInteger } from '../../shared/exchanges/format';
 import { useInviteLink } from '../../shared/queries/get-invite-link';
 import { useProfile } from '../../shared/queries/get-profile';
 import { CopyField } from '../../shared/ui/copy-field';
@@ -68,12 +69,12 @@ export default function MyPageMain() {
           <div>
             <dt>{t('mypage.points')}</dt>
             <dd>
-              <Link to={PATHS.myPagePoint}>{profile.data.points.toLocaleString()}</Link>
+              <Link to={PATHS.myPagePoint}>{formatInteger(String(profile.data.points))}</Link>
             </dd>
           </div>
           <div>
             <dt>{t('mypage.xmeEnergy')}</dt>
-            <dd>{profile.data.xmeEnergy.toLocaleString()}</dd>
+            <dd>{formatInteger(String(profile.data.xmeEnergy))}</dd>
           </div>
           <div>
             <dt>{t('mypage.inviteCode')}</dt>

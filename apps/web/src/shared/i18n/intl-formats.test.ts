@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { formatUsdt } from '../exchanges/format';
 import { changeLocale } from './i18n';
 import { dateTimeFormat, formatLocalTime, numberFormat } from './intl-formats';
@@ -36,5 +36,19 @@ describe('Intl formats for the shown language', () => {
     expect(formatLocalTime(at)).toBe(
       new Date(at).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }),
     );
+  });
+
+  it("makes a local time's formatter again when the device's offset changes, and never throws on a bad time", () => {
+    const local = dateTimeFormat({ dateStyle: 'medium' });
+    expect(dateTimeFormat({ dateStyle: 'medium' })).toBe(local);
+    const offset = vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(-540);
+    expect(dateTimeFormat({ dateStyle: 'medium' })).not.toBe(local);
+    // A formatter with its own zone does not depend on the device's.
+    const utc = dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' });
+    offset.mockRestore();
+    expect(dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' })).toBe(utc);
+
+    expect(formatLocalTime('')).toBe('—');
+    expect(formatLocalTime('not a time')).toBe('—');
   });
 });

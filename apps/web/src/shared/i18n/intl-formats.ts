@@ -9,9 +9,14 @@ import { currentLocale } from './i18n';
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-function cached<F>(cache: Map<string, F>, options: object | undefined, make: (locale: string) => F): F {
+function cached<F>(
+  cache: Map<string, F>,
+  options: object | undefined,
+  make: (locale: string) => F,
+  zone = '',
+): F {
   const locale = currentLocale();
-  const key = `${locale} ${JSON.stringify(options ?? {})}`;
+  const key = `${locale} ${zone} ${JSON.stringify(options ?? {})}`;
   let format = cache.get(key);
   if (!format) {
     format = make(locale);
@@ -29,10 +34,18 @@ export function numberFormat(options?: Intl.NumberFormatOptions): Intl.NumberFor
  * alone (where `toLocaleString` shows date and time).
  */
 export function dateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  return cached(dateTimeFormats, options, (locale) => new Intl.DateTimeFormat(locale, options));
+  // A formatter without a time zone keeps the device's zone of when it was made: one made again once
+  // the device's offset changes (a trader travelling with the tab open, summer time).
+  const zone = options.timeZone ? '' : String(new Date().getTimezoneOffset());
+  return cached(dateTimeFormats, options, (locale) => new Intl.DateTimeFormat(locale, options), zone);
 }
 
-/** A member's time in their own zone, "Nov 27, 2026, 3:04 PM", as every member page shows it. */
+/**
+ * A member's time in their own zone, "Nov 27, 2026, 3:04 PM", as every member page shows it; a dash for
+ * a missing or unreadable time (Intl throws where toLocaleString said "Invalid Date").
+ */
 export function formatLocalTime(iso: string): string {
-  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return '—';
+  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }

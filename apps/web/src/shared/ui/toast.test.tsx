@@ -38,6 +38,7 @@ describe('the toast region (issue 15)', () => {
     });
     expect(await screen.findByText('Code sent')).toBeInTheDocument();
     expect(computedStyle.mock.calls.filter(([element]) => element === document.documentElement)).toEqual([]);
+    computedStyle.mockRestore();
     expect(screen.getByRole('list')).toHaveAttribute('dir', 'ltr');
   });
 });

@@ -2,7 +2,7 @@ import type { CorrectionAccount } from '@elex/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatUsdtExact } from '../../../shared/exchanges/format';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { Pager } from '../../../shared/ui/pager';
 import { useAdjustments } from '../api/get-adjustments';
 import { useExchangeName } from '../hooks';
@@ -44,10 +44,7 @@ export function AdjustmentsSection({ account }: { account: CorrectionAccount }) 
                 ? t('cashback.adjustments.rewards')
                 : `${exchangeName(record.platId ?? 0)} · ${record.uid}`}
               {' · '}
-              {new Date(record.postedAt).toLocaleString(currentLocale(), {
-                dateStyle: 'medium',
-                timeStyle: 'short',
-              })}
+              {formatLocalTime(record.postedAt)}
             </p>
           </li>
         ))}

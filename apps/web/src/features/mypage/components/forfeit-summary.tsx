@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useExchangeList } from '../../../shared/exchanges/exchange-list-query';
 import { formatUsdtExact } from '../../../shared/exchanges/format';
 import { withdrawalHref } from '../../../shared/exchanges/paths';
-import { currentLocale } from '../../../shared/i18n/i18n';
+import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 
 const isPositive = (usdt: string) => toScaled(usdt, DECIMALS.usdt) > 0n;
 
@@ -67,10 +67,7 @@ export function ForfeitSummary({ withdrawable }: { withdrawable: Withdrawable })
           {withdrawable.lockedUntil ? (
             <p className="muted">
               {t('mypage.withdrawalLockedUntil', {
-                time: new Date(withdrawable.lockedUntil).toLocaleString(currentLocale(), {
-                  dateStyle: 'medium',
-                  timeStyle: 'short',
-                }),
+                time: formatLocalTime(withdrawable.lockedUntil),
               })}
             </p>
           ) : null}

@@ -1,6 +1,7 @@
 import { SUPPORT } from '@elex/contract';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { formatInteger } from '../../../shared/exchanges/format';
 import { Field } from '../../../shared/ui/field';
 
 /** The message's text area with how many characters it has of the most it may have. */
@@ -29,8 +30,8 @@ export function SupportTextField({
       hint={
         <span className={over ? 'danger' : 'muted'}>
           {t('support.textCount', {
-            length: length.toLocaleString(),
-            max: SUPPORT.maxTextLength.toLocaleString(),
+            length: formatInteger(String(length)),
+            max: formatInteger(String(SUPPORT.maxTextLength)),
           })}
         </span>
       }

@@ -3,7 +3,6 @@ import { LifeBuoy } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { currentLocale } from '../../../shared/i18n/i18n';
 import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../../shared/navigation/support-paths';
 import { Field } from '../../../shared/ui/field';
@@ -232,10 +231,7 @@ function HeldNotice({ binding }: { binding: Binding }) {
         {binding.frozen
           ? t('msg:withdrawalFrozen')
           : t('msg:withdrawalOwnershipHeld', {
-              time: new Date(binding.heldUntil ?? '').toLocaleString(currentLocale(), {
-                dateStyle: 'medium',
-                timeStyle: 'short',
-              }),
+              time: formatLocalTime(binding.heldUntil ?? ''),
             })}
       </p>
       <Link
