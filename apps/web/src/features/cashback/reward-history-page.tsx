@@ -16,7 +16,6 @@ import { fetchAllPages } from './fetch-all-pages';
 import './cashback.css';
 
 const PAGE_SIZE = 20;
-const time = formatLocalTime;
 
 /** /mypage/rewardHistory: event rewards (invite bonuses ...) with their total and a CSV export. */
 export default function RewardHistoryPage() {
@@ -80,7 +79,7 @@ export default function RewardHistoryPage() {
                     <div>
                       <p className="entry-title">{kind(record.kind)}</p>
                       {record.source ? <p className="entry-detail">{record.source}</p> : null}
-                      <p className="entry-detail">{time(record.createdAt)}</p>
+                      <p className="entry-detail">{formatLocalTime(record.createdAt)}</p>
                     </div>
                     <p className="entry-amount">{formatCashback(record.amount)}</p>
                   </li>
@@ -103,7 +102,7 @@ export default function RewardHistoryPage() {
                   <tbody>
                     {rewards.data.records.map((record) => (
                       <tr key={record.id}>
-                        <td>{time(record.createdAt)}</td>
+                        <td>{formatLocalTime(record.createdAt)}</td>
                         <td>{kind(record.kind)}</td>
                         <td>{record.source ?? '—'}</td>
                         <td className="numeric strong">{formatCashback(record.amount)}</td>

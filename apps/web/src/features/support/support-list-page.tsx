@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { newSupportRequestHref, supportRequestHref } from '../../shared/navigation/support-paths';
 import { STATUS_CLASS } from '../../shared/support-labels';
 import { LoadError } from '../../shared/ui/load-error';
@@ -12,7 +13,6 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useSupportRequests } from './api/get-support-requests';
-import { formatLocalTime } from './format';
 import './support.css';
 
 const PAGE_SIZE = 20;

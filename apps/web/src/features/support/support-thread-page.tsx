@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
+import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
 import { memberResolutionKey, STATUS_CLASS } from '../../shared/support-labels';
 import { LoadError } from '../../shared/ui/load-error';
@@ -12,7 +13,6 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { SupportThread } from '../../shared/ui/support-thread';
 import { useSupportRequest } from './api/get-support-request';
 import { ReplyForm } from './components/reply-form';
-import { formatLocalTime } from './format';
 import './support.css';
 
 /** /mypage/support/:id (issue 11): one request's thread, its status in words, and a reply form until it closes. */

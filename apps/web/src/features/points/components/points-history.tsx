@@ -27,7 +27,6 @@ export function PointsHistory() {
     );
   }
   if (history.data.entries.length === 0) return <p className="card muted">{t('points.noHistory')}</p>;
-  const time = formatLocalTime;
   const amount = (entry: (typeof history.data.entries)[number]) =>
     `${entry.amount > 0 ? '+' : ''}${formatInteger(String(entry.amount))} ${t(`points.currencies.${entry.currency}`)}`;
   const reason = (entry: (typeof history.data.entries)[number]) =>
@@ -45,7 +44,7 @@ export function PointsHistory() {
                 {entry.task ? (
                   <p className="entry-detail">{taskName(entry.task.kind, entry.task.threshold)}</p>
                 ) : null}
-                <p className="entry-detail">{time(entry.createdAt)}</p>
+                <p className="entry-detail">{formatLocalTime(entry.createdAt)}</p>
               </div>
               <p className={entry.amount > 0 ? 'entry-amount positive' : 'entry-amount'}>{amount(entry)}</p>
             </li>
@@ -72,7 +71,7 @@ export function PointsHistory() {
           <tbody>
             {history.data.entries.map((entry) => (
               <tr key={entry.id}>
-                <td>{time(entry.createdAt)}</td>
+                <td>{formatLocalTime(entry.createdAt)}</td>
                 <td className="wrap">
                   <span>{reason(entry)}</span>
                   {entry.task ? (

@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
 import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 
-const time = formatLocalTime;
-
 /** A hash or address shortened for the eye; the full value stays in the link and for screen readers. */
 const shorten = (value: string) => `${value.slice(0, 10)}…${value.slice(-8)}`;
 
@@ -54,7 +52,7 @@ export function WithdrawalTable({ records, exchangeName, onCancel }: RowProps) {
                 <span aria-hidden="true">{shorten(record.address)}</span>
                 <span className="visually-hidden">{record.address}</span>
               </td>
-              <td>{time(record.createdAt)}</td>
+              <td>{formatLocalTime(record.createdAt)}</td>
               <td>
                 <WithdrawalStatus record={record} />
               </td>
@@ -92,7 +90,7 @@ function WithdrawalCards({ records, exchangeName, onCancel }: RowProps) {
               <span aria-hidden="true">{shorten(record.address)}</span>
               <span className="visually-hidden">{record.address}</span>
             </p>
-            <p className="entry-detail">{time(record.createdAt)}</p>
+            <p className="entry-detail">{formatLocalTime(record.createdAt)}</p>
           </div>
           <div className="entry-side">
             <p className="entry-amount">{displayUsdt(record.amount)}</p>
