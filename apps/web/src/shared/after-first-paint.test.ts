@@ -42,4 +42,20 @@ describe('the first paint of the app', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it('runs what waited for the paint in tasks of its own, not in one long task', async () => {
+    vi.resetModules();
+    const paint = await import('./after-first-paint');
+    paint.expectFirstPaint();
+    const order: string[] = [];
+    paint.afterFirstPaint(() => {
+      order.push('catalog');
+      // A microtask of the first work runs before the second work starts only if they are two tasks.
+      queueMicrotask(() => order.push('catalog settled'));
+    });
+    paint.afterFirstPaint(() => order.push('toasts'));
+    paint.markFirstPaint();
+    await waitFor(() => expect(order).toHaveLength(3));
+    expect(order).toEqual(['catalog', 'catalog settled', 'toasts']);
+  });
 });

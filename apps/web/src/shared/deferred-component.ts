@@ -1,4 +1,5 @@
 import { type ComponentType, startTransition, useEffect, useState } from 'react';
+import { whenFirstPainted } from './after-first-paint';
 
 /** A component whose chunk stays off the first paint (issue 14); render it with useDeferredComponent. */
 export interface DeferredComponent<Props> {
@@ -40,12 +41,14 @@ export function useDeferredComponent<Props>(
   useEffect(() => {
     if (component) return;
     let mounted = true;
-    deferred.load().then(
-      // A transition: React renders the arrived section in slices between the browser's frames and
-      // input, not in one long task after the first paint (Lighthouse's blocking time, issue 14).
-      (arrived) => mounted && startTransition(() => setComponent(() => arrived)),
-      (error: unknown) => mounted && setFailure({ error }),
-    );
+    whenFirstPainted()
+      .then(() => deferred.load())
+      .then(
+        // A transition: React renders the arrived section in slices between the browser's frames and
+        // input, not in one long task after the first paint (Lighthouse's blocking time, issue 14).
+        (arrived) => mounted && startTransition(() => setComponent(() => arrived)),
+        (error: unknown) => mounted && setFailure({ error }),
+      );
     return () => {
       mounted = false;
     };

@@ -1,6 +1,6 @@
 import { DECIMALS, type ExchangeDetailResponse, fromScaled, PATHS, State, toScaled } from '@elex/contract';
 import { ExternalLink, Gauge, Link2, Trophy, Zap } from 'lucide-react';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
@@ -15,6 +15,7 @@ import {
 } from '../../shared/exchanges/format';
 import { uidLinkingHref } from '../../shared/exchanges/paths';
 import { SignupDialog } from '../../shared/exchanges/signup-dialog';
+import { useNumberFormattingWarmed } from '../../shared/i18n/intl-formats';
 import { useExchangeDetail } from '../../shared/queries/get-exchange-detail';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -41,6 +42,12 @@ export default function ExchangeDetailPage() {
   const [params] = useSearchParams();
   const platId = readPlatId(params.get('id'));
   const detail = useExchangeDetail(platId);
+  useNumberFormattingWarmed();
+  // As on the home (exchange-showcase.tsx): the answer arrives through TanStack Query's store, which
+  // React renders at once in one long task; deferred, the page renders as a transition in slices. The
+  // deferred value may still be the exchange shown before the address changed: only this one's counts.
+  const deferred = useDeferredValue(detail.data);
+  const shown = deferred?.platId === platId ? deferred : undefined;
   const notFound =
     platId === null || (detail.error instanceof ApiError && detail.error.state === State.NotFound);
 
@@ -56,13 +63,6 @@ export default function ExchangeDetailPage() {
       </Page>
     );
   }
-  if (detail.isPending) {
-    return (
-      <Page title={t('pages.exchangeDetail.title')} intro={t('pages.exchangeDetail.intro')}>
-        <Skeleton lines={10} />
-      </Page>
-    );
-  }
   if (detail.isError) {
     return (
       <Page title={t('pages.exchangeDetail.title')}>
@@ -75,7 +75,14 @@ export default function ExchangeDetailPage() {
       </Page>
     );
   }
-  return <ExchangeDetail detail={detail.data} />;
+  if (!shown) {
+    return (
+      <Page title={t('pages.exchangeDetail.title')} intro={t('pages.exchangeDetail.intro')}>
+        <Skeleton lines={10} />
+      </Page>
+    );
+  }
+  return <ExchangeDetail detail={shown} />;
 }
 
 function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {

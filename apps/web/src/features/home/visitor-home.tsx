@@ -2,6 +2,7 @@ import { HOME, PATHS } from '@elex/contract';
 import { ArrowRight, BadgePercent, Link2, Wallet } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { Link } from 'react-router';
+import { whenFirstPainted } from '../../shared/after-first-paint';
 import { deferredComponent, useDeferredComponent } from '../../shared/deferred-component';
 import {
   isExchangeListUnavailable,
@@ -39,7 +40,7 @@ export function VisitorHome({ memberSummary }: { memberSummary?: ReactNode }) {
   const isQueryLoaded = useQueryClientIfLoaded() !== undefined;
   useEffect(() => {
     // Once TanStack Query is in, the showcase's query asks (or answers from its cache) at once.
-    if (!isQueryLoaded) requestExchangeIndexEarly();
+    if (!isQueryLoaded) void whenFirstPainted().then(requestExchangeIndexEarly);
   }, [isQueryLoaded]);
 
   return (

@@ -1,6 +1,7 @@
 import type { ExchangeDictionary, ExchangeDictionaryEntry } from '@elex/contract';
 import { API } from '@elex/contract';
 import { useCallback, useEffect, useState } from 'react';
+import { whenFirstPainted } from '../after-first-paint';
 import { apiCall } from '../api/api-client';
 
 /**
@@ -130,7 +131,7 @@ export function useOpenExchangesOnFirstPaint(): FirstPaintList {
     setFetching(false);
   }, []);
   useEffect(() => {
-    if (!cached) void load();
+    if (!cached) void whenFirstPainted().then(load);
   }, [load]);
   return { data, isSuccess: data !== undefined, isFetching, refetch: load };
 }

@@ -1,7 +1,8 @@
+import { renderHook, waitFor } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { formatUsdt } from '../exchanges/format';
 import { changeLocale } from './i18n';
-import { dateTimeFormat, formatLocalTime, numberFormat } from './intl-formats';
+import { dateTimeFormat, formatLocalTime, numberFormat, useNumberFormattingWarmed } from './intl-formats';
 
 describe('Intl formats for the shown language', () => {
   afterAll(() => changeLocale('en'));
@@ -50,5 +51,25 @@ describe('Intl formats for the shown language', () => {
 
     expect(formatLocalTime('')).toBe('—');
     expect(formatLocalTime('not a time')).toBe('—');
+  });
+
+  it('makes the first number formatter of a page after its render, in a task of its own', async () => {
+    await changeLocale('zh');
+    const Real = Intl.NumberFormat;
+    const made = vi.spyOn(Intl, 'NumberFormat').mockImplementation(function made(
+      ...args: ConstructorParameters<typeof Intl.NumberFormat>
+    ) {
+      return new Real(...args);
+    } as typeof Intl.NumberFormat);
+    try {
+      const page = renderHook(() => useNumberFormattingWarmed());
+      // Neither the render nor its effects pay for it.
+      expect(made).not.toHaveBeenCalled();
+      await waitFor(() => expect(made).toHaveBeenCalledTimes(1));
+      expect(made).toHaveBeenCalledWith('zh', undefined);
+      page.unmount();
+    } finally {
+      made.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { LAYOUT } from '@elex/contract';
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Drawer } from 'vaul';
 import { useIsWide } from '../hooks/use-is-wide';
@@ -50,7 +50,14 @@ export function ResponsiveDialog(props: ResponsiveDialogProps) {
     opener.current?.focus();
   };
 
+  // vaul's drawer reads the page's scroll position and layout when it mounts, even closed (30 ms on a
+  // slow phone, inside the render of the page that holds it): it mounts at its first opening and
+  // stays, so it still animates when it closes.
+  const [drawerWanted, setDrawerWanted] = useState(open);
+  if (open && !drawerWanted) setDrawerWanted(true);
+
   if (!isWide) {
+    if (!drawerWanted) return null;
     return (
       <Drawer.Root open={open} onOpenChange={onOpenChange} autoFocus>
         <Drawer.Portal>
