@@ -101,4 +101,19 @@ describe('ResponsiveDialog sizes and focus', () => {
     await user.keyboard('7');
     expect(screen.getByRole('textbox', { name: 'First box' })).toHaveValue('7');
   });
+
+  it('on mobile opens again after closing: the drawer, mounted at its first opening, stays', async () => {
+    resizeTo(390);
+    const user = userEvent.setup();
+    render(<Harness />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    for (const time of [1, 2]) {
+      await user.click(opener);
+      const drawer = await screen.findByRole('dialog', { name: 'Sample' });
+      expect(drawer, `opening ${time}`).toBeVisible();
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(opener).toHaveFocus();
+    }
+  });
 });
