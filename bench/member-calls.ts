@@ -29,6 +29,13 @@ export interface BenchMember {
   rows: number;
 }
 
+/** Where the CSV export's walk of 100-record pages ends, its middle, and the cursor of the middle. */
+interface ExportWalk {
+  lastExportPage: number;
+  middlePage: number;
+  middleCursor: string | undefined;
+}
+
 interface MemberCall {
   label: string;
   path: string;
@@ -36,7 +43,8 @@ interface MemberCall {
 }
 
 /** What the member's pages send (apps/web/src/features/<f>/api): the page sizes and filters they use. */
-function memberCalls(member: BenchMember, lastExportPage: number): MemberCall[] {
+function memberCalls(member: BenchMember, exportWalk: ExportWalk): MemberCall[] {
+  const { lastExportPage, middlePage, middleCursor } = exportWalk;
   const [uid] = member.uids;
   const today = new Date();
   const monthAgo = new Date(today.getTime() - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -76,6 +84,17 @@ function memberCalls(member: BenchMember, lastExportPage: number): MemberCall[] 
       label: `seeRebateData export last page (${lastExportPage})`,
       path: API.userSeeRebateData,
       body: { page: lastExportPage, pageSize: 100 },
+    },
+    {
+      label: `seeRebateData export middle page (${middlePage})`,
+      path: API.userSeeRebateData,
+      body: { page: middlePage, pageSize: 100 },
+    },
+    {
+      // The web's export asks for the records after the previous page's last: the same middle page.
+      label: `seeRebateData export middle by cursor`,
+      path: API.userSeeRebateData,
+      body: { pageSize: 100, ...(middleCursor ? { after: middleCursor } : {}) },
     },
     { label: 'expireRebate', path: API.exchangeExpireRebate, body: {} },
     { label: 'seeRewardData', path: API.userSeeRewardData, body: { page: 1, pageSize: 20 } },
@@ -119,6 +138,31 @@ async function load(base: string, token: string, call: MemberCall, seconds: numb
   return { rps: result.requests.average, p99: result.latency.p99, failed: result.non2xx + result.errors };
 }
 
+/**
+ * The web's CSV export as one visitor makes it: every page of 100 records one after another, by page
+ * number (as before issue 14's cursor) and by cursor (records-page.tsx), on one app; wall time of each.
+ */
+async function exportWalks(base: string, token: string): Promise<string> {
+  const walk = async (byCursor: boolean) => {
+    const started = performance.now();
+    let records = 0;
+    let after: string | undefined;
+    for (let page = 1; page <= 10_000; page += 1) {
+      const body = byCursor ? { pageSize: 100, ...(after ? { after } : {}) } : { page, pageSize: 100 };
+      const { envelope } = await post(base, token, { path: API.userSeeRebateData, body });
+      const content = envelope.content as { records: { id: string }[]; next: string | null };
+      records += content.records.length;
+      if (content.records.length < 100) break;
+      after = content.next ?? undefined;
+      if (byCursor && !after) break;
+    }
+    return { records, seconds: (performance.now() - started) / 1000 };
+  };
+  const byNumber = await walk(false);
+  const byCursor = await walk(true);
+  return `${fmt(byNumber.records)} records by page number ${byNumber.seconds.toFixed(1)} s, by cursor ${fmt(byCursor.records)} in ${byCursor.seconds.toFixed(1)} s`;
+}
+
 const fmt = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -160,11 +204,27 @@ export async function benchMemberCalls(
     });
     const total = Number(probe.envelope.content?.total ?? 0);
     const lastExportPage = Math.min(10_000, Math.max(1, Math.ceil(total / 100)));
+    const middlePage = Math.max(1, Math.ceil(lastExportPage / 2));
+    const beforeMiddle = await post(probeUrl, member.token, {
+      path: API.userSeeRebateData,
+      body: { page: middlePage - 1, pageSize: 100 },
+    });
+    const records = (beforeMiddle.envelope.content?.records ?? []) as { id: string }[];
+    const exportWalk = {
+      lastExportPage,
+      middlePage,
+      middleCursor: middlePage > 1 ? records.at(-1)?.id : undefined,
+    };
     console.log(
       `   ${member.label}: ${member.uids.length} UIDs, ${fmt(member.rows)} rebate rows (${fmt(total)} visible)`,
     );
+    if (!only || only.test('export walk')) {
+      console.log(
+        `    export walk, one visitor (${targets[0]?.label}): ${await exportWalks(targets[0]?.url ?? probeUrl, member.token)}`,
+      );
+    }
     console.log(`    ${'call'.padEnd(44)} ${targets.map((target) => target.label.padEnd(42)).join(' ')}`);
-    for (const call of memberCalls(member, lastExportPage)) {
+    for (const call of memberCalls(member, exportWalk)) {
       if (only && !only.test(call.label)) continue;
       const answer = await post(probeUrl, member.token, call);
       if (answer.status !== 200 || answer.envelope.state !== 0) {

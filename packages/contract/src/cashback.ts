@@ -142,6 +142,15 @@ export const RebateQuerySchema = z.object({
   to: dayFilter,
   page: pageSchema,
   pageSize: pageSizeSchema,
+  /**
+   * A walk of the whole list (the CSV export): the records after this one, the previous page's `next`.
+   * The page is then read from there, whatever `page` says: each page costs the same, where a page
+   * number far into a long list made the database skip every record before it.
+   */
+  after: z
+    .string()
+    .regex(/^[1-9]\d{0,17}$/, fail('invalidValue'))
+    .optional(),
 });
 export type RebateQuery = z.input<typeof RebateQuerySchema>;
 export const RebatePageSchema = z.object({
@@ -149,6 +158,8 @@ export const RebatePageSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
+  /** What `after` takes for the records that follow this page; null when the page ends the list. */
+  next: z.string().nullable(),
 });
 export type RebatePage = z.infer<typeof RebatePageSchema>;
 

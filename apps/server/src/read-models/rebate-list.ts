@@ -38,6 +38,9 @@ interface ListedUid {
 
 const date = (value: Date | string) => new Date(value);
 
+/** A page by number (offset and limit), or the records after one of them (a walk of the whole list). */
+export type RebateListPage = { offset: number; limit: number } | { after: number; limit: number };
+
 /** Each status's condition as a literal (see recordConditions). */
 const STATUS_CONDITIONS = {
   pending: sql.raw(`r.status = 'pending'`),
@@ -112,37 +115,20 @@ async function selectListedUids(
 export async function selectRebateList(
   db: Executor,
   filter: RebateListFilter,
-  page: { offset: number; limit: number },
+  page: RebateListPage,
   estimate: EstimateSql,
 ): Promise<{ rows: RebateListRow[]; total: number }> {
   const { uids, total } = await selectListedUids(db, filter);
-  if (uids.length === 0 || page.offset >= total) return { rows: [], total };
+  if (uids.length === 0 || ('offset' in page && page.offset >= total)) return { rows: [], total };
+  if ('after' in page) return { rows: await selectRecordsAfter(db, filter, uids, page, estimate), total };
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const rows = rowsOf<{
-    id: string | number;
-    plat_id: number;
-    uid: string;
-    period_start: Date | string;
-    period_end: Date | string;
-    trading_volume_micro: string;
-    fee_micro: string;
-    amount: string;
-    status: RebateListRow['status'];
-    failure_reason: string | null;
-    created_at: Date | string;
-  }>(
+  const rows = rowsOf<RebateListDbRow>(
     await db.execute(sql`
       with rate as (${estimate.rates}),
-      p as (
-        select * from unnest(
-          ${sql.param(uids.map((listed) => listed.platId))}::integer[],
-          ${sql.param(uids.map((listed) => listed.uid))}::text[],
-          ${sql.param(uids.map((listed) => listed.historyFrom?.toISOString() ?? null))}::timestamptz[]
-        ) as p(plat_id, uid, history_from)
-      ),
+      p as (${listedUidsTable(uids)}),
       page as (
         select merged.id from p cross join lateral (
           select r.id, r.period_end from rebates r where ${recordConditions(filter)}
@@ -150,6 +136,17 @@ export async function selectRebateList(
         ) merged
         order by ${order} offset ${offset}::integer limit ${limit}::integer
       )
+      ${pageRecords(estimate)}`),
+  );
+  return { rows: rows.map(toRow), total };
+}
+
+/**
+ * The page's records with their amounts, from the ids a `page` CTE chose (and the `rate` CTE): a
+ * completed record's payment, a pending one's estimate, nothing for a failed one.
+ */
+function pageRecords(estimate: EstimateSql) {
+  return sql`
       select r.id, r.plat_id, r.uid, r.period_start, r.period_end, r.trading_volume_micro::text,
         r.fee_micro::text, r.status, r.failure_reason, r.created_at,
         (case r.status
@@ -159,22 +156,82 @@ export async function selectRebateList(
       from page join rebates r on r.id = page.id
       left join rate on rate.plat_id = r.plat_id
       left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
-      order by r.period_end desc, r.id desc`),
+      order by r.period_end desc, r.id desc`;
+}
+
+/** The listed UIDs as a CTE `p`: arrays, so one text serves every member and number of UIDs. */
+function listedUidsTable(uids: ListedUid[]) {
+  return sql`select * from unnest(
+          ${sql.param(uids.map((listed) => listed.platId))}::integer[],
+          ${sql.param(uids.map((listed) => listed.uid))}::text[],
+          ${sql.param(uids.map((listed) => listed.historyFrom?.toISOString() ?? null))}::timestamptz[]
+        ) as p(plat_id, uid, history_from)`;
+}
+
+/**
+ * The records after a given one in the list's order (newest period first), for a walk of the whole
+ * list: each UID's index range is entered at the cursor and read for one page at most, whatever the
+ * depth, so an export of 120,000 records reads each once (by page number, the middle pages read up to
+ * half the list each). The cursor must be a record the member sees: another's record, or an earlier
+ * holder's, answers no page (its period would otherwise be probed through the member's own records).
+ */
+async function selectRecordsAfter(
+  db: Executor,
+  filter: RebateListFilter,
+  uids: ListedUid[],
+  page: { after: number; limit: number },
+  estimate: EstimateSql,
+): Promise<RebateListRow[]> {
+  const rows = rowsOf<RebateListDbRow>(
+    await db.execute(sql`
+      with rate as (${estimate.rates}),
+      p as (${listedUidsTable(uids)}),
+      cursor_record as (
+        select c.period_end, c.id from rebates c
+        join p on c.plat_id = p.plat_id and c.uid = p.uid
+        where c.id = ${page.after}::bigint
+          and (p.history_from is null or c.settled_at is null or c.settled_at > p.history_from)
+      ),
+      page as (
+        select merged.id from p cross join cursor_record cross join lateral (
+          select r.id, r.period_end from rebates r
+          where ${recordConditions(filter)}
+            and (r.period_end, r.id) < (cursor_record.period_end, cursor_record.id)
+          order by period_end desc, id desc limit ${page.limit}::integer
+        ) merged
+        order by merged.period_end desc, merged.id desc limit ${page.limit}::integer
+      )
+      ${pageRecords(estimate)}`),
   );
+  return rows.map(toRow);
+}
+
+interface RebateListDbRow {
+  id: string | number;
+  plat_id: number;
+  uid: string;
+  period_start: Date | string;
+  period_end: Date | string;
+  trading_volume_micro: string;
+  fee_micro: string;
+  amount: string;
+  status: RebateListRow['status'];
+  failure_reason: string | null;
+  created_at: Date | string;
+}
+
+function toRow(row: RebateListDbRow): RebateListRow {
   return {
-    rows: rows.map((row) => ({
-      id: Number(row.id),
-      platId: Number(row.plat_id),
-      uid: row.uid,
-      periodStart: date(row.period_start),
-      periodEnd: date(row.period_end),
-      tradingVolumeMicro: BigInt(row.trading_volume_micro),
-      feeMicro: BigInt(row.fee_micro),
-      amountMicro: BigInt(row.amount),
-      status: row.status,
-      failureReason: row.failure_reason,
-      createdAt: date(row.created_at),
-    })),
-    total,
+    id: Number(row.id),
+    platId: Number(row.plat_id),
+    uid: row.uid,
+    periodStart: date(row.period_start),
+    periodEnd: date(row.period_end),
+    tradingVolumeMicro: BigInt(row.trading_volume_micro),
+    feeMicro: BigInt(row.fee_micro),
+    amountMicro: BigInt(row.amount),
+    status: row.status,
+    failureReason: row.failure_reason,
+    createdAt: date(row.created_at),
   };
 }

@@ -147,6 +147,8 @@ export interface RebateQueryInput {
   to?: string | undefined;
   page: number;
   pageSize: number;
+  /** A record's id: the records after it, for a walk of the whole list. */
+  after?: string | undefined;
 }
 
 /** /elex/user/seeRebateData: records of the member's live bindings, newest period first (two statements). */
@@ -160,10 +162,20 @@ export async function rebateRecords(
   const { rows, total } = await selectRebateList(
     deps.db,
     { userId, platId: query.platId, uid: query.uid, status: query.status, endFrom, endBefore },
-    { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+    query.after === undefined
+      ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
+      : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
   );
-  return { records: rows.map(toRecord), total, page: query.page, pageSize: query.pageSize };
+  // A full page may have more after it; a short one ends the list.
+  const last = rows.length === query.pageSize ? rows.at(-1) : undefined;
+  return {
+    records: rows.map(toRecord),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+    next: last ? String(last.id) : null,
+  };
 }
 
 /** /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement. */

@@ -129,6 +129,45 @@ describe('seeRebateData pages at every size', () => {
     },
   );
 
+  it.each(filters)(
+    'walks %o by cursor (after: the last record of each page) in the same order, each record once',
+    async (filter) => {
+      const want = await expected(filter);
+      for (const pageSize of [1, 3, 7, 100]) {
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (let step = 0; step <= want.length + 1; step += 1) {
+          const answer = await as('/elex/user/seeRebateData', { ...filter, pageSize, after });
+          expect(answer.state).toBe(0);
+          expect(answer.content.total).toBe(want.length);
+          const ids = answer.content.records.map((record: { id: string }) => record.id);
+          seen.push(...ids);
+          // A full page names its last record to go on from; a short one ends the walk.
+          expect(answer.content.next).toBe(ids.length === pageSize ? ids.at(-1) : null);
+          after = answer.content.next ?? undefined;
+          if (!after) break;
+        }
+        expect(seen).toEqual(want.map((row) => row.id));
+      }
+    },
+  );
+
+  it("answers no page after another member's record, and names a cursor that is not a record id", async () => {
+    const stranger = await signUp(ctx, nextEmail('stranger'));
+    const theirs = (await expected({}))[0]?.id;
+    const answer = await call(ctx, '/elex/user/seeRebateData', { after: theirs }, { token: stranger }).then(
+      (res) => res.json(),
+    );
+    expect(answer.state).toBe(0);
+    expect(answer.content).toMatchObject({ records: [], total: 0, next: null });
+
+    for (const after of ['0', '-5', '1.5', 'abc', '9'.repeat(19), 42]) {
+      const refused = await as('/elex/user/seeRebateData', { after });
+      expect(refused.state, String(after)).not.toBe(0);
+      expect(JSON.stringify(refused)).toContain('after');
+    }
+  });
+
   it('keeps totals that equal the records, and ledger:check names a total that does not', async () => {
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
     const kept = rowsOf<{ status: string; records: string }>(

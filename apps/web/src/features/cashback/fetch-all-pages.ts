@@ -23,3 +23,28 @@ export async function fetchAllPages<T extends { id: string }>(
   const records = [...byId.values()];
   return { records, total, complete: records.length >= total };
 }
+
+/**
+ * The same for a list that pages by cursor (the cashback records): each page asks for the records
+ * after the last one it has, so every page costs the server the same however deep the export goes.
+ */
+export async function fetchAllAfter<T extends { id: string }>(
+  fetchPage: (
+    after: string | undefined,
+    pageSize: number,
+  ) => Promise<{ records: T[]; total: number; next: string | null }>,
+): Promise<{ records: T[]; total: number; complete: boolean }> {
+  const byId = new Map<string, T>();
+  let total = 0;
+  let after: string | undefined;
+  for (;;) {
+    const result = await fetchPage(after, EXPORT_PAGE_SIZE);
+    total = result.total;
+    for (const record of result.records) byId.set(record.id, record);
+    // A cursor that does not move would ask for the same page forever.
+    if (result.next === null || result.next === after) break;
+    after = result.next;
+  }
+  const records = [...byId.values()];
+  return { records, total, complete: records.length >= total };
+}

@@ -178,21 +178,25 @@ describe('/mypage/records', () => {
       t('msg:noCommission'),
     ]);
     expect(lines.at(-1)?.[1]).toBe('U5049');
+    // Page after page by cursor: each asks for the records after the last one it got.
     const exportCalls = server
       .requests('/elex/user/seeRebateData')
       .filter((body) => body.pageSize === 100)
-      .map((body) => body.page);
-    expect(exportCalls).toEqual(Array.from({ length: 51 }, (_, index) => index + 1));
+      .map((body) => body.after);
+    expect(exportCalls).toEqual([
+      undefined,
+      ...Array.from({ length: 50 }, (_, index) => all[(index + 1) * 100 - 1]?.id),
+    ]);
     expect(screen.queryByText(/records: the list changed/)).not.toBeInTheDocument();
   });
 
   it('says the file is partial when fewer records come back than the total', async () => {
     const all = Array.from({ length: 150 }, (_, index) => rebateRecord({ uid: `U${index}` }));
-    // Ten records leave the filtered list while the export runs: page 2 comes back short.
+    // Ten records leave the filtered list while the export runs: the second page comes back short.
     stubCashbackServer({
       rebates: (body) => {
         const page = pagesOf(all)(body);
-        return body.page === 2 ? { records: page.records.slice(10), total: 150 } : page;
+        return body.after === all[99]?.id ? { records: page.records.slice(10), total: 150 } : page;
       },
     });
     renderAt(<RecordsPage />, '/mypage/records');

@@ -11,7 +11,7 @@ import { toast } from '../../shared/ui/toast';
 import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
-import { fetchAllPages } from './fetch-all-pages';
+import { fetchAllAfter } from './fetch-all-pages';
 import { useExchangeName } from './hooks';
 
 const PAGE_SIZE = 20;
@@ -35,7 +35,7 @@ export default function RecordsPage() {
         records: all,
         total,
         complete,
-      } = await fetchAllPages((next, pageSize) => fetchRebatePage({ platId, status, page: next, pageSize }));
+      } = await fetchAllAfter((after, pageSize) => fetchRebatePage({ platId, status, pageSize, after }));
       const rows = all.map((record) => [
         exchangeName(record.platId),
         record.uid,

@@ -43,15 +43,26 @@ export function rewardRecord(overrides: Partial<RewardRecord> = {}): RewardRecor
 }
 
 type Page<T> = { records: T[]; total: number };
-type Body = Record<string, unknown> & { page?: number; pageSize?: number };
+type Body = Record<string, unknown> & { page?: number; pageSize?: number; after?: string };
 
-/** Serves a list the way the server pages it: `page` and `pageSize` from the request, total of all. */
-export function pagesOf<T>(all: readonly T[]) {
+/**
+ * Serves a list the way the server pages it: `page` and `pageSize` from the request, or the records
+ * after the one `after` names; total of all.
+ */
+export function pagesOf<T extends { id: string }>(all: readonly T[]) {
   return (body: Body): Page<T> => {
-    const page = body.page ?? 1;
     const pageSize = body.pageSize ?? 20;
-    return { records: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
+    const start =
+      body.after === undefined
+        ? ((body.page ?? 1) - 1) * pageSize
+        : all.findIndex((record) => record.id === body.after) + 1;
+    return { records: all.slice(start, start + pageSize), total: all.length };
   };
+}
+
+/** The server's `next`: the last record of a full page, null after a short one. */
+function nextOf(records: readonly { id: string }[], body: Body): string | null {
+  return records.length === (body.pageSize ?? 20) ? (records.at(-1)?.id ?? null) : null;
 }
 
 /**
@@ -76,7 +87,13 @@ export function stubCashbackServer(answers: {
       if (path === '/elex/user/config/res.json') return envelope(DICTIONARY);
       if (path === '/elex/user/seeRebateData' && answers.rebates) {
         const { records, total } = answers.rebates(body);
-        return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20 });
+        return envelope({
+          records,
+          total,
+          page: body.page ?? 1,
+          pageSize: body.pageSize ?? 20,
+          next: nextOf(records, body),
+        });
       }
       if (path === '/elex/user/seeRewardData' && answers.rewards) {
         const { records, total } = answers.rewards(body);
