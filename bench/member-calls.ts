@@ -12,6 +12,7 @@
 
 import autocannon from 'autocannon';
 import { API } from '../packages/contract/src/api-paths.js';
+import { CASHBACK } from '../packages/contract/src/constants.js';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_CALL_SECONDS ?? 2);
@@ -139,28 +140,29 @@ async function load(base: string, token: string, call: MemberCall, seconds: numb
 }
 
 /**
- * The web's CSV export as one visitor makes it: every page of 100 records one after another, by page
- * number (as before issue 14's cursor) and by cursor (records-page.tsx), on one app; wall time of each.
+ * The records' CSV export as one visitor makes it, every page one after another on one app, wall time
+ * of each walk: pages of 100 by number (before issue 14's cursor), by cursor, and as the web walks now
+ * (by cursor in pages of CASHBACK.exportPageSize, records-page.tsx).
  */
 async function exportWalks(base: string, token: string): Promise<string> {
-  const walk = async (byCursor: boolean) => {
+  const walk = async (byCursor: boolean, pageSize: number) => {
     const started = performance.now();
     let records = 0;
     let after: string | undefined;
     for (let page = 1; page <= 10_000; page += 1) {
-      const body = byCursor ? { pageSize: 100, ...(after ? { after } : {}) } : { page, pageSize: 100 };
+      const body = byCursor ? { pageSize, ...(after ? { after } : {}) } : { page, pageSize };
       const { envelope } = await post(base, token, { path: API.userSeeRebateData, body });
       const content = envelope.content as { records: { id: string }[]; next: string | null };
       records += content.records.length;
-      if (content.records.length < 100) break;
       after = content.next ?? undefined;
-      if (byCursor && !after) break;
+      if (content.records.length < pageSize || (byCursor && !after)) break;
     }
-    return { records, seconds: (performance.now() - started) / 1000 };
+    return `${fmt(records)} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
   };
-  const byNumber = await walk(false);
-  const byCursor = await walk(true);
-  return `${fmt(byNumber.records)} records by page number ${byNumber.seconds.toFixed(1)} s, by cursor ${fmt(byCursor.records)} in ${byCursor.seconds.toFixed(1)} s`;
+  const byNumber = await walk(false, 100);
+  const byCursor = await walk(true, 100);
+  const asTheWeb = await walk(true, CASHBACK.exportPageSize);
+  return `pages of 100 by number ${byNumber}, by cursor ${byCursor}; by cursor in pages of ${fmt(CASHBACK.exportPageSize)} ${asTheWeb}`;
 }
 
 const fmt = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CASHBACK } from './constants.js';
 import { exchangeUidSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
 import { polygonAddressSchema, xmeUidSchema } from './rules.js';
@@ -133,25 +134,32 @@ const dayFilter = z
   .optional();
 
 // /elex/user/seeRebateData: the member's records, paged and filterable.
-export const RebateQuerySchema = z.object({
-  platId: platIdSchema.optional(),
-  uid: exchangeUidSchema.optional(),
-  status: z.enum(REBATE_STATUSES).optional(),
-  /** Inclusive UTC days on the period's end, YYYY-MM-DD. */
-  from: dayFilter,
-  to: dayFilter,
-  page: pageSchema,
-  pageSize: pageSizeSchema,
-  /**
-   * A walk of the whole list (the CSV export): the records after this one, the previous page's `next`.
-   * The page is then read from there, whatever `page` says: each page costs the same, where a page
-   * number far into a long list made the database skip every record before it.
-   */
-  after: z
-    .string()
-    .regex(/^[1-9]\d{0,17}$/, fail('invalidValue'))
-    .optional(),
-});
+export const RebateQuerySchema = z
+  .object({
+    platId: platIdSchema.optional(),
+    uid: exchangeUidSchema.optional(),
+    status: z.enum(REBATE_STATUSES).optional(),
+    /** Inclusive UTC days on the period's end, YYYY-MM-DD. */
+    from: dayFilter,
+    to: dayFilter,
+    page: pageSchema,
+    /** Up to 100, or up to `CASHBACK.exportPageSize` for the first page and pages read by cursor. */
+    pageSize: z.coerce.number().int().min(1).max(CASHBACK.exportPageSize).default(20),
+    /**
+     * A walk of the whole list (the CSV export): the records after this one, the previous page's `next`.
+     * The page is then read from there, whatever `page` says: each page costs the same, where a page
+     * number far into a long list made the database skip every record before it.
+     */
+    after: z
+      .string()
+      // At most 15 digits: every such id is exact as a JavaScript number.
+      .regex(/^[1-9]\d{0,14}$/, fail('invalidValue'))
+      .optional(),
+  })
+  .refine((query) => query.pageSize <= 100 || query.page === 1 || query.after !== undefined, {
+    error: 'invalidValue',
+    path: ['pageSize'],
+  });
 export type RebateQuery = z.input<typeof RebateQuerySchema>;
 export const RebatePageSchema = z.object({
   records: z.array(RebateRecordSchema),

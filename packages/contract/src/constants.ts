@@ -72,6 +72,12 @@ export const CASHBACK = {
   rosterDelayHours: 48,
   accruableYears: 5,
   recordsKeptYears: 5,
+  /**
+   * Records per page of the records' CSV export, which walks the list by cursor (`after`); a page by
+   * number holds at most 100 beyond the first, since a deep page number makes the database skip every
+   * record before it.
+   */
+  exportPageSize: 1000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */

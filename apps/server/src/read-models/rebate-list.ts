@@ -117,10 +117,16 @@ export async function selectRebateList(
   filter: RebateListFilter,
   page: RebateListPage,
   estimate: EstimateSql,
-): Promise<{ rows: RebateListRow[]; total: number }> {
+): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen'> {
   const { uids, total } = await selectListedUids(db, filter);
-  if (uids.length === 0 || ('offset' in page && page.offset >= total)) return { rows: [], total };
-  if ('after' in page) return { rows: await selectRecordsAfter(db, filter, uids, page, estimate), total };
+  if ('after' in page) {
+    const rows = uids.length === 0 ? [] : await selectRecordsAfter(db, filter, uids, page, estimate);
+    // No record after the cursor: the end of the list, or a cursor the member does not see (another's
+    // record, or one of a UID unbound since the walk began), which must not pass for the end.
+    if (rows.length === 0 && !(await cursorIsSeen(db, uids, page.after))) return 'cursorNotSeen';
+    return { rows, total };
+  }
+  if (uids.length === 0 || page.offset >= total) return { rows: [], total };
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
@@ -172,8 +178,9 @@ function listedUidsTable(uids: ListedUid[]) {
  * The records after a given one in the list's order (newest period first), for a walk of the whole
  * list: each UID's index range is entered at the cursor and read for one page at most, whatever the
  * depth, so an export of 120,000 records reads each once (by page number, the middle pages read up to
- * half the list each). The cursor must be a record the member sees: another's record, or an earlier
- * holder's, answers no page (its period would otherwise be probed through the member's own records).
+ * half the list each). The cursor must be a record the member sees (selectRebateList refuses another's,
+ * an earlier holder's, or one of a UID unbound since): its period would otherwise be probed through the
+ * member's own records.
  */
 async function selectRecordsAfter(
   db: Executor,
@@ -204,6 +211,21 @@ async function selectRecordsAfter(
       ${pageRecords(estimate)}`),
   );
   return rows.map(toRow);
+}
+
+/** Whether the record is one of the listed UIDs' that the member sees (after an earlier holder's deletion). */
+async function cursorIsSeen(db: Executor, uids: ListedUid[], recordId: number): Promise<boolean> {
+  if (uids.length === 0) return false;
+  const found = rowsOf<{ seen: boolean }>(
+    await db.execute(sql`
+      with p as (${listedUidsTable(uids)})
+      select exists (
+        select 1 from rebates c join p on c.plat_id = p.plat_id and c.uid = p.uid
+        where c.id = ${recordId}::bigint
+          and (p.history_from is null or c.settled_at is null or c.settled_at > p.history_from)
+      ) as seen`),
+  );
+  return found[0]?.seen === true;
 }
 
 interface RebateListDbRow {

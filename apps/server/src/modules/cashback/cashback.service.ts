@@ -159,7 +159,7 @@ export async function rebateRecords(
 ): Promise<RebatePage> {
   const endFrom = query.from === undefined ? undefined : new Date(parseDay('from', query.from));
   const endBefore = query.to === undefined ? undefined : new Date(parseDay('to', query.to) + DAY_MS);
-  const { rows, total } = await selectRebateList(
+  const list = await selectRebateList(
     deps.db,
     { userId, platId: query.platId, uid: query.uid, status: query.status, endFrom, endBefore },
     query.after === undefined
@@ -167,6 +167,10 @@ export async function rebateRecords(
       : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
   );
+  // A walk cannot go on from a record the member does not see: refused, not an empty page that would
+  // pass for the list's end (an export would then say it is complete).
+  if (list === 'cursorNotSeen') throw new ValidationError('after', 'invalidValue');
+  const { rows, total } = list;
   // A full page may have more after it; a short one ends the list.
   const last = rows.length === query.pageSize ? rows.at(-1) : undefined;
   return {

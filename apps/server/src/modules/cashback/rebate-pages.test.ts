@@ -1,3 +1,4 @@
+import { CASHBACK } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
@@ -152,20 +153,60 @@ describe('seeRebateData pages at every size', () => {
     },
   );
 
-  it("answers no page after another member's record, and names a cursor that is not a record id", async () => {
+  it("refuses a cursor that is another member's record, and names a cursor that is not a record id", async () => {
+    // The stranger has a UID and a record of their own, so their list is read from the cursor on.
     const stranger = await signUp(ctx, nextEmail('stranger'));
-    const theirs = (await expected({}))[0]?.id;
-    const answer = await call(ctx, '/elex/user/seeRebateData', { after: theirs }, { token: stranger }).then(
-      (res) => res.json(),
+    const theirUid = nextUid('S');
+    await ingestReferrals(
+      ctx.deps,
+      BINANCE,
+      [{ uid: theirUid, registeredAt: new Date(START - DAY_MS) }],
+      api,
     );
-    expect(answer.state).toBe(0);
-    expect(answer.content).toMatchObject({ records: [], total: 0, next: null });
+    const bind = await call(
+      ctx,
+      '/elex/user/bindExchangeUid',
+      { platId: BINANCE, uid: theirUid, address: ADDRESS },
+      { token: stranger },
+    ).then((res) => res.json());
+    expect(bind.state).toBe(0);
+    await ingestRebates(
+      ctx.deps,
+      BINANCE,
+      [figures(theirUid, new Date(START), { fee: '1', commission: '100' }, 24)],
+      api,
+    );
+    const asStranger = (body: object) =>
+      call(ctx, '/elex/user/seeRebateData', body, { token: stranger }).then((res) => res.json());
+    const own = await asStranger({});
+    expect(own.content.records).toHaveLength(1);
+    // After their own last record: the end of their list.
+    expect(await asStranger({ after: own.content.records[0].id })).toMatchObject({
+      state: 0,
+      content: { records: [], next: null },
+    });
+    // After the member's record: refused, not an empty page that would pass for the end.
+    const refusedForeign = await asStranger({ after: (await expected({}))[0]?.id });
+    expect(refusedForeign.state).not.toBe(0);
+    expect(JSON.stringify(refusedForeign)).toContain('after');
 
     for (const after of ['0', '-5', '1.5', 'abc', '9'.repeat(19), 42]) {
       const refused = await as('/elex/user/seeRebateData', { after });
       expect(refused.state, String(after)).not.toBe(0);
       expect(JSON.stringify(refused)).toContain('after');
     }
+    // Pages of the export's size: the first, or by cursor; a deep page number holds at most 100.
+    const all = await expected({});
+    const first = await as('/elex/user/seeRebateData', { pageSize: CASHBACK.exportPageSize });
+    expect(first.content.records).toHaveLength(all.length);
+    const byCursor = await as('/elex/user/seeRebateData', {
+      pageSize: CASHBACK.exportPageSize,
+      after: all[0]?.id,
+    });
+    expect(byCursor.content.records).toHaveLength(all.length - 1);
+    const deep = await as('/elex/user/seeRebateData', { page: 2, pageSize: 101 });
+    expect(deep.state).not.toBe(0);
+    expect(JSON.stringify(deep)).toContain('pageSize');
   });
 
   it('keeps totals that equal the records, and ledger:check names a total that does not', async () => {

@@ -1,3 +1,4 @@
+import { CASHBACK } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -125,7 +126,7 @@ describe('/mypage/records', () => {
   });
 
   it('exports every record, page after page up to the total, with the failure reason', async () => {
-    // More than 50 pages of 100: the export used to stop there without a word.
+    // More than 50 pages of 100 (the export used to stop there without a word): six pages by cursor.
     const all = Array.from({ length: 5_050 }, (_, index) =>
       index === 7
         ? rebateRecord({
@@ -181,22 +182,24 @@ describe('/mypage/records', () => {
     // Page after page by cursor: each asks for the records after the last one it got.
     const exportCalls = server
       .requests('/elex/user/seeRebateData')
-      .filter((body) => body.pageSize === 100)
+      .filter((body) => body.pageSize === CASHBACK.exportPageSize)
       .map((body) => body.after);
     expect(exportCalls).toEqual([
       undefined,
-      ...Array.from({ length: 50 }, (_, index) => all[(index + 1) * 100 - 1]?.id),
+      ...Array.from({ length: 5 }, (_, index) => all[(index + 1) * CASHBACK.exportPageSize - 1]?.id),
     ]);
     expect(screen.queryByText(/records: the list changed/)).not.toBeInTheDocument();
   });
 
   it('says the file is partial when fewer records come back than the total', async () => {
     const all = Array.from({ length: 150 }, (_, index) => rebateRecord({ uid: `U${index}` }));
-    // Ten records leave the filtered list while the export runs: the second page comes back short.
+    // Ten records leave the filtered list while the export runs: its page comes back short.
     stubCashbackServer({
       rebates: (body) => {
         const page = pagesOf(all)(body);
-        return body.after === all[99]?.id ? { records: page.records.slice(10), total: 150 } : page;
+        return body.pageSize === CASHBACK.exportPageSize
+          ? { records: page.records.slice(10), total: 150 }
+          : page;
       },
     });
     renderAt(<RecordsPage />, '/mypage/records');

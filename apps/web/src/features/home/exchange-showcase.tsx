@@ -13,7 +13,7 @@ import { RankingTable } from './components/ranking-table';
  * The home's sections made of the exchange list (spec section 2): activity sliders, the ranking,
  * the hall of fame and the partner logos. Its own chunk with Embla, Radix Tabs and TanStack Query
  * (issue 14): none of it can paint before the list arrives, so its code loads beside that request,
- * which the home starts at its first render (visitor-home.tsx).
+ * which the home starts once its first render has painted (visitor-home.tsx).
  */
 /** `pending` shows until the list is in: the home's skeleton, the one it shows until this chunk is in. */
 function ExchangeShowcase({ pending }: { pending: ReactNode }) {

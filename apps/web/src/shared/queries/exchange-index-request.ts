@@ -20,8 +20,8 @@ const EARLY_ANSWER_KEPT_MS = 30_000;
 let early: { answer: Promise<ExchangeIndexResponse>; at: number } | undefined;
 
 /**
- * `POST /elex/exchange/index` from the home's first render, before TanStack Query and the sections
- * that show the answer have loaded (issue 14): the request does not wait for them.
+ * `POST /elex/exchange/index` as soon as the home's first render has painted, before TanStack Query and
+ * the sections that show the answer have loaded (issue 14): the request does not wait for them.
  */
 export function requestExchangeIndexEarly() {
   if (early) return;
