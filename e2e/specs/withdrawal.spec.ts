@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { translate } from '@elex/contract';
 import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
@@ -37,13 +38,22 @@ let dataDir: string;
 let smtp: SmtpCapture;
 let server: RunningServer | undefined;
 let members: WithdrawingMember[] = [];
+/** More than one page of the records' CSV export (1,000 records a page, by cursor). */
+const EXPORT_FAILED_RECORDS = 1_001;
 
 before(async () => {
   // The data directory and the operator's CSV files side by side, removed together.
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-withdrawal-'));
   dataDir = path.join(root, 'data');
   smtp = await startSmtpCapture();
-  const seeded = await seedWithdrawingMembers({ dataDir, appSecret, smtp, count: 2, cashback: '150' });
+  const seeded = await seedWithdrawingMembers({
+    dataDir,
+    appSecret,
+    smtp,
+    count: 2,
+    cashback: '150',
+    failedRecordsOfFirst: EXPORT_FAILED_RECORDS,
+  });
   members = seeded;
   server = await startServer({ smtpUrl: smtp.url, dataDir, appSecret });
   for (const member of members) await bindUid(server.url, member, seeded.reviewer);
@@ -156,4 +166,46 @@ test('mobile, Korean: withdraw part in the bottom drawer and see it under review
   // The list scrolls sideways inside its region; the page itself stays as wide as the phone.
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
   assert.equal(message(en, 'withdrawal.statuses.pending'), 'Under review');
+});
+
+test('desktop: the records export downloads every record, over more than one page, with the reasons', async ({
+  newPage,
+}) => {
+  const member = members[1] as WithdrawingMember;
+  const first = members[0] as WithdrawingMember;
+  const page = await newPage({ viewport: 'desktop' });
+  const base = (server as RunningServer).url;
+  await page.goto(`${base}/`);
+  await page.evaluate((token) => window.localStorage.setItem('token', token), first.token);
+  await page.goto(`${base}/mypage/records`, { waitUntil: 'networkidle' });
+  await page.getByRole('table').waitFor();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: message(en, 'cashback.exportCsv') }).click(),
+  ]);
+  const file = path.join(root, 'records.csv');
+  await download.saveAs(file);
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+  assert.equal(
+    lines.length,
+    1 + EXPORT_FAILED_RECORDS + 1,
+    'the header, every failed record and the paid one',
+  );
+  assert.match(
+    lines[0] ?? '',
+    /^exchange,uid,period_start,period_end,trading_volume,fee,cashback,status,failure_reason$/,
+  );
+  assert.equal(
+    lines.filter((line) => line.includes(translate('en', 'noCommission'))).length,
+    EXPORT_FAILED_RECORDS,
+  );
+  assert.equal(lines.filter((line) => line.includes(',completed,')).length, 1, 'the paid record');
+  assert.equal(new Set(lines).size, lines.length, 'no record twice');
+  await expectNoSeriousA11yViolations(page);
+  // The other member's file is not this member's business: their UID is nowhere in it.
+  assert.equal(lines.filter((line) => line.includes(member.uid)).length, 0);
 });

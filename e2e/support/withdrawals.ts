@@ -54,6 +54,7 @@ function expectSuccess(answer: Envelope, what: string) {
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const iso = (time: number) => new Date(time).toISOString();
 
 /**
@@ -67,6 +68,11 @@ export async function seedWithdrawingMembers(options: {
   smtp: { url: string; dir: string };
   count: number;
   cashback: string;
+  /**
+   * Hourly records without commission (failed, nothing paid) for the first member, before the paid
+   * one: a records list longer than one page of the CSV export.
+   */
+  failedRecordsOfFirst?: number;
 }): Promise<WithdrawingMember[] & { reviewer: WithdrawingMember }> {
   const { dataDir, appSecret, smtp } = options;
   const tag = randomBytes(3).toString('hex');
@@ -110,8 +116,15 @@ export async function seedWithdrawingMembers(options: {
     'uid,registered_at',
     ...members.map((member) => `${member.uid},${iso(now - 60 * DAY_MS)}`),
   ]);
+  const first = members[0];
+  const failed = Array.from({ length: first ? (options.failedRecordsOfFirst ?? 0) : 0 }, (_, hour) => {
+    // After the roster's registration (60 days ago), all ended days before the paid record.
+    const start = today - 50 * DAY_MS + hour * HOUR_MS;
+    return `${first?.uid},${iso(start)},${iso(start + HOUR_MS)},1000,1,0`;
+  });
   const figures = write('rebates', [
     'uid,period_start,period_end,trading_volume,fee,commission',
+    ...failed,
     ...members.map(
       (member) =>
         `${member.uid},${iso(today - 5 * DAY_MS)},${iso(today - 4 * DAY_MS)},100000,${Number(member.cashback) * 2},${member.cashback}`,
