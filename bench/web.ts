@@ -3,13 +3,16 @@
  *  (a) The JavaScript a first visit to `/` needs before the page can paint (apps/web/dist, each file
  *      gzipped), and whether zod or another language's strings are in it.
  *  (b) Lighthouse mobile on `/`, `/exchangeDetail?id=…` and `/calculator` served by the production app
- *      (buildApp over in-memory PGlite with the partner catalog), LIGHTHOUSE_RUNS runs each, medians.
+ *      (buildApp over in-memory PGlite with the partner catalog), LIGHTHOUSE_RUNS runs each, medians;
+ *      then as many first visits per page traced in Chromium (main-thread.ts): the blocking time after
+ *      the first paint and the longest task, measured rather than simulated.
  * Needs `npm run build` first and Chromium at /usr/bin/chromium (scripts/ensure-browser.sh).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { measureHomeBundle } from './bundle.js';
 import { type LighthouseResult, runLighthouse, withChromium } from './lighthouse.js';
+import { traceFirstVisits } from './main-thread.js';
 import { benchDatabase, startApp } from './processes.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
@@ -97,6 +100,21 @@ async function benchLighthouse() {
         );
       }
     });
+    console.log(
+      `\nMain thread after the first paint, traced (390 px, CPU 4x, ${RUNS} first visits each), median (min–max)`,
+    );
+    for (const page of pages) {
+      const visits = await traceFirstVisits(`${app.url}${page}`, RUNS);
+      console.log(
+        `  ${page.padEnd(20)} blocking ${range(
+          visits.map((visit) => visit.blockingMs),
+          0,
+        )} ms   longest task ${range(
+          visits.map((visit) => visit.longestMs),
+          0,
+        )} ms`,
+      );
+    }
   } finally {
     await app.stop();
     await database.drop();
