@@ -49,6 +49,14 @@ const STATUS_CONDITIONS = {
 } as const;
 
 /**
+ * Whether the member sees the record `alias` of a listed UID `p`: not one settled up to an earlier
+ * holder's account deletion (visibleRecords() in the repository). The one text of that rule for the
+ * list, its cursor and the cursor's check.
+ */
+const seenRecord = (alias: 'r' | 'c') =>
+  sql.raw(`(p.history_from is null or ${alias}.settled_at is null or ${alias}.settled_at > p.history_from)`);
+
+/**
  * The filter's conditions on a record `r` of a UID `p` (plat_id, uid, history_from): records settled up
  * to an earlier holder's account deletion are not the member's (visibleRecords() in the repository).
  * An absent bound is ±infinity, so one text serves every period. The status is a literal, a text per
@@ -59,7 +67,7 @@ const STATUS_CONDITIONS = {
 function recordConditions(filter: RebateListFilter) {
   const status = filter.status ? STATUS_CONDITIONS[filter.status] : sql.raw('true');
   return sql`r.plat_id = p.plat_id and r.uid = p.uid
-    and (p.history_from is null or r.settled_at is null or r.settled_at > p.history_from)
+    and ${seenRecord('r')}
     and ${status}
     and r.period_end >= coalesce(${filter.endFrom?.toISOString() ?? null}::timestamptz, '-infinity')
     and r.period_end < coalesce(${filter.endBefore?.toISOString() ?? null}::timestamptz, 'infinity')`;
@@ -196,8 +204,7 @@ async function selectRecordsAfter(
       cursor_record as (
         select c.period_end, c.id from rebates c
         join p on c.plat_id = p.plat_id and c.uid = p.uid
-        where c.id = ${page.after}::bigint
-          and (p.history_from is null or c.settled_at is null or c.settled_at > p.history_from)
+        where c.id = ${page.after}::bigint and ${seenRecord('c')}
       ),
       page as (
         select merged.id from p cross join cursor_record cross join lateral (
@@ -221,8 +228,7 @@ async function cursorIsSeen(db: Executor, uids: ListedUid[], recordId: number): 
       with p as (${listedUidsTable(uids)})
       select exists (
         select 1 from rebates c join p on c.plat_id = p.plat_id and c.uid = p.uid
-        where c.id = ${recordId}::bigint
-          and (p.history_from is null or c.settled_at is null or c.settled_at > p.history_from)
+        where c.id = ${recordId}::bigint and ${seenRecord('c')}
       ) as seen`),
   );
   return found[0]?.seen === true;
