@@ -39,6 +39,43 @@ const ISO_TIME =
  * without a zone is refused: it would be read in the operator's zone, silently shifting periods.
  */
 export function parseIsoTime(value: string): Date | string {
+  return canonicalUtcTime(value) ?? parseAnyIsoTime(value);
+}
+
+/** The form exchanges export: 2026-01-31T00:00:00Z, milliseconds optional, a year from 1000. */
+const CANONICAL_UTC = /^[1-9]\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The decimal number written by `length` ASCII digits of `text` from `at` (the caller checked them). */
+function digitsAt(text: string, at: number, length: number): number {
+  let value = 0;
+  for (let index = at; index < at + length; index += 1) value = value * 10 + text.charCodeAt(index) - 48;
+  return value;
+}
+
+/**
+ * A time in the canonical UTC form read digit by digit, or undefined for anything else (another form,
+ * or not a real date or time: parseAnyIsoTime says what is wrong). A million-line figures file has
+ * two times a line, and the general pattern and its Date checks took six times as long (issue 14).
+ * Equal to parseAnyIsoTime wherever it answers (csv-import.test.ts, a property test).
+ */
+export function canonicalUtcTime(value: string): Date | undefined {
+  if (!CANONICAL_UTC.test(value)) return undefined;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const [hour, minute, second] = [digitsAt(value, 11, 2), digitsAt(value, 14, 2), digitsAt(value, 17, 2)];
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const daysInMonth = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  if (daysInMonth === undefined || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
+    return undefined;
+  }
+  const millisecond = value.length === 24 ? digitsAt(value, 20, 3) : 0;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond));
+}
+
+/** parseIsoTime for every accepted form, and the reason for anything else. */
+export function parseAnyIsoTime(value: string): Date | string {
   const match = ISO_TIME.exec(value);
   if (!match) return `not an ISO 8601 time such as 2026-01-31T00:00:00Z (${shown(value)})`;
   const [, year, month, day, hour, minute, second = '0', fraction = '', zone] = match;
@@ -76,8 +113,26 @@ export function parseIsoTime(value: string): Date | string {
   return new Date(local - offsetMinutes * 60_000);
 }
 
+/** An amount of at most 9 whole digits: its micro-USDT stays below 2^53, exact as a number. */
+const SMALL_USDT = /^\d{1,9}(?:\.\d{1,6})?$/;
+
 /** A USDT amount with up to 6 decimals as micro-USDT; a string says what is wrong. */
-function parseUsdt(value: string): bigint | string {
+export function parseUsdt(value: string): bigint | string {
+  if (SMALL_USDT.test(value)) {
+    // Three amounts a line: digit by digit, one BigInt, instead of two patterns and BigInt arithmetic.
+    const point = value.indexOf('.');
+    const whole = point === -1 ? value.length : point;
+    const fraction = point === -1 ? 0 : value.length - point - 1;
+    const micro =
+      digitsAt(value, 0, whole) * 10 ** DECIMALS.usdt +
+      (fraction === 0 ? 0 : digitsAt(value, point + 1, fraction) * 10 ** (DECIMALS.usdt - fraction));
+    return BigInt(micro);
+  }
+  return parseAnyUsdt(value);
+}
+
+/** parseUsdt for every amount, and the reason for anything else. */
+export function parseAnyUsdt(value: string): bigint | string {
   if (value === '') return 'required';
   const negative = /^-\s*\d/.test(value);
   const match = /^-?\s*(\d+)(?:\.(\d+))?$/.exec(value);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
+import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
 import { lockExchangeLedger, rowsOf } from './cashback.repository.js';
 import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
@@ -83,15 +84,20 @@ export async function importRebateFile(
 
   const problems: CsvProblem[] = [];
   let rows = 0;
-  let batch: Array<Record<string, string | number>> = [];
+  let entries: CommissionEntry[] = [];
+  let lines: number[] = [];
   // One batch is written while the next is parsed: the database works in its own process meanwhile
   // (on PostgreSQL staging took parse time plus write time, one after the other). A failed write is
   // seen by the next flush or the last one.
   let writing: Promise<unknown> = Promise.resolve();
   const flush = async () => {
-    if (batch.length === 0) return;
-    const json = JSON.stringify(batch);
-    batch = [];
+    if (entries.length === 0) return;
+    for (const problem of validateCommissionEntries(entries, now)) {
+      problems.push({ line: lines[problem.index] ?? 0, field: problem.field, reason: problem.reason });
+    }
+    const json = stagingJson(entries, lines);
+    entries = [];
+    lines = [];
     await writing;
     writing = stageBatch(tx, json);
     writing.catch(() => undefined);
@@ -107,20 +113,9 @@ export async function importRebateFile(
       problems.push(...parsed.problems);
       continue;
     }
-    const { entry } = parsed;
-    for (const problem of validateCommissionEntries([entry], now)) {
-      problems.push({ line: item.line, field: problem.field, reason: problem.reason });
-    }
-    batch.push({
-      line: item.line,
-      uid: entry.uid,
-      period_start: entry.periodStart.toISOString(),
-      period_end: entry.periodEnd.toISOString(),
-      trading_volume_micro: entry.tradingVolumeMicro.toString(),
-      fee_micro: entry.feeMicro.toString(),
-      commission_micro: entry.commissionMicro.toString(),
-    });
-    if (batch.length >= STAGING_BATCH) await flush();
+    entries.push(parsed.entry);
+    lines.push(item.line);
+    if (entries.length >= STAGING_BATCH) await flush();
   }
   await flush();
   await writing;
@@ -155,6 +150,21 @@ export async function importRebateFile(
   }
   addSettlement(settlement, await settleExchange(tx, within, partner, now));
   return { rows, inserted, duplicates: rows - inserted, settlement };
+}
+
+/** A batch as the staging statement's one JSON parameter. */
+function stagingJson(entries: readonly CommissionEntry[], lines: readonly number[]): string {
+  return JSON.stringify(
+    entries.map((entry, index) => ({
+      line: lines[index],
+      uid: entry.uid,
+      period_start: entry.periodStart.toISOString(),
+      period_end: entry.periodEnd.toISOString(),
+      trading_volume_micro: entry.tradingVolumeMicro.toString(),
+      fee_micro: entry.feeMicro.toString(),
+      commission_micro: entry.commissionMicro.toString(),
+    })),
+  );
 }
 
 async function stageBatch(tx: Transaction, json: string): Promise<void> {
