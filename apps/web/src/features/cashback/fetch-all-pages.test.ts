@@ -14,4 +14,38 @@ describe('an export walking a list by cursor', () => {
     expect(fetchPage.mock.calls.map(([after]) => after)).toEqual([undefined, '7']);
     expect(result).toEqual({ records: [record], total: 3, complete: false });
   });
+
+  it('starts over once when a cursor is refused, and not when the first page or a second walk fails', async () => {
+    const refused = new Error('after: invalid value');
+    const isRefusal = (error: unknown) => error === refused;
+    const pages = { undefined: { records: [{ id: '3' }, { id: '2' }], total: 3, next: '2' } };
+    // The first walk's cursor is refused; the second walk gets every record.
+    let calls = 0;
+    const once = vi.fn(async (after: string | undefined) => {
+      calls += 1;
+      if (after === '2' && calls === 2) throw refused;
+      return after === undefined ? pages.undefined : { records: [{ id: '1' }], total: 3, next: null };
+    });
+    expect(await fetchAllAfter(once, isRefusal)).toEqual({
+      records: [{ id: '3' }, { id: '2' }, { id: '1' }],
+      total: 3,
+      complete: true,
+    });
+    expect(once.mock.calls.map(([after]) => after)).toEqual([undefined, '2', undefined, '2']);
+
+    // Refused on both walks: the error reaches the page.
+    const always = vi.fn(async (after: string | undefined) => {
+      if (after === '2') throw refused;
+      return pages.undefined;
+    });
+    await expect(fetchAllAfter(always, isRefusal)).rejects.toBe(refused);
+    expect(always).toHaveBeenCalledTimes(4);
+
+    // A refusal without a cursor is not the cursor's: no second walk.
+    const first = vi.fn(async () => {
+      throw refused;
+    });
+    await expect(fetchAllAfter(first, isRefusal)).rejects.toBe(refused);
+    expect(first).toHaveBeenCalledTimes(1);
+  });
 });

@@ -30,24 +30,53 @@ export async function fetchAllPages<T extends { id: string }>(
  * The same for a list that pages by cursor (the cashback records): each page asks for the records
  * after the last one it has, so every page costs the server the same however deep the export goes,
  * and a page holds `CASHBACK.exportPageSize` records: a tenth of the round trips of pages of 100.
+ * The server refuses a cursor the member no longer sees (its UID was unbound or moved during the
+ * export): `cursorRefused` tells that refusal, and the walk starts over once from the first page, so
+ * the file is the list as it is now rather than an error.
  */
 export async function fetchAllAfter<T extends { id: string }>(
   fetchPage: (
     after: string | undefined,
     pageSize: number,
   ) => Promise<{ records: T[]; total: number; next: string | null }>,
+  cursorRefused: (error: unknown) => boolean = () => false,
 ): Promise<{ records: T[]; total: number; complete: boolean }> {
-  const byId = new Map<string, T>();
-  let total = 0;
-  let after: string | undefined;
-  for (let page = 1; page <= MAX_PAGE; page += 1) {
-    const result = await fetchPage(after, CASHBACK.exportPageSize);
-    total = result.total;
-    for (const record of result.records) byId.set(record.id, record);
-    // A cursor that does not move would ask for the same page forever.
-    if (result.next === null || result.next === after) break;
-    after = result.next;
+  try {
+    return await walkAfter(fetchPage);
+  } catch (error) {
+    if (!(error instanceof CursorRefused)) throw error;
   }
-  const records = [...byId.values()];
-  return { records, total, complete: records.length >= total };
+  try {
+    return await walkAfter(fetchPage);
+  } catch (error) {
+    // Refused again: the page hears the server's refusal itself.
+    throw error instanceof CursorRefused ? error.cause : error;
+  }
+
+  async function walkAfter(
+    page: typeof fetchPage,
+  ): Promise<{ records: T[]; total: number; complete: boolean }> {
+    const byId = new Map<string, T>();
+    let total = 0;
+    let after: string | undefined;
+    for (let count = 1; count <= MAX_PAGE; count += 1) {
+      const result = await page(after, CASHBACK.exportPageSize).catch((error: unknown) => {
+        throw after !== undefined && cursorRefused(error) ? new CursorRefused(error) : error;
+      });
+      total = result.total;
+      for (const record of result.records) byId.set(record.id, record);
+      // A cursor that does not move would ask for the same page forever.
+      if (result.next === null || result.next === after) break;
+      after = result.next;
+    }
+    const records = [...byId.values()];
+    return { records, total, complete: records.length >= total };
+  }
+}
+
+/** A page after a cursor was refused: the walk may start over (the original error is its cause). */
+class CursorRefused extends Error {
+  constructor(cause: unknown) {
+    super("the export's cursor was refused", { cause });
+  }
 }

@@ -1,4 +1,4 @@
-import { CASHBACK } from '@elex/contract';
+import { CASHBACK, State } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -189,6 +189,34 @@ describe('/mypage/records', () => {
       ...Array.from({ length: 5 }, (_, index) => all[(index + 1) * CASHBACK.exportPageSize - 1]?.id),
     ]);
     expect(screen.queryByText(/records: the list changed/)).not.toBeInTheDocument();
+  });
+
+  it('starts the export over once when the server refuses its cursor (a UID unbound meanwhile)', async () => {
+    const all = Array.from({ length: 1_500 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    // The first walk's second page names a record of a UID unbound since: refused, as the server does.
+    let refusals = 0;
+    const server = stubCashbackServer({
+      rebates: (body) => {
+        if (body.after !== undefined && refusals === 0) {
+          refusals += 1;
+          return { refused: { state: State.ValidationFailed, msg: 'after: invalid value' } };
+        }
+        return pagesOf(all)(body);
+      },
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    expect(downloadedCsv().lines).toHaveLength(1 + 1_500);
+    const cursors = server
+      .requests('/elex/user/seeRebateData')
+      .filter((body) => body.pageSize === CASHBACK.exportPageSize)
+      .map((body) => body.after);
+    const firstPageEnd = all[CASHBACK.exportPageSize - 1]?.id;
+    expect(cursors).toEqual([undefined, firstPageEnd, undefined, firstPageEnd]);
+    expect(screen.queryByText(t('msg:error'))).not.toBeInTheDocument();
   });
 
   it('says the file is partial when fewer records come back than the total', async () => {

@@ -1,7 +1,8 @@
-import { REBATE_STATUSES, type RebateQuery, type RebateStatus } from '@elex/contract';
+import { REBATE_STATUSES, type RebateQuery, type RebateStatus, State } from '@elex/contract';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../shared/api/api-client';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { Page } from '../../shared/ui/page';
@@ -35,7 +36,11 @@ export default function RecordsPage() {
         records: all,
         total,
         complete,
-      } = await fetchAllAfter((after, pageSize) => fetchRebatePage({ platId, status, pageSize, after }));
+      } = await fetchAllAfter(
+        (after, pageSize) => fetchRebatePage({ platId, status, pageSize, after }),
+        // The filters passed on the first page: on a later one only the cursor can be refused.
+        (error) => error instanceof ApiError && error.state === State.ValidationFailed,
+      );
       const rows = all.map((record) => [
         exchangeName(record.platId),
         record.uid,

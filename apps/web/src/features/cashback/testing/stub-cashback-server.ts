@@ -43,6 +43,8 @@ export function rewardRecord(overrides: Partial<RewardRecord> = {}): RewardRecor
 }
 
 type Page<T> = { records: T[]; total: number };
+/** An answer refusing the call: its state and message. */
+type Refusal = { refused: { state: number; msg: string } };
 type Body = Record<string, unknown> & { page?: number; pageSize?: number; after?: string };
 
 /**
@@ -70,7 +72,7 @@ function nextOf(records: readonly { id: string }[], body: Body): string | null {
  * request's body; every request body is kept, per path, for assertions.
  */
 export function stubCashbackServer(answers: {
-  rebates?: (body: Body) => Page<RebateRecord>;
+  rebates?: (body: Body) => Page<RebateRecord> | Refusal;
   rewards?: (body: Body) => Page<RewardRecord>;
   /** Our team's corrections; none unless given. */
   adjustments?: (body: Body) => Page<AdjustmentRecord>;
@@ -86,7 +88,9 @@ export function stubCashbackServer(answers: {
       requests.set(path, [...(requests.get(path) ?? []), body]);
       if (path === '/elex/user/config/res.json') return envelope(DICTIONARY);
       if (path === '/elex/user/seeRebateData' && answers.rebates) {
-        const { records, total } = answers.rebates(body);
+        const answer = answers.rebates(body);
+        if ('refused' in answer) return envelope(null, answer.refused.state, answer.refused.msg);
+        const { records, total } = answer;
         return envelope({
           records,
           total,
