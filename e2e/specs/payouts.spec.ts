@@ -71,6 +71,8 @@ before(async () => {
       PAYOUT_TOKEN_ADDRESS: token,
       PAYOUT_CONFIRMATIONS: String(CONFIRMATIONS),
       PAYOUT_POLL_SECONDS: '0.5',
+      // On, so the queue says why it leaves this withdrawal to the operator (a new account).
+      PAYOUT_FAST_LANE_MAX_USDT: '100',
     },
   });
   await bindUid(server.url, member, operator);
@@ -93,6 +95,7 @@ test('the operator sends a withdrawal on chain and the member watches it confirm
   await expectNoSeriousA11yViolations(desk, '/admin/withdrawals with a payout wallet');
 
   const item = desk.getByRole('article').filter({ hasText: `#${withdrawalId}` });
+  await item.getByText('Leaves it to you: the account is too new', { exact: true }).waitFor();
   await item.getByRole('button', { name: 'Send on chain', exact: true }).click();
   const dialog = desk.getByRole('dialog', { name: 'Send on chain' });
   await dialog.getByText('A transfer on chain cannot be called back', { exact: false }).waitFor();

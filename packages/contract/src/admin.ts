@@ -606,6 +606,27 @@ export type BalanceHistoryEntry = z.infer<typeof BalanceHistoryEntrySchema>;
 
 const statusTotalSchema = z.object({ count: z.number().int(), amount: usdt });
 
+/**
+ * What the payout fast lane does with a pending withdrawal (docs/withdrawals.md "Fast lane"): 'sends'
+ * (on its next pass), or the first reason it leaves the withdrawal to an operator, in the order the
+ * lane asks them.
+ */
+export const FAST_LANE_VERDICTS = [
+  'sends',
+  'overMaximum',
+  'sentBefore',
+  'operator',
+  'suspended',
+  'accountTooNew',
+  'newAddress',
+  'recentRejection',
+  'uidFrozen',
+  'feeCeiling',
+  'dailyLimit',
+  'memberDailyLimit',
+] as const;
+export type FastLaneVerdict = (typeof FAST_LANE_VERDICTS)[number];
+
 export const WithdrawalQueueItemSchema = z.object({
   id: z.string(),
   status: z.enum(WITHDRAWAL_STATUSES),
@@ -648,6 +669,8 @@ export const WithdrawalQueueItemSchema = z.object({
   }),
   /** The newest on-chain payout of this withdrawal (any state), or null when none was sent. */
   payout: PayoutSummarySchema.nullable(),
+  /** What the fast lane does with it; null when the lane is off or the withdrawal is not pending. */
+  fastLane: z.enum(FAST_LANE_VERDICTS).nullable(),
 });
 export type WithdrawalQueueItem = z.infer<typeof WithdrawalQueueItemSchema>;
 export const WithdrawalQueuePageSchema = pageOf(WithdrawalQueueItemSchema);

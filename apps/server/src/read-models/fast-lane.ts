@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { operators } from '../modules/admin/admin.tables.js';
 import { users } from '../modules/auth/auth.tables.js';
@@ -11,17 +11,46 @@ import { type WithdrawalRow, withdrawals } from '../modules/withdrawals/withdraw
  * them every few seconds and a question per row per module would cost a round trip per withdrawal.
  */
 
+/** What the lane's conditions depend on besides the withdrawal: its maximum and two moments. */
+interface LaneTerms {
+  maxMicro: bigint;
+  accountBefore: Date;
+  rejectedSince: Date;
+}
+
 /**
- * Pending withdrawals that the fast lane may send, oldest first: at most `maxMicro`, never sent on
- * chain before (a reverted or dropped payout is the operator's to look at), from a member in good
- * standing: not suspended, no operator, an account older than `accountBefore`, paid before to this
- * same address, and no withdrawal of theirs rejected since `rejectedSince`.
+ * The lane's conditions on a pending withdrawal (joined with its member), each named by the reason
+ * it gives when it fails, in the order the lane asks them: at most `maxMicro`, never sent on chain
+ * before (a reverted or dropped payout is the operator's to look at), no operator's own, a member not
+ * suspended, an account older than `accountBefore`, paid before to this same address, and no
+ * withdrawal of theirs rejected since `rejectedSince`. The candidates' filter and the console's
+ * reasons are these same texts.
  */
+function laneConditions(terms: LaneTerms) {
+  const earlier = sql`earlier`;
+  return {
+    overMaximum: lte(withdrawals.amountMicro, terms.maxMicro),
+    sentBefore: sql`not exists (select 1 from ${payouts} where ${payouts.withdrawalId} = ${withdrawals.id})`,
+    operator: sql`not exists (select 1 from ${operators} where ${operators.userId} = ${withdrawals.userId})`,
+    suspended: isNull(users.suspendedAt),
+    accountTooNew: lte(users.createdAt, terms.accountBefore),
+    newAddress: sql`exists (select 1 from ${withdrawals} as ${earlier}
+          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.id < ${withdrawals.id}
+            and ${earlier}.status = 'completed' and lower(${earlier}.address) = lower(${withdrawals.address}))`,
+    recentRejection: sql`not exists (select 1 from ${withdrawals} as ${earlier}
+          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.status = 'failed'
+            and ${earlier}.decided_at >= ${terms.rejectedSince.toISOString()})`,
+  } satisfies Record<string, SQL>;
+}
+
+/** A reason a withdrawal's own conditions give for leaving it to an operator. */
+export type LaneConditionReason = keyof ReturnType<typeof laneConditions>;
+
+/** Pending withdrawals that the fast lane may send, oldest first, after `afterId`. */
 export async function fastLaneCandidates(
   db: Executor,
-  query: { maxMicro: bigint; accountBefore: Date; rejectedSince: Date; afterId: number; limit: number },
+  query: LaneTerms & { afterId: number; limit: number },
 ): Promise<WithdrawalRow[]> {
-  const earlier = sql`earlier`;
   return db
     .select({ withdrawal: withdrawals })
     .from(withdrawals)
@@ -29,23 +58,42 @@ export async function fastLaneCandidates(
     .where(
       and(
         eq(withdrawals.status, 'pending'),
-        lte(withdrawals.amountMicro, query.maxMicro),
         gt(withdrawals.id, query.afterId),
-        isNull(users.suspendedAt),
-        lte(users.createdAt, query.accountBefore),
-        sql`not exists (select 1 from ${payouts} where ${payouts.withdrawalId} = ${withdrawals.id})`,
-        sql`not exists (select 1 from ${operators} where ${operators.userId} = ${withdrawals.userId})`,
-        sql`exists (select 1 from ${withdrawals} as ${earlier}
-          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.id < ${withdrawals.id}
-            and ${earlier}.status = 'completed' and lower(${earlier}.address) = lower(${withdrawals.address}))`,
-        sql`not exists (select 1 from ${withdrawals} as ${earlier}
-          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.status = 'failed'
-            and ${earlier}.decided_at >= ${query.rejectedSince.toISOString()})`,
+        ...Object.values(laneConditions(query)),
       ),
     )
     .orderBy(asc(withdrawals.id))
     .limit(query.limit)
     .then((rows) => rows.map((row) => row.withdrawal));
+}
+
+/**
+ * The pending withdrawals among `ids`, each with the first of the lane's conditions it fails (null:
+ * none), for the console to say why the lane leaves one to an operator.
+ */
+export async function fastLaneConditionsOf(
+  db: Executor,
+  query: LaneTerms & { ids: number[] },
+): Promise<Array<{ withdrawal: WithdrawalRow; failed: LaneConditionReason | null }>> {
+  if (query.ids.length === 0) return [];
+  const conditions = Object.entries(laneConditions(query)) as Array<[LaneConditionReason, SQL]>;
+  const firstFailed = sql.join(
+    [
+      sql`case`,
+      ...conditions.map(([reason, condition]) => sql`when not (${condition}) then ${reason}`),
+      sql`end`,
+    ],
+    sql` `,
+  );
+  const rows = await db
+    .select({ withdrawal: withdrawals, failed: sql<string | null>`${firstFailed}` })
+    .from(withdrawals)
+    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .where(and(eq(withdrawals.status, 'pending'), inArray(withdrawals.id, query.ids)));
+  return rows.map((row) => ({
+    withdrawal: row.withdrawal,
+    failed: row.failed as LaneConditionReason | null,
+  }));
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
 import { findUserById } from '../auth/auth.service.js';
+import { fastLaneVerdicts } from '../payouts/payouts.fast-lane.js';
 import { sendWithdrawal, sendWithdrawals } from '../payouts/payouts.send.js';
 import { latestPayouts, type PayoutBrief, type PayoutView } from '../payouts/payouts.service.js';
 import {
@@ -36,6 +37,10 @@ export async function withdrawalQueue(
     page.items.map((item) => Number(item.id)),
   );
   const summaries = await summariesOf(deps, [...payouts.values()]);
+  const lane = await fastLaneVerdicts(
+    deps,
+    page.items.map((item) => Number(item.id)),
+  );
   return {
     rows: page.items.map(
       (item): WithdrawalQueueItem => ({
@@ -57,6 +62,8 @@ export async function withdrawalQueue(
         balanceHistory: item.balanceHistory,
         summary: item.summary,
         payout: summaries.get(Number(item.id)) ?? null,
+        // A payout on its way is the whole story; after a failed one the lane says it leaves it to them.
+        fastLane: isOnItsWay(summaries.get(Number(item.id))) ? null : (lane.get(Number(item.id)) ?? null),
       }),
     ),
     total: page.total,
@@ -64,6 +71,10 @@ export async function withdrawalQueue(
     pageSize: page.pageSize,
   };
 }
+
+/** A payout that moved or may still move the money (not reverted or dropped). */
+const isOnItsWay = (payout: PayoutSummary | undefined) =>
+  payout !== undefined && payout.state !== 'reverted' && payout.state !== 'dropped';
 
 /**
  * One operator decision and its audit entry, committed together. The console's calls and the

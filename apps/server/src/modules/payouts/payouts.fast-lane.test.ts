@@ -15,14 +15,17 @@ import {
   applyDeposit,
   createWithdrawalTestApp,
   fundedMember,
+  memberCall,
+  OTHER_ADDRESS,
   ownCode,
+  registerMember,
   type TestMember,
   usdt,
 } from '../withdrawals/test-support.js';
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal, rejectWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import type { FastLaneConfig } from './payouts.config.js';
-import { FAST_LANE_ACTOR, sendFastLane } from './payouts.fast-lane.js';
+import { FAST_LANE_ACTOR, fastLaneVerdicts, sendFastLane } from './payouts.fast-lane.js';
 import { sendWithdrawal } from './payouts.send.js';
 import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
 import { walletHealth } from './payouts.wallet.js';
@@ -97,6 +100,20 @@ async function trustedMember(cashback: string): Promise<{ member: TestMember; to
 
 const payoutsOf = async (id: string) => withdrawalPayouts(deps(), Number(id));
 
+/** What the console's queue says the lane does with each withdrawal ('absent': not in the pending queue). */
+async function laneVerdicts(ids: string[]): Promise<Array<string | null>> {
+  const queue = await adminCall(ctx, operator, 'withdrawalQueue', {
+    status: 'pending',
+    page: 1,
+    pageSize: 100,
+  });
+  const rows = queue.content.rows as Array<{ id: string; fastLane: string | null }>;
+  return ids.map((id) => {
+    const row = rows.find((item) => item.id === id);
+    return row ? row.fastLane : 'absent';
+  });
+}
+
 async function everyInvariantHolds() {
   expect(await checkAllInvariants(ctx.db)).toEqual([]);
   expect(await checkWithdrawalInvariants(ctx.db)).toEqual([]);
@@ -107,8 +124,11 @@ describe('the fast lane', () => {
     const { member, to } = await trustedMember('60');
     const id = await request(member, '60', to);
     const before = await usdtBalance(setup.chain, setup.token, to);
+    expect(await laneVerdicts([id])).toEqual(['sends']);
 
     expect(await sendFastLane(deps())).toEqual({ sent: 1, waiting: 0 });
+    // On its way: the payout is what the console shows, not the lane's verdict.
+    expect(await laneVerdicts([id])).toEqual([null]);
     const [payout] = await payoutsOf(id);
     expect(payout).toMatchObject({ sentVia: 'auto', sentBy: null, amount: '60.000000', to });
     const audit = await listAudit(ctx.db, {
@@ -167,6 +187,8 @@ describe('the fast lane', () => {
     const afterRejectionId = await request(rejected.member, '60', rejected.to);
 
     const waiting = [largeId, elsewhereId, insiderId, afterRejectionId];
+    // The console names why each one waits for an operator.
+    expect(await laneVerdicts(waiting)).toEqual(['overMaximum', 'newAddress', 'operator', 'recentRejection']);
     expect(await sendFastLane(deps())).toEqual({ sent: 0, waiting: 0 });
     for (const id of waiting) {
       expect(await payoutsOf(id)).toEqual([]);
@@ -176,7 +198,10 @@ describe('the fast lane', () => {
     // An account younger than the lane's minimum waits too; the same member passes once it is old enough.
     const young = await trustedMember('60');
     const youngId = await request(young.member, '60', young.to);
-    expect(await sendFastLane(withLane({ ...LANE, minAccountAgeMs: 14 * DAY_MS }))).toEqual({
+    const strict = withLane({ ...LANE, minAccountAgeMs: 14 * DAY_MS });
+    expect((await fastLaneVerdicts(strict, [Number(youngId)])).get(Number(youngId))).toBe('accountTooNew');
+    expect(await fastLaneVerdicts(withLane(null), [Number(youngId)])).toEqual(new Map());
+    expect(await sendFastLane(strict)).toEqual({
       sent: 0,
       waiting: 0,
     });
@@ -208,6 +233,8 @@ describe('the fast lane', () => {
 
     // a1 80; a2 would make a's day 160 > 150; b1 makes 170 in all; b2 is over b's 150; c1 over 250 in all.
     expect(await sendFastLane(deps())).toEqual({ sent: 2, waiting: 3 });
+    // After the pass: a2 is over a's own limit, b2 and c1 over what is left of 250 for all (checked first).
+    expect(await laneVerdicts([a2, b2, c1])).toEqual(['memberDailyLimit', 'dailyLimit', 'dailyLimit']);
     expect((await payoutsOf(a1)).length + (await payoutsOf(b1)).length).toBe(2);
     for (const id of [a2, b2, c1]) expect(await payoutsOf(id)).toEqual([]);
     const health = await walletHealth(deps());
@@ -275,6 +302,7 @@ describe('the fast lane', () => {
         via: 'console',
       });
       await ctx.db.execute(sql`update payouts set held_fee_asked = 2000000000000 where id = ${payout.id}`);
+      expect(await laneVerdicts([id])).toEqual(['feeCeiling']);
       expect(await sendFastLane(deps())).toEqual({ sent: 0, waiting: 0 });
       expect(await payoutsOf(id)).toEqual([]);
       await ctx.db.execute(sql`update payouts set held_fee_asked = null where id = ${payout.id}`);
@@ -284,6 +312,35 @@ describe('the fast lane', () => {
     }
     await settle();
     expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+  });
+
+  it('names in the console a suspended member and a UID under dispute, and leaves both to an operator', async () => {
+    ctx.clock.advance(DAY_MS + 1000);
+    const suspended = await trustedMember('60');
+    const suspendedId = await request(suspended.member, '60', suspended.to);
+    expect(
+      await adminCall(ctx, operator, 'suspendMember', { userId: suspended.member.userId, reason: 'checks' }),
+    ).toMatchObject({ state: 0 });
+    const disputed = await trustedMember('60');
+    const disputedId = await request(disputed.member, '60', disputed.to);
+    const claimant = await registerMember(ctx);
+    expect(
+      await memberCall(ctx, claimant, '/elex/support/create', {
+        kind: 'uidBoundByOther',
+        platId: disputed.member.platId,
+        uid: disputed.member.uid,
+        address: OTHER_ADDRESS,
+        text: 'This UID is mine.',
+      }),
+    ).toMatchObject({ state: 0 });
+
+    expect(await laneVerdicts([suspendedId, disputedId])).toEqual(['suspended', 'uidFrozen']);
+    // The suspended member's is no candidate; the disputed UID's is looked at and left waiting.
+    expect(await sendFastLane(deps())).toEqual({ sent: 0, waiting: 1 });
+    for (const id of [suspendedId, disputedId]) expect(await payoutsOf(id)).toEqual([]);
+    // Decided, it leaves the pending queue and the lane has nothing to say about it.
+    await rejectWithdrawal(deps(), { id: suspendedId, reason: 'test over', operatorId: operator.userId });
+    expect(await laneVerdicts([suspendedId])).toEqual(['absent']);
   });
 
   it('runs in the server’s tracker loop and sends nothing when off', async () => {

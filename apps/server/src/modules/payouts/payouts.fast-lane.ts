@@ -1,6 +1,7 @@
+import type { FastLaneVerdict } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { fastLaneCandidates, fastLaneSentSince } from '../../read-models/fast-lane.js';
+import { fastLaneCandidates, fastLaneConditionsOf, fastLaneSentSince } from '../../read-models/fast-lane.js';
 import type { AuditActor } from '../admin/audit.service.js';
 import { isUidFrozen } from '../support/frozen.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
@@ -74,9 +75,8 @@ export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
   let maxMicro = lane.maxMicro;
   while (summary.sent < SENDS_PER_PASS && maxMicro > 0n) {
     const candidates = await fastLaneCandidates(deps.db, {
+      ...laneTerms(lane, now),
       maxMicro,
-      accountBefore: new Date(now.getTime() - lane.minAccountAgeMs),
-      rejectedSince: new Date(now.getTime() - REJECTION_LOOKBACK_MS),
       afterId,
       limit: CANDIDATE_PAGE,
     });
@@ -99,6 +99,58 @@ export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
     if (candidates.length < CANDIDATE_PAGE) break;
   }
   return summary;
+}
+
+/**
+ * What the lane does with each pending withdrawal among `ids` (absent: not pending; an empty map when
+ * the lane is off), for the console: 'sends' when the next pass would send it as things stand, else
+ * the first reason it waits for an operator: its own conditions, then an open dispute on the UID, a
+ * payout held by the fee ceiling, the limits for all members and for the member. The same checks as
+ * a pass, except that a pass sends oldest first, so an older withdrawal may take what is left of a
+ * limit before this one.
+ */
+export async function fastLaneVerdicts(
+  deps: PayoutDeps,
+  ids: number[],
+): Promise<Map<number, FastLaneVerdict>> {
+  const verdicts = new Map<number, FastLaneVerdict>();
+  const lane = deps.config.payouts.enabled ? deps.config.payouts.fastLane : null;
+  if (!lane || ids.length === 0) return verdicts;
+  const now = deps.clock.now();
+  const checked = await fastLaneConditionsOf(deps.db, { ids, ...laneTerms(lane, now) });
+  const held = checked.some((row) => row.failed === null) && (await payoutHeldByFees(deps.db));
+  for (const { withdrawal, failed } of checked) {
+    verdicts.set(withdrawal.id, failed ?? (await waitsFor(deps, lane, withdrawal, now, held)));
+  }
+  return verdicts;
+}
+
+/** Why a withdrawal that meets the lane's conditions would still wait, or 'sends'. */
+async function waitsFor(
+  deps: PayoutDeps,
+  lane: FastLaneConfig,
+  withdrawal: WithdrawalRow,
+  now: Date,
+  heldByFees: boolean,
+): Promise<FastLaneVerdict> {
+  if (await isUidFrozen(deps.db, withdrawal.platId, withdrawal.uid)) return 'uidFrozen';
+  if (heldByFees) return 'feeCeiling';
+  try {
+    await refuseOverLimit(deps.db, lane, withdrawal, now);
+    return 'sends';
+  } catch (error) {
+    if (error instanceof OverLimit) return error.which === 'all' ? 'dailyLimit' : 'memberDailyLimit';
+    throw error;
+  }
+}
+
+/** The lane's maximum and the two moments its conditions compare with, as of `now`. */
+function laneTerms(lane: FastLaneConfig, now: Date) {
+  return {
+    maxMicro: lane.maxMicro,
+    accountBefore: new Date(now.getTime() - lane.minAccountAgeMs),
+    rejectedSince: new Date(now.getTime() - REJECTION_LOOKBACK_MS),
+  };
 }
 
 async function sendOne(

@@ -125,6 +125,29 @@ describe('the payout wallet above the queue', () => {
     expect(within(item).getByText(new RegExp(`by ${t('admin.payouts.fastLane')}`))).toBeVisible();
   });
 
+  it('says per withdrawal whether the fast lane sends it or why it leaves it to the operator', async () => {
+    serveConsole({
+      '/elex/admin/withdrawalQueue': () =>
+        page([
+          pendingItem({ id: '41', fastLane: 'sends' }),
+          pendingItem({ id: '42', fastLane: 'newAddress' }),
+          pendingItem({ id: '43', fastLane: 'memberDailyLimit' }),
+          pendingItem({ id: '44', fastLane: null }),
+        ]),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const items = (await screen.findAllByRole('article')) as HTMLElement[];
+    const laneOf = (item: HTMLElement) =>
+      within(item).queryByText(t('admin.withdrawals.fastLane'))?.nextElementSibling?.textContent ?? null;
+    expect(items.map(laneOf)).toEqual([
+      t('admin.withdrawals.fastLaneVerdicts.sends'),
+      t('admin.withdrawals.fastLaneVerdicts.newAddress'),
+      t('admin.withdrawals.fastLaneVerdicts.memberDailyLimit'),
+      // The lane is off, or the withdrawal is not pending: nothing to say.
+      null,
+    ]);
+  });
+
   it('warns when USDT or gas falls short', async () => {
     serveConsole({
       '/elex/admin/payoutWallet': () =>

@@ -77,6 +77,7 @@ export function pendingItem(overrides: Partial<WithdrawalQueueItem> = {}): Withd
     txHash: null,
     failureReason: null,
     payout: null,
+    fastLane: null,
     member: {
       userId: 12,
       email: 'member@example.com',

@@ -202,6 +202,14 @@ export default function WithdrawalsPage() {
                         })}
                       </dd>
                     </div>
+                    {item.fastLane ? (
+                      <div>
+                        <dt>{t('admin.withdrawals.fastLane')}</dt>
+                        <dd className={item.fastLane === 'sends' ? undefined : 'status-reason'}>
+                          {t(`admin.withdrawals.fastLaneVerdicts.${item.fastLane}`)}
+                        </dd>
+                      </div>
+                    ) : null}
                     {item.payout ? <PayoutFacts payout={item.payout} /> : null}
                     {item.txHash && item.payout?.txHash !== item.txHash ? (
                       <div>
