@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import * as schema from '../db/schema.js';
 
 /** The server's migrations folder. */
@@ -37,7 +37,12 @@ export function databaseBeforeMigration(name: string) {
   let client: PGlite | undefined;
   let before: string | undefined;
   beforeAll(async () => {
-    client = await PGlite.create();
+    // A dump of a fresh database (global-setup.ts) spares this file an initdb of its own.
+    const empty = inject('pgliteEmpty');
+    client =
+      empty && fs.existsSync(empty)
+        ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
+        : await PGlite.create();
     before = migrationsBefore(name);
   });
   afterAll(async () => {
