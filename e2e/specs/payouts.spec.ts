@@ -95,7 +95,7 @@ test('the operator sends a withdrawal on chain and the member watches it confirm
   await expectNoSeriousA11yViolations(desk, '/admin/withdrawals with a payout wallet');
 
   const item = desk.getByRole('article').filter({ hasText: `#${withdrawalId}` });
-  await item.getByText('Leaves it to you: the account is too new', { exact: true }).waitFor();
+  await item.getByText('Waits: the account is too new for the lane yet', { exact: true }).waitFor();
   await item.getByRole('button', { name: 'Send on chain', exact: true }).click();
   const dialog = desk.getByRole('dialog', { name: 'Send on chain' });
   await dialog.getByText('A transfer on chain cannot be called back', { exact: false }).waitFor();

@@ -608,8 +608,8 @@ const statusTotalSchema = z.object({ count: z.number().int(), amount: usdt });
 
 /**
  * What the payout fast lane does with a pending withdrawal (docs/withdrawals.md "Fast lane"): 'sends'
- * (on its next pass), or the first reason it leaves the withdrawal to an operator, in the order the
- * lane asks them.
+ * (eligible: sent in turn, oldest first, ten a pass), or the first reason it does not: the
+ * withdrawal's own conditions, then what holds the lane (the fee ceiling, a dispute, the limits).
  */
 export const FAST_LANE_VERDICTS = [
   'sends',
@@ -620,8 +620,8 @@ export const FAST_LANE_VERDICTS = [
   'accountTooNew',
   'newAddress',
   'recentRejection',
-  'uidFrozen',
   'feeCeiling',
+  'uidFrozen',
   'dailyLimit',
   'memberDailyLimit',
 ] as const;
@@ -669,7 +669,10 @@ export const WithdrawalQueueItemSchema = z.object({
   }),
   /** The newest on-chain payout of this withdrawal (any state), or null when none was sent. */
   payout: PayoutSummarySchema.nullable(),
-  /** What the fast lane does with it; null when the lane is off or the withdrawal is not pending. */
+  /**
+   * What the fast lane does with it; null when the lane is off, the withdrawal is not pending or its
+   * payout is on its way.
+   */
   fastLane: z.enum(FAST_LANE_VERDICTS).nullable(),
 });
 export type WithdrawalQueueItem = z.infer<typeof WithdrawalQueueItemSchema>;

@@ -6,9 +6,10 @@ import { payouts } from '../modules/payouts/payouts.tables.js';
 import { type WithdrawalRow, withdrawals } from '../modules/withdrawals/withdrawals.tables.js';
 
 /**
- * The fast lane's two questions of the database (docs/withdrawals.md "Fast lane"). They read the
- * withdrawals, members and operators beside the payouts in one statement each, because the lane asks
- * them every few seconds and a question per row per module would cost a round trip per withdrawal.
+ * The fast lane's questions of the database (docs/withdrawals.md "Fast lane"): its candidates, why a
+ * withdrawal is not one (the console), and what it sent. They read the withdrawals, members and
+ * operators beside the payouts in one statement each, because the lane asks them every few seconds
+ * and a question per row per module would cost a round trip per withdrawal.
  */
 
 /** What the lane's conditions depend on besides the withdrawal: its maximum and two moments. */

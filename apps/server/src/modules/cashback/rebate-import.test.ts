@@ -7,6 +7,7 @@ import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { eventRewards, rebates } from './cashback.tables.js';
 import { ingestRebates, ingestReferrals, settleRebates } from './ingest.service.js';
+import { STAGING_BATCH } from './rebate-import.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -175,5 +176,40 @@ describe('a figures file', () => {
       expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, uid))).toBe(100n * 1_000_000n);
     }
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('names each bad line of a file longer than a staging batch on its own line, on both sides of a batch', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const uid = nextUid('BATCH');
+    // STAGING_BATCH + 5 good lines of one UID, hour after hour; then three of them spoiled.
+    const lines = ['uid,period_start,period_end,trading_volume,fee,commission'];
+    const rows = STAGING_BATCH + 5;
+    for (let hour = 0; hour < rows; hour += 1) {
+      const start = new Date(Date.UTC(2026, 0, 1) + hour * HOUR_MS);
+      lines.push(
+        `${uid},${start.toISOString()},${new Date(start.getTime() + HOUR_MS).toISOString()},100,2,1`,
+      );
+    }
+    // Line n of the file is lines[n - 1]. A period in the future (validated with its batch) in the
+    // first batch and in the second; a cell that does not parse between them.
+    const future = (line: number, day: number) => {
+      lines[line - 1] = `${uid},2026-11-${day}T00:00:00Z,2026-11-${day}T01:00:00Z,100,2,1`;
+    };
+    future(3, 10);
+    lines[STAGING_BATCH - 1] = `${uid},2026-02-01T00:00:00Z,2026-02-01T01:00:00Z,lots,2,1`;
+    future(STAGING_BATCH + 4, 11);
+    const csv = Buffer.from(`${lines.join('\n')}\n`);
+    const result = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'batches.csv', source: csv, sizeBytes: csv.length },
+    );
+    expect(result).toMatchObject({ status: 'rejected', inserted: 0 });
+    expect(result.problems.map((problem) => [problem.line, problem.field])).toEqual([
+      [3, 'period_end'],
+      [STAGING_BATCH, 'trading_volume'],
+      [STAGING_BATCH + 4, 'period_end'],
+    ]);
+    expect(await ctx.db.select({ id: rebates.id }).from(rebates).where(eq(rebates.uid, uid))).toEqual([]);
   });
 });

@@ -103,11 +103,12 @@ export async function sendFastLane(deps: PayoutDeps): Promise<FastLaneSummary> {
 
 /**
  * What the lane does with each pending withdrawal among `ids` (absent: not pending; an empty map when
- * the lane is off), for the console: 'sends' when the next pass would send it as things stand, else
- * the first reason it waits for an operator: its own conditions, then an open dispute on the UID, a
- * payout held by the fee ceiling, the limits for all members and for the member. The same checks as
- * a pass, except that a pass sends oldest first, so an older withdrawal may take what is left of a
- * limit before this one.
+ * the lane is off), for the console: 'sends' when it is eligible as things stand, else the first
+ * reason it is not: its own conditions (one statement for the page), then a payout held by the fee
+ * ceiling, an open dispute on the UID, the limits for all members and for the member, asked with the
+ * pass's own helpers (two queries for each withdrawal that meets every condition: few, since the lane
+ * sends those within seconds unless one of these holds them). A pass sends oldest first and ten at
+ * most, and stops when the wallet cannot pay: an eligible withdrawal goes in turn.
  */
 export async function fastLaneVerdicts(
   deps: PayoutDeps,
@@ -133,8 +134,9 @@ async function waitsFor(
   now: Date,
   heldByFees: boolean,
 ): Promise<FastLaneVerdict> {
-  if (await isUidFrozen(deps.db, withdrawal.platId, withdrawal.uid)) return 'uidFrozen';
+  // The pass's order: a held payout stops it before any withdrawal is looked at.
   if (heldByFees) return 'feeCeiling';
+  if (await isUidFrozen(deps.db, withdrawal.platId, withdrawal.uid)) return 'uidFrozen';
   try {
     await refuseOverLimit(deps.db, lane, withdrawal, now);
     return 'sends';

@@ -219,6 +219,22 @@ describe('/mypage/records', () => {
     expect(screen.queryByText(t('msg:error'))).not.toBeInTheDocument();
   });
 
+  it('says the records changed and downloads nothing when the cursor is refused again after starting over', async () => {
+    const all = Array.from({ length: 1_500 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    stubCashbackServer({
+      rebates: (body) =>
+        body.after === undefined
+          ? pagesOf(all)(body)
+          : { refused: { state: State.ValidationFailed, msg: 'after: invalid value' } },
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    expect(await screen.findByText(t('cashback.exportChanged'))).toBeInTheDocument();
+    expect(downloadCsv).not.toHaveBeenCalled();
+  });
+
   it('says the file is partial when fewer records come back than the total', async () => {
     const all = Array.from({ length: 150 }, (_, index) => rebateRecord({ uid: `U${index}` }));
     // Ten records leave the filtered list while the export runs: its page comes back short.

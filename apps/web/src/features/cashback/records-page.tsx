@@ -17,6 +17,13 @@ import { useExchangeName } from './hooks';
 
 const PAGE_SIZE = 20;
 
+/**
+ * The server's refusal of an export page's cursor: the filters passed on the first page, so on a later
+ * one only the cursor can fail its check (a record of a UID unbound or moved since the walk began).
+ */
+const isCursorRefusal = (error: unknown) =>
+  error instanceof ApiError && error.state === State.ValidationFailed;
+
 /** /mypage/records: every cashback record, filtered by exchange and status, with a CSV export. */
 export default function RecordsPage() {
   const { t } = useTranslation();
@@ -38,8 +45,7 @@ export default function RecordsPage() {
         complete,
       } = await fetchAllAfter(
         (after, pageSize) => fetchRebatePage({ platId, status, pageSize, after }),
-        // The filters passed on the first page: on a later one only the cursor can be refused.
-        (error) => error instanceof ApiError && error.state === State.ValidationFailed,
+        isCursorRefusal,
       );
       const rows = all.map((record) => [
         exchangeName(record.platId),
@@ -65,8 +71,9 @@ export default function RecordsPage() {
       ];
       downloadCsv('cashback-records.csv', toCsv(header, rows));
       if (!complete) toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
-    } catch {
-      toast.error(t('msg:error'));
+    } catch (error) {
+      // Refused twice: the list keeps changing under the walk (fetchAllAfter started over once).
+      toast.error(isCursorRefusal(error) ? t('cashback.exportChanged') : t('msg:error'));
     } finally {
       setExporting(false);
     }
