@@ -21,6 +21,13 @@ declare module 'vitest' {
  * a dump instead.
  */
 export default async function setup(project: TestProject) {
+  // On PostgreSQL each file creates a database of its own and none opens an embedded one (the
+  // PGlite-only files are left out of that pass: vitest.config.ts): no template to make.
+  if (process.env.TEST_DATABASE_URL) {
+    project.provide('pgliteTemplate', '');
+    project.provide('pgliteEmpty', '');
+    return;
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-pglite-template-'));
   const fresh = await PGlite.create();
   const empty = await fresh.dumpDataDir('none');
