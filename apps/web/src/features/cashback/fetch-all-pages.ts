@@ -22,6 +22,11 @@ export async function fetchAllPages<T extends { id: string }>(
     for (const record of result.records) byId.set(record.id, record);
     if (result.records.length < EXPORT_PAGE_SIZE || page * EXPORT_PAGE_SIZE >= total) break;
   }
+  return collected(byId, total);
+}
+
+/** What a walk gathered, and whether it is the whole list (fewer records than the total: partial). */
+function collected<T>(byId: Map<string, T>, total: number) {
   const records = [...byId.values()];
   return { records, total, complete: records.length >= total };
 }
@@ -41,26 +46,22 @@ export async function fetchAllAfter<T extends { id: string }>(
   ) => Promise<{ records: T[]; total: number; next: string | null }>,
   cursorRefused: (error: unknown) => boolean = () => false,
 ): Promise<{ records: T[]; total: number; complete: boolean }> {
-  try {
-    return await walkAfter(fetchPage);
-  } catch (error) {
-    if (!(error instanceof CursorRefused)) throw error;
-  }
-  try {
-    return await walkAfter(fetchPage);
-  } catch (error) {
-    // Refused again: the page hears the server's refusal itself.
-    throw error instanceof CursorRefused ? error.cause : error;
+  for (let walk = 1; ; walk += 1) {
+    try {
+      return await walkAfter();
+    } catch (error) {
+      if (!(error instanceof CursorRefused)) throw error;
+      // Refused again: the page hears the server's refusal itself.
+      if (walk === 2) throw error.cause;
+    }
   }
 
-  async function walkAfter(
-    page: typeof fetchPage,
-  ): Promise<{ records: T[]; total: number; complete: boolean }> {
+  async function walkAfter(): Promise<{ records: T[]; total: number; complete: boolean }> {
     const byId = new Map<string, T>();
     let total = 0;
     let after: string | undefined;
-    for (let count = 1; count <= MAX_PAGE; count += 1) {
-      const result = await page(after, CASHBACK.exportPageSize).catch((error: unknown) => {
+    for (let page = 1; page <= MAX_PAGE; page += 1) {
+      const result = await fetchPage(after, CASHBACK.exportPageSize).catch((error: unknown) => {
         throw after !== undefined && cursorRefused(error) ? new CursorRefused(error) : error;
       });
       total = result.total;
@@ -69,8 +70,7 @@ export async function fetchAllAfter<T extends { id: string }>(
       if (result.next === null || result.next === after) break;
       after = result.next;
     }
-    const records = [...byId.values()];
-    return { records, total, complete: records.length >= total };
+    return collected(byId, total);
   }
 }
 
