@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../test/test-app.js';
+import { createScratchDatabase } from '../test/scratch-database.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
 import { statementNameOf } from './named-statements.js';
 import { rowsOf } from './rows.js';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +12,8 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** A dump of a fresh embedded database before any migration, for the migrations' own tests. */
     pgliteEmpty: string;
+    /** On PostgreSQL: a migrated database that test files copy (`create database … template`). */
+    postgresTemplate: string;
   }
 }
 
@@ -21,12 +24,16 @@ declare module 'vitest' {
  * a dump instead.
  */
 export default async function setup(project: TestProject) {
-  // On PostgreSQL each file creates a database of its own and none opens an embedded one (the
-  // PGlite-only files are left out of that pass: vitest.config.ts): no template to make.
-  if (process.env.TEST_DATABASE_URL) {
+  // On PostgreSQL each file copies a migrated database and none opens an embedded one (the PGlite-only
+  // files are left out of that pass: vitest.config.ts).
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    const template = await createScratchDatabase(adminUrl, 'elex_template');
+    await (await openDatabase({ kind: 'postgres', url: template.url, poolSize: 1 })).close();
     project.provide('pgliteTemplate', '');
     project.provide('pgliteEmpty', '');
-    return;
+    project.provide('postgresTemplate', template.name);
+    return () => template.drop();
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-pglite-template-'));
   const fresh = await PGlite.create();
@@ -43,5 +50,6 @@ export default async function setup(project: TestProject) {
   await handle.close();
   project.provide('pgliteTemplate', file);
   project.provide('pgliteEmpty', emptyFile);
+  project.provide('postgresTemplate', '');
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

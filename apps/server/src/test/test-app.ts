@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { ManualClock } from '../lib/clock.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 /** The migrated template dumped by global-setup.ts, or none (then each database migrates itself). */
 async function pgliteTemplate(): Promise<Blob | undefined> {
@@ -13,30 +12,9 @@ async function pgliteTemplate(): Promise<Blob | undefined> {
   return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
 }
 
-/**
- * A new, empty PostgreSQL database on the server of `adminUrl` (TEST_DATABASE_URL): its URL, and drop()
- * to remove it (with force: a killed process may leave connections behind).
- */
-export async function createScratchDatabase(
-  adminUrl: string,
-  prefix = 'elex_test',
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+/** A new database copied from the run's migrated template (global-setup.ts) when there is one. */
+function createMigratedScratchDatabase(adminUrl: string) {
+  return createScratchDatabase(adminUrl, 'elex_test', inject('postgresTemplate') || undefined);
 }
 
 /**
@@ -47,7 +25,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
 
-  const scratch = await createScratchDatabase(adminUrl);
+  const scratch = await createMigratedScratchDatabase(adminUrl);
   const handle = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 });
   return {
     ...handle,
@@ -72,9 +50,10 @@ export async function openSharedTestDatabase(
     const handle = await openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
     return { handles: Array.from({ length: count }, () => handle), close: () => handle.close() };
   }
-  const scratch = await createScratchDatabase(adminUrl);
+  const scratch = await createMigratedScratchDatabase(adminUrl);
   const handles: DatabaseHandle[] = [];
-  // One after the other: the first migrates, the others find the migrations applied.
+  // One after the other: should the template be missing, the first migrates and the others find the
+  // migrations applied.
   for (let index = 0; index < count; index += 1) {
     handles.push(await openDatabase({ kind: 'postgres', url: scratch.url, poolSize }));
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../../test/cli-process.js';
 import { runCommandAs, testOperatorActor } from '../../test/ops-command.js';
-import { createScratchDatabase } from '../../test/test-app.js';
+import { createScratchDatabase } from '../../test/scratch-database.js';
 import { listAudit } from '../admin/audit.service.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import {
