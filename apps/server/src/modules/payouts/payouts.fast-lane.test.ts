@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Address } from 'viem';
+import { type Address, createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config.js';
-import { usdtBalance } from '../../test/chain/local-chain.js';
+import { funderClient, mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { grantOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
@@ -341,6 +342,67 @@ describe('the fast lane', () => {
     // Decided, it leaves the pending queue and the lane has nothing to say about it.
     await rejectWithdrawal(deps(), { id: suspendedId, reason: 'test over', operatorId: operator.userId });
     expect(await laneVerdicts([suspendedId])).toEqual(['absent']);
+  });
+
+  it('leaves to an operator a withdrawal whose payout reverted: the lane never sends it again, an operator does', async () => {
+    ctx.clock.advance(DAY_MS + 1000);
+    const { member, to } = await trustedMember('60');
+    const id = await request(member, '60', to);
+    expect(await laneVerdicts([id])).toEqual(['sends']);
+
+    // The lane sends it; an approved spender empties the wallet in the same block, ahead of it.
+    const wallet = createWalletClient({
+      account: setup.account,
+      chain: polygon,
+      transport: http(setup.chain.url),
+    });
+    const spender = funderClient(setup.chain);
+    const approval = await wallet.writeContract({
+      address: setup.token,
+      abi: testUsdtAbi,
+      functionName: 'approve',
+      args: [spender.account.address, usdt('1000000000')],
+    });
+    await setup.chain.public.waitForTransactionReceipt({ hash: approval });
+    const float = await usdtBalance(setup.chain, setup.token, setup.account.address);
+    await setup.chain.test.setAutomine(false);
+    try {
+      await spender.writeContract({
+        address: setup.token,
+        abi: testUsdtAbi,
+        functionName: 'transferFrom',
+        args: [setup.account.address, '0x000000000000000000000000000000000000dEaD', float],
+        gas: 100_000n,
+      });
+      // (The disputed UID's withdrawal of the test before still waits.)
+      expect(await sendFastLane(deps())).toMatchObject({ sent: 1 });
+      await setup.chain.test.mine({ blocks: 1 });
+    } finally {
+      await setup.chain.test.setAutomine(true);
+    }
+    await settle();
+    expect((await payoutsOf(id)).map((payout) => [payout.sentVia, payout.state])).toEqual([
+      ['auto', 'reverted'],
+    ]);
+    expect(await getWithdrawal(deps(), id)).toMatchObject({ status: 'pending', txHash: null });
+    expect(await usdtBalance(setup.chain, setup.token, to)).toBe(usdt('50'));
+
+    // Funded again, the lane still leaves it alone and the console says why.
+    await mintUsdt(setup.chain, setup.token, setup.account.address, float);
+    expect(await laneVerdicts([id])).toEqual(['sentBefore']);
+    expect(await sendFastLane(deps())).toMatchObject({ sent: 0 });
+    expect(await payoutsOf(id)).toHaveLength(1);
+
+    // An operator looks at it and sends it again: paid once.
+    await sendWithdrawal(deps(), { id, operatorId: operator.userId, via: 'console' });
+    await settle();
+    expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+    expect((await payoutsOf(id)).map((payout) => [payout.sentVia, payout.state])).toEqual([
+      ['console', 'confirmed'],
+      ['auto', 'reverted'],
+    ]);
+    expect(await usdtBalance(setup.chain, setup.token, to)).toBe(usdt('110'));
+    await everyInvariantHolds();
   });
 
   it('runs in the server’s tracker loop and sends nothing when off', async () => {
