@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { type Address, createWalletClient, http } from 'viem';
+import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config.js';
-import { funderClient, mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
+import { mintUsdt, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { grantOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
@@ -35,6 +34,7 @@ import {
   payoutConfig,
   payoutTestChain,
   settlePayouts,
+  takeFromWalletInNextBlock,
   whileTrackerRuns,
 } from './test-support.js';
 
@@ -351,29 +351,9 @@ describe('the fast lane', () => {
     expect(await laneVerdicts([id])).toEqual(['sends']);
 
     // The lane sends it; an approved spender empties the wallet in the same block, ahead of it.
-    const wallet = createWalletClient({
-      account: setup.account,
-      chain: polygon,
-      transport: http(setup.chain.url),
-    });
-    const spender = funderClient(setup.chain);
-    const approval = await wallet.writeContract({
-      address: setup.token,
-      abi: testUsdtAbi,
-      functionName: 'approve',
-      args: [spender.account.address, usdt('1000000000')],
-    });
-    await setup.chain.public.waitForTransactionReceipt({ hash: approval });
     const float = await usdtBalance(setup.chain, setup.token, setup.account.address);
-    await setup.chain.test.setAutomine(false);
     try {
-      await spender.writeContract({
-        address: setup.token,
-        abi: testUsdtAbi,
-        functionName: 'transferFrom',
-        args: [setup.account.address, '0x000000000000000000000000000000000000dEaD', float],
-        gas: 100_000n,
-      });
+      await takeFromWalletInNextBlock(setup, float);
       // (The disputed UID's withdrawal of the test before still waits.)
       expect(await sendFastLane(deps())).toMatchObject({ sent: 1 });
       await setup.chain.test.mine({ blocks: 1 });

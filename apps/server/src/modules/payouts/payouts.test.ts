@@ -4,7 +4,7 @@ import { type Address, createWalletClient, http } from 'viem';
 import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.js';
-import { funderClient, mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
+import { mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
 import { call, mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
@@ -26,6 +26,7 @@ import {
   payoutTestChain,
   pendingWithdrawal,
   settlePayouts,
+  takeFromWalletInNextBlock,
   whileTrackerRuns,
 } from './test-support.js';
 
@@ -303,22 +304,7 @@ describe('a transaction that does not land', () => {
     // Covered when checked, gone before its block: the wallet let another account spend its USDT, and
     // that account's transfer, sent just before ours, is mined ahead of it in the same block.
     await mintUsdt(setup.chain, setup.token, setup.account.address, usdt('100'));
-    const funder = funderClient(setup.chain);
-    const approval = await wallet.writeContract({
-      address: setup.token,
-      abi: testUsdtAbi,
-      functionName: 'approve',
-      args: [funder.account.address, usdt('1000000')],
-    });
-    await setup.chain.public.waitForTransactionReceipt({ hash: approval });
-    await setup.chain.test.setAutomine(false);
-    const taken = await funder.writeContract({
-      address: setup.token,
-      abi: testUsdtAbi,
-      functionName: 'transferFrom',
-      args: [setup.account.address, '0x000000000000000000000000000000000000dEaD', usdt('100')],
-      gas: 100_000n,
-    });
+    const taken = await takeFromWalletInNextBlock(setup, usdt('100'));
     // Still in the mempool: the balance the send reads covers it.
     const { payout } = await send(id);
     await mine(1);

@@ -1,14 +1,17 @@
-import type { Address, Hex, LocalAccount } from 'viem';
+import { type Address, createWalletClient, type Hash, type Hex, http, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { polygon } from 'viem/chains';
 import { expect } from 'vitest';
 import type { Config } from '../../config.js';
 import { startPayoutTracker } from '../../jobs/payout-tracker.js';
 import {
   deployTestUsdt,
+  funderClient,
   type LocalChain,
   mintUsdt,
   setGasBalance,
   startLocalChain,
+  testUsdtAbi,
 } from '../../test/chain/local-chain.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
@@ -39,6 +42,36 @@ export async function payoutTestChain(options: { usdt?: bigint } = {}): Promise<
   await setGasBalance(chain, account.address, 10n ** 21n);
   await mintUsdt(chain, token, account.address, options.usdt ?? 100_000_000_000n);
   return { chain, token, key, account };
+}
+
+/**
+ * USDT leaving the wallet ahead of our next payout: another account the wallet approved takes `micro`
+ * with a transfer left in the mempool (automine is switched off here), so a payout sent next sees the
+ * balance still there and is mined behind it in the same block. The caller mines, then switches
+ * automine back on. Answers the taking transfer's hash.
+ */
+export async function takeFromWalletInNextBlock(setup: PayoutTestChain, micro: bigint): Promise<Hash> {
+  const wallet = createWalletClient({
+    account: setup.account,
+    chain: polygon,
+    transport: http(setup.chain.url),
+  });
+  const spender = funderClient(setup.chain);
+  const approval = await wallet.writeContract({
+    address: setup.token,
+    abi: testUsdtAbi,
+    functionName: 'approve',
+    args: [spender.account.address, micro],
+  });
+  await setup.chain.public.waitForTransactionReceipt({ hash: approval });
+  await setup.chain.test.setAutomine(false);
+  return spender.writeContract({
+    address: setup.token,
+    abi: testUsdtAbi,
+    functionName: 'transferFrom',
+    args: [setup.account.address, '0x000000000000000000000000000000000000dEaD', micro],
+    gas: 100_000n,
+  });
 }
 
 export function payoutConfig(
