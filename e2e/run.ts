@@ -2,12 +2,13 @@
  * Runs every spec under e2e/specs with Node's test runner against one production server started
  * here: each spec file is its own process, and a fresh PGlite data directory takes several seconds to
  * initialise (about 11 s from spawn to /healthz on a 2-core machine), so one server serves them all.
+ * The specs that need a server of their own start it from a copy of a directory made once here.
  * Arguments are passed to `node --test` (e.g. `--test-name-pattern=404` or a spec path).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type RunningServer, startServer } from './support/server.js';
+import { prepareDataTemplate, type RunningServer, startServer } from './support/server.js';
 import { startSmtpCapture } from './support/smtp-capture.js';
 
 const specsDir = path.join(import.meta.dirname, 'specs');
@@ -23,6 +24,9 @@ const files = hasFiles
 
 // A real SMTP server receives the app's mails; specs read the codes from its mailbox directory.
 const smtp = await startSmtpCapture();
+// A first start on a fresh directory, kept as the template every later server copies (support/server.ts).
+const template = await prepareDataTemplate(smtp.url);
+process.env.E2E_DATA_TEMPLATE = template.dir;
 let server: RunningServer | undefined;
 if (!process.env.E2E_BASE_URL) {
   server = await startServer({ smtpUrl: smtp.url });
@@ -43,5 +47,6 @@ const code = await new Promise<number>((resolve) => {
   child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });
 await server?.stop();
+template.remove();
 await smtp.stop();
 process.exit(code);

@@ -19,18 +19,21 @@ import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp
 const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString();
 const appSecret = randomBytes(24).toString('hex');
+let root: string;
 let dataDir: string;
 let smtp: SmtpCapture;
 let server: RunningServer | undefined;
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-cashback-'));
+  // The data directory and the CSV files handed to the CLI, removed together.
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-cashback-'));
+  dataDir = path.join(root, 'data');
   smtp = await startSmtpCapture();
 });
 after(async () => {
   await server?.stop();
   await smtp.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const start = async () => {
@@ -90,7 +93,7 @@ async function bodyRows(page: Page, name: string): Promise<string[][]> {
 }
 
 function writeCsv(name: string, lines: string[]): string {
-  const file = path.join(dataDir, '..', `${path.basename(dataDir)}-${name}.csv`);
+  const file = path.join(root, `${name}.csv`);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }

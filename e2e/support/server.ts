@@ -29,6 +29,35 @@ export interface RunningServer {
 const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS) || 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * Fills `dataDir` from E2E_DATA_TEMPLATE (set by run.ts: a directory a server has started on once,
+ * fresh, and stopped) when it does not exist yet or is empty; else leaves it. Creating and migrating
+ * an embedded database took several seconds of the two cores per server, and the suite starts ten.
+ */
+function fromTemplate(dataDir: string) {
+  const dataTemplate = process.env.E2E_DATA_TEMPLATE;
+  if (!dataTemplate) return;
+  if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) return;
+  fs.cpSync(dataTemplate, dataDir, { recursive: true });
+}
+
+/**
+ * The suite's template (see E2E_DATA_TEMPLATE): a server started on a fresh directory, as on an
+ * operator's first start, and stopped; remove() deletes it at the end of the run.
+ */
+export async function prepareDataTemplate(smtpUrl: string): Promise<{ dir: string; remove(): void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-template-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    const first = await startServer({ smtpUrl, dataDir: dir, fresh: true });
+    await first.stop();
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { dir, remove };
+}
+
 /** Asks the kernel for a port that is free right now (the server binds it a moment later). */
 async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,7 +76,8 @@ async function findFreePort(): Promise<number> {
 
 /**
  * Starts the production server (`apps/server/dist/main.js`, the build) the way an operator would, on a free
- * loopback port and a fresh temporary DATA_DIR (embedded PGlite), and waits until /healthz answers.
+ * loopback port and a new temporary DATA_DIR (embedded PGlite; from the suite's template when there is
+ * one), and waits until /healthz answers.
  * `stop()` sends SIGTERM, waits for the process to exit and removes the data directory — unless the
  * caller passed its own `dataDir` (and `appSecret`) to restart on the same data, for example after an
  * operator command that needs the directory to itself. `smtpUrl` is the suite's SMTP capture
@@ -59,6 +89,8 @@ export async function startServer(options: {
   appSecret?: string;
   /** More settings for this server (the payout spec's PAYOUT_* for its local chain). */
   env?: Record<string, string>;
+  /** Create the database as on a first start, not from the suite's template. */
+  fresh?: boolean;
 }): Promise<RunningServer> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`${webDist}/index.html is missing: run \`npm run build\` before the e2e suite`);
@@ -71,6 +103,7 @@ export async function startServer(options: {
   const url = `http://127.0.0.1:${port}`;
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'elex-e2e-'));
+  if (!options.fresh) fromTemplate(dataDir);
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
