@@ -173,6 +173,9 @@ const en = {
   correctionReasonTooLong: 'Keep the reason under 300 characters: the member reads it',
   correctionUidRequired: 'Choose which UID the cashback correction is for',
   correctionUidNotMember: 'This UID was never bound to this member',
+  correctionUidEnded:
+    'This UID is no longer bound to this member: its balance is its current holder’s. Correct the member’s rewards instead',
+  correctionOwnAccount: 'You cannot correct your own money: another operator must propose it',
   correctionOverdraft: 'This debit would take the balance below zero: the account holds {{balance}} USDT',
   correctionPosted: 'Correction posted',
   correctionPending: 'Correction saved: it waits for a second operator’s approval',
@@ -378,6 +381,8 @@ const zh: MessageCatalogue = {
   correctionReasonTooLong: '原因请少于 300 个字符：会员会看到它',
   correctionUidRequired: '请选择返佣调整对应的 UID',
   correctionUidNotMember: '该 UID 从未绑定到此会员',
+  correctionUidEnded: '该 UID 已不再绑定到此会员：其余额属于当前持有人。请改为调整该会员的奖励',
+  correctionOwnAccount: '您不能调整自己的资金：须由其他运营人员提出',
   correctionOverdraft: '此扣减会使余额低于零：该账户现有 {{balance}} USDT',
   correctionPosted: '调整已入账',
   correctionPending: '调整已保存，等待另一位运营人员审批',
@@ -583,6 +588,9 @@ const ko: MessageCatalogue = {
   correctionReasonTooLong: '사유는 300자 미만으로 입력해 주세요. 회원에게 표시됩니다',
   correctionUidRequired: '캐시백 조정을 적용할 UID를 선택해 주세요',
   correctionUidNotMember: '이 UID는 이 회원에게 연동된 적이 없습니다',
+  correctionUidEnded:
+    '이 UID는 더 이상 이 회원에게 연동되어 있지 않습니다. 잔액은 현재 보유자의 것이니 회원의 리워드를 조정해 주세요',
+  correctionOwnAccount: '본인의 자금은 조정할 수 없습니다. 다른 운영자가 제안해야 합니다',
   correctionOverdraft: '이 차감으로 잔액이 0 미만이 됩니다. 계정 잔액은 {{balance}} USDT입니다',
   correctionPosted: '조정이 반영되었습니다',
   correctionPending: '조정이 저장되었습니다. 다른 운영자의 승인을 기다립니다',

@@ -121,6 +121,8 @@ beforeAll(async () => {
   const suspended = await newMember(ctx);
   await suspendMember(ctx.deps, setup, { userId: suspended.userId, reason: 'set up by the guard test' });
   const toSuspend = await newMember(ctx);
+  // Without a withdrawal under review, which an unbind waits for.
+  const toUnbind = await fundedMember(ctx, { cashback: '10' });
   const locked = await newMember(ctx);
   const changed = (
     await call(
@@ -152,7 +154,7 @@ beforeAll(async () => {
     searchMembers: { query: member.email },
     memberDetail: { userId: funded.userId },
     memberLedger: { userId: funded.userId },
-    unbindUid: { platId: funded.platId, uid: funded.uid, reason: 'disputed by the exchange' },
+    unbindUid: { platId: toUnbind.platId, uid: toUnbind.uid, reason: 'disputed by the exchange' },
     catalog: {},
     updateExchange: { platId, ...fields, name: 'Renamed by the guard test' },
     replaceVipTiers: { platId, tiers: vipTiers.slice(0, 1) },

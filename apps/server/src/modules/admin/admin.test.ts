@@ -559,6 +559,25 @@ describe('members', () => {
     });
   });
 
+  it('refuses to unbind a UID while a withdrawal of it is under review: its cashback would return to the next holder', async () => {
+    const member = await fundedMember(ctx, { cashback: '80' });
+    const requested = await applyDeposit(ctx, member, { amount: '60', authCode: await ownCode(ctx, member) });
+    const id = requested.content?.id ?? '';
+    const unbind = () =>
+      adminCall(ctx, operator, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' });
+    expect(await unbind()).toMatchObject({
+      state: State.Refused,
+      message: 'A withdrawal of this UID is under review: decide it first',
+    });
+    expect(
+      (await call(ctx, '/elex/user/myInfo', {}, { token: member.token })).json().content.exchangeBinds,
+    ).toHaveLength(1);
+    expect(
+      await adminCall(ctx, operator, 'rejectWithdrawal', { id, reason: 'Ownership in question' }),
+    ).toMatchObject({ state: 0 });
+    expect(await unbind()).toMatchObject({ state: 0, content: { balance: '80.000000' } });
+  });
+
   it('keeps an unbound UID’s history on the member’s ledger, marked as no longer bound', async () => {
     const member = await fundedMember(ctx, { cashback: '64' });
     const account = `cashback:${member.platId}:${member.uid}`;

@@ -20,7 +20,9 @@ import {
   liveBindingOf,
   unbindUid,
 } from '../bindings/bindings.service.js';
+import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
+import { countUnderReviewOfUid } from '../withdrawals/under-review.js';
 import { findOperatorRow, selectAuditPage } from './admin.repository.js';
 import { recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
@@ -163,17 +165,24 @@ function bindingSnapshot(row: ExchangeBindingRow, balanceMicro: bigint) {
 
 /**
  * /elex/admin/unbindUid: ends a disputed binding with the operator's reason. The UID's cashback stays
- * on its ledger account (`cashback:<platId>:<uid>`) for its next binding; nothing moves.
+ * on its ledger account (`cashback:<platId>:<uid>`) for its next binding; nothing moves. Under the
+ * UID's account lock (so no withdrawal of the UID is requested or paid meanwhile), and refused while
+ * a withdrawal of the UID is under review, as a dispute's move is: its cashback part would return to
+ * the account after the unbind, that is to the UID's next holder.
  */
 export async function unbindMemberUid(
   deps: AppDeps,
   context: ActionContext,
   input: { platId: number; uid: string; reason: string },
 ): Promise<AdminBinding> {
-  return deps.db.transaction(async (tx) => {
+  return inMoneyTransaction(deps, async (tx) => {
     const before = await liveBindingOf(tx, input.platId, input.uid);
     if (!before) throw AppError.refused('uidNotBound');
     const at = deps.clock.now();
+    await balanceOf(tx, accountCode.cashback(input.platId, input.uid), { forUpdate: true, at });
+    if ((await countUnderReviewOfUid(tx, input.platId, input.uid)) > 0) {
+      throw AppError.refused('supportWithdrawalUnderReview');
+    }
     const after = await unbindUid(tx, {
       platId: input.platId,
       uid: input.uid,

@@ -24,6 +24,7 @@ import {
   findActiveUserByInviteCode,
   findUserById,
   findUserByIdForShare,
+  findUserByIdForUpdate,
   insertDeletedEmail,
   insertUserUnlessTaken,
   isEmailDeleted,
@@ -473,6 +474,15 @@ export async function withdrawalLockedUntilInTransaction(
   // issue 12: a member suspended since the first look cannot move money either.
   if (user?.suspendedAt) throw AppError.refused('withdrawalSuspended');
   return activeLock(user?.withdrawalLockedUntil ?? null, now);
+}
+
+/**
+ * The member's row held `FOR UPDATE` until the transaction ends (undefined: no such member): an
+ * operator's booking on a member's money that must see every other one of them in order (corrections),
+ * taken before any ledger account as the money paths do.
+ */
+export function lockMemberRow(tx: Transaction, userId: number): Promise<UserRow | undefined> {
+  return findUserByIdForUpdate(tx, userId);
 }
 
 /** A member's invite code (the invites module's link and code calls). */

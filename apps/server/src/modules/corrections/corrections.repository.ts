@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type CorrectionRow, corrections, type NewCorrectionRow } from './corrections.tables.js';
 
@@ -31,4 +31,27 @@ export async function decideCorrection(
     .returning();
   if (!row) throw new Error(`correction ${id} was not pending`);
   return row;
+}
+
+/**
+ * What one operator booked for one member without a second operator since `since`: the sum of the
+ * absolute amounts of their corrections that posted at once.
+ */
+export async function sumPostedAtOnceSince(
+  db: Executor,
+  query: { userId: number; proposedById: number; since: Date },
+): Promise<bigint> {
+  const [row] = await db
+    .select({ micro: sql<string>`coalesce(sum(abs(${corrections.amountMicro})), 0)::text` })
+    .from(corrections)
+    .where(
+      and(
+        eq(corrections.userId, query.userId),
+        eq(corrections.proposedById, query.proposedById),
+        eq(corrections.needsApproval, false),
+        eq(corrections.status, 'posted'),
+        gte(corrections.proposedAt, query.since),
+      ),
+    );
+  return BigInt(row?.micro ?? '0');
 }

@@ -16,11 +16,16 @@ import { selectAdjustmentList } from '../../read-models/adjustment-list.js';
 import { selectCorrectionPage } from '../../read-models/correction-list.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
-import { findUserById } from '../auth/auth.service.js';
-import { bindingHistoryOfUser } from '../bindings/bindings.service.js';
+import { findUserById, lockMemberRow } from '../auth/auth.service.js';
+import { bindingHistoryOfUser, liveBindingOf } from '../bindings/bindings.service.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
-import { decideCorrection, insertCorrection, lockCorrection } from './corrections.repository.js';
+import {
+  decideCorrection,
+  insertCorrection,
+  lockCorrection,
+  sumPostedAtOnceSince,
+} from './corrections.repository.js';
 import type { CorrectionRow } from './corrections.tables.js';
 
 /**
@@ -85,7 +90,11 @@ function overdraft(balance: bigint): AppError {
   return AppError.refused('correctionOverdraft', { balance: usdt(balance < 0n ? 0n : balance) });
 }
 
-/** Which account a proposal corrects; a UID must be one the member has bound (live or ended). */
+/**
+ * Which account a proposal corrects: the member's rewards, or the cashback of a UID the member holds
+ * now. A UID's balance is the UID's (docs/ledger.md): after an unbind or a dispute's move it is its
+ * next holder's, so a correction of an ended binding would land on someone else's money.
+ */
 async function targetAccount(deps: AppDeps, input: ProposeInput) {
   const member = await findUserById(deps.db, input.userId);
   if (!member || member.deletedAt) throw new AppError(State.NotFound, 'memberNotFound');
@@ -98,6 +107,35 @@ async function targetAccount(deps: AppDeps, input: ProposeInput) {
   if (!bound) throw AppError.refused('correctionUidNotMember');
   return { platId: bound.platId, uid: bound.uid, code: accountCode.cashback(bound.platId, bound.uid) };
 }
+
+/**
+ * The same question in the booking's transaction, for a proposal and again at its approval: the
+ * member's row locked first (one operator's proposals for a member are counted in order; a deletion
+ * waits), then the account (an unbind and a dispute's move take it too), then the member is still
+ * there and still holds the UID. Answers the account's balance.
+ */
+async function lockTarget(
+  tx: Transaction,
+  target: { userId: number; platId: number | null; uid: string | null; code: string },
+  at: Date,
+): Promise<bigint> {
+  const member = await lockMemberRow(tx, target.userId);
+  if (!member || member.deletedAt) throw new AppError(State.NotFound, 'memberNotFound');
+  const balance = await balanceOf(tx, target.code, { forUpdate: true, at });
+  if (target.platId !== null && target.uid !== null) {
+    const holder = await liveBindingOf(tx, target.platId, target.uid);
+    if (holder?.userId !== target.userId) throw AppError.refused('correctionUidEnded');
+  }
+  return balance;
+}
+
+/** Money of an operator's own is never theirs alone to correct (as their own withdrawal is not). */
+function refuseOwnAccount(userId: number, actor: AuditActor) {
+  if (actor.userId !== null && actor.userId === userId) throw AppError.refused('correctionOwnAccount');
+}
+
+/** How far back an operator's corrections for a member that posted at once count toward the threshold. */
+const AT_ONCE_WINDOW_MS = 86_400_000;
 
 /** Books the correction's journal and marks it posted, in the caller's transaction; audited. */
 async function post(
@@ -144,26 +182,37 @@ async function post(
 }
 
 /**
- * /elex/admin/corrections/propose: saves the correction and posts it at once when its absolute amount
- * is within the threshold; above it, it waits for a second operator. A debit that would take the
- * account below zero is refused either way (for a pending one, against today's balance: the approval
- * checks again under the account's lock).
+ * /elex/admin/corrections/propose: saves the correction and posts it at once when its absolute amount,
+ * with what the same operator posted at once for the member in the last 24 hours, is within the
+ * threshold; above it, it waits for a second operator. A debit that would take the account below
+ * zero is refused either way (for a pending one, against today's balance: the approval checks again
+ * under the account's lock). Refused for the operator's own money and for a UID the member no longer
+ * holds.
  */
 export async function proposeCorrection(
   deps: AppDeps,
   context: ActionContext,
   input: ProposeInput,
 ): Promise<Correction> {
+  refuseOwnAccount(input.userId, context.actor);
   const target = await targetAccount(deps, input);
   const amountMicro = signedMicro(input.amount);
   const magnitude = amountMicro < 0n ? -amountMicro : amountMicro;
-  const needsApproval = magnitude > deps.config.correctionApprovalMicro;
   const row = await inMoneyTransaction(deps, async (tx) => {
     const at = deps.clock.now();
-    if (needsApproval && amountMicro < 0n) {
-      const balance = await balanceOf(tx, target.code);
-      if (balance + amountMicro < 0n) throw overdraft(balance);
-    }
+    const balance = await lockTarget(tx, { userId: input.userId, ...target }, at);
+    // Slices do not add up to more than the threshold without a second operator: what this operator
+    // posted at once for this member in the last 24 hours counts.
+    const postedAtOnce =
+      context.actor.userId === null
+        ? 0n
+        : await sumPostedAtOnceSince(tx, {
+            userId: input.userId,
+            proposedById: context.actor.userId,
+            since: new Date(at.getTime() - AT_ONCE_WINDOW_MS),
+          });
+    const needsApproval = magnitude + postedAtOnce > deps.config.correctionApprovalMicro;
+    if (needsApproval && amountMicro < 0n && balance + amountMicro < 0n) throw overdraft(balance);
     const proposed = await insertCorrection(tx, {
       userId: input.userId,
       account: input.account,
@@ -218,6 +267,13 @@ export async function approveCorrection(
   const row = await inMoneyTransaction(deps, async (tx) => {
     const pending = await lockPending(tx, id);
     if (sameOperator(pending, context.actor)) throw AppError.refused('correctionOwnApproval');
+    refuseOwnAccount(pending.userId, context.actor);
+    // The member or the UID may have gone since the proposal: checked again under the locks.
+    await lockTarget(
+      tx,
+      { userId: pending.userId, platId: pending.platId, uid: pending.uid, code: pending.accountCode },
+      deps.clock.now(),
+    );
     await recordAudit(tx, {
       actor: context.actor,
       action: 'correction.approve',

@@ -65,6 +65,19 @@ async function soundLedger() {
   expect(await checkAllInvariants(ctx.db)).toEqual([]);
 }
 
+/** Another member binds `earlier`'s UID (once it was unbound or its holder left). */
+async function nextHolder(earlier: TestMember): Promise<TestMember> {
+  const next = { ...(await registerMember(ctx)), platId: earlier.platId, uid: earlier.uid };
+  expect(
+    await memberCall(ctx, next, '/elex/user/bindExchangeUid', {
+      platId: next.platId,
+      uid: next.uid,
+      address: ADDRESS,
+    }),
+  ).toMatchObject({ state: 0 });
+  return next;
+}
+
 describe('proposing a correction', () => {
   it('posts a credit up to the threshold at once: the UID’s balance, the member’s totals and records show it', async () => {
     const member = await fundedMember(ctx, { cashback: '40' });
@@ -295,6 +308,119 @@ describe('proposing a correction', () => {
   });
 });
 
+describe('whose money a correction may touch', () => {
+  /** `first`'s UID unbound by an operator and bound (ownership confirmed) by another member. */
+  async function movedUid(cashback: string) {
+    const first = await fundedMember(ctx, { cashback });
+    expect(
+      await adminCall(ctx, alice, 'unbindUid', { platId: first.platId, uid: first.uid, reason: 'Disputed' }),
+    ).toMatchObject({ state: 0 });
+    const next = await nextHolder(first);
+    return { first, next };
+  }
+
+  it('refuses a UID the member no longer holds (its balance is the next holder’s); their rewards take it', async () => {
+    const { first, next } = await movedUid('40');
+    const before = await countRows(ctx, 'corrections');
+    for (const amount of ['-30', '25']) {
+      expect(
+        await propose(alice, { ...cashbackOf(first), amount, reason: 'Duplicate rebate' }, 'ko'),
+      ).toMatchObject({
+        state: State.Refused,
+        message:
+          '이 UID는 더 이상 이 회원에게 연동되어 있지 않습니다. 잔액은 현재 보유자의 것이니 회원의 리워드를 조정해 주세요',
+      });
+    }
+    expect(await countRows(ctx, 'corrections')).toBe(before);
+    expect((await moneyOf(ctx, next)).cashback).toBe(usdt('40'));
+
+    const credit = await propose(alice, {
+      userId: first.userId,
+      account: 'rewards',
+      amount: '25',
+      reason: 'Goodwill',
+    });
+    expect(credit).toMatchObject({ state: 0, content: { status: 'posted' } });
+    expect((await moneyOf(ctx, first)).rewards).toBe(usdt('25'));
+    expect((await memberCall(ctx, first, '/elex/user/seeAdjustments', {})).content.total).toBe(1);
+    expect((await memberCall(ctx, next, '/elex/user/seeAdjustments', {})).content.total).toBe(0);
+    await soundLedger();
+  });
+
+  it('checks again at approval: the UID moved or the member left meanwhile, it stays pending and books nothing', async () => {
+    const member = await fundedMember(ctx, { cashback: '300' });
+    const proposed = await propose(alice, { ...cashbackOf(member), amount: '-150', reason: 'Overpaid' });
+    expect(proposed.content).toMatchObject({ status: 'pending' });
+    expect(
+      await adminCall(ctx, bob, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' }),
+    ).toMatchObject({ state: 0 });
+    expect(await approve(bob, proposed.content.id)).toMatchObject({
+      state: State.Refused,
+      message:
+        'This UID is no longer bound to this member: its balance is its current holder’s. Correct the member’s rewards instead',
+    });
+    expect(await journalsOf(proposed.content.id)).toEqual([]);
+
+    const leaving = await fundedMember(ctx, { cashback: '10', rewards: '5' });
+    const credit = await propose(alice, {
+      userId: leaving.userId,
+      account: 'rewards',
+      amount: '150',
+      reason: 'Prize',
+    });
+    await ctx.db.transaction((tx) => endMemberHoldings(tx, leaving.userId, ctx.clock.now(), 15_000_000n));
+    await ctx.db.execute(sql`update users set deleted_at = now() where id = ${leaving.userId}`);
+    expect(await approve(bob, credit.content.id)).toMatchObject({
+      state: State.NotFound,
+      message: 'No such member',
+    });
+    expect(await journalsOf(credit.content.id)).toEqual([]);
+    for (const id of [proposed.content.id, credit.content.id]) {
+      expect(await reject(bob, id, 'No longer applies')).toMatchObject({ state: 0 });
+    }
+    await soundLedger();
+  });
+
+  it('refuses an operator’s own money, proposed or approved by them', async () => {
+    const aliceRewards = () => balanceOf(ctx.db, accountCode.rewards(alice.userId));
+    const before = await aliceRewards();
+    expect(
+      await propose(alice, { userId: alice.userId, account: 'rewards', amount: '100', reason: 'x' }, 'zh'),
+    ).toMatchObject({ state: State.Refused, message: '您不能调整自己的资金：须由其他运营人员提出' });
+    const forAlice = await propose(bob, {
+      userId: alice.userId,
+      account: 'rewards',
+      amount: '150',
+      reason: 'Prize',
+    });
+    expect(forAlice.content).toMatchObject({ status: 'pending' });
+    expect(await approve(alice, forAlice.content.id)).toMatchObject({
+      state: State.Refused,
+      message: 'You cannot correct your own money: another operator must propose it',
+    });
+    expect(await aliceRewards()).toBe(before);
+    expect(await reject(bob, forAlice.content.id, 'Withdrawn')).toMatchObject({ state: 0 });
+  });
+
+  it('counts what one operator posted at once for a member in 24 hours toward the threshold', async () => {
+    const member = await fundedMember(ctx, { cashback: '10' });
+    const slice = (operator: Caller) =>
+      propose(operator, { userId: member.userId, account: 'rewards', amount: '60', reason: 'Prize' });
+    expect((await slice(alice)).content).toMatchObject({ status: 'posted', needsApproval: false });
+    // 60 + 60 is above 100: the second waits for another operator, and another operator's own count starts at 0.
+    const second = await slice(alice);
+    expect(second).toMatchObject({ message: 'Correction saved: it waits for a second operator’s approval' });
+    expect(second.content).toMatchObject({ status: 'pending', needsApproval: true });
+    expect((await slice(bob)).content).toMatchObject({ status: 'posted' });
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('120'));
+    ctx.clock.advance(86_400_000 + 1_000);
+    expect((await slice(alice)).content).toMatchObject({ status: 'posted' });
+    expect(await approve(bob, second.content.id)).toMatchObject({ state: 0, content: { status: 'posted' } });
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('240'));
+    await soundLedger();
+  });
+});
+
 describe("the member's adjustments", () => {
   it('pages their rewards and UIDs newest first, and shows the next holder of a UID none of an earlier holder’s', async () => {
     const first = await fundedMember(ctx, { cashback: '40' });
@@ -329,14 +455,7 @@ describe("the member's adjustments", () => {
     // The member deletes their account (47 USDT forfeited: 44 of cashback, 3 of rewards); another member binds the UID.
     await ctx.db.transaction((tx) => endMemberHoldings(tx, first.userId, ctx.clock.now(), 47_000_000n));
     ctx.clock.advance(60_000);
-    const next = { ...(await registerMember(ctx)), platId: first.platId, uid: first.uid };
-    expect(
-      await memberCall(ctx, next, '/elex/user/bindExchangeUid', {
-        platId: next.platId,
-        uid: next.uid,
-        address: ADDRESS,
-      }),
-    ).toMatchObject({ state: 0 });
+    const next = await nextHolder(first);
     expect(await adjustments(next, { page: 1, pageSize: 20 })).toMatchObject({ total: 0, records: [] });
 
     await post({ ...cashbackOf(next), amount: '2', reason: 'Goodwill' });

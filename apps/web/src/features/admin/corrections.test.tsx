@@ -62,6 +62,16 @@ const MEMBER: MemberDetail = {
       unbindReason: null,
       balance: '10.000000',
     },
+    // Unbound by an operator: its balance is its next holder's, not this member's to correct.
+    {
+      platId: 4,
+      uid: '40500002',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      boundAt: '2026-05-02T00:00:00.000Z',
+      unboundAt: '2026-05-09T00:00:00.000Z',
+      unbindReason: 'Disputed',
+      balance: '7.000000',
+    },
   ],
   balances: { rewards: '2.000000', cashback: '10.000000' },
 };
@@ -98,10 +108,13 @@ describe('correcting a member’s balance', () => {
     expect(within(dialog).getByText(t('msg:operatorReasonRequired'))).toBeVisible();
     expect(calls.some((call) => call.path === '/elex/admin/corrections/propose')).toBe(false);
 
-    await user.selectOptions(
-      within(dialog).getByLabelText(t('admin.corrections.accountLabel')),
-      '4:40500001',
-    );
+    const target = within(dialog).getByLabelText(t('admin.corrections.accountLabel'));
+    expect(
+      within(target)
+        .getAllByRole('option')
+        .map((option) => option.getAttribute('value')),
+    ).toEqual(['rewards', '4:40500001']);
+    await user.selectOptions(target, '4:40500001');
     await user.clear(amount);
     await user.type(amount, '-2.5');
     await user.type(within(dialog).getByLabelText(t('admin.corrections.reasonLabel')), 'Duplicate credit');

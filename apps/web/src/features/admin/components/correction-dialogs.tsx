@@ -79,10 +79,8 @@ export function ProposeCorrectionDialog({
     defaultValues: { target: 'rewards', amount: '', reason: '' },
   });
   const { errors, isSubmitting } = form.formState;
-  // One option per UID: a UID bound twice (unbound, then bound again) is one account.
-  const uids = [
-    ...new Map(bindings.map((binding) => [`${binding.platId}:${binding.uid}`, binding])).values(),
-  ];
+  // Only the UIDs the member holds now: an ended binding's balance is its next holder's.
+  const uids = bindings.filter((binding) => binding.unboundAt === null);
   return (
     <ResponsiveDialog
       open={open}
