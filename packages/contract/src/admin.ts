@@ -3,7 +3,7 @@ import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
 import { PayoutSummarySchema } from './payouts.js';
-import { isAllowedAppLink, strictIdSchema } from './rules.js';
+import { isAllowedAppLink, isCalendarDay, strictIdSchema } from './rules.js';
 import { referralCodeSchema, SIGNUP_PROBLEMS, signupUrlTemplateSchema } from './signup-links.js';
 import { TASK_GROUPS, TASK_KINDS } from './tasks.js';
 import { txHashSchema, WITHDRAWAL_STATUSES } from './withdrawals.js';
@@ -274,12 +274,7 @@ const dayOrNullSchema = z
   .trim()
   .nullable()
   .transform((value) => (value ? value : null))
-  .refine((value) => {
-    if (value === null) return true;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, fail('invalidValue'));
+  .refine((value) => value === null || isCalendarDay(value), fail('invalidValue'));
 
 /** Fee rates: percent with 4 decimals, at most 10 %. Cash rates: percent with 2 decimals, at most 100 %. */
 export const feePercentSchema = boundedDecimalSchema(DECIMALS.feePercent, '10');

@@ -15,6 +15,7 @@ export const TrackRequestSchema = z.object({
   page: z.string().max(512),
   channel: z.string().max(64).optional(),
   // Coerced: a form-encoded body (spec: the default content type) sends every value as text.
-  time: z.coerce.number().int().positive().optional(),
+  // At most 9999-12-31T23:59:59.999Z: a later one is no time a database stores.
+  time: z.coerce.number().int().positive().max(253_402_300_799_999).optional(),
 });
 export type TrackRequest = z.infer<typeof TrackRequestSchema>;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CASHBACK } from './constants.js';
 import { exchangeUidSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
-import { polygonAddressSchema, xmeUidSchema } from './rules.js';
+import { isCalendarDay, PLAT_ID_MAX, polygonAddressSchema, xmeUidSchema } from './rules.js';
 
 /**
  * The cashback engine's calls (issue 5): UID binding, the member's balances and records.
@@ -17,7 +17,8 @@ const isoTime = z.string();
 const platIdSchema = z.coerce
   .number(fail('requiredInformation'))
   .int(fail('requiredInformation'))
-  .positive(fail('requiredInformation'));
+  .positive(fail('requiredInformation'))
+  .max(PLAT_ID_MAX, fail('invalidValue'));
 /** A UID to bind: required first ('Please enter the required information'), then the catalog's UID rule. */
 const requiredUidSchema = z
   .string(fail('requiredInformation'))
@@ -128,10 +129,7 @@ export type RebateRecord = z.infer<typeof RebateRecordSchema>;
 
 const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
 const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
-const dayFilter = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, fail('invalidValue'))
-  .optional();
+const dayFilter = z.string().refine(isCalendarDay, fail('invalidValue')).optional();
 
 // /elex/user/seeRebateData: the member's records, paged and filterable.
 export const RebateQuerySchema = z

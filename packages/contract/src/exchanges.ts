@@ -9,7 +9,7 @@ import {
 } from './catalog.js';
 import { TRADE_FREQUENCIES } from './constants.js';
 import type { MessageKey } from './messages.js';
-import { leverageSchema } from './rules.js';
+import { leverageSchema, PLAT_ID_MAX } from './rules.js';
 
 /**
  * The public catalog of partner exchanges (issue 4): the home list, the exchange dictionary, the
@@ -143,7 +143,7 @@ export const platIdSchema = z
       .number()
       .int(fail('invalidValue'))
       .positive(fail('invalidValue'))
-      .max(2_147_483_647, fail('invalidValue')),
+      .max(PLAT_ID_MAX, fail('invalidValue')),
   );
 
 /** `POST /elex/exchange/detail` (payload not shown in the spec: designed for the detail page). */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { MessageKey } from './messages.js';
+import { isCalendarDay } from './rules.js';
 
 /**
  * Running the business from the console (issue 12): CSV exports and operator alerts
@@ -19,11 +20,7 @@ const exportDay = (requiredKey: MessageKey) =>
     .string(fail(requiredKey))
     .trim()
     .min(1, fail(requiredKey))
-    .refine((value) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-      const date = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-    }, fail('exportDayInvalid'));
+    .refine(isCalendarDay, fail('exportDayInvalid'));
 
 export const CreateExportRequestSchema = z
   .object({

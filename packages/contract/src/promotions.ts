@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { MessageKey } from './messages.js';
+import { isCalendarDay, strictIdSchema } from './rules.js';
 
 /**
  * Promotion codes (`encr`, issue 11): the exclusive sign-up codes operators create in the console.
@@ -61,15 +62,8 @@ export type CheckEncrRequest = z.input<typeof CheckEncrRequestSchema>;
 export const PROMOTION_STATUSES = ['active', 'expired', 'disabled', 'usedUp'] as const;
 export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
 
-/** A UTC day, YYYY-MM-DD, that exists on the calendar. */
-export const daySchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, fail('invalidValue'));
+/** A UTC day, YYYY-MM-DD, that exists on the calendar (rules.ts, isCalendarDay). */
+export const daySchema = z.string().trim().refine(isCalendarDay, fail('invalidValue'));
 
 /** An empty field means none: '' and null both become null. */
 const emptyAsNull = (value: unknown) => (value === '' || value === null ? null : value);
@@ -136,7 +130,7 @@ export type CreatePromotionCodeRequest = z.input<typeof CreatePromotionCodeReque
 // /elex/admin/updatePromotionCode {id, note?, validThrough?, maxUses?, disabled?}: changes only the
 // fields sent, so disabling a code cannot undo another operator's edit made meanwhile.
 export const UpdatePromotionCodeRequestSchema = z.object({
-  id: z.coerce.number(fail('requiredValue')).int().positive(fail('invalidValue')),
+  id: strictIdSchema,
   note: noteSchema.optional(),
   validThrough: validThroughSchema.optional(),
   maxUses: maxUsesSchema.optional(),

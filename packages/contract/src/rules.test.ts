@@ -5,6 +5,7 @@ import {
   controlCharacterPath,
   emailSchema,
   isAllowedAppLink,
+  isCalendarDay,
   isCompleteCode,
   leverageSchema,
   loginPasswordSchema,
@@ -314,5 +315,29 @@ describe('control characters in a payload (issue 13)', () => {
     expect(controlCharacterPath({ list: [{ title: 'x\u001b[31m' }] })).toBe('list.0.title');
     expect(controlCharacterPath({ 'bad\u0000': 1 })).toBe('key');
     expect(controlCharacterPath('\u007f')).toBe('body');
+  });
+
+  it('counts half of a surrogate pair on its own, not a whole pair (an emoji)', () => {
+    expect(controlCharacterPath({ text: 'x\ud800' })).toBe('text');
+    expect(controlCharacterPath({ text: '\udc00x' })).toBe('text');
+    expect(controlCharacterPath({ text: '\ude00\ud83d' })).toBe('text');
+    expect(controlCharacterPath({ text: 'Emoji 😀 𝕏 ok' })).toBeNull();
+  });
+});
+
+describe('a calendar day', () => {
+  it('is YYYY-MM-DD on the calendar, in the years the database reads on both sides of it', () => {
+    for (const day of ['2026-02-28', '2024-02-29', '1970-01-01', '9998-12-31'])
+      expect(isCalendarDay(day)).toBe(true);
+    for (const day of [
+      '2026-02-29',
+      '2026-13-01',
+      '0000-01-01',
+      '1969-12-31',
+      '9999-12-31',
+      '2026-1-01',
+      ' 2026-01-01',
+    ])
+      expect(isCalendarDay(day)).toBe(false);
   });
 });

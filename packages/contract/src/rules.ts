@@ -115,11 +115,29 @@ export function isCompleteCode(digits: readonly string[]): boolean {
 }
 
 /**
- * Control characters a person never types: C0 except tab, line feed and carriage return, and DEL.
- * PostgreSQL refuses NUL in text (it answered HTTP 500); the others hide text from whoever reads it.
+ * Characters a person never types: C0 controls except tab, line feed and carriage return, DEL, and
+ * half of a UTF-16 surrogate pair on its own (JSON's `"\ud800"`). PostgreSQL refuses NUL in text and
+ * a lone surrogate in jsonb (both answered HTTP 500); the others hide text from whoever reads it.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
-export const CONTROL_CHARACTER_PATTERN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const CONTROL_CHARACTER_PATTERN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The largest exchange id (PostgreSQL `integer`): a larger one names no exchange. */
+export const PLAT_ID_MAX = 2_147_483_647;
+
+/**
+ * Whether `value` is a day as YYYY-MM-DD that exists on the calendar, in the years a day of this
+ * product can mean (1970 to 9998: the day after it still has four digits, and the database reads
+ * neither year 0 nor year 10000).
+ */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  if (year < 1970 || year > 9998) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
 
 /**
  * Where in a JSON payload a string (or a key) holds a control character: its path, or null when none

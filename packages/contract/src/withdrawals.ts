@@ -3,7 +3,7 @@ import { DECIMALS, fromScaled, toScaled } from './catalog.js';
 import { WITHDRAWAL } from './constants.js';
 import type { MessageKey } from './messages.js';
 import { PayoutProgressSchema } from './payouts.js';
-import { polygonAddressSchema, verificationCodeSchema } from './rules.js';
+import { PLAT_ID_MAX, polygonAddressSchema, verificationCodeSchema } from './rules.js';
 
 /**
  * Withdrawals (issue 6): a member asks to send a bound UID's cashback plus event rewards to a Polygon
@@ -92,7 +92,11 @@ export const DepositVerifyEmailRequestSchema = z.object({ authCode: verification
 // makes a retried click create one withdrawal.
 export const ApplyDepositRequestSchema = z.object({
   requestId: z.uuid(fail('invalidValue')),
-  platId: z.coerce.number(fail('requiredInformation')).int().positive(fail('requiredInformation')),
+  platId: z.coerce
+    .number(fail('requiredInformation'))
+    .int()
+    .positive(fail('requiredInformation'))
+    .max(PLAT_ID_MAX, fail('invalidValue')),
   uid: z.string(fail('requiredInformation')).trim().min(1, fail('requiredInformation')),
   address: polygonAddressSchema,
   amount: usdtAmountSchema,

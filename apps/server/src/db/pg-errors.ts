@@ -12,5 +12,15 @@ function hasPgErrorCode(error: unknown, code: string): boolean {
 /** 23505: a unique index refused the row (a race another request won). */
 export const isUniqueViolation = (error: unknown) => hasPgErrorCode(error, '23505');
 
+/**
+ * Data exceptions a value from outside causes: too long for its column (22001), out of a number's
+ * range (22003), a date or time the database cannot read or hold (22007, 22008), text it cannot
+ * store or parse (22021, 22P02, 22P05). The contract's schemas refuse such values first; this is the
+ * net for one they miss, so it answers as bad input rather than as a fault of the server.
+ */
+const INPUT_DATA_EXCEPTIONS = ['22001', '22003', '22007', '22008', '22021', '22P02', '22P05'];
+export const isInputDataException = (error: unknown) =>
+  INPUT_DATA_EXCEPTIONS.some((code) => hasPgErrorCode(error, code));
+
 /** 55P03, lock_not_available: a lock wait ran past `lock_timeout`. */
 export const isLockTimeout = (error: unknown) => hasPgErrorCode(error, '55P03');

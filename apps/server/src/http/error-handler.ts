@@ -1,5 +1,6 @@
 import { State, translate } from '@elex/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isInputDataException } from '../db/pg-errors.js';
 import { AppError } from './app-error.js';
 import { requestLocale, sendEnvelope } from './envelope.js';
 import { ValidationError } from './validation.js';
@@ -33,6 +34,19 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'unreadable request');
       return sendEnvelope(reply, status, {
+        state: State.ValidationFailed,
+        message: translate(locale, 'invalidField', {
+          field: 'body',
+          reason: translate(locale, 'invalidValue'),
+        }),
+        content: null,
+      });
+    }
+    if (isInputDataException(error)) {
+      // A value no schema caught that the database refused: the caller's input, said as such; logged
+      // so the schema that let it through gets its rule.
+      request.log.warn({ err: error }, 'a value the database refused');
+      return sendEnvelope(reply, 200, {
         state: State.ValidationFailed,
         message: translate(locale, 'invalidField', {
           field: 'body',
