@@ -695,7 +695,7 @@ describe('resetting a password (/elex/user/changePasswd)', () => {
 });
 
 describe('changing the password (/elex/user/updatePass)', () => {
-  it('refuses a wrong current password', async () => {
+  it('refuses a wrong current password, naming its field for the page', async () => {
     const token = await signUp(ctx);
     const res = await call(
       ctx,
@@ -706,7 +706,7 @@ describe('changing the password (/elex/user/updatePass)', () => {
     expect(res.json()).toEqual({
       state: State.Refused,
       message: '현재 비밀번호가 올바르지 않습니다',
-      content: null,
+      content: { field: 'oldPasswd' },
     });
   });
 

@@ -347,8 +347,9 @@ export async function updatePassword(
   context: RequestContext,
 ): Promise<{ withdrawalLockedUntil: string }> {
   const user = await activeMember(deps.db, member);
+  // The field it names, so the page marks the current-password field rather than only saying it.
   if (!(await verifyPassword(user.passwordHash, input.oldPassword)))
-    throw AppError.refused('passwordIncorrect');
+    throw new AppError(State.Refused, 'passwordIncorrect', {}, { field: 'oldPasswd' });
   const passwordHash = await hashPassword(input.password);
   const lockedUntil = await deps.db.transaction(async (tx) => {
     const until = await changePassword(tx, deps, user, passwordHash, 'change', context.locale);

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -66,14 +66,19 @@ describe('/mypage/changepassword', () => {
     for (const input of [oldInput(), newInput(), confirmInput()]) expect(input).toHaveValue('');
   });
 
-  it('shows the server’s reason and keeps the form when the current password is wrong', async () => {
-    stubApi({ '/elex/user/updatePass': envelope(null, 1002, 'The current password is incorrect') });
+  it('marks the current password field with the server’s reason and keeps the form when it is wrong', async () => {
+    stubApi({
+      '/elex/user/updatePass': envelope({ field: 'oldPasswd' }, 1002, 'The current password is incorrect'),
+    });
     const user = userEvent.setup();
     renderAt(<ChangePasswordPage />, '/mypage/changepassword');
     await fill(user);
     await user.click(submitButton());
 
-    expect(await screen.findByText('The current password is incorrect')).toBeInTheDocument();
+    // Beside the field (and focused there), not only in a toast that goes away.
+    await waitFor(() => expect(oldInput()).toHaveAttribute('aria-invalid', 'true'));
+    expect(oldInput()).toHaveAccessibleDescription(i18next.t('msg:passwordIncorrect'));
+    expect(oldInput()).toHaveFocus();
     expect(screen.queryByText(i18next.t('msg:passwordChanged'))).not.toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(newInput()).toHaveValue('Fresh#pass9');

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod';
+import { ApiError } from '../../shared/api/api-client';
 import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { profileQuery } from '../../shared/queries/get-profile';
 import { Field } from '../../shared/ui/field';
@@ -54,8 +55,14 @@ export default function ChangePasswordPage() {
             setLockedUntil(result.withdrawalLockedUntil);
             form.reset();
             await client.invalidateQueries({ queryKey: profileQuery.queryKey });
-          } catch {
-            // The API client showed the reason.
+          } catch (error) {
+            // The API client showed the reason; a wrong current password is marked on its field too.
+            if (
+              error instanceof ApiError &&
+              (error.content as { field?: unknown } | null)?.field === 'oldPasswd'
+            ) {
+              form.setError('oldPassword', { message: 'passwordIncorrect' }, { shouldFocus: true });
+            }
           }
         })}
       >
