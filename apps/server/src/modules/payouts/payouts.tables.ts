@@ -92,6 +92,11 @@ export const payouts = pgTable(
      * ceiling (PAYOUT_MAX_FEE_GWEI); null when the ceiling does not hold it back.
      */
     heldFeeAsked: bigint('held_fee_asked', { mode: 'bigint' }),
+    /**
+     * When the tracker first found the payout's nonce final on chain with no receipt of ours; it is
+     * dropped only if that still holds NONCE_TAKEN_AFTER_MS later (payouts.track.ts). Null otherwise.
+     */
+    nonceTakenSeenAt: timestamp('nonce_taken_seen_at', { withTimezone: true }),
     /** The last trouble the tracker met (a node refusing the broadcast ...), cleared when it passes. */
     lastError: text('last_error'),
     /** A tracker instance is working it until then (SKIP LOCKED claim plus lease). */

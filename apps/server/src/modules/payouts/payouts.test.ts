@@ -18,13 +18,14 @@ import { payoutsList, payoutsSend, payoutsWallet } from './payouts.commands.js';
 import { explainTransfer, payoutReconciliation } from './payouts.reconciliation.js';
 import { sendWithdrawal, sendWithdrawals } from './payouts.send.js';
 import { type PayoutDeps, withdrawalPayouts } from './payouts.service.js';
-import { DROPPED_AFTER_MS, trackPayouts } from './payouts.track.js';
+import { DROPPED_AFTER_MS, NONCE_TAKEN_AFTER_MS, trackPayouts } from './payouts.track.js';
 import { walletStatus } from './payouts.wallet.js';
 import {
   type PayoutTestChain,
   payoutOverrides,
   payoutTestChain,
   pendingWithdrawal,
+  receiptHidingProxy,
   settlePayouts,
   takeFromWalletInNextBlock,
   whileTrackerRuns,
@@ -256,6 +257,84 @@ describe('a transaction that does not land', () => {
     expect(final?.state).toBe('confirmed');
     expect(await receiverBalance(to)).toBe(usdt('58'));
     expect(await walletNonce()).toBe(nonceBefore + 1);
+    await everyInvariantHolds();
+  });
+
+  it('a node behind on receipts does not drop a payout that landed: no second send can pay it twice', async () => {
+    const proxy = await receiptHidingProxy(setup.chain.url);
+    try {
+      const payouts = ctx.deps.config.payouts as Extract<PayoutDeps['config']['payouts'], { enabled: true }>;
+      // The same server, reading the chain through a backend whose receipts lag behind its blocks.
+      const lagging: PayoutDeps = {
+        ...ctx.deps,
+        config: { ...ctx.deps.config, payouts: { ...payouts, rpcUrls: [proxy.url] } },
+      };
+      const { id, to } = await pendingWithdrawal(ctx, '57');
+      const nonceBefore = await walletNonce();
+      await sendWithdrawal(lagging, { id, operatorId, via: 'console' });
+      await mine(3);
+      proxy.hideReceipts(true);
+      // Its nonce is final on chain and no receipt answers: once, and again past the mempool's timeout.
+      await trackPayouts(lagging);
+      ctx.clock.advance(DROPPED_AFTER_MS * 2);
+      await trackPayouts(lagging);
+      const [waiting] = await withdrawalPayouts(deps(), Number(id));
+      expect(waiting?.state).not.toBe('dropped');
+      expect((await getWithdrawal(deps(), id)).status).toBe('pending');
+      // A send now answers the payout on its way instead of making a second one.
+      expect(await send(id)).toMatchObject({ created: false });
+
+      proxy.hideReceipts(false);
+      await settlePayouts(lagging, setup.chain);
+      expect((await withdrawalPayouts(deps(), Number(id))).map((view) => view.state)).toEqual(['confirmed']);
+      expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+      expect(await receiverBalance(to)).toBe(usdt('57'));
+      expect(await walletNonce()).toBe(nonceBefore + 1);
+    } finally {
+      await proxy.close();
+    }
+    await everyInvariantHolds();
+  });
+
+  it('a payout whose nonce the wallet spent on something else is dropped after a second look, then sent again and paid once', async () => {
+    const { id, to } = await pendingWithdrawal(ctx, '56');
+    await setup.chain.test.setAutomine(false);
+    try {
+      const { payout } = await send(id);
+      // The same key pays something else with that nonce, at a fee that replaces ours in the mempool.
+      const wallet = createWalletClient({
+        account: setup.account,
+        chain: polygon,
+        transport: http(setup.chain.url),
+      });
+      await wallet.sendTransaction({
+        to: setup.account.address,
+        value: 0n,
+        nonce: payout.nonce,
+        maxFeePerGas: 900_000_000_000n,
+        maxPriorityFeePerGas: 900_000_000_000n,
+      });
+      await mine(1);
+    } finally {
+      await setup.chain.test.setAutomine(true);
+    }
+    await mine(3);
+    await trackPayouts(deps());
+    expect((await withdrawalPayouts(deps(), Number(id)))[0]?.state).not.toBe('dropped');
+    ctx.clock.advance(NONCE_TAKEN_AFTER_MS);
+    await trackPayouts(deps());
+    const [dropped] = await withdrawalPayouts(deps(), Number(id));
+    expect(dropped?.state).toBe('dropped');
+    expect(dropped?.failureReason).toContain('was used by another transaction');
+    expect((await getWithdrawal(deps(), id)).status).toBe('pending');
+    expect(await receiverBalance(to)).toBe(0n);
+
+    // Back in the queue: the operator sends it again, at the wallet's next nonce.
+    const resent = await send(id);
+    expect(resent.created).toBe(true);
+    await trackUntilSettled();
+    expect((await getWithdrawal(deps(), id)).status).toBe('completed');
+    expect(await receiverBalance(to)).toBe(usdt('56'));
     await everyInvariantHolds();
   });
 

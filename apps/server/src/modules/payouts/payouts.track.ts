@@ -35,6 +35,12 @@ export interface TrackSummary {
 const LEASE_MS = 2 * 60_000;
 /** How long a broadcast transaction may be unknown to the node before it counts as dropped. */
 export const DROPPED_AFTER_MS = 30_000;
+/**
+ * How long the payout's nonce must stay used on chain with no receipt of ours before the payout counts
+ * as dropped: long enough for any node behind another to catch up, and nothing waits on it but a
+ * withdrawal that could not be paid anyway.
+ */
+export const NONCE_TAKEN_AFTER_MS = 10 * 60_000;
 
 /**
  * One pass over the payouts in flight (lowest nonce first), each under a lease: broadcast what no node
@@ -119,14 +125,27 @@ async function trackOne(
     });
   }
   if (usedUpToFinal > payout.nonce) {
-    // The nonce is final on chain and none of our transactions used it: the wallet sent something else
-    // with it (a payment made by hand from the same key?). Ours can never land; nothing moved.
+    // The nonce is final on chain and no receipt of ours was found: the wallet sent something else with
+    // it (a payment made by hand from the same key?), or the node that answered the receipts is behind
+    // the one that counted (a load balancer, a fallback URL). Dropping puts the withdrawal back in the
+    // queue, where a second send would pay it twice if ours did land: only a look that still finds no
+    // receipt NONCE_TAKEN_AFTER_MS after the first decides.
+    const seenAt = payout.nonceTakenSeenAt;
+    if (!seenAt) {
+      await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { nonceTakenSeenAt: now, updatedAt: now });
+      return undefined;
+    }
+    if (now.getTime() - seenAt.getTime() < NONCE_TAKEN_AFTER_MS) return undefined;
     await finishPayout(deps, payout.id, 'dropped', {
       failureReason:
         `nonce ${payout.nonce} of the wallet was used by another transaction; this payout never ` +
         'reached the chain and moved nothing',
     });
     return 'dropped';
+  }
+  if (payout.nonceTakenSeenAt) {
+    // A reorg or a node that caught up: the earlier look no longer holds.
+    await updatePayout(deps.db, payout.id, PAYOUT_IN_FLIGHT, { nonceTakenSeenAt: null, updatedAt: now });
   }
 
   if (!latest.broadcastAt || payout.state === 'signed') {

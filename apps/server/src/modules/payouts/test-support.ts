@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Address, createWalletClient, type Hash, type Hex, http, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
@@ -42,6 +44,42 @@ export async function payoutTestChain(options: { usdt?: bigint } = {}): Promise<
   await setGasBalance(chain, account.address, 10n ** 21n);
   await mintUsdt(chain, token, account.address, options.usdt ?? 100_000_000_000n);
   return { chain, token, key, account };
+}
+
+/**
+ * A JSON-RPC endpoint in front of `target` that answers every receipt as not found while told to: a
+ * backend whose receipts lag behind its blocks, as behind a load balancer or a fallback URL.
+ */
+export async function receiptHidingProxy(target: string) {
+  let hiding = false;
+  const answer = async (call: { id?: unknown; method?: string }) =>
+    hiding && call.method === 'eth_getTransactionReceipt'
+      ? { jsonrpc: '2.0', id: call.id, result: null }
+      : undefined;
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const parsed = JSON.parse(body) as
+      | { id?: unknown; method?: string }
+      | Array<{ id?: unknown; method?: string }>;
+    const hidden = Array.isArray(parsed) ? undefined : await answer(parsed);
+    const text = hidden
+      ? JSON.stringify(hidden)
+      : await (
+          await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        ).text();
+    response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hideReceipts(on: boolean) {
+      hiding = on;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "payouts" ADD COLUMN "nonce_taken_seen_at" timestamp with time zone;
