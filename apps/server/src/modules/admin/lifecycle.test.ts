@@ -356,6 +356,19 @@ describe('suspending a member', () => {
     ).find((row) => row.id === withdrawal.content?.id);
     expect(item).toMatchObject({ status: 'pending', member: { suspendedAt: expect.any(String) } });
     expect((await moneyOf(ctx, member, withdrawal.content?.id)).hold).toBe(usdt('70'));
+
+    // Not paid while suspended, by hand either; reinstated, it is paid as before.
+    const id = withdrawal.content?.id;
+    const txHash = `0x${'5e'.repeat(32)}`;
+    expect(await adminCall(ctx, operator, 'approveWithdrawal', { id, txHash })).toMatchObject({
+      state: State.Refused,
+      message: 'This account is suspended: withdrawals are not available',
+    });
+    expect((await moneyOf(ctx, member, id)).hold).toBe(usdt('70'));
+    expect(
+      await adminCall(ctx, operator, 'reinstateMember', { userId: member.userId, reason: 'Checked' }),
+    ).toMatchObject({ state: 0 });
+    expect(await adminCall(ctx, operator, 'approveWithdrawal', { id, txHash })).toMatchObject({ state: 0 });
   });
 
   it('refuses a reason left empty, an operator, and a member who is not suspended, changing nothing', async () => {

@@ -189,6 +189,8 @@ async function decide(
     // The UID's account lock orders this against a dispute being opened (it takes the same lock).
     // A payout that landed has paid already: the record follows the chain.
     if (after.status === 'completed' && options.payoutId === undefined) {
+      // Nor is a suspended member's, by hand as on chain: the operator rejects it or reinstates first.
+      if (await isSuspended({ ...deps, db: tx }, after.userId)) throw AppError.refused('withdrawalSuspended');
       await balanceOf(tx, accountCode.cashback(after.platId, after.uid), { forUpdate: true, at: now });
       if (await isUidFrozen(tx, after.platId, after.uid)) throw AppError.refused('withdrawalFrozen');
     }
