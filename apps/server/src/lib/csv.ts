@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
+import { because, type Explained, explained } from './reasons.js';
 
 /**
  * Reads a CSV file whose first line names its columns (any order, any letter case), with csv-parse:
@@ -14,10 +15,9 @@ export interface CsvRow {
   values: Record<string, string>;
 }
 
-export interface CsvProblem {
+export interface CsvProblem extends Explained {
   line: number;
   field: string;
-  reason: string;
 }
 
 /** A file's path, or its bytes (an upload from the operator console): both are read the same way. */
@@ -74,7 +74,11 @@ export async function* streamCsv(
       }
       if (record.length !== header.length) {
         problemCount += 1;
-        yield { line, field: 'row', reason: `expected ${header.length} fields, found ${record.length}` };
+        yield {
+          line,
+          field: 'row',
+          ...explained(because('importFieldCount', { expected: header.length, found: record.length })),
+        };
         continue;
       }
       const values: Record<string, string> = {};
@@ -87,12 +91,12 @@ export async function* streamCsv(
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines ?? 0;
     problemCount += 1;
-    yield { line, field: 'file', reason: `unreadable CSV: ${error.message}` };
+    yield { line, field: 'file', ...explained(because('importUnreadable', { error: error.message })) };
   } finally {
     input.destroy();
   }
   if (!header && problemCount === 0) {
-    yield { line: 1, field: 'file', reason: `empty file: expected the header ${columns.join(',')}` };
+    yield { line: 1, field: 'file', ...explained(because('importEmpty', { header: columns.join(',') })) };
   }
 }
 
@@ -104,15 +108,15 @@ function headerProblems(header: readonly string[], columns: readonly string[], l
       problems.push({
         line,
         field: name || '(empty)',
-        reason: `unknown column (expected ${columns.join(',')})`,
+        ...explained(because('importUnknownColumn', { header: columns.join(',') })),
       });
     } else if (seen.has(name)) {
-      problems.push({ line, field: name, reason: 'column given twice' });
+      problems.push({ line, field: name, ...explained(because('importColumnTwice')) });
     }
     seen.add(name);
   }
   for (const name of columns) {
-    if (!seen.has(name)) problems.push({ line, field: name, reason: 'missing column' });
+    if (!seen.has(name)) problems.push({ line, field: name, ...explained(because('importMissingColumn')) });
   }
   return problems;
 }

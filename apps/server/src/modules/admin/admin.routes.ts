@@ -3,6 +3,7 @@ import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
+import { inLocale } from '../../lib/reasons.js';
 import { getAlertPreferences, saveAlertPreferences } from '../alerts/alerts.service.js';
 import { createExportLink } from '../exports/exports.service.js';
 import { explainTransfer, payoutReconciliation } from '../payouts/payouts.reconciliation.js';
@@ -183,11 +184,22 @@ export async function adminRoutes(app: FastifyInstance) {
     ENDPOINTS.adminUploadImport,
     { bodyLimit: IMPORT_UPLOAD.maxBytes * 2 + 64 * 1024 },
     async (request, input) => {
-      return success(request, await importUpload(deps, await operatorContext(request), input));
+      const result = await importUpload(deps, await operatorContext(request), input);
+      // Each problem's reason in the operator's language (the run keeps it in English, with its key).
+      const locale = requestLocale(request);
+      return success(request, { ...result, problems: result.problems.map((item) => inLocale(locale, item)) });
     },
   );
   serve(app, ENDPOINTS.adminImportRuns, async (request, page) => {
-    return success(request, await listImportRuns(deps, page));
+    const runs = await listImportRuns(deps, page);
+    const locale = requestLocale(request);
+    return success(request, {
+      ...runs,
+      rows: runs.rows.map((run) => ({
+        ...run,
+        problems: run.problems.map((item) => inLocale(locale, item)),
+      })),
+    });
   });
   serve(app, ENDPOINTS.adminSyncRuns, async (request, filter) => {
     return success(request, await listSyncRuns(deps, filter));

@@ -11,6 +11,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { bytea } from '../../db/column-types.js';
+import type { Explained } from '../../lib/reasons.js';
 import { users } from '../auth/auth.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 
@@ -86,7 +87,7 @@ export const importRuns = pgTable(
     creditedMicro: bigint('credited_micro', { mode: 'bigint' }).notNull().default(sql`0`),
     problemCount: integer('problem_count').notNull().default(0),
     /** The first problems ({line, field, reason}), at most 200: the upload's answer lists them all. */
-    problems: jsonb('problems').$type<Array<{ line: number; field: string; reason: string }>>(),
+    problems: jsonb('problems').$type<Array<{ line: number; field: string } & Explained>>(),
     /** An unexpected fault's message. */
     error: text('error'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),

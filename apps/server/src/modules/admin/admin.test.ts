@@ -432,6 +432,45 @@ describe('CSV upload', () => {
     expect(await countRows(ctx, 'referrals')).toBe(roster);
   });
 
+  it('says each problem of a file in the operator’s language, in the answer and in the run history', async () => {
+    ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
+    const uid = nextUid('L');
+    const { text } = file([
+      'uid,period_start,period_end,trading_volume,fee,commission',
+      `${uid},2026-05-20T00:00:00Z,2026-05-21T00:00:00Z,1000,10.1234567,8`,
+      `x,2026-05-21T00:00:00,2026-05-22T00:00:00Z,-5,20,16`,
+    ]);
+    const upload = (lang: string) =>
+      adminCall(
+        ctx,
+        operator,
+        'uploadImport',
+        { kind: 'rebates', platId: BITGET, fileName: 'bad.csv', csv: text },
+        lang,
+      );
+    const reasons = (answer: { content: { problems: Array<{ reason: string }> } }) =>
+      answer.content.problems.map((problem) => problem.reason);
+    expect(reasons(await upload('ko'))).toEqual([
+      '소수점 6자리를 넘습니다 ("10.1234567")',
+      'UID가 아닙니다 (영문자, 숫자, - 또는 _ 4~32자) ("x")',
+      '시간에 시간대(Z 또는 +hh:mm)가 필요합니다 ("2026-05-21T00:00:00")',
+      '음수입니다 ("-5")',
+    ]);
+    expect(reasons(await upload('en'))).toEqual([
+      'more than 6 decimals ("10.1234567")',
+      'not a UID (4 to 32 letters, digits, - or _) ("x")',
+      'the time needs its zone, Z or +hh:mm ("2026-05-21T00:00:00")',
+      'negative ("-5")',
+    ]);
+    const runs = (await adminCall(ctx, operator, 'importRuns', { pageSize: 1 }, 'zh')).content;
+    expect(runs.rows[0].problems.map((problem: { reason: string }) => problem.reason)).toEqual([
+      '小数超过 6 位（"10.1234567"）',
+      '不是 UID（4 至 32 位字母、数字、- 或 _）（"x"）',
+      '时间需带时区，Z 或 +hh:mm（"2026-05-21T00:00:00"）',
+      '为负数（"-5"）',
+    ]);
+  });
+
   it('imports a good rebate file, settles it, and lists the run with its result', async () => {
     const uid = nextUid('R');
     await addToRoster(ctx, BITGET, uid);

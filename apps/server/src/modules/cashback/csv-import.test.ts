@@ -21,7 +21,7 @@ const canonicalShaped = fc
       `${t.millisecond === null ? '' : `.${padded(t.millisecond, 3)}`}Z`,
   );
 
-const instant = (value: Date | string | undefined) => (value instanceof Date ? value.getTime() : undefined);
+const instant = (value: Date | object | undefined) => (value instanceof Date ? value.getTime() : undefined);
 
 describe('reading a figures file line', () => {
   it('reads canonical UTC times digit by digit exactly as the general ISO 8601 reader does', () => {
@@ -55,6 +55,9 @@ describe('reading a figures file line', () => {
     expect(parseUsdt('999999999.999999')).toBe(999_999_999_999_999n);
     expect(parseUsdt('0.000001')).toBe(1n);
     expect(parseUsdt('12.5')).toBe(12_500_000n);
-    expect(parseUsdt('1.1234567')).toBe('more than 6 decimals ("1.1234567")');
+    expect(parseUsdt('1.1234567')).toEqual({
+      key: 'importTooManyDecimals',
+      params: { decimals: 6, cell: '"1.1234567"' },
+    });
   });
 });

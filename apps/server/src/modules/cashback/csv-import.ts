@@ -1,10 +1,11 @@
 import { DECIMALS } from '@elex/contract';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, readCsv } from '../../lib/csv.js';
+import { because, explained, type Reason } from '../../lib/reasons.js';
 import {
   type IngestRejectedError,
+  isBadUid,
   MAX_MICRO,
-  uidProblem,
   validateReferralEntries,
 } from './ingest-validation.js';
 
@@ -38,7 +39,7 @@ const ISO_TIME =
  * An ISO 8601 time: a date (midnight UTC) or a date and time with its zone (Z or +hh:mm). A time
  * without a zone is refused: it would be read in the operator's zone, silently shifting periods.
  */
-export function parseIsoTime(value: string): Date | string {
+export function parseIsoTime(value: string): Date | Reason {
   return canonicalUtcTime(value) ?? parseAnyIsoTime(value);
 }
 
@@ -75,12 +76,11 @@ export function canonicalUtcTime(value: string): Date | undefined {
 }
 
 /** parseIsoTime for every accepted form, and the reason for anything else. */
-export function parseAnyIsoTime(value: string): Date | string {
+export function parseAnyIsoTime(value: string): Date | Reason {
   const match = ISO_TIME.exec(value);
-  if (!match) return `not an ISO 8601 time such as 2026-01-31T00:00:00Z (${shown(value)})`;
+  if (!match) return because('importNotIsoTime', { cell: shown(value) });
   const [, year, month, day, hour, minute, second = '0', fraction = '', zone] = match;
-  if (hour !== undefined && zone === undefined)
-    return `the time needs its zone, Z or +hh:mm (${shown(value)})`;
+  if (hour !== undefined && zone === undefined) return because('importTimeNeedsZone', { cell: shown(value) });
   const [y, mo, d, h, mi, s] = [year, month, day, hour ?? '0', minute ?? '0', second].map(Number) as [
     number,
     number,
@@ -100,14 +100,14 @@ export function parseAnyIsoTime(value: string): Date | string {
     mi > 59 ||
     s > 59
   ) {
-    return `not a real date or time (${shown(value)})`;
+    return because('importNotRealTime', { cell: shown(value) });
   }
   let offsetMinutes = 0;
   if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
     const zoneHours = Number(digits.slice(0, 2));
     const zoneMinutes = Number(digits.slice(2) || '0');
-    if (zoneHours > 23 || zoneMinutes > 59) return `not a real time zone (${shown(value)})`;
+    if (zoneHours > 23 || zoneMinutes > 59) return because('importNotRealZone', { cell: shown(value) });
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
   }
   return new Date(local - offsetMinutes * 60_000);
@@ -117,7 +117,7 @@ export function parseAnyIsoTime(value: string): Date | string {
 const SMALL_USDT = /^\d{1,9}(?:\.\d{1,6})?$/;
 
 /** A USDT amount with up to 6 decimals as micro-USDT; a string says what is wrong. */
-export function parseUsdt(value: string): bigint | string {
+export function parseUsdt(value: string): bigint | Reason {
   if (SMALL_USDT.test(value)) {
     // Three amounts a line: digit by digit, one BigInt, instead of two patterns and BigInt arithmetic.
     const point = value.indexOf('.');
@@ -132,16 +132,18 @@ export function parseUsdt(value: string): bigint | string {
 }
 
 /** parseUsdt for every amount, and the reason for anything else. */
-export function parseAnyUsdt(value: string): bigint | string {
-  if (value === '') return 'required';
+export function parseAnyUsdt(value: string): bigint | Reason {
+  if (value === '') return because('importRequired');
   const negative = /^-\s*\d/.test(value);
   const match = /^-?\s*(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!match) return `not a decimal number (${shown(value)})`;
-  if (negative) return `negative (${shown(value)})`;
+  if (!match) return because('importNotDecimal', { cell: shown(value) });
+  if (negative) return because('importNegativeCell', { cell: shown(value) });
   const [, whole = '0', fraction = ''] = match;
-  if (fraction.length > DECIMALS.usdt) return `more than ${DECIMALS.usdt} decimals (${shown(value)})`;
+  if (fraction.length > DECIMALS.usdt) {
+    return because('importTooManyDecimals', { decimals: DECIMALS.usdt, cell: shown(value) });
+  }
   const micro = BigInt(whole) * 10n ** BigInt(DECIMALS.usdt) + BigInt(fraction.padEnd(DECIMALS.usdt, '0'));
-  if (micro > MAX_MICRO) return `too large (${shown(value)})`;
+  if (micro > MAX_MICRO) return because('importTooLargeCell', { cell: shown(value) });
   return micro;
 }
 
@@ -164,9 +166,14 @@ function shown(value: string): string {
     : `"${visible(value.slice(0, QUOTED_CELL_MAX))}…" (${value.length} characters)`;
 }
 
-function describe(field: string, reason: string, line: number): CsvProblem {
-  return { line, field, reason };
+function describe(field: string, reason: Reason, line: number): CsvProblem {
+  return { line, field, ...explained(reason) };
 }
+
+/** A cell that is no UID, quoted. */
+const notUid = (uid: string) => because('importNotUidCell', { cell: shown(uid) });
+
+const isReason = (value: unknown): value is Reason => typeof value === 'object' && !(value instanceof Date);
 
 /** Reads and checks a roster file (`uid,registered_at`): a path, or the bytes of an upload. */
 export async function readReferralFile(
@@ -181,24 +188,24 @@ export async function readReferralFile(
   for (const { line, values } of rows) {
     const uid = values.uid ?? '';
     const rowProblems: CsvProblem[] = [];
-    const badUid = uidProblem(uid);
-    if (badUid) rowProblems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
+    const badUid = isBadUid(uid);
+    if (badUid) rowProblems.push(describe('uid', notUid(uid), line));
     const registeredAt = parseIsoTime(values.registered_at ?? '');
-    if (typeof registeredAt === 'string') rowProblems.push(describe('registered_at', registeredAt, line));
+    if (isReason(registeredAt)) rowProblems.push(describe('registered_at', registeredAt, line));
     const earlier = lineOfUid.get(uid);
     if (!badUid && earlier !== undefined) {
-      rowProblems.push(describe('uid', `duplicate row: the UID is already on line ${earlier}`, line));
+      rowProblems.push(describe('uid', because('importDuplicateUid', { line: earlier }), line));
     }
     if (!badUid && earlier === undefined) lineOfUid.set(uid, line);
-    if (rowProblems.length > 0 || typeof registeredAt === 'string') {
+    if (rowProblems.length > 0 || isReason(registeredAt)) {
       problems.push(...rowProblems);
       continue;
     }
     entries.push({ uid, registeredAt });
     lines.push(line);
   }
-  for (const problem of validateReferralEntries(entries, now)) {
-    problems.push(describe(problem.field, problem.reason, lines[problem.index] ?? 0));
+  for (const { index, ...problem } of validateReferralEntries(entries, now)) {
+    problems.push({ ...problem, line: lines[index] ?? 0 });
   }
   return { entries, lines, problems: sortProblems(problems) };
 }
@@ -214,19 +221,18 @@ export function parseRebateLine(
 ): { entry: CommissionEntry; problems?: undefined } | { entry?: undefined; problems: CsvProblem[] } {
   const problems: CsvProblem[] = [];
   const uid = values.uid ?? '';
-  const badUid = uidProblem(uid);
-  if (badUid) problems.push(describe('uid', `${badUid} (${shown(uid)})`, line));
+  if (isBadUid(uid)) problems.push(describe('uid', notUid(uid), line));
   const times = {} as Record<'period_start' | 'period_end', Date>;
   for (const field of ['period_start', 'period_end'] as const) {
     const time = parseIsoTime(values[field] ?? '');
-    if (typeof time === 'string') problems.push(describe(field, time, line));
-    else times[field] = time;
+    if (time instanceof Date) times[field] = time;
+    else problems.push(describe(field, time, line));
   }
   const amounts = {} as Record<'trading_volume' | 'fee' | 'commission', bigint>;
   for (const field of ['trading_volume', 'fee', 'commission'] as const) {
     const amount = parseUsdt(values[field] ?? '');
-    if (typeof amount === 'string') problems.push(describe(field, amount, line));
-    else amounts[field] = amount;
+    if (typeof amount === 'bigint') amounts[field] = amount;
+    else problems.push(describe(field, amount, line));
   }
   if (problems.length > 0) return { problems };
   return {
@@ -247,9 +253,5 @@ function sortProblems(problems: CsvProblem[]): CsvProblem[] {
 
 /** Maps an ingest refusal (rows numbered in the batch) back to the file's lines. */
 export function rejectionProblems(error: IngestRejectedError, lines: readonly number[]): CsvProblem[] {
-  return error.problems.map((problem) => ({
-    line: lines[problem.index] ?? 0,
-    field: problem.field,
-    reason: problem.reason,
-  }));
+  return error.problems.map(({ index, ...problem }) => ({ ...problem, line: lines[index] ?? 0 }));
 }

@@ -1,17 +1,23 @@
 import { EXCHANGE_UID_PATTERN } from '@elex/contract';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
+import { because, type Explained, explained, type Reason } from '../../lib/reasons.js';
 import { oldestAccruablePeriodStart } from './rebate-rule.js';
 
 /**
  * The checks every imported row passes, from an adapter or a CSV file alike. A batch with any bad
  * row imports nothing: the caller hears every problem at once (IngestRejectedError).
  */
-export interface RowProblem {
+export interface RowProblem extends Explained {
   /** The row's position in the batch (0-based); the CSV command turns it into a line number. */
   index: number;
   field: string;
-  reason: string;
 }
+
+const problem = (index: number, field: string, reason: Reason): RowProblem => ({
+  index,
+  field,
+  ...explained(reason),
+});
 
 export class IngestRejectedError extends Error {
   constructor(readonly problems: RowProblem[]) {
@@ -31,22 +37,19 @@ export const MAX_MICRO = 2n ** 63n - 1n;
 const isValidDate = (value: unknown): value is Date =>
   value instanceof Date && !Number.isNaN(value.getTime());
 
-export function uidProblem(uid: unknown): string | null {
-  if (typeof uid !== 'string' || !EXCHANGE_UID_PATTERN.test(uid)) {
-    return 'not a UID (4 to 32 letters, digits, - or _)';
-  }
-  return null;
+/** Whether `uid` is no UID an exchange gives (the contract's pattern). */
+export function isBadUid(uid: unknown): boolean {
+  return typeof uid !== 'string' || !EXCHANGE_UID_PATTERN.test(uid);
 }
 
 export function validateReferralEntries(entries: readonly ReferralEntry[], now: Date): RowProblem[] {
   const problems: RowProblem[] = [];
   entries.forEach((entry, index) => {
-    const uid = uidProblem(entry.uid);
-    if (uid) problems.push({ index, field: 'uid', reason: uid });
+    if (isBadUid(entry.uid)) problems.push(problem(index, 'uid', because('importNotUid')));
     if (!isValidDate(entry.registeredAt)) {
-      problems.push({ index, field: 'registered_at', reason: 'not a time' });
+      problems.push(problem(index, 'registered_at', because('importNotTime')));
     } else if (entry.registeredAt.getTime() > now.getTime()) {
-      problems.push({ index, field: 'registered_at', reason: 'in the future' });
+      problems.push(problem(index, 'registered_at', because('importInFuture')));
     }
   });
   return problems;
@@ -56,21 +59,20 @@ export function validateCommissionEntries(entries: readonly CommissionEntry[], n
   const problems: RowProblem[] = [];
   const oldest = oldestAccruablePeriodStart(now);
   entries.forEach((entry, index) => {
-    const uid = uidProblem(entry.uid);
-    if (uid) problems.push({ index, field: 'uid', reason: uid });
+    if (isBadUid(entry.uid)) problems.push(problem(index, 'uid', because('importNotUid')));
     const startOk = isValidDate(entry.periodStart);
     const endOk = isValidDate(entry.periodEnd);
-    if (!startOk) problems.push({ index, field: 'period_start', reason: 'not a time' });
-    if (!endOk) problems.push({ index, field: 'period_end', reason: 'not a time' });
+    if (!startOk) problems.push(problem(index, 'period_start', because('importNotTime')));
+    if (!endOk) problems.push(problem(index, 'period_end', because('importNotTime')));
     if (startOk && endOk) {
       if (entry.periodEnd.getTime() <= entry.periodStart.getTime()) {
-        problems.push({ index, field: 'period_end', reason: 'not after period_start' });
+        problems.push(problem(index, 'period_end', because('importNotAfterStart')));
       } else if (entry.periodEnd.getTime() > now.getTime()) {
-        problems.push({ index, field: 'period_end', reason: 'in the future (the period has not ended)' });
+        problems.push(problem(index, 'period_end', because('importPeriodNotEnded')));
       }
       if (entry.periodStart.getTime() < oldest.getTime()) {
         // spec: cashback is accruable for trades up to 5 years old
-        problems.push({ index, field: 'period_start', reason: 'more than 5 years ago: refused' });
+        problems.push(problem(index, 'period_start', because('importTooOld')));
       }
     }
     for (const [field, value] of [
@@ -78,9 +80,9 @@ export function validateCommissionEntries(entries: readonly CommissionEntry[], n
       ['fee', entry.feeMicro],
       ['commission', entry.commissionMicro],
     ] as const) {
-      if (typeof value !== 'bigint') problems.push({ index, field, reason: 'not an amount' });
-      else if (value < 0n) problems.push({ index, field, reason: 'negative' });
-      else if (value > MAX_MICRO) problems.push({ index, field, reason: 'too large' });
+      if (typeof value !== 'bigint') problems.push(problem(index, field, because('importNotAmount')));
+      else if (value < 0n) problems.push(problem(index, field, because('importNegative')));
+      else if (value > MAX_MICRO) problems.push(problem(index, field, because('importAmountTooLarge')));
     }
   });
   return problems;

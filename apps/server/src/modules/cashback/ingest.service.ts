@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
+import { because, explained } from '../../lib/reasons.js';
 import { notifyListedUids } from '../bindings/uid-owners.js';
 import {
   findReferral,
@@ -131,7 +132,7 @@ export async function ingestRebates(
       batchOverlaps.map(({ index, otherIndex }) => ({
         index,
         field: 'period_start',
-        reason: `overlaps the period of row #${otherIndex} for the same UID`,
+        ...explained(because('importOverlapsRow', { row: otherIndex })),
       })),
     );
   }
@@ -198,7 +199,12 @@ async function storedOverlaps(
       problems.push({
         index,
         field: 'period_start',
-        reason: `overlaps the imported period ${clash.periodStart.toISOString()} - ${clash.periodEnd.toISOString()} of this UID`,
+        ...explained(
+          because('importOverlapsStored', {
+            start: clash.periodStart.toISOString(),
+            end: clash.periodEnd.toISOString(),
+          }),
+        ),
       });
     }
   });

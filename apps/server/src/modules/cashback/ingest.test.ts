@@ -277,7 +277,7 @@ describe('ingestRebates', () => {
       ),
     );
     expect(error.problems).toEqual([
-      { index: 1, field: 'period_start', reason: 'more than 5 years ago: refused' },
+      { index: 1, field: 'period_start', reason: 'more than 5 years ago: refused', key: 'importTooOld' },
     ]);
     expect(await recordsOf(uid)).toHaveLength(0);
     expect(

@@ -3,6 +3,7 @@ import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
+import { because, explained } from '../../lib/reasons.js';
 import { lockExchangeLedger, rowsOf } from './cashback.repository.js';
 import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
 import { UnknownExchangeError } from './ingest.service.js';
@@ -93,7 +94,8 @@ export async function importRebateFile(
   const flush = async () => {
     if (entries.length === 0) return;
     for (const problem of validateCommissionEntries(entries, now)) {
-      problems.push({ line: lines[problem.index] ?? 0, field: problem.field, reason: problem.reason });
+      const { index, ...rest } = problem;
+      problems.push({ ...rest, line: lines[index] ?? 0 });
     }
     const json = stagingJson(entries, lines);
     entries = [];
@@ -235,7 +237,7 @@ async function fileWideProblems(tx: Transaction): Promise<CsvProblem[]> {
     problems.push({
       line: Number(row.line),
       field: 'row',
-      reason: `duplicate row: the same UID and period are on line ${Number(row.first_line)}`,
+      ...explained(because('importDuplicateRow', { line: Number(row.first_line) })),
     });
   }
   if (duplicates.length > 0) {
@@ -268,7 +270,7 @@ async function fileWideProblems(tx: Transaction): Promise<CsvProblem[]> {
     problems.push({
       line: Math.max(line, other),
       field: 'period_start',
-      reason: `the period overlaps the one on line ${Math.min(line, other)} for the same UID`,
+      ...explained(because('importOverlapsLine', { line: Math.min(line, other) })),
     });
   }
   return problems;
@@ -292,7 +294,12 @@ async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProbl
   return clashes.map((row) => ({
     line: Number(row.line),
     field: 'period_start',
-    reason: `overlaps the imported period ${new Date(row.period_start).toISOString()} - ${new Date(row.period_end).toISOString()} of this UID`,
+    ...explained(
+      because('importOverlapsStored', {
+        start: new Date(row.period_start).toISOString(),
+        end: new Date(row.period_end).toISOString(),
+      }),
+    ),
   }));
 }
 

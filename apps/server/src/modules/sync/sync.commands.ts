@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../deps.js';
 import { readCommandArgs } from '../../lib/cli-args.js';
+import { explained } from '../../lib/reasons.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
@@ -57,7 +58,7 @@ function parseArgs(args: string[]): ParsedArgs | string {
     const text = read.values[key];
     if (text === undefined) continue;
     const date = parseIsoTime(text);
-    if (typeof date === 'string') return `--${key}: ${date}`;
+    if (!(date instanceof Date)) return `--${key}: ${explained(date).reason}`;
     parsed[key] = date;
   }
   if (parsed.to && !parsed.from) return '--to needs --from';
