@@ -104,9 +104,17 @@ for (const { viewport, locale } of RUNS) {
       await waitForPath(page, '/mypage');
       await page.getByText(email, { exact: true }).waitFor();
       await openRoute(page, '/mypage/changepassword');
-      await page.getByLabel(ui('mypage.oldPassword'), { exact: true }).fill(firstPassword);
+      // A wrong current password is marked on its field, which takes the focus; the rest stays typed.
+      const oldPassword = page.getByLabel(ui('mypage.oldPassword'), { exact: true });
+      await oldPassword.fill(`${firstPassword}x`);
       await page.getByLabel(ui('auth.newPassword'), { exact: true }).fill(secondPassword);
       await page.getByLabel(ui('auth.confirmPassword'), { exact: true }).fill(secondPassword);
+      await page.getByRole('button', { name: ui('mypage.changeSubmit'), exact: true }).click();
+      await page.locator('#change-old[aria-invalid="true"]').waitFor();
+      assert.equal(await oldPassword.evaluate((input) => input === document.activeElement), true);
+      assert.match((await oldPassword.getAttribute('aria-describedby')) ?? '', /\S/);
+      await expectText(page, msg('passwordIncorrect'));
+      await oldPassword.fill(firstPassword);
       await page.getByRole('button', { name: ui('mypage.changeSubmit'), exact: true }).click();
       await expectText(page, msg('passwordChanged'));
       const pausedUntil = ui('mypage.withdrawalLockedUntil').split('{{time}}')[0] ?? '';
