@@ -160,6 +160,11 @@ export async function findXmeHolder(db: Executor, xmeUid: string): Promise<numbe
  * member holding the XME account makes the unique index on xme_uid refuse it (a unique violation the
  * caller turns into a refusal). False when nothing was written (the same UID, or a locked binding).
  */
+/** A transaction-scoped lock on an XME id in any letter case (released at commit or rollback). */
+export async function lockXmeUidInAnyCase(tx: Executor, xmeUid: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`xme:${xmeUid.toLowerCase()}`}))`);
+}
+
 export async function upsertXmeBinding(
   db: Executor,
   binding: { userId: number; xmeUid: string; boundAt: Date },

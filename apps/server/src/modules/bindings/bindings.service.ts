@@ -27,6 +27,7 @@ import {
   insertUidWatch,
   type LiveBindingRow,
   lockXmeBindingRow,
+  lockXmeUidInAnyCase,
   markOwnershipVerified,
   markUnbound,
   selectBindingRowsOfUser,
@@ -203,11 +204,17 @@ export async function bindXmeUid(deps: AppDeps, userId: number, xmeUid: string):
     if (!sameXmeUid(current.xmeUid, xmeUid)) throw AppError.refused('xmeBindingLocked');
     return { xmeUid: current.xmeUid };
   }
-  const holder = await findXmeHolder(deps.db, xmeUid);
-  if (holder !== undefined && holder !== userId) throw AppError.refused('uidAlreadyBound');
   let written: boolean;
   try {
-    written = await upsertXmeBinding(deps.db, { userId, xmeUid, boundAt: deps.clock.now() });
+    written = await deps.db.transaction(async (tx) => {
+      // The unique index compares the id as written, the holder check in any letter case: two members
+      // binding `abc` and `ABC` at once would both pass the check and both be written. Binds of one
+      // id in any case take turns here, so the second finds the first's holder.
+      await lockXmeUidInAnyCase(tx, xmeUid);
+      const holder = await findXmeHolder(tx, xmeUid);
+      if (holder !== undefined && holder !== userId) throw AppError.refused('uidAlreadyBound');
+      return upsertXmeBinding(tx, { userId, xmeUid, boundAt: deps.clock.now() });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw AppError.refused('uidAlreadyBound');
     throw error;
