@@ -212,11 +212,14 @@ describe('records not paid', () => {
     expect(button).toBeDisabled();
     await user.click(button);
     release();
-    expect(
-      await screen.findByText(
-        t('admin.reconciliation.settled', { count: 1, completed: 1, failed: 0, credited: '3.00' }),
-      ),
-    ).toBeVisible();
+    // The toast mounts transparent and fades in: wait for it to be shown, not only rendered.
+    const settledText = t('admin.reconciliation.settled', {
+      count: 1,
+      completed: 1,
+      failed: 0,
+      credited: '3.00',
+    });
+    await waitFor(() => expect(screen.getByText(settledText)).toBeVisible(), SLOW);
     expect(calls.filter((call) => call.path === '/elex/admin/reconciliation/settle')).toEqual([
       { path: '/elex/admin/reconciliation/settle', body: { platId: 4 } },
     ]);
