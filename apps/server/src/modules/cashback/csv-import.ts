@@ -116,7 +116,7 @@ export function parseAnyIsoTime(value: string): Date | Reason {
 /** An amount of at most 9 whole digits: its micro-USDT stays below 2^53, exact as a number. */
 const SMALL_USDT = /^\d{1,9}(?:\.\d{1,6})?$/;
 
-/** A USDT amount with up to 6 decimals as micro-USDT; a string says what is wrong. */
+/** A USDT amount with up to 6 decimals as micro-USDT, or the reason it is not one. */
 export function parseUsdt(value: string): bigint | Reason {
   if (SMALL_USDT.test(value)) {
     // Three amounts a line: digit by digit, one BigInt, instead of two patterns and BigInt arithmetic.
@@ -173,8 +173,6 @@ function describe(field: string, reason: Reason, line: number): CsvProblem {
 /** A cell that is no UID, quoted. */
 const notUid = (uid: string) => because('importNotUidCell', { cell: shown(uid) });
 
-const isReason = (value: unknown): value is Reason => typeof value === 'object' && !(value instanceof Date);
-
 /** Reads and checks a roster file (`uid,registered_at`): a path, or the bytes of an upload. */
 export async function readReferralFile(
   file: CsvSource,
@@ -191,13 +189,13 @@ export async function readReferralFile(
     const badUid = isBadUid(uid);
     if (badUid) rowProblems.push(describe('uid', notUid(uid), line));
     const registeredAt = parseIsoTime(values.registered_at ?? '');
-    if (isReason(registeredAt)) rowProblems.push(describe('registered_at', registeredAt, line));
+    if (!(registeredAt instanceof Date)) rowProblems.push(describe('registered_at', registeredAt, line));
     const earlier = lineOfUid.get(uid);
     if (!badUid && earlier !== undefined) {
       rowProblems.push(describe('uid', because('importDuplicateUid', { line: earlier }), line));
     }
     if (!badUid && earlier === undefined) lineOfUid.set(uid, line);
-    if (rowProblems.length > 0 || isReason(registeredAt)) {
+    if (rowProblems.length > 0 || !(registeredAt instanceof Date)) {
       problems.push(...rowProblems);
       continue;
     }
