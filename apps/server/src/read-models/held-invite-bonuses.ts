@@ -16,8 +16,12 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  *   binding while the dispute is open; and, once it is decided, for the hold's length after the
  *   decision for a binding that ended while it was open (moved to the owner, or its holder left): the
  *   operator's time to take them back by a correction. A binding that outlived the decision (the holder
- *   kept, or the owner's new one) is free at once. A dispute opened later freezes nothing: those
- *   bonuses were already free, maybe already withdrawn.
+ *   kept, or the owner's new one) is free at once. A dispute opened later freezes nothing that was
+ *   booked before it: those bonuses were already free, maybe already withdrawn;
+ * - by a dispute open on the UID when the bonus was booked (`event_rewards.dispute_id`, whatever the
+ *   binding's age or confirmation): while it is open, and after its decision as above. The squatter's
+ *   inviter earns nothing withdrawable from a frozen UID's records.
+ * A binding held by its dispute in the second way is counted there (all its bonuses), not again here.
  * Both read the sums kept per binding and inviter (`invite_bonus_binding_totals`: all its bonuses, the
  * part booked inside its hold, the hold's end), not the bonuses: a new inviter with a hundred thousand
  * bonuses in their friends' holds costs a row per friend's binding. The dispute branch starts from the
@@ -29,11 +33,11 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  */
 const HELD_BY_BINDING = `
   with disputes as materialized (
-    select s.plat_id, s.uid, s.created_at, null::timestamptz as closed_at
+    select s.id, s.plat_id, s.uid, s.created_at, null::timestamptz as closed_at
     from support_requests s
     where s.kind = 'uidBoundByOther' and s.status <> 'closed'
     union all
-    select s.plat_id, s.uid, s.created_at, s.closed_at
+    select s.id, s.plat_id, s.uid, s.created_at, s.closed_at
     from support_requests s
     where s.kind = 'uidBoundByOther' and s.closed_at > $2::timestamptz - ${HOLD}
   ),
@@ -61,6 +65,16 @@ const HELD_BY_BINDING = `
   from disputed d
   join invite_bonus_binding_totals k on k.binding_id = d.binding_id and k.inviter_id = $1::bigint
   where k.amount_micro > 0
+  union all
+  select e.binding_id, sum(e.amount_micro),
+    case when bool_or(d.closed_at is null) then null else max(d.closed_at) + ${HOLD} end, true
+  from disputes d
+  join inviter on inviter.paid
+  join event_rewards e on e.dispute_id = d.id and e.user_id = $1::bigint
+  join exchange_bindings b on b.id = e.binding_id
+  where (d.closed_at is null or b.unbound_at <= d.closed_at)
+    and not exists (select 1 from disputed x where x.binding_id = e.binding_id)
+  group by e.binding_id
   union all
   select k.binding_id, k.held_micro, k.hold_ends_at, false
   from invite_bonus_binding_totals k

@@ -255,15 +255,15 @@ async function payInviteBonuses(
       ],
     })),
   );
-  await insertPageEventRewards(
-    tx,
-    invited.flatMap((entry) => {
+  await insertPageEventRewards(tx, {
+    platId,
+    invited: invited.flatMap((entry) => {
       const journalKey = keyOf.get(entry.inviterId);
       return journalKey ? [{ ...entry, journalKey }] : [];
     }),
-    { percent, perRecord },
-    now,
-  );
+    bonus: { percent, perRecord },
+    at: now,
+  });
   return bonuses.reduce((sum, bonus) => sum + bonus.amountMicro, 0n);
 }
 

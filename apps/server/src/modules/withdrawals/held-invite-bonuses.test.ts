@@ -177,6 +177,60 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     });
   });
 
+  it('holds what a UID pays its holder’s inviter while a late dispute on it is open, not what it paid before', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const deciding = await newOperator(ctx);
+    const friend = await friendWithNewUid(inviter, '80');
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    const opened = await dispute(await registerMember(ctx), friend);
+    expect(opened).toMatchObject({ state: 0 });
+    // The frozen UID keeps trading: its holder's inviter is paid, but may not withdraw it yet.
+    await creditCashback(ctx, BITGET, friend.uid, '50');
+    const [late] = await ctx.db
+      .select()
+      .from(eventRewards)
+      .where(and(eq(eventRewards.sourceUserId, friend.userId), eq(eventRewards.amountMicro, 5_000_000n)));
+    expect(late).toMatchObject({ disputeId: Number(opened.content.id), holdEndsAt: null });
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '13.000000',
+      rewardsHeld: { amount: '5.000000', until: null, disputed: true },
+      bindings: [{ withdrawable: '53.000000' }],
+    });
+    const refused = await applyDeposit(ctx, inviter, { amount: '58', authCode: await ownCode(ctx, inviter) });
+    expect(refused).toMatchObject({ state: 1002 });
+    expect(await withdrawalCount(inviter)).toBe(0);
+
+    // The operator moves the UID to its owner: the 5 wait 14 days more, the time to take them back.
+    ctx.clock.advance(DAY_MS);
+    expect(await adminCall(ctx, deciding, 'support/moveBinding', { id: opened.content.id })).toMatchObject({
+      state: 0,
+    });
+    const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS).toISOString();
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: { amount: '5.000000', until, disputed: false },
+    });
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
+  });
+
+  it('frees a late dispute’s bonuses at once when the holder keeps the UID', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '80');
+    await confirmOwnershipForTest(ctx, BITGET, friend.uid, operator.userId);
+    const opened = await dispute(await registerMember(ctx), friend);
+    await creditCashback(ctx, BITGET, friend.uid, '30');
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewards: '11.000000',
+      rewardsHeld: { amount: '3.000000', until: null, disputed: true },
+    });
+    expect(
+      await adminCall(ctx, await newOperator(ctx), 'support/close', { id: opened.content.id }),
+    ).toMatchObject({ state: 0 });
+    // Records after the decision are not the dispute's.
+    await creditCashback(ctx, BITGET, friend.uid, '20');
+    expect(await withdrawable(inviter)).toMatchObject({ rewards: '13.000000', rewardsHeld: null });
+  });
+
   it('holds nothing for a dispute opened after support confirmed the binding, even inside the 14 days', async () => {
     const inviter = await fundedMember(ctx, { cashback: '45' });
     const friend = await friendWithNewUid(inviter, '80');
