@@ -4,7 +4,7 @@ import { dataDirOwner, lockDataDir } from './db/data-dir-lock.js';
 import type { AppDeps } from './deps.js';
 import { systemClock } from './lib/clock.js';
 import { osUser } from './modules/admin/audit.service.js';
-import { opsCommands } from './ops/commands.js';
+import { findOpsCommand, opsCommands } from './ops/commands.js';
 import { takeOperatorFlag } from './ops/operator-flag.js';
 import { opsSocketPath, runThroughServer } from './ops/ops-socket.js';
 import { type OpsRequest, runOpsCommand } from './ops/run-command.js';
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const [name, ...args] = flag.rest;
-  if (!name || !opsCommands[name]) {
+  if (!name || !findOpsCommand(name)) {
     const asked = name && name !== 'help' && name !== '--help';
     if (asked) err(`Unknown command: ${name}\n`);
     printHelp();

@@ -8,6 +8,11 @@ import { withdrawalCommands } from '../modules/withdrawals/withdrawals.commands.
 import type { OpsCommand } from './command.js';
 
 /** Every operator command by name: the CLI lists and parses them, both runners look them up. */
+/** The command of that name, if it is one (never a property every object has, such as `constructor`). */
+export function findOpsCommand(name: string): OpsCommand | undefined {
+  return Object.hasOwn(opsCommands, name) ? opsCommands[name] : undefined;
+}
+
 export const opsCommands: Record<string, OpsCommand> = {
   'db:migrate': {
     summary: 'bring the database to the latest migration',

@@ -179,6 +179,8 @@ describe('operator commands name their operator', () => {
     expect(await ops('withdrawals:list', [])).toMatchObject({ code: 0, out: 'No pending withdrawals.' });
     expect((await ops('sync:status', [])).code).toBe(0);
     expect(await ops('no:such', [])).toMatchObject({ code: 2, err: 'Unknown command: no:such' });
+    // A name every object answers to is no command either (it crashed with a TypeError).
+    expect(await ops('constructor', [])).toMatchObject({ code: 2, err: 'Unknown command: constructor' });
   });
 });
 

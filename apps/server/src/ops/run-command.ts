@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps.js';
 import type { CommandIo } from '../lib/progress-bar.js';
 import { type AuditActor, bootstrapActor, operatorActor } from '../modules/admin/audit.service.js';
 import { operatorsExist, resolveOperator } from '../modules/admin/operators.service.js';
-import { opsCommands } from './commands.js';
+import { findOpsCommand } from './commands.js';
 
 /** What the operator asked for, the same whether the CLI or the running server executes it. */
 export interface OpsRequest {
@@ -23,7 +23,7 @@ const OPERATOR_REFUSED = 2;
  * it reads its arguments, unless it names a live operator; the one exception is the bootstrap.
  */
 export async function runOpsCommand(deps: AppDeps, request: OpsRequest, io: CommandIo): Promise<number> {
-  const command = opsCommands[request.name];
+  const command = findOpsCommand(request.name);
   if (!command) {
     io.err(`Unknown command: ${request.name}`);
     return 2;

@@ -13,6 +13,7 @@ import {
   ADDRESS,
   fundedMember,
   OTHER_ADDRESS,
+  openDispute,
   registerMember,
   type TestMember,
   usdt,
@@ -152,6 +153,44 @@ describe(`a dispute racing withdrawals and a second binding (${process.env.TEST_
       expect(ownerView.content).toMatchObject({
         bindings: [{ uid: squatter.uid, frozen: false, heldUntil: null }],
       });
+    }
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});
+
+describe(`two operators deciding two disputes of one UID at once (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  it('never confirms a holder the confirming dispute was not about', async () => {
+    const second = await newOperator(ctx);
+
+    for (let round = 0; round < 6; round += 1) {
+      const holder = await fundedMember(ctx, { cashback: '80', confirmedBy: operator.userId });
+      const [disputed] = rowsOf<{ id: string }>(
+        await ctx.db.execute(
+          sql`select id from exchange_bindings where uid = ${holder.uid} and unbound_at is null`,
+        ),
+      );
+      const confirming = await openDispute(ctx, await registerMember(ctx), holder);
+      const moving = await openDispute(ctx, await registerMember(ctx), holder);
+      const [verified, moved] = await Promise.all([
+        post(round, '/elex/admin/support/verifyOwnership', second.token, { id: confirming.content.id }),
+        post(round + 1, '/elex/admin/support/moveBinding', operator.token, { id: moving.content.id }),
+      ]);
+      // The move always lands; the confirmation either came first (of the disputed binding) or is refused.
+      expect(moved.state).toBe(0);
+      if (verified.state === 0) {
+        const [audit] = rowsOf<{ after: { bindingId: number } }>(
+          await ctx.db.execute(
+            sql`select after from audit_log where target = ${`support:${confirming.content.id}`}
+              and action = 'support.verifyOwnership'`,
+          ),
+        );
+        expect(String(audit?.after.bindingId)).toBe(String(disputed?.id));
+      } else {
+        expect(verified).toMatchObject({
+          state: State.Refused,
+          message: expect.stringContaining('changed hands'),
+        });
+      }
     }
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });

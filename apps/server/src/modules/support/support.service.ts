@@ -22,7 +22,7 @@ import { AppError } from '../../http/app-error.js';
 import { selectHolderInviterBonuses } from '../../read-models/holder-inviter-bonuses.js';
 import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
-import { memberContact, memberIdentities } from '../auth/auth.service.js';
+import { lockMemberRow, memberContact, memberIdentities } from '../auth/auth.service.js';
 import {
   confirmOwnership,
   liveBindingOf,
@@ -130,10 +130,11 @@ export async function createSupportRequest(
   if (about && !exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
   const row = await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
+    let holder: Awaited<ReturnType<typeof liveBindingOf>>;
     if (about) {
       // The UID's account lock first (the order withdrawals take it in), then the rules under it.
       await balanceOf(tx, accountCode.cashback(about.platId, about.uid), { forUpdate: true, at: now });
-      const holder = await liveBindingOf(tx, about.platId, about.uid);
+      holder = await liveBindingOf(tx, about.platId, about.uid);
       if (input.kind === 'uidBoundByOther' && (!holder || holder.userId === userId)) {
         throw AppError.refused('supportUidNotBoundToOther');
       }
@@ -152,6 +153,7 @@ export async function createSupportRequest(
       platId: about?.platId ?? null,
       uid: about?.uid ?? null,
       address: input.kind === 'uidBoundByOther' ? (input.address ?? null) : null,
+      bindingId: input.kind === 'uidBoundByOther' ? (holder?.id ?? null) : null,
       createdAt: now,
     });
     await addMessage(tx, deps, {
@@ -161,7 +163,6 @@ export async function createSupportRequest(
       image: input.image,
     });
     if (about && exchange && input.kind === 'uidBoundByOther') {
-      const holder = await liveBindingOf(tx, about.platId, about.uid);
       if (holder) {
         await mailHolder(tx, deps, { ...about, exchange, holderId: holder.userId, event: 'opened' });
       }
@@ -503,6 +504,8 @@ export async function adminClose(
       row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null
         ? await liveBindingOf(tx, row.platId, row.uid)
         : undefined;
+    // Closing a dispute ends its freeze: not the holder's to decide for their own UID.
+    if (holder && holder.userId === requireOperatorId(context)) throw AppError.refused('supportOwnRequest');
     await closeRequest(tx, deps, context, row, {
       resolution: 'closed',
       text: input.text ?? null,
@@ -515,6 +518,23 @@ export async function adminClose(
     });
   });
   return adminRequestDetail(deps, input.id);
+}
+
+/**
+ * A decision on a UID an operator may not take (docs/support.md, "Who decides"): one about their own
+ * account, as the member who asked or as the UID's holder (four eyes, as for withdrawals and
+ * corrections); or a dispute whose claimant holds the UID by now (nothing to move or confirm against
+ * them: closing it is the decision).
+ */
+function refuseConflictedDecision(
+  row: SupportRequestRow,
+  holder: { userId: number } | undefined,
+  operatorId: number,
+): void {
+  if (row.userId === operatorId || holder?.userId === operatorId) throw AppError.refused('supportOwnRequest');
+  if (row.kind === 'uidBoundByOther' && holder?.userId === row.userId) {
+    throw AppError.refused('supportClaimantHolds');
+  }
 }
 
 /**
@@ -535,11 +555,16 @@ export async function adminMoveBinding(
     if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null || row.address === null) {
       throw AppError.refused('supportNotDispute');
     }
+    // The claimant's row before the UID's account (the money paths' order): a deletion waits for the
+    // move, or the move sees it.
+    const claimant = await lockMemberRow(tx, row.userId);
+    if (!claimant || claimant.deletedAt) throw AppError.refused('supportClaimantLeft');
     const now = deps.clock.now();
     const balance = await balanceOf(tx, accountCode.cashback(row.platId, row.uid), {
       forUpdate: true,
       at: now,
     });
+    refuseConflictedDecision(row, await liveBindingOf(tx, row.platId, row.uid), operatorId);
     if ((await countUnderReviewOfUid(tx, row.platId, row.uid)) > 0) {
       throw AppError.refused('supportWithdrawalUnderReview');
     }
@@ -593,7 +618,7 @@ export async function adminVerifyOwnership(
 ): Promise<AdminSupportDetail> {
   const operatorId = requireOperatorId(context);
   const partners = await loadPartners(deps);
-  await deps.db.transaction(async (tx) => {
+  await inMoneyTransaction(deps, async (tx) => {
     const row = await lockOpenRequest(tx, input.id);
     if (
       row.platId === null ||
@@ -603,12 +628,26 @@ export async function adminVerifyOwnership(
       throw AppError.refused('supportNotDispute');
     }
     const now = deps.clock.now();
+    // The UID's account lock, which a move and an unbind take: the holder read here is the one confirmed.
+    await balanceOf(tx, accountCode.cashback(row.platId, row.uid), { forUpdate: true, at: now });
     const holder = await liveBindingOf(tx, row.platId, row.uid);
     if (!holder) throw AppError.refused('supportNoHolder');
     // An ownership request confirms its own member; one whose member no longer holds the UID cannot.
     if (row.kind === 'ownership' && holder.userId !== row.userId)
       throw AppError.refused('supportUidNotYours');
-    await confirmOwnership(tx, { platId: row.platId, uid: row.uid, operatorId, at: now });
+    refuseConflictedDecision(row, holder, operatorId);
+    // A dispute's evidence is about the binding it was opened against: one made since (another
+    // dispute's move, or a new holder after the first left) is nobody the operator reviewed. Disputes
+    // older than `binding_id` are judged by when the holder bound the UID.
+    if (
+      row.kind === 'uidBoundByOther' &&
+      (row.bindingId !== null ? holder.id !== row.bindingId : holder.boundAt > row.createdAt)
+    ) {
+      throw AppError.refused('supportHolderChanged');
+    }
+    if (!(await confirmOwnership(tx, { platId: row.platId, uid: row.uid, operatorId, at: now }))) {
+      throw AppError.refused('supportHolderChanged');
+    }
     await closeRequest(tx, deps, context, row, {
       resolution: 'verified',
       text: null,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { bytea } from '../../db/column-types.js';
 import { users } from '../auth/auth.tables.js';
+import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 
 /**
@@ -20,6 +21,11 @@ export const supportRequests = pgTable(
     uid: text('uid'),
     /** A dispute's claimant: the Polygon address the UID's withdrawals go to if it is moved to them. */
     address: text('address'),
+    /**
+     * A dispute's: the binding of the UID live when it was opened (null before 2026-11-29), the holder
+     * its evidence is about: the only one its decision may confirm.
+     */
+    bindingId: bigint('binding_id', { mode: 'number' }).references(() => exchangeBindings.id),
     status: text('status').notNull(),
     resolution: text('resolution'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

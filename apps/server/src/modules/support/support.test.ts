@@ -1,10 +1,11 @@
-import { State, SUPPORT } from '@elex/contract';
-import { eq } from 'drizzle-orm';
+import { forfeitOnDeletion, State, SUPPORT } from '@elex/contract';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../admin/audit.service.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { users } from '../auth/auth.tables.js';
-import { call, mailsTo } from '../auth/test-support.js';
+import { call, mailsTo, PASSWORD } from '../auth/test-support.js';
+import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { DAY_MS, nextUid } from '../cashback/test-support.js';
 import { invalidateCatalogCache } from '../exchanges/exchanges.service.js';
@@ -473,5 +474,122 @@ describe('opening a request', () => {
         State.Forbidden,
       );
     }
+  });
+});
+
+describe('who may decide a request (found in review)', () => {
+  const holderOf = async (member: TestMember) => {
+    const [row] = await ctx.db
+      .select({ userId: exchangeBindings.userId })
+      .from(exchangeBindings)
+      .where(
+        and(
+          eq(exchangeBindings.platId, member.platId),
+          eq(exchangeBindings.uid, member.uid),
+          isNull(exchangeBindings.unboundAt),
+        ),
+      );
+    return row?.userId;
+  };
+  const leave = async (member: Member) =>
+    call(
+      ctx,
+      '/elex/user/deleteAccount',
+      {
+        passwd: PASSWORD,
+        forfeitTotal: forfeitOnDeletion((await memberCall(ctx, member, '/elex/user/withdrawable')).content),
+      },
+      { token: member.token },
+    );
+
+  it('refuses an operator a decision about their own account: another operator must take it', async () => {
+    const squatter = await squatterWithMoney('200');
+    const own = await dispute(operator, squatter);
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id: own })).toMatchObject({
+      state: State.Refused,
+      message: 'This request concerns your own account: another operator must decide it',
+    });
+    expect(await holderOf(squatter)).toBe(squatter.userId);
+    expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 200_000_000n });
+
+    // Nor may an operator end their own binding's hold, or lift a dispute against their own UID.
+    const uid = nextUid('O');
+    await addToRoster(ctx, BITGET, uid);
+    expect(
+      await memberCall(ctx, operator, '/elex/user/bindExchangeUid', {
+        platId: BITGET,
+        uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    const mine = await open(operator, {
+      kind: 'ownership',
+      platId: BITGET,
+      uid,
+      text: 'Mine, see the screenshot.',
+    });
+    expect(mine).toMatchObject({ state: 0 });
+    expect(
+      await adminCall(ctx, operator, 'support/verifyOwnership', { id: mine.content.id }, 'ko'),
+    ).toMatchObject({
+      state: State.Refused,
+      message: '본인 계정에 관한 요청입니다. 다른 운영자가 처리해야 합니다',
+    });
+    const against = await dispute(await registerMember(ctx), {
+      ...squatter,
+      platId: BITGET,
+      uid,
+    } as TestMember);
+    expect(await adminCall(ctx, operator, 'support/close', { id: against })).toMatchObject({
+      state: State.Refused,
+    });
+
+    // A second operator decides them.
+    const second = await newOperator(ctx);
+    expect(await adminCall(ctx, second, 'support/moveBinding', { id: own })).toMatchObject({ state: 0 });
+    expect(await holderOf(squatter)).toBe(operator.userId);
+    expect(await adminCall(ctx, second, 'support/close', { id: against })).toMatchObject({ state: 0 });
+  });
+
+  it('does not move a UID to a claimant who has deleted their account', async () => {
+    const squatter = await squatterWithMoney();
+    const claimant = await registerMember(ctx);
+    const id = await dispute(claimant, squatter);
+    expect((await leave(claimant)).json()).toMatchObject({ state: 0 });
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id }, 'zh')).toMatchObject({
+      state: State.Refused,
+      message: '提交此请求的会员已注销账户：请改为关闭请求',
+    });
+    expect(await holderOf(squatter)).toBe(squatter.userId);
+    expect(await adminCall(ctx, operator, 'support/close', { id })).toMatchObject({ state: 0 });
+    expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 120_000_000n });
+  });
+
+  it('neither moves nor confirms against a claimant who holds the UID by now: closing is the decision', async () => {
+    const first = await squatterWithMoney('60');
+    const claimant = await registerMember(ctx);
+    const id = await dispute(claimant, first);
+    expect((await leave(first)).json()).toMatchObject({ state: 0 });
+    expect(
+      await memberCall(ctx, claimant, '/elex/user/bindExchangeUid', {
+        platId: first.platId,
+        uid: first.uid,
+        address: ADDRESS,
+      }),
+    ).toMatchObject({ state: 0 });
+    const before = (await mailsTo(ctx, claimant.email)).length;
+    for (const path of ['moveBinding', 'verifyOwnership']) {
+      expect(await adminCall(ctx, operator, `support/${path}`, { id })).toMatchObject({
+        state: State.Refused,
+        message: 'The member who opened this request holds this UID now: close it instead',
+      });
+    }
+    expect(await holderOf({ ...first, platId: first.platId, uid: first.uid })).toBe(claimant.userId);
+    const [binding] = await ctx.db
+      .select()
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.userId, claimant.userId), isNull(exchangeBindings.unboundAt)));
+    expect(binding?.ownershipVerifiedAt).toBeNull();
+    expect((await mailsTo(ctx, claimant.email)).length).toBe(before);
   });
 });
