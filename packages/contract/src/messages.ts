@@ -154,7 +154,8 @@ const en = {
   supportOwnRequest: 'This request concerns your own account: another operator must decide it',
   supportClaimantLeft: 'The member who opened this request has deleted their account: close it instead',
   supportClaimantHolds: 'The member who opened this request holds this UID now: close it instead',
-  supportHolderChanged: 'This UID changed hands after the request was opened: nobody it names can be confirmed now',
+  supportHolderChanged:
+    'This UID changed hands after the request was opened: nobody it names can be confirmed now',
   supportWithdrawalUnderReview: 'A withdrawal of this UID is under review: decide it first',
   supportReplySent: 'Reply sent',
   supportMoved: 'The UID and its balance were moved to the member who asked',
@@ -639,7 +640,8 @@ const ko: MessageCatalogue = {
   supportOwnRequest: '본인 계정에 관한 요청입니다. 다른 운영자가 처리해야 합니다',
   supportClaimantLeft: '이 요청을 연 회원이 계정을 삭제했습니다. 대신 요청을 종료하세요',
   supportClaimantHolds: '이 요청을 연 회원이 현재 이 UID를 연동하고 있습니다. 대신 요청을 종료하세요',
-  supportHolderChanged: '요청이 열린 뒤 이 UID의 연동 회원이 바뀌었습니다. 요청에 해당하는 회원을 더 이상 확인할 수 없습니다',
+  supportHolderChanged:
+    '요청이 열린 뒤 이 UID의 연동 회원이 바뀌었습니다. 요청에 해당하는 회원을 더 이상 확인할 수 없습니다',
   supportWithdrawalUnderReview: '이 UID의 출금이 검토 중입니다. 먼저 처리해 주세요',
   supportReplySent: '답변을 보냈습니다',
   supportMoved: 'UID와 잔액을 요청한 회원에게 이전했습니다',
