@@ -2,7 +2,6 @@ import { and, eq, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm
 import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
-import { supportRequests } from '../support/support.tables.js';
 import {
   eventRewards,
   type IngestSourceKind,
@@ -456,38 +455,25 @@ export async function pageInviteBonuses(
 
 /**
  * The page's invite bonuses, one event reward per record, each naming its inviter's journal and the
- * ownership dispute open on its UID, if any (the earliest). The caller holds the UIDs' cashback account
- * locks, which opening a dispute takes too, so a dispute committed before is seen here and one
- * committing later comes after these bonuses.
+ * ownership dispute open on its UID when it was booked, if any.
  */
 export async function insertPageEventRewards(
   tx: Executor,
-  query: {
-    platId: number;
-    invited: ReadonlyArray<InvitedUid & { journalKey: string }>;
-    bonus: { percent: number; perRecord: (cashbackMicro: SQL) => SQL };
-    at: Date;
-  },
+  invited: ReadonlyArray<InvitedUid & { journalKey: string; disputeId: number | null }>,
+  bonus: { percent: number; perRecord: (cashbackMicro: SQL) => SQL },
+  at: Date,
 ): Promise<void> {
-  if (query.invited.length === 0) return;
-  const perRecord = query.bonus.perRecord(sql`p.amount_micro`);
+  if (invited.length === 0) return;
+  const perRecord = bonus.perRecord(sql`p.amount_micro`);
   await tx.execute(sql`
-    with invited as materialized (
-      select i.*, (
-        select min(s.id) from ${supportRequests} s
-        where s.kind = 'uidBoundByOther' and s.status <> 'closed' and s.plat_id = ${query.platId}
-          and s.uid = i.uid
-      ) as dispute_id
-      from json_to_recordset(${JSON.stringify(query.invited)}::json)
-        as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text, "bindingId" bigint,
-          "holdEndsAt" timestamptz)
-    )
     insert into ${eventRewards} (user_id, kind, amount_micro, source_user_id, rebate_id, bonus_percent,
       journal_key, created_at, binding_id, hold_ends_at, dispute_id)
-    select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${query.bonus.percent}::smallint,
-      i."journalKey", ${query.at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt", i.dispute_id
+    select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${bonus.percent}::smallint,
+      i."journalKey", ${at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt", i."disputeId"
     from ${PAGE_TABLE} p
-    join invited i on i.uid = p.uid
+    join json_to_recordset(${JSON.stringify(invited)}::json)
+      as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text, "bindingId" bigint,
+        "holdEndsAt" timestamptz, "disputeId" bigint) on i.uid = p.uid
     where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
     order by p.id`);
 }

@@ -6,6 +6,7 @@ import { activeInvitersOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/uid-owners.js';
 import { waitForLocksAtMost } from '../ledger/account-lock-wait.js';
 import { accountCode, postJournals } from '../ledger/ledger.service.js';
+import { openDisputesOf } from '../support/frozen.js';
 import {
   applySettlementPage,
   decideSettlementPage,
@@ -255,15 +256,22 @@ async function payInviteBonuses(
       ],
     })),
   );
-  await insertPageEventRewards(tx, {
+  // Under the UIDs' cashback account locks (taken by the credits above), which opening a dispute
+  // takes too: a dispute committed before is seen here, one committing later comes after these bonuses.
+  const disputes = await openDisputesOf(
+    tx,
     platId,
-    invited: invited.flatMap((entry) => {
+    invited.map((entry) => entry.uid),
+  );
+  await insertPageEventRewards(
+    tx,
+    invited.flatMap((entry) => {
       const journalKey = keyOf.get(entry.inviterId);
-      return journalKey ? [{ ...entry, journalKey }] : [];
+      return journalKey ? [{ ...entry, journalKey, disputeId: disputes.get(entry.uid) ?? null }] : [];
     }),
-    bonus: { percent, perRecord },
-    at: now,
-  });
+    { percent, perRecord },
+    now,
+  );
   return bonuses.reduce((sum, bonus) => sum + bonus.amountMicro, 0n);
 }
 

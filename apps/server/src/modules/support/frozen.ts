@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { supportRequests } from './support.tables.js';
 
@@ -23,4 +23,31 @@ export async function isUidFrozen(db: Executor, platId: number, uid: string): Pr
     )
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * The open dispute on each of these UIDs that has one (the earliest, if several): settlement writes it
+ * on the invite bonuses it books, which then wait for its decision (docs/withdrawals.md). One JSON
+ * parameter, whatever the number of UIDs (a settlement page holds up to 20,000). Read under the UIDs'
+ * account locks, as `isUidFrozen`.
+ */
+export async function openDisputesOf(
+  db: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Map<string, number>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .select({ uid: supportRequests.uid, id: sql<number>`min(${supportRequests.id})`.mapWith(Number) })
+    .from(supportRequests)
+    .where(
+      and(
+        eq(supportRequests.kind, 'uidBoundByOther'),
+        ne(supportRequests.status, 'closed'),
+        eq(supportRequests.platId, platId),
+        sql`${supportRequests.uid} in (select json_array_elements_text(${JSON.stringify(uids)}::json))`,
+      ),
+    )
+    .groupBy(supportRequests.uid);
+  return new Map(rows.map((row) => [row.uid as string, row.id]));
 }
