@@ -1,16 +1,6 @@
-import { formatDecimal, formatUsdt, isZeroAmount } from '../../shared/exchanges/format';
 import { dateTimeFormat } from '../../shared/i18n/intl-formats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * A cashback figure: two decimals, except a non-zero amount under 0.01, which shows all six (truncated
- * to two it would read 0.00, as if nothing had been paid).
- */
-export function formatCashback(value: string): string {
-  if (!isZeroAmount(value) && /^-?0*\.00\d*$/.test(value)) return formatDecimal(value, 6);
-  return formatUsdt(value);
-}
 
 /**
  * A record's period in UTC, the zone exchanges report in. Whole UTC days show as days, the end being

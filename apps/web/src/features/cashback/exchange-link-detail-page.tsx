@@ -3,14 +3,15 @@ import { Clock, LifeBuoy, ShieldAlert } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { formatCashback } from '../../shared/exchanges/format';
 import { withdrawalHref } from '../../shared/exchanges/paths';
 import { currentLocale } from '../../shared/i18n/i18n';
 import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../shared/navigation/support-paths';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
-import { formatCashback } from './amounts';
 import { useBindingDetail } from './api/get-binding-detail';
 import { useRebateRecords } from './api/get-rebate-records';
 import { RebateTable } from './components/rebate-table';
@@ -149,6 +150,8 @@ export default function ExchangeLinkDetailPage() {
             </Link>
           </div>
         </>
+      ) : detail.isError ? (
+        <LoadError isRetrying={detail.isFetching} onRetry={() => void detail.refetch()} />
       ) : null}
       <section aria-labelledby="records-title" className="records-section">
         <h2 id="records-title">{t('pages.records.title')}</h2>
@@ -157,6 +160,8 @@ export default function ExchangeLinkDetailPage() {
             <RebateTable records={records.data.records} exchangeName={exchangeName} />
             <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
           </>
+        ) : records.isError ? (
+          <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />
         ) : (
           <Skeleton lines={3} />
         )}

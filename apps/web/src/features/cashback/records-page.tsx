@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../shared/api/api-client';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -131,6 +132,8 @@ export default function RecordsPage() {
           <RebateTable records={records.data.records} exchangeName={exchangeName} />
           <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
         </>
+      ) : records.isError ? (
+        <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />
       ) : (
         <Skeleton lines={4} />
       )}

@@ -2,14 +2,15 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
+import { formatCashback } from '../../shared/exchanges/format';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { useMyInfo } from '../../shared/queries/get-my-info';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
-import { formatCashback } from './amounts';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { fetchAllPages } from './fetch-all-pages';
@@ -51,7 +52,8 @@ export default function RewardHistoryPage() {
       <dl className="card stat reward-total">
         <dt>{t('cashback.totalReward')}</dt>
         <dd>
-          {info.data ? formatCashback(info.data.totalReward) : '…'}{' '}
+          {/* A failed summary says nothing rather than "loading" forever; the list below offers a retry. */}
+          {info.data ? formatCashback(info.data.totalReward) : info.isError ? '—' : '…'}{' '}
           <span className="unit">{t('cashback.usdt')}</span>
         </dd>
       </dl>
@@ -115,6 +117,8 @@ export default function RewardHistoryPage() {
             <Pager page={page} pageSize={PAGE_SIZE} total={rewards.data.total} onPage={setPage} />
           </>
         )
+      ) : rewards.isError ? (
+        <LoadError isRetrying={rewards.isFetching} onRetry={() => void rewards.refetch()} />
       ) : (
         <Skeleton lines={4} />
       )}

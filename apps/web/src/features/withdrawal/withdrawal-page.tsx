@@ -18,6 +18,7 @@ import { formatLocalTime } from '../../shared/i18n/intl-formats';
 import { useProfile } from '../../shared/queries/get-profile';
 import { useWithdrawable } from '../../shared/queries/get-withdrawable';
 import { CodeDialog } from '../../shared/ui/code-dialog';
+import { LoadError } from '../../shared/ui/load-error';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { ResponsiveDialog } from '../../shared/ui/responsive-dialog';
@@ -176,7 +177,9 @@ export default function WithdrawalPage() {
             {t('withdrawal.bindLink')}
           </Link>
         </div>
-      ) : null}
+      ) : (
+        <LoadError isRetrying={withdrawable.isFetching} onRetry={() => void withdrawable.refetch()} />
+      )}
 
       <section aria-labelledby="withdrawals-title" className="records-section">
         <h2 id="withdrawals-title">{t('withdrawal.historyTitle')}</h2>
@@ -195,6 +198,8 @@ export default function WithdrawalPage() {
               label={t('withdrawal.paging')}
             />
           </>
+        ) : records.isError ? (
+          <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />
         ) : (
           <Skeleton lines={3} />
         )}

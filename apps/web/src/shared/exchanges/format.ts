@@ -48,3 +48,12 @@ export function formatDecimal(value: Decimal, digits = 2): string {
 export function isZeroAmount(value: Decimal): boolean {
   return /^0*(\.0*)?$/.test(value);
 }
+
+/**
+ * A cashback figure: two decimals, except a non-zero amount under 0.01, which shows all six (truncated
+ * to two it would read 0.00, as if nothing had been paid).
+ */
+export function formatCashback(value: string): string {
+  if (!isZeroAmount(value) && /^-?0*\.00\d*$/.test(value)) return formatDecimal(value, 6);
+  return formatUsdt(value);
+}

@@ -1,7 +1,8 @@
 import type { RebateRecord } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
+import { formatCashback } from '../../../shared/exchanges/format';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
-import { formatCashback, formatPeriod } from '../amounts';
+import { formatPeriod } from '../amounts';
 
 /** Cashback records: exchange, UID, period, fee, amount and status (spec section 3). */
 export function RebateTable({

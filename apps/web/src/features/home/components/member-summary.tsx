@@ -3,9 +3,10 @@ import { ChevronRight, Link2, Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { useExchangeList } from '../../../shared/exchanges/exchange-list-query';
 import { ExchangeLogo } from '../../../shared/exchanges/exchange-logo';
-import { formatUsdt } from '../../../shared/exchanges/format';
+import { formatCashback } from '../../../shared/exchanges/format';
 import { useTranslation } from '../../../shared/i18n/use-translation';
 import { useMyInfo } from '../../../shared/queries/get-my-info';
+import { LoadError } from '../../../shared/ui/load-error';
 import { Skeleton } from '../../../shared/ui/skeleton';
 
 const linkDetailHref = (platId: number, uid: string) =>
@@ -22,7 +23,7 @@ export function MemberSummary() {
   const exchangeOf = (platId: number) => exchanges.data?.find((entry) => entry.id === platId);
 
   if (info.isPending) return <Skeleton lines={4} />;
-  if (!info.data) return null;
+  if (!info.data) return <LoadError isRetrying={info.isFetching} onRetry={() => void info.refetch()} />;
 
   if (info.data.exchangeBinds.length === 0) {
     return (
@@ -49,13 +50,13 @@ export function MemberSummary() {
           <div className="stat">
             <dt>{t('homeMember.totalReward')}</dt>
             <dd>
-              {formatUsdt(info.data.totalReward)} <span className="unit">{t('cashback.usdt')}</span>
+              {formatCashback(info.data.totalReward)} <span className="unit">{t('cashback.usdt')}</span>
             </dd>
           </div>
           <div className="stat">
             <dt>{t('homeMember.totalRebate')}</dt>
             <dd>
-              {formatUsdt(info.data.totalRebate)} <span className="unit">{t('cashback.usdt')}</span>
+              {formatCashback(info.data.totalRebate)} <span className="unit">{t('cashback.usdt')}</span>
             </dd>
           </div>
         </dl>
@@ -83,7 +84,7 @@ export function MemberSummary() {
                   <span className="muted mono">{t('homeMember.uid', { uid: bind.uid })}</span>
                 </span>
                 <span className="bound-balance">
-                  {formatUsdt(bind.balance)} <span className="unit">{t('cashback.usdt')}</span>
+                  {formatCashback(bind.balance)} <span className="unit">{t('cashback.usdt')}</span>
                 </span>
                 <ChevronRight size={18} aria-hidden="true" className="menu-chevron" />
               </Link>
