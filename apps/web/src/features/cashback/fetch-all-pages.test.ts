@@ -1,3 +1,4 @@
+import { CASHBACK } from '@elex/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { fetchAllAfter } from './fetch-all-pages';
 
@@ -11,7 +12,8 @@ describe('an export walking a list by cursor', () => {
       next: '7',
     }));
     const result = await fetchAllAfter(fetchPage);
-    expect(fetchPage.mock.calls.map(([after]) => after)).toEqual([undefined, '7']);
+    // Short of the total: one more walk, then the file is offered as partial.
+    expect(fetchPage.mock.calls.map(([after]) => after)).toEqual([undefined, '7', undefined, '7']);
     expect(result).toEqual({ records: [record], total: 3, complete: false });
   });
 
@@ -47,5 +49,28 @@ describe('an export walking a list by cursor', () => {
     });
     await expect(fetchAllAfter(first, isRefusal)).rejects.toBe(refused);
     expect(first).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts over once when records arrived where the walk had passed, and then has them', async () => {
+    // Two pages, newest first; a record arrives at the top after the first page was read.
+    let list = Array.from({ length: 2 * CASHBACK.exportPageSize }, (_, index) => ({
+      id: String(5_000 - index),
+    }));
+    let calls = 0;
+    const fetchPage = vi.fn(async (after: string | undefined, pageSize: number) => {
+      calls += 1;
+      if (calls === 2) list = [{ id: '9000' }, ...list];
+      const start = after === undefined ? 0 : list.findIndex((record) => record.id === after) + 1;
+      const records = list.slice(start, start + pageSize);
+      return {
+        records,
+        total: list.length,
+        next: records.length === pageSize ? (records.at(-1)?.id ?? null) : null,
+      };
+    });
+    const result = await fetchAllAfter(fetchPage);
+    expect(result).toMatchObject({ complete: true, total: 2 * CASHBACK.exportPageSize + 1 });
+    expect(result.records.map((record) => record.id)).toContain('9000');
+    expect(result.records).toHaveLength(2 * CASHBACK.exportPageSize + 1);
   });
 });

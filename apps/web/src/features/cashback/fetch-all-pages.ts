@@ -37,7 +37,10 @@ function collected<T>(byId: Map<string, T>, total: number) {
  * and a page holds `CASHBACK.exportPageSize` records: a tenth of the round trips of pages of 100.
  * The server refuses a cursor the member no longer sees (its UID was unbound or moved during the
  * export): `cursorRefused` tells that refusal, and the walk starts over once from the first page, so
- * the file is the list as it is now rather than an error.
+ * the file is the list as it is now rather than an error. A walk that gathered fewer records than the
+ * total (records arrived where the cursor had passed) starts over once too. The walk is complete only
+ * for a list that records join and never leave, so the caller asks for no filter a record can leave
+ * (the records' status) and filters what came back.
  */
 export async function fetchAllAfter<T extends { id: string }>(
   fetchPage: (
@@ -48,7 +51,8 @@ export async function fetchAllAfter<T extends { id: string }>(
 ): Promise<{ records: T[]; total: number; complete: boolean }> {
   for (let walk = 1; ; walk += 1) {
     try {
-      return await walkAfter();
+      const result = await walkAfter();
+      if (result.complete || walk === 2) return result;
     } catch (error) {
       if (!(error instanceof CursorRefused)) throw error;
       // Refused again: the page hears the server's refusal itself.

@@ -235,6 +235,52 @@ describe('/mypage/records', () => {
     expect(downloadCsv).not.toHaveBeenCalled();
   });
 
+  it('exports the chosen status whole while records settle and arrive during the export', async () => {
+    // 1,500 pending records, newest first. After the first page: a new pending record arrives on top and
+    // one already exported settles (the two left a server-filtered count unchanged: found in review).
+    let all = Array.from({ length: 1_500 }, (_, index) =>
+      rebateRecord({ uid: `U${index}`, status: 'pending' }),
+    );
+    let exportPages = 0;
+    const server = stubCashbackServer({
+      rebates: (body) => {
+        if (body.pageSize === CASHBACK.exportPageSize && ++exportPages === 2) {
+          all = [
+            rebateRecord({ uid: 'ARRIVED', status: 'pending' }),
+            ...all.map((record, index) =>
+              index === 3 ? { ...record, status: 'completed' as const } : record,
+            ),
+          ];
+        }
+        const listed = body.status ? all.filter((record) => record.status === body.status) : all;
+        return pagesOf(listed)(body);
+      },
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('option', { name: t('cashback.statuses.pending') });
+    await userEvent.selectOptions(
+      screen.getByLabelText(t('cashback.status')),
+      t('cashback.statuses.pending'),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: t('cashback.exportCsv') }));
+
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    const uids = downloadedCsv()
+      .lines.slice(1)
+      .map((line) => line[1]);
+    expect(uids).toContain('ARRIVED');
+    // The settled one is left out: the second walk read it settled.
+    expect(uids).not.toContain('U3');
+    expect(uids).toHaveLength(1_500);
+    expect(
+      server
+        .requests('/elex/user/seeRebateData')
+        .filter((body) => body.pageSize === CASHBACK.exportPageSize)
+        .every((body) => body.status === undefined),
+    ).toBe(true);
+    expect(screen.queryByText(/records: the list changed/)).not.toBeInTheDocument();
+  });
+
   it('says the file is partial when fewer records come back than the total', async () => {
     const all = Array.from({ length: 150 }, (_, index) => rebateRecord({ uid: `U${index}` }));
     // Ten records leave the filtered list while the export runs: its page comes back short.

@@ -40,14 +40,14 @@ export default function RecordsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const {
-        records: all,
-        total,
-        complete,
-      } = await fetchAllAfter(
-        (after, pageSize) => fetchRebatePage({ platId, status, pageSize, after }),
+      // Every status, filtered here: a record that settles during the export would leave a list
+      // filtered by the server and pass for the one that arrived meanwhile (docs/decisions.md).
+      const walked = await fetchAllAfter(
+        (after, pageSize) => fetchRebatePage({ platId, pageSize, after }),
         isCursorRefusal,
       );
+      const all = status ? walked.records.filter((record) => record.status === status) : walked.records;
+      const missing = Math.max(0, walked.total - walked.records.length);
       const rows = all.map((record) => [
         exchangeName(record.platId),
         record.uid,
@@ -71,7 +71,9 @@ export default function RecordsPage() {
         'failure_reason',
       ];
       downloadCsv('cashback-records.csv', toCsv(header, rows));
-      if (!complete) toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
+      if (!walked.complete) {
+        toast.warning(t('cashback.exportPartial', { count: rows.length, total: rows.length + missing }));
+      }
     } catch (error) {
       // Refused twice: the list keeps changing under the walk (fetchAllAfter started over once).
       toast.error(isCursorRefusal(error) ? t('cashback.exportChanged') : t('msg:error'));
