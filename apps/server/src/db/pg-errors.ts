@@ -24,3 +24,10 @@ export const isInputDataException = (error: unknown) =>
 
 /** 55P03, lock_not_available: a lock wait ran past `lock_timeout`. */
 export const isLockTimeout = (error: unknown) => hasPgErrorCode(error, '55P03');
+
+/**
+ * 40P01, deadlock_detected: PostgreSQL aborted this transaction to break a cycle of lock waits. The
+ * money paths take their locks in one order so it should not happen; if it does, nothing was written
+ * and the same request can be sent again.
+ */
+export const isDeadlock = (error: unknown) => hasPgErrorCode(error, '40P01');

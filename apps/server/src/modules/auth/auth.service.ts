@@ -23,8 +23,8 @@ import {
   findActiveUserByEmail,
   findActiveUserByInviteCode,
   findUserById,
+  findUserByIdForNoKeyUpdate,
   findUserByIdForShare,
-  findUserByIdForUpdate,
   insertDeletedEmail,
   insertUserUnlessTaken,
   isEmailDeleted,
@@ -392,7 +392,7 @@ export async function deleteAccount(
   const emailHash = emailDigest(deps.config.appSecret, user.email);
   await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
-    // Before the user row, as a withdrawal takes the ledger locks before it reads that row.
+    // The ledger accounts before the user row, as every money path takes them (lockMemberRow).
     await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
     await enqueueMail(tx, deps, {
       template: 'accountDeleted',
@@ -478,12 +478,16 @@ export async function withdrawalLockedUntilInTransaction(
 }
 
 /**
- * The member's row held `FOR UPDATE` until the transaction ends (undefined: no such member): an
- * operator's booking on a member's money that must see every other one of them in order (corrections),
- * taken before any ledger account as the money paths do.
+ * The member's row locked until the transaction ends (undefined: no such member): an operator's
+ * booking on a member's money that must see every other one of them in order (corrections, a
+ * dispute's move to them). Always after the ledger accounts it concerns, the order every money path
+ * takes: a withdrawal locks its accounts and then reads this row `FOR SHARE`, a deletion locks the
+ * member's accounts and then updates it; taking the row first would deadlock against either. `FOR NO
+ * KEY UPDATE`, so settlement, which writes rows referencing the member under its account locks, never
+ * waits for it.
  */
 export function lockMemberRow(tx: Transaction, userId: number): Promise<UserRow | undefined> {
-  return findUserByIdForUpdate(tx, userId);
+  return findUserByIdForNoKeyUpdate(tx, userId);
 }
 
 /** A member's invite code (the invites module's link and code calls). */

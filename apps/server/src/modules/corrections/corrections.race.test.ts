@@ -6,9 +6,10 @@ import { rowsOf } from '../../db/rows.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { listAudit } from '../admin/audit.service.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
+import { PASSWORD } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
-import { fundedMember, moneyOf, usdt } from '../withdrawals/test-support.js';
+import { fundedMember, memberCall, moneyOf, usdt } from '../withdrawals/test-support.js';
 
 /**
  * Approvals racing: on PGlite one app (one process by construction); on PostgreSQL
@@ -98,4 +99,43 @@ describe(`corrections racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
     expect((await moneyOf(ctx, member)).rewards).toBe(posted);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
+
+  // PGlite is one connection: nothing there can hold a lock while a request waits for it.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'an approval waits for the account a withdrawal holds, holding nothing the withdrawal needs next',
+    async () => {
+      const member = await fundedMember(ctx, { cashback: '30' });
+      const proposed = await consoleCall(0, proposer, 'propose', {
+        userId: member.userId,
+        account: 'cashback',
+        platId: member.platId,
+        uid: member.uid,
+        amount: '101',
+        reason: 'lock order',
+      });
+      const id = proposed.content?.id as number;
+      // What a withdrawal request does in its transaction: the UID's account first, then the member's
+      // row FOR SHARE (its password-change lock). A deletion takes the same order.
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      let approving!: Promise<{ state: number; message: string }>;
+      const withdrawal = (apps.at(-1) as App).deps.db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '4s'`);
+        await tx.execute(
+          sql`select id from ledger_accounts where code = ${`cashback:${member.platId}:${member.uid}`} for update`,
+        );
+        held();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await tx.execute(sql`select id from users where id = ${member.userId} for share`);
+      });
+      await holding;
+      approving = consoleCall(0, approvers[0] as Caller, 'approve', { id });
+      // The member's row was free while the approval waited: the withdrawal went through, then the approval.
+      await expect(withdrawal).resolves.toBeUndefined();
+      expect(await approving).toMatchObject({ state: 0 });
+      expect((await moneyOf(ctx, member)).cashback).toBe(usdt('131'));
+    },
+  );
 });

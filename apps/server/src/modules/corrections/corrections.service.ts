@@ -110,18 +110,18 @@ async function targetAccount(deps: AppDeps, input: ProposeInput) {
 
 /**
  * The same question in the booking's transaction, for a proposal and again at its approval: the
- * member's row locked first (one operator's proposals for a member are counted in order; a deletion
- * waits), then the account (an unbind and a dispute's move take it too), then the member is still
- * there and still holds the UID. Answers the account's balance.
+ * account locked first (an unbind, a dispute's move, a withdrawal and a deletion take it too), then the
+ * member's row (one operator's proposals for a member, on any of their accounts, are counted in order),
+ * then the member is still there and still holds the UID. Answers the account's balance.
  */
 async function lockTarget(
   tx: Transaction,
   target: { userId: number; platId: number | null; uid: string | null; code: string },
   at: Date,
 ): Promise<bigint> {
+  const balance = await balanceOf(tx, target.code, { forUpdate: true, at });
   const member = await lockMemberRow(tx, target.userId);
   if (!member || member.deletedAt) throw new AppError(State.NotFound, 'memberNotFound');
-  const balance = await balanceOf(tx, target.code, { forUpdate: true, at });
   if (target.platId !== null && target.uid !== null) {
     const holder = await liveBindingOf(tx, target.platId, target.uid);
     if (holder?.userId !== target.userId) throw AppError.refused('correctionUidEnded');

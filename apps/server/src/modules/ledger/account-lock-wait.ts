@@ -1,7 +1,7 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import { isLockTimeout } from '../../db/pg-errors.js';
+import { isDeadlock, isLockTimeout } from '../../db/pg-errors.js';
 import { AppError } from '../../http/app-error.js';
 
 /**
@@ -25,7 +25,8 @@ export async function inMoneyTransaction<T>(
     });
   } catch (error) {
     // The key as content too, so a client can tell "try the same again soon" from a final refusal.
-    if (isLockTimeout(error))
+    // A deadlock rolled back whole too: the same answer, not a fault.
+    if (isLockTimeout(error) || isDeadlock(error))
       throw new AppError(State.Refused, 'accountBusy', {}, { messageKey: 'accountBusy' });
     throw error;
   }

@@ -555,15 +555,15 @@ export async function adminMoveBinding(
     if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null || row.address === null) {
       throw AppError.refused('supportNotDispute');
     }
-    // The claimant's row before the UID's account (the money paths' order): a deletion waits for the
-    // move, or the move sees it.
-    const claimant = await lockMemberRow(tx, row.userId);
-    if (!claimant || claimant.deletedAt) throw AppError.refused('supportClaimantLeft');
     const now = deps.clock.now();
     const balance = await balanceOf(tx, accountCode.cashback(row.platId, row.uid), {
       forUpdate: true,
       at: now,
     });
+    // The claimant's row after the UID's account (the money paths' order, lockMemberRow): a deletion
+    // of the claimant waits for the move, or the move sees it.
+    const claimant = await lockMemberRow(tx, row.userId);
+    if (!claimant || claimant.deletedAt) throw AppError.refused('supportClaimantLeft');
     refuseConflictedDecision(row, await liveBindingOf(tx, row.platId, row.uid), operatorId);
     if ((await countUnderReviewOfUid(tx, row.platId, row.uid)) > 0) {
       throw AppError.refused('supportWithdrawalUnderReview');
