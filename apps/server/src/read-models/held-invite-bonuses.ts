@@ -18,9 +18,10 @@ const HOLD = `interval '${OWNERSHIP.holdDays * 24} hours'`;
  *   operator's time to take them back by a correction. A binding that outlived the decision (the holder
  *   kept, or the owner's new one) is free at once. A dispute opened later freezes nothing that was
  *   booked before it: those bonuses were already free, maybe already withdrawn;
- * - by a dispute open on the UID when the bonus was booked (`event_rewards.dispute_id`, whatever the
- *   binding's age or confirmation): while it is open, and after its decision as above. The squatter's
- *   inviter earns nothing withdrawable from a frozen UID's records.
+ * - by the disputes open on the UID when the bonus was booked (`event_rewards.dispute_ids`, whatever
+ *   the binding's age or confirmation): while any of them is open, and after the decisions as above
+ *   (each bonus once, however many disputes name it). The squatter's inviter earns nothing
+ *   withdrawable from a frozen UID's records.
  * A binding held by its dispute in the second way is counted there (all its bonuses), not again here.
  * Both read the sums kept per binding and inviter (`invite_bonus_binding_totals`: all its bonuses, the
  * part booked inside its hold, the hold's end), not the bonuses: a new inviter with a hundred thousand
@@ -66,15 +67,20 @@ const HELD_BY_BINDING = `
   join invite_bonus_binding_totals k on k.binding_id = d.binding_id and k.inviter_id = $1::bigint
   where k.amount_micro > 0
   union all
-  select e.binding_id, sum(e.amount_micro),
-    case when bool_or(d.closed_at is null) then null else max(d.closed_at) + ${HOLD} end, true
-  from disputes d
-  join inviter on inviter.paid
-  join event_rewards e on e.dispute_id = d.id and e.user_id = $1::bigint
-  join exchange_bindings b on b.id = e.binding_id
-  where (d.closed_at is null or b.unbound_at <= d.closed_at)
-    and not exists (select 1 from disputed x where x.binding_id = e.binding_id)
-  group by e.binding_id
+  select booked.binding_id, sum(booked.amount_micro),
+    case when bool_or(booked.open) then null else max(booked.closed_at) + ${HOLD} end, true
+  from (
+    select e.id, e.binding_id, e.amount_micro, bool_or(d.closed_at is null) as open,
+      max(d.closed_at) as closed_at
+    from disputes d
+    join inviter on inviter.paid
+    join event_rewards e on e.dispute_ids @> array[d.id] and e.user_id = $1::bigint
+    join exchange_bindings b on b.id = e.binding_id
+    where (d.closed_at is null or b.unbound_at <= d.closed_at)
+    group by e.id, e.binding_id, e.amount_micro
+  ) as booked
+  where not exists (select 1 from disputed x where x.binding_id = booked.binding_id)
+  group by booked.binding_id
   union all
   select k.binding_id, k.held_micro, k.hold_ends_at, false
   from invite_bonus_binding_totals k

@@ -455,11 +455,11 @@ export async function pageInviteBonuses(
 
 /**
  * The page's invite bonuses, one event reward per record, each naming its inviter's journal and the
- * ownership dispute open on its UID when it was booked, if any.
+ * ownership disputes open on its UID when it was booked, if any.
  */
 export async function insertPageEventRewards(
   tx: Executor,
-  invited: ReadonlyArray<InvitedUid & { journalKey: string; disputeId: number | null }>,
+  invited: ReadonlyArray<InvitedUid & { journalKey: string; disputeIds: number[] | null }>,
   bonus: { percent: number; perRecord: (cashbackMicro: SQL) => SQL },
   at: Date,
 ): Promise<void> {
@@ -467,13 +467,14 @@ export async function insertPageEventRewards(
   const perRecord = bonus.perRecord(sql`p.amount_micro`);
   await tx.execute(sql`
     insert into ${eventRewards} (user_id, kind, amount_micro, source_user_id, rebate_id, bonus_percent,
-      journal_key, created_at, binding_id, hold_ends_at, dispute_id)
+      journal_key, created_at, binding_id, hold_ends_at, dispute_ids)
     select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${bonus.percent}::smallint,
-      i."journalKey", ${at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt", i."disputeId"
+      i."journalKey", ${at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt",
+      nullif(array(select json_array_elements_text(i."disputeIds"))::bigint[], '{}')
     from ${PAGE_TABLE} p
     join json_to_recordset(${JSON.stringify(invited)}::json)
       as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text, "bindingId" bigint,
-        "holdEndsAt" timestamptz, "disputeId" bigint) on i.uid = p.uid
+        "holdEndsAt" timestamptz, "disputeIds" json) on i.uid = p.uid
     where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
     order by p.id`);
 }

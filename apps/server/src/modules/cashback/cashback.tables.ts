@@ -19,7 +19,6 @@ import { users } from '../auth/auth.tables.js';
 import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
 import { ledgerJournals } from '../ledger/ledger.tables.js';
-import { supportRequests } from '../support/support.tables.js';
 
 export const INGEST_SOURCES = ['csv', 'api'] as const;
 export type IngestSourceKind = (typeof INGEST_SOURCES)[number];
@@ -206,10 +205,11 @@ export const eventRewards = pgTable(
     /** When that binding's ownership hold ends, if the bonus was booked inside it (unconfirmed binding). */
     holdEndsAt: timestamp('hold_ends_at', { withTimezone: true }),
     /**
-     * The ownership dispute open on the bonus's UID when it was booked, if any: whatever the binding's
-     * age, a bonus booked while its UID is disputed waits for the decision (docs/withdrawals.md).
+     * The ownership disputes open on the bonus's UID when it was booked, if any (null when none):
+     * whatever the binding's age, a bonus booked while its UID is disputed waits for every one of them
+     * to be decided (docs/withdrawals.md).
      */
-    disputeId: bigint('dispute_id', { mode: 'number' }).references(() => supportRequests.id),
+    disputeIds: bigint('dispute_ids', { mode: 'number' }).array(),
     /** The ledger journal's idempotency key. */
     journalKey: text('journal_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -225,8 +225,8 @@ export const eventRewards = pgTable(
       .where(sql`${table.kind} = 'inviteBonus'`),
     // A dispute's bonuses (held-invite-bonuses.ts): few, so a partial index costs an import nothing.
     index('event_rewards_dispute_idx')
-      .on(table.disputeId, table.userId)
-      .where(sql`${table.disputeId} is not null`),
+      .using('gin', table.disputeIds)
+      .where(sql`${table.disputeIds} is not null`),
     check('event_rewards_amount_check', sql`${table.amountMicro} > 0`),
   ],
 );

@@ -267,7 +267,7 @@ async function payInviteBonuses(
     tx,
     invited.flatMap((entry) => {
       const journalKey = keyOf.get(entry.inviterId);
-      return journalKey ? [{ ...entry, journalKey, disputeId: disputes.get(entry.uid) ?? null }] : [];
+      return journalKey ? [{ ...entry, journalKey, disputeIds: disputes.get(entry.uid) ?? null }] : [];
     }),
     { percent, perRecord },
     now,

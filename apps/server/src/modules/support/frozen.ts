@@ -26,19 +26,22 @@ export async function isUidFrozen(db: Executor, platId: number, uid: string): Pr
 }
 
 /**
- * The open dispute on each of these UIDs that has one (the earliest, if several): settlement writes it
- * on the invite bonuses it books, which then wait for its decision (docs/withdrawals.md). One JSON
- * parameter, whatever the number of UIDs (a settlement page holds up to 20,000). Read under the UIDs'
- * account locks, as `isUidFrozen`.
+ * The open disputes on each of these UIDs that has some, oldest first: settlement writes them on the
+ * invite bonuses it books, which then wait until every one of them is decided (docs/withdrawals.md).
+ * One JSON parameter, whatever the number of UIDs (a settlement page holds up to 20,000). Read under
+ * the UIDs' account locks, as `isUidFrozen`.
  */
 export async function openDisputesOf(
   db: Executor,
   platId: number,
   uids: readonly string[],
-): Promise<Map<string, number>> {
+): Promise<Map<string, number[]>> {
   if (uids.length === 0) return new Map();
   const rows = await db
-    .select({ uid: supportRequests.uid, id: sql<number>`min(${supportRequests.id})`.mapWith(Number) })
+    .select({
+      uid: supportRequests.uid,
+      ids: sql<Array<number | string>>`array_agg(${supportRequests.id} order by ${supportRequests.id})`,
+    })
     .from(supportRequests)
     .where(
       and(
@@ -49,5 +52,5 @@ export async function openDisputesOf(
       ),
     )
     .groupBy(supportRequests.uid);
-  return new Map(rows.map((row) => [row.uid as string, row.id]));
+  return new Map(rows.map((row) => [row.uid as string, row.ids.map(Number)]));
 }

@@ -86,7 +86,7 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
       .select()
       .from(exchangeBindings)
       .where(and(eq(exchangeBindings.uid, friend.uid), isNull(exchangeBindings.unboundAt)));
-    expect(paid).toMatchObject({ bindingId: binding?.id, holdEndsAt: new Date(until) });
+    expect(paid).toMatchObject({ bindingId: binding?.id, holdEndsAt: new Date(until), disputeIds: null });
     expect(await withdrawable(inviter)).toMatchObject({
       rewards: '13.000000',
       rewardsHeld: { amount: '10.000000', until, disputed: false },
@@ -190,7 +190,7 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
       .select()
       .from(eventRewards)
       .where(and(eq(eventRewards.sourceUserId, friend.userId), eq(eventRewards.amountMicro, 5_000_000n)));
-    expect(late).toMatchObject({ disputeId: Number(opened.content.id), holdEndsAt: null });
+    expect(late).toMatchObject({ disputeIds: [Number(opened.content.id)], holdEndsAt: null });
     expect(await withdrawable(inviter)).toMatchObject({
       rewards: '13.000000',
       rewardsHeld: { amount: '5.000000', until: null, disputed: true },
@@ -211,6 +211,31 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     });
     ctx.clock.advance(14 * DAY_MS + 1000);
     expect(await withdrawable(inviter)).toMatchObject({ rewardsHeld: null });
+  });
+
+  it('holds them until every dispute open when they were booked is decided, each bonus once', async () => {
+    const inviter = await fundedMember(ctx, { cashback: '45' });
+    const friend = await friendWithNewUid(inviter, '80');
+    ctx.clock.advance(14 * DAY_MS + 1000);
+    const first = await dispute(await registerMember(ctx), friend);
+    const second = await dispute(await registerMember(ctx), friend);
+    await creditCashback(ctx, BITGET, friend.uid, '50');
+    // Named by both, counted once.
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: { amount: '5.000000', until: null, disputed: true },
+    });
+    // The first claim is closed (a duplicate, say): the second still freezes the UID, and the bonus.
+    const deciding = await newOperator(ctx);
+    expect(await adminCall(ctx, deciding, 'support/close', { id: first.content.id })).toMatchObject({
+      state: 0,
+    });
+    expect(await withdrawable(inviter)).toMatchObject({
+      rewardsHeld: { amount: '5.000000', until: null, disputed: true },
+    });
+    expect(await adminCall(ctx, deciding, 'support/close', { id: second.content.id })).toMatchObject({
+      state: 0,
+    });
+    expect(await withdrawable(inviter)).toMatchObject({ rewards: '13.000000', rewardsHeld: null });
   });
 
   it('frees a late dispute’s bonuses at once when the holder keeps the UID', async () => {

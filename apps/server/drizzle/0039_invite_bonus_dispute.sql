@@ -1,3 +1,0 @@
-ALTER TABLE "event_rewards" ADD COLUMN "dispute_id" bigint;--> statement-breakpoint
-ALTER TABLE "event_rewards" ADD CONSTRAINT "event_rewards_dispute_id_support_requests_id_fk" FOREIGN KEY ("dispute_id") REFERENCES "public"."support_requests"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "event_rewards_dispute_idx" ON "event_rewards" USING btree ("dispute_id","user_id") WHERE "event_rewards"."dispute_id" is not null;

@@ -1,2 +1,0 @@
-ALTER TABLE "support_requests" ADD COLUMN "binding_id" bigint;--> statement-breakpoint
-ALTER TABLE "support_requests" ADD CONSTRAINT "support_requests_binding_id_exchange_bindings_id_fk" FOREIGN KEY ("binding_id") REFERENCES "public"."exchange_bindings"("id") ON DELETE no action ON UPDATE no action;
