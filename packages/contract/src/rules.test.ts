@@ -262,6 +262,14 @@ describe('e-mail normalisation', () => {
   it('compares addresses case-insensitively by lower-casing them', () => {
     expect(emailSchema.parse(' Trader@Example.COM ')).toBe('trader@example.com');
   });
+
+  it('reads two spellings that look the same as one address (found in review)', () => {
+    // "josé" with a precomposed é, and with e plus a combining accent: one account, one deletion ban.
+    const composed = 'jos\u00e9@example.com';
+    const decomposed = 'jose\u0301@example.com';
+    expect(emailSchema.parse(decomposed)).toBe(emailSchema.parse(composed));
+    expect(emailSchema.parse('JOSE\u0301@Example.com')).toBe(composed);
+  });
 });
 
 describe('strict ids (issue 13)', () => {

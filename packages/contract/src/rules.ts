@@ -14,9 +14,14 @@ export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** spec: reset uses a stricter pattern. */
 export const STRICT_EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 
-/** spec: spaces in the e-mail are trimmed (register strips them anywhere); e-mails compare case-insensitively. */
+/**
+ * spec: spaces in the e-mail are trimmed (register strips them anywhere); e-mails compare
+ * case-insensitively. Also in Unicode's composed form (NFC): an accented letter typed as one
+ * character or as a letter plus a combining accent looks the same and is one address (RFC 6530 asks
+ * mail systems to normalise so), so it cannot open a second account or pass a deleted one's ban.
+ */
 export function normalizeEmail(raw: string): string {
-  return raw.replace(/\s+/g, '').toLowerCase();
+  return raw.replace(/\s+/g, '').normalize('NFC').toLowerCase();
 }
 
 export const emailSchema = z

@@ -95,7 +95,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'passwordResetSuccessful', null);
   });
 
-  serve(app, ENDPOINTS.userUpdatePass, async (request, payload) => {
+  serve(app, ENDPOINTS.userUpdatePass, limited, async (request, payload) => {
     const member = await requireMember(request);
     const answer = await updatePassword(
       deps,
@@ -111,7 +111,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'loggedOut', null);
   });
 
-  serve(app, ENDPOINTS.userDeleteAccount, async (request, payload) => {
+  serve(app, ENDPOINTS.userDeleteAccount, limited, async (request, payload) => {
     const member = await requireMember(request);
     await deleteAccount(
       deps,

@@ -352,6 +352,8 @@ export async function updatePassword(
     throw new AppError(State.Refused, 'passwordIncorrect', {}, { field: 'oldPasswd' });
   const passwordHash = await hashPassword(input.password);
   const lockedUntil = await deps.db.transaction(async (tx) => {
+    // A deletion committing while the new password was hashed leaves nothing to change, or to mail.
+    await refuseUnlessStillMember(tx, user.id);
     const until = await changePassword(tx, deps, user, passwordHash, 'change', context.locale);
     await revokeUserSessions(tx, user.id, deps.clock.now(), member.sessionId);
     return until;
@@ -394,6 +396,8 @@ export async function deleteAccount(
     const now = deps.clock.now();
     // The ledger accounts before the user row, as every money path takes them (lockMemberRow).
     await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
+    // A second deletion (a double click) waited for the first's locks: it finds the member gone.
+    await refuseUnlessStillMember(tx, user.id);
     await enqueueMail(tx, deps, {
       template: 'accountDeleted',
       locale: context.locale,
@@ -423,8 +427,20 @@ export async function getSettings(deps: AppDeps, member: Member): Promise<Settin
 /** /elex/user/saveSettings */
 export async function saveSettings(deps: AppDeps, member: Member, settings: Settings): Promise<Settings> {
   await activeMember(deps.db, member);
-  await updateUser(deps.db, member.userId, { marketingConsent: settings.marketingConsent });
+  await deps.db.transaction(async (tx) => {
+    await refuseUnlessStillMember(tx, member.userId);
+    await updateUser(tx, member.userId, { marketingConsent: settings.marketingConsent });
+  });
   return { marketingConsent: settings.marketingConsent };
+}
+
+/**
+ * The member's row locked for a change of it (lockMemberRow), refused as a lost session when the
+ * account was deleted since the request's first look: a deletion commits its own row change first.
+ */
+async function refuseUnlessStillMember(tx: Transaction, userId: number): Promise<void> {
+  const user = await lockMemberRow(tx, userId);
+  if (!user || user.deletedAt) throw sessionExpired();
 }
 
 /** /elex/user/profile: My Page's header. A lock that has passed shows as null. */

@@ -7,7 +7,15 @@ import { buildApp } from '../../app.js';
 import { type Config, ConfigError, loadConfig } from '../../config.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { testConfig } from '../../test/test-app.js';
-import { createAccountsTestApp, nextEmail, nextIp, type TestContext } from './test-support.js';
+import {
+  call,
+  createAccountsTestApp,
+  nextEmail,
+  nextIp,
+  PASSWORD,
+  signUp,
+  type TestContext,
+} from './test-support.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -156,5 +164,26 @@ describe('configuration', () => {
       'redis://cache.internal:6379/0',
     );
     expect(() => loadConfig({ REDIS_URL: 'http://cache.internal' })).toThrow(/REDIS_URL/);
+  });
+});
+
+describe('the calls that check a signed-in member’s password', () => {
+  it('limit guesses per address: a stolen session cannot try passwords without end', async () => {
+    const token = await signUp(ctx);
+    for (const [url, body] of [
+      ['/elex/user/updatePass', { oldPasswd: 'Wrong#Guess1', passwd: 'Another#Pass2' }],
+      ['/elex/user/deleteAccount', { passwd: 'Wrong#Guess1', forfeitTotal: '0.000000' }],
+    ] as const) {
+      const ip = nextIp();
+      for (let guess = 0; guess < AUTH_RATE_LIMIT.max; guess += 1) {
+        expect((await call(ctx, url, body, { token, ip })).json()).toMatchObject({ state: State.Refused });
+      }
+      const limited = await call(ctx, url, body, { token, ip });
+      expect(limited.statusCode).toBe(429);
+      // Not even the right password gets through from that address until the window passes.
+      expect(
+        (await call(ctx, url, { ...body, oldPasswd: PASSWORD, passwd: PASSWORD }, { token, ip })).statusCode,
+      ).toBe(429);
+    }
   });
 });

@@ -1,0 +1,73 @@
+import { eq, gt } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../mail/mail.tables.js';
+import { users } from './auth.tables.js';
+import {
+  call,
+  createAccountsTestApp,
+  NEW_PASSWORD,
+  nextEmail,
+  PASSWORD,
+  signUp,
+  type TestContext,
+} from './test-support.js';
+
+/**
+ * A deletion racing the member's other calls (found in review): each call checked the account outside
+ * its transaction, so a password change could write a password onto, and mail, the erased account,
+ * and a double click deleted twice with two notices. On PGlite the calls interleave at every query.
+ */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createAccountsTestApp();
+});
+afterAll(() => ctx.close());
+
+const lastMailId = async () =>
+  (await ctx.db.select({ id: mailOutbox.id }).from(mailOutbox)).reduce(
+    (max, row) => Math.max(max, row.id),
+    0,
+  );
+
+const templatesSince = async (id: number) =>
+  (await ctx.db.select().from(mailOutbox).where(gt(mailOutbox.id, id)).orderBy(mailOutbox.id)).map(
+    (mail) => mail.template,
+  );
+
+describe('deleting an account while the member does something else', () => {
+  it('a password change at the same moment neither writes to nor mails the deleted account', async () => {
+    const email = nextEmail('race');
+    const token = await signUp(ctx, email);
+    const [member] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const before = await lastMailId();
+    const [deleted, changed] = await Promise.all([
+      call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' }, { token }),
+      call(ctx, '/elex/user/updatePass', { oldPasswd: PASSWORD, passwd: NEW_PASSWORD }, { token }),
+    ]);
+    expect(deleted.json()).toMatchObject({ state: 0 });
+    const templates = await templatesSince(before);
+    // Changed first (then deleted), or refused as a lost session: never mailed after the notice.
+    expect(templates.slice(templates.indexOf('accountDeleted') + 1)).not.toContain('passwordChanged');
+    if (changed.json().state !== 0) expect(templates).not.toContain('passwordChanged');
+    // The erased row keeps no password, whichever came first.
+    const [row] = await ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.id, member?.id ?? -1));
+    expect(row).toMatchObject({ email: null, passwordHash: null });
+    expect(row?.deletedAt).not.toBeNull();
+  });
+
+  it('a double click deletes once: one answer says deleted, one notice is mailed', async () => {
+    const token = await signUp(ctx, nextEmail('twice'));
+    const before = await lastMailId();
+    const answers = await Promise.all([
+      call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' }, { token }),
+      call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' }, { token }),
+    ]);
+    expect(answers.filter((answer) => answer.json().state === 0)).toHaveLength(1);
+    expect((await templatesSince(before)).filter((template) => template === 'accountDeleted')).toHaveLength(
+      1,
+    );
+  });
+});
