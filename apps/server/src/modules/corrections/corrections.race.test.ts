@@ -6,10 +6,9 @@ import { rowsOf } from '../../db/rows.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { listAudit } from '../admin/audit.service.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
-import { PASSWORD } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
-import { fundedMember, memberCall, moneyOf, usdt } from '../withdrawals/test-support.js';
+import { fundedMember, moneyOf, usdt } from '../withdrawals/test-support.js';
 
 /**
  * Approvals racing: on PGlite one app (one process by construction); on PostgreSQL
