@@ -119,7 +119,6 @@ describe(`corrections racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
       const holding = new Promise<void>((resolve) => {
         held = resolve;
       });
-      let approving!: Promise<{ state: number; message: string }>;
       const withdrawal = (apps.at(-1) as App).deps.db.transaction(async (tx) => {
         await tx.execute(sql`set local lock_timeout = '4s'`);
         await tx.execute(
@@ -130,7 +129,7 @@ describe(`corrections racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
         await tx.execute(sql`select id from users where id = ${member.userId} for share`);
       });
       await holding;
-      approving = consoleCall(0, approvers[0] as Caller, 'approve', { id });
+      const approving = consoleCall(0, approvers[0] as Caller, 'approve', { id });
       // The member's row was free while the approval waited: the withdrawal went through, then the approval.
       await expect(withdrawal).resolves.toBeUndefined();
       expect(await approving).toMatchObject({ state: 0 });
