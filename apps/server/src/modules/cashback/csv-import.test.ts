@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalUtcTime, parseAnyIsoTime, parseAnyUsdt, parseUsdt } from './csv-import.js';
+import { canonicalUtcTime, parseAnyIsoTime, parseAnyUsdt, parseIsoTime, parseUsdt } from './csv-import.js';
 
 const padded = (value: number, width: number) => String(value).padStart(width, '0');
 
@@ -36,6 +36,14 @@ describe('reading a figures file line', () => {
     expect(canonicalUtcTime('2100-02-29T00:00:00Z')).toBeUndefined();
     expect(canonicalUtcTime('2026-01-31T00:00:00+00:00')).toBeUndefined();
     expect(canonicalUtcTime('2026-01-31')).toBeUndefined();
+  });
+
+  it('refuses a time outside the years the database holds, naming the cell (an import stopped with a fault)', () => {
+    for (const value of ['9999-12-31T23:00:00-14:00', '9999-06-01T00:00:00Z', '1969-12-31T23:59:59Z']) {
+      expect(parseIsoTime(value)).toEqual({ key: 'importTimeOutOfRange', params: { cell: `"${value}"` } });
+    }
+    expect(parseIsoTime('1970-01-01T00:00:00Z')).toEqual(new Date(0));
+    expect(parseIsoTime('9998-12-31T23:00:00+01:00')).toEqual(new Date('9998-12-31T22:00:00Z'));
   });
 
   it('reads small USDT amounts without BigInt arithmetic, to the same micro-USDT and the same refusals', () => {

@@ -66,6 +66,7 @@ export function canonicalUtcTime(value: string): Date | undefined {
   const month = digitsAt(value, 5, 2);
   const day = digitsAt(value, 8, 2);
   const [hour, minute, second] = [digitsAt(value, 11, 2), digitsAt(value, 14, 2), digitsAt(value, 17, 2)];
+  if (year < 1970 || year > 9998) return undefined;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const daysInMonth = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
   if (daysInMonth === undefined || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
@@ -110,7 +111,12 @@ export function parseAnyIsoTime(value: string): Date | Reason {
     if (zoneHours > 23 || zoneMinutes > 59) return because('importNotRealZone', { cell: shown(value) });
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
   }
-  return new Date(local - offsetMinutes * 60_000);
+  const instant = new Date(local - offsetMinutes * 60_000);
+  // The years a time of this product can mean (isCalendarDay's): 9999-12-31T23:00-14:00 is in the
+  // year 10000, which the database cannot hold (the import stopped with a fault, found in review).
+  const utcYear = instant.getUTCFullYear();
+  if (utcYear < 1970 || utcYear > 9998) return because('importTimeOutOfRange', { cell: shown(value) });
+  return instant;
 }
 
 /** An amount of at most 9 whole digits: its micro-USDT stays below 2^53, exact as a number. */
