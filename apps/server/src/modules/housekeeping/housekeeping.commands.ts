@@ -32,22 +32,24 @@ export async function runHousekeepingCommand(
     );
     return 2;
   }
-  let result: Awaited<ReturnType<typeof runHousekeeping>>;
-  try {
-    result = await runHousekeeping(deps);
-  } catch (error) {
-    io.err(`housekeeping failed: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  const result = await runHousekeeping(deps);
   const total = result.tables.reduce((sum, table) => sum + table.deleted, 0);
-  // Deletions nobody asked for one by one, but someone ran them: the log says who and how many.
+  // Deletions nobody asked for one by one, but someone ran them: the log says who and how many, also
+  // when a later rule failed (the earlier ones' batches are committed).
   await recordAudit(deps.db, {
     actor,
     action: 'housekeeping.run',
     target: 'housekeeping',
-    after: Object.fromEntries(result.tables.map((table) => [table.table, table.deleted])),
+    after: {
+      ...Object.fromEntries(result.tables.map((table) => [table.table, table.deleted])),
+      ...(result.failure ? { failedAt: result.failure.table } : {}),
+    },
     at: result.at,
   });
+  if (result.failure) {
+    const { error, table } = result.failure;
+    io.err(`housekeeping failed at ${table}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   io.out(`Housekeeping at ${result.at.toISOString()}: ${total} rows deleted.`);
   const width = Math.max(...result.tables.map((table) => table.table.length));
   const countWidth = Math.max(...result.tables.map((table) => String(table.deleted).length));
@@ -57,5 +59,5 @@ export async function runHousekeepingCommand(
       `  ${table.table.padEnd(width)}  ${String(table.deleted).padStart(countWidth)}  ${table.description}${more}`,
     );
   }
-  return 0;
+  return result.failure ? 1 : 0;
 }

@@ -110,7 +110,10 @@ interface HousekeepingTableResult {
 
 export interface HousekeepingResult {
   at: Date;
+  /** The rules that ran, with what each deleted (its batches commit one by one). */
   tables: HousekeepingTableResult[];
+  /** The rule that failed, which stopped the run: what ran before it stays deleted. */
+  failure?: { table: string; error: unknown };
 }
 
 export interface HousekeepingOptions {
@@ -134,13 +137,19 @@ export async function runHousekeeping(
     const cutoff = new Date(at.getTime() - rule.retentionDays * DAY_MS);
     let deleted = 0;
     let complete = false;
-    for (let batch = 0; batch < maxBatches; batch += 1) {
-      const count = await rule.deleteBatch(deps.db, cutoff, batchSize);
-      deleted += count;
-      if (count < batchSize) {
-        complete = true;
-        break;
+    try {
+      for (let batch = 0; batch < maxBatches; batch += 1) {
+        const count = await rule.deleteBatch(deps.db, cutoff, batchSize);
+        deleted += count;
+        if (count < batchSize) {
+          complete = true;
+          break;
+        }
       }
+    } catch (error) {
+      // Earlier batches are committed: the caller records them with the failure, not the failure alone.
+      tables.push({ table: rule.table, description: rule.description, deleted, complete });
+      return { at, tables, failure: { table: rule.table, error } };
     }
     tables.push({ table: rule.table, description: rule.description, deleted, complete });
   }
@@ -163,8 +172,10 @@ export function housekeepingTask(deps: Pick<AppDeps, 'db' | 'clock'>, log: House
           deleted: Object.fromEntries(result.tables.map((table) => [table.table, table.deleted])),
           incomplete: result.tables.filter((table) => !table.complete).map((table) => table.table),
         },
-        'housekeeping done',
+        result.failure ? `housekeeping stopped at ${result.failure.table}` : 'housekeeping done',
       );
+      // The runner reports a failed task: the deletions before it are in the line above.
+      if (result.failure) throw result.failure.error;
       return result;
     },
   };

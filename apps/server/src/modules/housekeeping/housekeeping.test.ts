@@ -1,4 +1,5 @@
 import { CodeModule, State } from '@elex/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   analyticsEvents,
@@ -426,5 +427,34 @@ describe('npm run ops -- housekeeping', () => {
     expect(await runHousekeepingCommand(ctx.deps, ['--all'], commandIo, testOperatorActor)).toBe(2);
     expect(out).toEqual([]);
     expect(err.join('\n')).toMatch(/takes no arguments\nUsage: npm run ops -- housekeeping/);
+  });
+});
+
+describe('a housekeeping run that fails part-way (found in review)', () => {
+  it('records what it deleted before the failure, naming the operator, and exits 1', async () => {
+    await insertCode({ createdAt: ago(30), expiresAt: ago(30) });
+    // The last rule's table is unavailable (a failed statement, a lock that ran out...).
+    await ctx.db.execute(sql`alter table uid_watches rename to uid_watches_away`);
+    const err: string[] = [];
+    const out: string[] = [];
+    let code: number;
+    try {
+      code = await runHousekeepingCommand(
+        ctx.deps,
+        [],
+        { out: (line) => out.push(line), err: (line) => err.push(line) },
+        testOperatorActor,
+      );
+    } finally {
+      await ctx.db.execute(sql`alter table uid_watches_away rename to uid_watches`);
+    }
+    expect(code).toBe(1);
+    expect(err[0]).toMatch(/^housekeeping failed at uid_watches: /);
+    expect(await ctx.db.select().from(verificationCodes)).toHaveLength(0);
+    const audit = await listAudit(ctx.db, { action: 'housekeeping.run', page: 1, pageSize: 1 });
+    expect(audit.rows[0]).toMatchObject({
+      actor: testOperatorActor.label,
+      after: { verification_codes: 1, failedAt: 'uid_watches' },
+    });
   });
 });
