@@ -67,10 +67,25 @@ export class CommissionSums {
   ) {
     const key = `${uid}\u0000${period.from.getTime()}\u0000${period.to.getTime()}`;
     const sum = this.sums.get(key) ?? { uid, period, volume: 0n, fee: 0n, commission: 0n };
-    sum.volume += figures.volume === undefined ? 0n : parseAtto(figures.volume);
-    sum.fee += figures.fee === undefined ? 0n : parseAtto(figures.fee);
-    sum.commission += figures.commission === undefined ? 0n : parseAtto(figures.commission);
+    sum.volume += this.figure(uid, 'volume', figures.volume);
+    sum.fee += this.figure(uid, 'fee', figures.fee);
+    sum.commission += this.figure(uid, 'commission', figures.commission);
     this.sums.set(key, sum);
+  }
+
+  /**
+   * One figure of a row: absent or "" (OKX writes an absent figure as "") is none; anything else not
+   * a decimal stops the segment with the exchange, the UID and the field named, for the alert.
+   */
+  private figure(uid: string, field: string, value: string | number | undefined): bigint {
+    if (value === undefined || value === '') return 0n;
+    try {
+      return parseAtto(value);
+    } catch (error) {
+      throw new Error(`${this.exchange}: UID ${uid}: ${field} is not a decimal: ${JSON.stringify(value)}`, {
+        cause: error,
+      });
+    }
   }
 
   entries(): CommissionEntry[] {
