@@ -124,13 +124,15 @@ export class CommissionSums {
 /**
  * listReferrals for APIs whose roster cannot be asked by registration time (Bybit, Gate): the whole
  * list, read once and reused for `ttlMs`, so a run over many segments does not read it once per
- * segment; each window gets the entries registered in it. A list read at the start of a run already
- * holds every registration of the (past) segments it covers.
+ * segment; each window gets the entries registered in it. A list answers only windows that had ended
+ * when it was read: it holds every registration up to that moment, and nothing after.
  */
 export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs = 5 * 60_000) {
   let cache: { at: number; entries: Promise<ReferralEntry[]> } | undefined;
-  const roster = async (): Promise<ReferralEntry[]> => {
-    if (!cache || Date.now() - cache.at > ttlMs) {
+  const roster = async (window: TimeWindow): Promise<ReferralEntry[]> => {
+    // A list read before the window ended may miss its last registrations (a run at 05:58, a trader
+    // at 05:59, a retry at 06:01 for the segment to 06:00): read again (found in review).
+    if (!cache || Date.now() - cache.at > ttlMs || window.to.getTime() > cache.at) {
       const entries = (async () => {
         const all: ReferralEntry[] = [];
         for await (const page of read()) all.push(...page);
@@ -145,7 +147,7 @@ export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs =
     return cache.entries;
   };
   return async function* listReferrals(window: TimeWindow): AsyncGenerator<ReferralEntry[]> {
-    const joined = (await roster()).filter((entry) => isWithin(entry.registeredAt, window));
+    const joined = (await roster(window)).filter((entry) => isWithin(entry.registeredAt, window));
     for (const page of chunk(joined)) yield page;
   };
 }
