@@ -42,6 +42,31 @@ export async function claimDueMails(
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/**
+ * Renews a claimed mail's lease just before it is sent, if the claim is still this drain's: still
+ * pending, and no other drain has claimed it since (each claim counts an attempt). A batch is claimed
+ * together and sent one by one, so with a slow mail server the later ones' lease could run out and
+ * another instance send them too. Answers whether the mail is still this drain's to send.
+ */
+export async function renewMailLease(
+  db: Executor,
+  claim: { id: number; attempts: number },
+  leaseUntil: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({ lockedUntil: leaseUntil })
+    .where(
+      and(
+        eq(mailOutbox.id, claim.id),
+        eq(mailOutbox.attempts, claim.attempts),
+        eq(mailOutbox.status, 'pending'),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return rows.length === 1;
+}
+
 /** Sent: the encrypted payload (recipient and parameters) is erased for good. */
 export async function markMailSent(db: Executor, id: number, now: Date) {
   await db

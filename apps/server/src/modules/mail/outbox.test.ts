@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema.js';
 import { createAccountsTestApp, nextEmail, requestCode, type TestContext } from '../auth/test-support.js';
 import { drainOutbox, enqueueMail, MAIL_RETRY, retryDelayMs } from './outbox.js';
-import { devMailbox } from './transport.js';
+import { devMailbox, transportFor } from './transport.js';
 
 /** A local SMTP server that keeps what it receives, parsed. */
 async function startSmtp(port = 0) {
@@ -188,5 +188,51 @@ describe('an SMTP server that is down', () => {
   it('backs off exponentially up to an hour', () => {
     expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
     expect(retryDelayMs(20)).toBe(MAIL_RETRY.maxDelayMs);
+  });
+});
+
+describe('two instances draining while the mail server is slow (found in review)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createAccountsTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  it('never sends a mail twice: a batch’s later mails are renewed before they are sent', async () => {
+    const emails = [nextEmail('lease'), nextEmail('lease'), nextEmail('lease')];
+    for (const email of emails) {
+      expect(await requestCode(ctx, CodeModule.Register, email)).toMatchObject({ state: 0 });
+    }
+    const deps = ctx.app.deps;
+    const transport = transportFor(deps, ctx.app.log);
+    const send = transport.send.bind(transport);
+    let sends = 0;
+    let other = false;
+    // This instance's mail server takes 50 s a mail: by the third, the batch's 2-minute lease has run
+    // out, and the other instance drains meanwhile.
+    (transport as { send: typeof transport.send }).send = async (mail) => {
+      sends += 1;
+      if (!other) {
+        ctx.clock.advance(50_000);
+        if (sends === 3) {
+          other = true;
+          await drainOutbox(deps);
+          other = false;
+        }
+      }
+      return send(mail);
+    };
+    try {
+      await drainOutbox(deps);
+    } finally {
+      (transport as { send: typeof transport.send }).send = send;
+    }
+    for (const email of emails) {
+      expect(
+        devMailbox(deps)
+          .list()
+          .filter((mail) => mail.to === email),
+      ).toHaveLength(1);
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   markMailFailed,
   markMailRetry,
   markMailSent,
+  renewMailLease,
 } from './outbox.repository.js';
 import { openPayload, sealPayload } from './payload-cipher.js';
 import { isMailTemplate, type MailParams, type MailTemplate, renderMail } from './templates.js';
@@ -128,6 +129,9 @@ export async function drainOutbox(
     if (fresh.length === 0) break;
     for (const row of fresh) {
       seen.add(row.id);
+      // The batch's lease may have run out while earlier mails were sent: another drain may own it now.
+      const leaseUntil = new Date(deps.clock.now().getTime() + MAIL_RETRY.leaseMs);
+      if (!(await renewMailLease(deps.db, row, leaseUntil))) continue;
       const outcome = await deliver(deps, row, log);
       result[outcome] += 1;
     }
