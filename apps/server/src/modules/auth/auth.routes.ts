@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
+import { loadPartners } from '../cashback/partners.js';
 import { checkPromotionCode } from '../promotions/promotions.service.js';
 import { requireMember } from './auth.guard.js';
 import {
@@ -113,12 +114,15 @@ export async function authRoutes(app: FastifyInstance) {
 
   serve(app, ENDPOINTS.userDeleteAccount, limited, async (request, payload) => {
     const member = await requireMember(request);
+    // Before the transaction: on PGlite a query outside it would wait for it (the holder's mail names it).
+    const partners = await loadPartners(deps);
+    const exchangeName = (platId: number) => partners.get(platId)?.name ?? `#${platId}`;
     await deleteAccount(
       deps,
       member,
       { password: payload.passwd, forfeitTotal: payload.forfeitTotal },
       context(request),
-      endMemberHoldings,
+      (tx, userId, at, shown) => endMemberHoldings(tx, userId, at, shown, { deps, exchangeName }),
     );
     return done(request, 'accountDeleted', null);
   });

@@ -1,5 +1,6 @@
 import { displayUsdt } from '@elex/contract';
 import type { Transaction } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
   ACCOUNT_DELETED_REASON,
@@ -9,6 +10,7 @@ import {
   unbindUid,
 } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
+import { closeRequestsOfLeavingMember } from '../support/support.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
 
@@ -27,7 +29,9 @@ const FORFEIT_JOURNAL_KIND = 'accountDeletion';
  *   binding, and its owner could collect it again under another e-mail (periods settled later go to
  *   whoever binds the UID next, docs/accounts.md). The ledger keeps every line (append-only), so the
  *   records stay whole and anonymous;
- * - the XME account id and the Telegram and Discord ids, through their modules.
+ * - the XME account id and the Telegram and Discord ids, through their modules;
+ * - the member's open support requests, closed (a dispute of a member who left would freeze the
+ *   holder's UID until an operator noticed), before anything else.
  *
  * The ledger accounts are locked first, in code order ('cashback:' < 'rewards:'), as a withdrawal
  * locks them before it reads the user row: a withdrawal racing the deletion either committed before
@@ -43,7 +47,17 @@ export async function endMemberHoldings(
   userId: number,
   at: Date,
   shownForfeitMicro: bigint,
+  /** The member's open support requests are closed too (the route; a test of the money alone omits it). */
+  requests?: { deps: AppDeps; exchangeName(platId: number): string },
 ): Promise<{ unbound: number; forfeitedMicro: bigint }> {
+  // Before the ledger locks: a dispute's move or confirmation takes the request's row first as well.
+  if (requests) {
+    await closeRequestsOfLeavingMember(tx, requests.deps, {
+      userId,
+      at,
+      exchangeName: requests.exchangeName,
+    });
+  }
   const balances = new Map<string, bigint>();
   const lock = async (codes: string[]) => {
     for (const code of codes.filter((candidate) => !balances.has(candidate)).sort()) {

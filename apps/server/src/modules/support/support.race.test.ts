@@ -6,6 +6,7 @@ import type { buildApp } from '../../app.js';
 import { rowsOf } from '../../db/rows.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
+import { PASSWORD } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { accountCode, balancesOf } from '../ledger/ledger.service.js';
@@ -191,6 +192,30 @@ describe(`two operators deciding two disputes of one UID at once (${process.env.
           message: expect.stringContaining('changed hands'),
         });
       }
+    }
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});
+
+describe(`a claimant deleting the account while an operator moves the UID to them (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  it('never leaves the UID or its money with a deleted account', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const holder = await fundedMember(ctx, { cashback: '120', confirmedBy: operator.userId });
+      const claimant = await registerMember(ctx);
+      const opened = await openDispute(ctx, claimant, holder);
+      const [deleted, moved] = await Promise.all([
+        post(round, '/elex/user/deleteAccount', claimant.token, { passwd: PASSWORD, forfeitTotal: '0' }),
+        post(round + 1, '/elex/admin/support/moveBinding', operator.token, { id: opened.content.id }),
+      ]);
+      const [live] = rowsOf<{ user_id: string; deleted_at: string | null }>(
+        await ctx.db.execute(sql`select b.user_id, u.deleted_at from exchange_bindings b
+          join users u on u.id = b.user_id where b.uid = ${holder.uid} and b.unbound_at is null`),
+      );
+      // One of them went first: moved to a claimant who then could not delete without seeing the sum,
+      // or deleted (the request closed with it) and nothing moved.
+      expect([deleted.state, moved.state].filter((state) => state === 0)).toHaveLength(1);
+      expect(live?.deleted_at ?? null).toBeNull();
+      expect(String(live?.user_id)).toBe(String(moved.state === 0 ? claimant.userId : holder.userId));
     }
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });

@@ -65,6 +65,16 @@ export async function updateRequest(
   return row;
 }
 
+/** The member's requests not closed yet, locked `FOR UPDATE` in id order (a deletion closes them). */
+export async function lockOpenOfUser(tx: Executor, userId: number): Promise<SupportRequestRow[]> {
+  return tx
+    .select()
+    .from(supportRequests)
+    .where(and(eq(supportRequests.userId, userId), ne(supportRequests.status, 'closed')))
+    .orderBy(supportRequests.id)
+    .for('update');
+}
+
 export async function countOpenOfUser(db: Executor, userId: number): Promise<number> {
   const [row] = await db
     .select({ value: count() })

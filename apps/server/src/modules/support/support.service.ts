@@ -44,6 +44,7 @@ import {
   insertImage,
   insertMessage,
   insertRequest,
+  lockOpenOfUser,
   lockRequest,
   selectRequestPage,
   selectThread,
@@ -404,6 +405,54 @@ async function mailHolder(
 
 const exchangeName = (partners: ReadonlyMap<number, { name: string }>, platId: number) =>
   partners.get(platId)?.name ?? `#${platId}`;
+
+/**
+ * A member deleting the account withdraws their open requests: each is closed (no operator), audited
+ * under the deletion, and a dispute's holder is told its freeze ended (or that another still holds
+ * it). Otherwise a dispute of a member who left would freeze the holder's UID until an operator
+ * noticed, and a move could hand the UID to the deleted account. In the deletion's transaction and
+ * before its ledger locks: a move or a confirmation takes the request's row first too, so one of them
+ * decides first and the other sees it.
+ */
+export async function closeRequestsOfLeavingMember(
+  tx: Transaction,
+  deps: AppDeps,
+  input: { userId: number; at: Date; exchangeName(platId: number): string },
+): Promise<number> {
+  const open = await lockOpenOfUser(tx, input.userId);
+  for (const row of open) {
+    await updateRequest(tx, row.id, {
+      status: 'closed',
+      resolution: 'closed',
+      closedAt: input.at,
+      closedBy: null,
+      updatedAt: input.at,
+    });
+    const holder =
+      row.kind === 'uidBoundByOther' && row.platId !== null && row.uid !== null
+        ? await liveBindingOf(tx, row.platId, row.uid)
+        : undefined;
+    if (holder && row.platId !== null && row.uid !== null && holder.userId !== row.userId) {
+      await mailHolder(tx, deps, {
+        platId: row.platId,
+        uid: row.uid,
+        exchange: input.exchangeName(row.platId),
+        holderId: holder.userId,
+        event: 'closed',
+      });
+    }
+    await recordAudit(tx, {
+      actor: { userId: input.userId, label: 'accountDeletion' },
+      action: 'support.close',
+      target: `support:${row.id}`,
+      before: { status: row.status },
+      after: { status: 'closed', resolution: 'closed', reason: 'accountDeleted' },
+      at: input.at,
+      requestId: null,
+    });
+  }
+  return open.length;
+}
 
 /** /elex/admin/support/reply: the operator answers; the member is mailed. */
 export async function adminReply(

@@ -551,17 +551,35 @@ describe('who may decide a request (found in review)', () => {
     expect(await adminCall(ctx, second, 'support/close', { id: against })).toMatchObject({ state: 0 });
   });
 
-  it('does not move a UID to a claimant who has deleted their account', async () => {
+  it('closes the requests of a member who deletes the account: the holder is unfrozen and told, nothing moves', async () => {
     const squatter = await squatterWithMoney();
     const claimant = await registerMember(ctx);
     const id = await dispute(claimant, squatter);
+    const noticesBefore = (await mailsTo(ctx, squatter.email)).length;
     expect((await leave(claimant)).json()).toMatchObject({ state: 0 });
+
+    const [row] = await ctx.db
+      .select()
+      .from(supportRequests)
+      .where(eq(supportRequests.id, Number(id)));
+    expect(row).toMatchObject({ status: 'closed', resolution: 'closed', closedBy: null });
+    expect((await memberCall(ctx, squatter, '/elex/user/withdrawable')).content.bindings[0]).toMatchObject({
+      uid: squatter.uid,
+      frozen: false,
+    });
+    // One more mail to the holder: the dispute's freeze ended.
+    const mails = await mailsTo(ctx, squatter.email);
+    expect(mails).toHaveLength(noticesBefore + 1);
+    expect(mails[0]?.template).toBe('uidDisputeNotice');
+    expect(
+      (await listAudit(ctx.db, { target: `support:${id}`, page: 1, pageSize: 5 })).rows[0],
+    ).toMatchObject({ action: 'support.close', actor: 'accountDeletion' });
+    // Nothing is left to decide: a move is refused, and the UID stays with its balance.
     expect(await adminCall(ctx, operator, 'support/moveBinding', { id }, 'zh')).toMatchObject({
       state: State.Refused,
-      message: '提交此请求的会员已注销账户：请改为关闭请求',
+      message: '该请求已关闭。如需更多帮助，请提交新的请求。',
     });
     expect(await holderOf(squatter)).toBe(squatter.userId);
-    expect(await adminCall(ctx, operator, 'support/close', { id })).toMatchObject({ state: 0 });
     expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 120_000_000n });
   });
 
