@@ -138,13 +138,15 @@ function firstLine(socket: net.Socket): Promise<string | undefined> {
       socket.off('close', onEnd);
       resolve(value);
     };
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
+    const onData = (chunk: string) => {
+      buffered += chunk;
       const end = buffered.indexOf('\n');
       if (end >= 0) finish(buffered.slice(0, end));
       else if (buffered.length > REQUEST_MAX_BYTES) finish(undefined);
     };
     const onEnd = () => finish(undefined);
+    // Decoded across chunks: a character split between two would come out as two replacement marks.
+    socket.setEncoding('utf8');
     socket.on('data', onData);
     socket.on('end', onEnd);
     socket.on('close', onEnd);
@@ -169,8 +171,10 @@ export function runThroughServer(
       connected = true;
       socket.write(`${JSON.stringify(request)}\n`);
     });
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
+    // Decoded across chunks (a long output splits a Chinese or Korean character between two).
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
       for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
         const reply = safeJson(buffered.slice(0, end)) as Partial<Record<'out' | 'err' | 'exit', unknown>>;
         buffered = buffered.slice(end + 1);
