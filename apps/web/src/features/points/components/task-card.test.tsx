@@ -113,6 +113,25 @@ describe('task buttons per claim state', () => {
     });
   });
 
+  it('binding XME: the dialog reopens empty after it was closed with a refused value', async () => {
+    stubApi({});
+    const user = userEvent.setup();
+    const card = renderTask(task({ taskId: 'bindXme', kind: 'bindXme', group: 'binding' }));
+    await user.click(within(card).getByRole('button', { name: t('tasks.buttons.bind') }));
+    let dialog = await screen.findByRole('dialog', { name: t('tasks.xmeTitle') });
+    // Blank: refused on the field.
+    await user.type(within(dialog).getByLabelText(t('tasks.xmeLabel')), '   ');
+    await user.click(within(dialog).getByRole('button', { name: t('tasks.buttons.bind') }));
+    expect(within(dialog).getByText(msg('requiredInformation'))).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(within(card).getByRole('button', { name: t('tasks.buttons.bind') }));
+    dialog = await screen.findByRole('dialog', { name: t('tasks.xmeTitle') });
+    expect(within(dialog).getByLabelText(t('tasks.xmeLabel'))).toHaveValue('');
+    expect(within(dialog).queryByText(msg('requiredInformation'))).not.toBeInTheDocument();
+  });
+
   it('claim: pays and says Claim Successful', async () => {
     const api = stubApi({
       '/elex/exchange/receiveScore': envelope({

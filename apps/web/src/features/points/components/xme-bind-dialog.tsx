@@ -12,6 +12,14 @@ export function XmeBindDialog({ open, onOpenChange }: { open: boolean; onOpenCha
   const bind = useBindXmeUid();
   const [xmeUid, setXmeUid] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
+  // Closed, it forgets what was typed and what was wrong: reopened, it starts clean.
+  const change = (next: boolean) => {
+    if (!next) {
+      setXmeUid('');
+      setError(undefined);
+    }
+    onOpenChange(next);
+  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -24,7 +32,7 @@ export function XmeBindDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     bind.mutate(parsed.data.xmeUid, {
       onSuccess: () => {
         toast.success(t('msg:bindingSuccessful'));
-        onOpenChange(false);
+        change(false);
       },
     });
   };
@@ -32,7 +40,7 @@ export function XmeBindDialog({ open, onOpenChange }: { open: boolean; onOpenCha
   return (
     <ResponsiveDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={change}
       title={t('tasks.xmeTitle')}
       description={t('tasks.xmeIntro')}
     >
