@@ -522,6 +522,22 @@ describe('logging in (/elex/user/login)', () => {
 });
 
 describe('sessions', () => {
+  it('remember the language the member now uses, for the mails sent later (found in review)', async () => {
+    const email = nextEmail('lang');
+    const token = await signUp(ctx, email);
+    const localeOf = async () =>
+      (await ctx.db.select({ locale: users.locale }).from(users).where(eq(users.email, email)))[0]?.locale;
+    expect(await localeOf()).toBe('en');
+    // The member switches the site to Korean: within a minute the next call says so.
+    ctx.clock.advance(61_000);
+    expect((await call(ctx, '/elex/user/profile', {}, { token, lang: 'ko' })).json().state).toBe(0);
+    expect(await localeOf()).toBe('ko');
+    // A call that names no language (a script, an old client) changes nothing.
+    ctx.clock.advance(61_000);
+    expect((await call(ctx, '/elex/user/profile', {}, { token })).json().state).toBe(0);
+    expect(await localeOf()).toBe('ko');
+  });
+
   it('answers -5000 for a missing, unknown or malformed token, in the request language', async () => {
     for (const token of [undefined, '', 'nope', 'x'.repeat(43)]) {
       const res = await call(ctx, '/elex/user/profile', {}, { token, lang: 'zh' });

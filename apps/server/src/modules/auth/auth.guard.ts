@@ -1,4 +1,4 @@
-import { State } from '@elex/contract';
+import { isLocale, State } from '@elex/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.js';
 import { type Member, resolveSession } from './sessions.js';
@@ -18,7 +18,9 @@ export function requireMember(request: FastifyRequest): Promise<Member> {
     member = (async () => {
       const header = request.headers.token;
       const token = Array.isArray(header) ? header[0] : header;
-      const found = token ? await resolveSession(request.server.deps, token.trim()) : null;
+      const lang = request.headers.lang;
+      const spoken = typeof lang === 'string' && isLocale(lang) ? lang : undefined;
+      const found = token ? await resolveSession(request.server.deps, token.trim(), spoken) : null;
       if (!found) throw new AppError(State.SessionExpired, 'sessionExpired');
       return found;
     })();

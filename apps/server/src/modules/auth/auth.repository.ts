@@ -1,3 +1,4 @@
+import type { Locale } from '@elex/contract';
 import { and, count, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { builtOnce } from '../../db/built-once.js';
@@ -164,6 +165,14 @@ export async function findLiveSession(
 
 export async function touchSession(db: Executor, id: number, now: Date) {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+/** The language the member now uses, for the mails sent later; written only when it changed. */
+export async function rememberLocale(db: Executor, userId: number, locale: Locale) {
+  await db
+    .update(users)
+    .set({ locale })
+    .where(and(eq(users.id, userId), ne(users.locale, locale), isNull(users.deletedAt)));
 }
 
 export async function revokeSession(tx: Executor, id: number, now: Date) {

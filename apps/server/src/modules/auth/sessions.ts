@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { SESSION_LIFETIME_DAYS } from '@elex/contract';
+import { type Locale, SESSION_LIFETIME_DAYS } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
-import { findLiveSession, insertSession, touchSession } from './auth.repository.js';
+import { findLiveSession, insertSession, rememberLocale, touchSession } from './auth.repository.js';
 import { tokenDigest } from './digests.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -67,7 +67,12 @@ async function findSession(deps: AppDeps, digest: string, now: Date): Promise<Li
  * this process (deps.memberAnswers) is dropped on every instance when it is revoked or its member
  * deleted (the sessions and users triggers notify), and is never served past its expiry.
  */
-export async function resolveSession(deps: AppDeps, token: string): Promise<Member | null> {
+export async function resolveSession(
+  deps: AppDeps,
+  token: string,
+  /** The language the request was made in, when it names one: remembered with the minute's touch. */
+  spoken?: Locale,
+): Promise<Member | null> {
   if (!token) return null;
   const now = deps.clock.now();
   const digest = tokenDigest(token);
@@ -85,6 +90,9 @@ export async function resolveSession(deps: AppDeps, token: string): Promise<Memb
   if (!session || session.expiresAt <= now.getTime()) return null;
   if (session.lastSeenAt === null || now.getTime() - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
     await touchSession(deps.db, session.sessionId, now);
+    // A language chosen on the site reaches the mails sent later (a decision, an answer), within a
+    // minute and with no write on the calls in between; only login and registration wrote it before.
+    if (spoken) await rememberLocale(deps.db, session.userId, spoken);
     session.lastSeenAt = now.getTime();
   }
   return { userId: session.userId, sessionId: session.sessionId };
