@@ -5,22 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { renderAt } from '../../test/helpers';
 import RecordsPage from './records-page';
 import RewardHistoryPage from './reward-history-page';
-import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+import { adjustmentRecord, pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 
-function adjustment(overrides: Partial<AdjustmentRecord> = {}): AdjustmentRecord {
-  return {
-    id: '1',
-    account: 'cashback',
-    platId: 4,
-    uid: '770001',
-    amount: '12.345678',
-    reason: 'Missed rebate for 3 March',
-    postedAt: '2026-03-05T09:00:00.000Z',
-    ...overrides,
-  };
-}
+const adjustment = (overrides: Partial<AdjustmentRecord> = {}) => adjustmentRecord({ id: '1', ...overrides });
 
 const itemsOf = (section: HTMLElement) =>
   within(section)

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadCsv } from '../../shared/download-csv';
 import { renderAt, resizeTo } from '../../test/helpers';
 import RewardHistoryPage from './reward-history-page';
-import { pagesOf, rewardRecord, stubCashbackServer } from './testing/stub-cashback-server';
+import { adjustmentRecord, pagesOf, rewardRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
 vi.mock('../../shared/download-csv', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../shared/download-csv')>()),
@@ -92,6 +92,44 @@ describe('/mypage/rewardHistory', () => {
         .filter((body) => body.pageSize === 100)
         .map((body) => body.page),
     ).toEqual([1, 2, 3]);
+  });
+
+  it('exports our team’s corrections beside the rewards, newest first, so the file adds up to the total', async () => {
+    stubCashbackServer({
+      myInfo: myInfo('4.000000'),
+      rewards: pagesOf([rewardRecord({ amount: '2.500000', createdAt: '2026-01-15T06:10:00.000Z' })]),
+      adjustments: pagesOf([
+        adjustmentRecord({
+          account: 'rewards',
+          platId: null,
+          uid: null,
+          amount: '2.000000',
+          reason: 'Missed bonus, ticket 12',
+          postedAt: '2026-01-20T09:00:00.000Z',
+        }),
+        adjustmentRecord({
+          account: 'rewards',
+          platId: null,
+          uid: null,
+          amount: '-0.500000',
+          reason: 'Double credit',
+          postedAt: '2026-01-10T09:00:00.000Z',
+        }),
+      ]),
+    });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    await screen.findByRole('table', { name: t('pages.rewardHistory.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+    const lines = String(vi.mocked(downloadCsv).mock.calls[0]?.[1]).split('\r\n');
+    expect(lines).toEqual([
+      'time,kind,amount,source',
+      '2026-01-20T09:00:00.000Z,adjustment,2.000000,"Missed bonus, ticket 12"',
+      '2026-01-15T06:10:00.000Z,inviteBonus,2.500000,fa***@example.com',
+      '2026-01-10T09:00:00.000Z,adjustment,-0.500000,Double credit',
+    ]);
+    // 2 + 2.5 - 0.5: the total the page shows.
+    expect(screen.getByText('4.00')).toBeInTheDocument();
   });
 
   it('says the file is partial when the server stops short of its total', async () => {

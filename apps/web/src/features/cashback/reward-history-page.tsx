@@ -11,6 +11,7 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
+import { fetchAdjustmentPage } from './api/get-adjustments';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { fetchAllPages } from './fetch-all-pages';
@@ -31,15 +32,31 @@ export default function RewardHistoryPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const { records, total, complete } = await fetchAllPages(fetchRewardPage);
-      const rows = records.map((record) => [
-        record.createdAt,
-        record.kind,
-        record.amount,
-        record.source ?? '',
+      // Our team's corrections too, as rows of their own with the reason: the total above counts
+      // them, so the file adds up to it (found in review).
+      const [rewardsWalk, adjustmentsWalk] = await Promise.all([
+        fetchAllPages(fetchRewardPage),
+        fetchAllPages(fetchAdjustmentPage('rewards')),
       ]);
+      const rows = [
+        ...rewardsWalk.records.map((record) => [
+          record.createdAt,
+          record.kind,
+          record.amount,
+          record.source ?? '',
+        ]),
+        ...adjustmentsWalk.records.map((record) => [
+          record.postedAt,
+          'adjustment',
+          record.amount,
+          record.reason,
+        ]),
+      ].sort((a, b) => String(b[0]).localeCompare(String(a[0])));
       downloadCsv('rewards.csv', toCsv(['time', 'kind', 'amount', 'source'], rows));
-      if (!complete) toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
+      if (!rewardsWalk.complete || !adjustmentsWalk.complete) {
+        const total = rewardsWalk.total + adjustmentsWalk.total;
+        toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
+      }
     } catch {
       toast.error(t('msg:error'));
     } finally {

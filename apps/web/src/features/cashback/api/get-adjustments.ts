@@ -12,3 +12,7 @@ export const useAdjustments = (account: CorrectionAccount, page: number, pageSiz
       placeholderData: keepPreviousData,
     }),
   );
+
+/** One page of the corrections of `account`, for an export (fetchAllPages). */
+export const fetchAdjustmentPage = (account: CorrectionAccount) => (page: number, pageSize: number) =>
+  apiCall(API.userSeeAdjustments, { account, page, pageSize }, { schema: AdjustmentPageSchema });

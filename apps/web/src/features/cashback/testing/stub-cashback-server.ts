@@ -42,6 +42,21 @@ export function rewardRecord(overrides: Partial<RewardRecord> = {}): RewardRecor
   };
 }
 
+/** A correction our team posted (on a UID's cashback unless told otherwise). */
+export function adjustmentRecord(overrides: Partial<AdjustmentRecord> = {}): AdjustmentRecord {
+  ids += 1;
+  return {
+    id: String(ids),
+    account: 'cashback',
+    platId: 4,
+    uid: '770001',
+    amount: '12.345678',
+    reason: 'Missed rebate for 3 March',
+    postedAt: '2026-03-05T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
 type Page<T> = { records: T[]; total: number };
 /** An answer refusing the call: its state and message. */
 type Refusal = { refused: { state: number; msg: string } };
