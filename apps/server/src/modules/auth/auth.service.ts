@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { dropPendingMailsOf, enqueueMail } from '../mail/outbox.js';
 import { balances, grantPoints } from '../points/points.service.js';
 import { checkPromotionCode, usePromotionCode } from '../promotions/promotions.service.js';
 import {
@@ -398,6 +398,8 @@ export async function deleteAccount(
     await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
     // A second deletion (a double click) waited for the first's locks: it finds the member gone.
     await refuseUnlessStillMember(tx, user.id);
+    // A code or a withdrawal mail still queued would reach the erased address after the notice.
+    await dropPendingMailsOf(tx, user.id, 'account deleted before it was sent');
     await enqueueMail(tx, deps, {
       template: 'accountDeleted',
       locale: context.locale,

@@ -1,3 +1,4 @@
+import { CodeModule } from '@elex/contract';
 import { eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../mail/mail.tables.js';
@@ -5,9 +6,12 @@ import { users } from './auth.tables.js';
 import {
   call,
   createAccountsTestApp,
+  mailsTo,
   NEW_PASSWORD,
   nextEmail,
   PASSWORD,
+  passCoolDown,
+  requestCode,
   signUp,
   type TestContext,
 } from './test-support.js';
@@ -69,5 +73,35 @@ describe('deleting an account while the member does something else', () => {
     expect((await templatesSince(before)).filter((template) => template === 'accountDeleted')).toHaveLength(
       1,
     );
+  });
+});
+
+describe('mails still queued when the account is deleted', () => {
+  it('are dropped and erased: only the deletion notice goes out', async () => {
+    const email = nextEmail('queued');
+    const token = await signUp(ctx, email);
+    const [member] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    passCoolDown(ctx);
+    // A login code asked a moment before, not sent yet (the mail server is slow).
+    expect(await requestCode(ctx, CodeModule.Login, email)).toMatchObject({ state: 0 });
+    const before = await lastMailId();
+    expect(
+      (
+        await call(ctx, '/elex/user/deleteAccount', { passwd: PASSWORD, forfeitTotal: '0' }, { token })
+      ).json(),
+    ).toMatchObject({ state: 0 });
+    const sent = (await mailsTo(ctx, email)).map((mail) => mail.template);
+    expect(sent).toContain('accountDeleted');
+    expect(sent.filter((template) => template === 'verificationCode')).toHaveLength(1); // the sign-up's
+    const queued = await ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.userId, member?.id ?? -1));
+    expect(
+      queued.filter((mail) => mail.id <= before && mail.template === 'verificationCode').at(-1),
+    ).toMatchObject({
+      status: 'failed',
+      payload: null,
+    });
   });
 });

@@ -83,6 +83,20 @@ export async function markMailRetry(db: Executor, id: number, error: string, nex
 }
 
 /** Given up: kept for the operator with its last error; a stale code's payload is erased too. */
+/**
+ * A deleted member's mails not sent yet are dropped, their encrypted address and parameters erased:
+ * nothing reaches an erased account after its deletion notice (which is queued after this). A drain
+ * holding one renews its lease before sending, which a dropped mail fails.
+ */
+export async function dropPendingMailsOf(db: Executor, userId: number, reason: string): Promise<number> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({ status: 'failed', payload: null, lockedUntil: null, lastError: reason })
+    .where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.status, 'pending')))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}
+
 export async function markMailFailed(db: Executor, id: number, error: string, erasePayload: boolean) {
   await db
     .update(mailOutbox)

@@ -195,4 +195,4 @@ async function deliver(
 }
 
 // Housekeeping prunes sent mails through the outbox (docs/architecture.md, "Boundaries").
-export { deleteMailsSentBefore } from './outbox.repository.js';
+export { deleteMailsSentBefore, dropPendingMailsOf } from './outbox.repository.js';
