@@ -1,6 +1,16 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { supportRequests } from './support.tables.js';
+
+/** A dispute on this exchange that no operator has decided yet: the one condition both reads share. */
+function openDisputeOn(platId: number, uidMatches: SQL): SQL | undefined {
+  return and(
+    eq(supportRequests.kind, 'uidBoundByOther'),
+    ne(supportRequests.status, 'closed'),
+    eq(supportRequests.platId, platId),
+    uidMatches,
+  );
+}
 
 /**
  * Whether an open dispute (a support request 'uidBoundByOther' not closed) freezes a UID's money.
@@ -13,14 +23,7 @@ export async function isUidFrozen(db: Executor, platId: number, uid: string): Pr
   const [row] = await db
     .select({ id: supportRequests.id })
     .from(supportRequests)
-    .where(
-      and(
-        eq(supportRequests.kind, 'uidBoundByOther'),
-        ne(supportRequests.status, 'closed'),
-        eq(supportRequests.platId, platId),
-        eq(supportRequests.uid, uid),
-      ),
-    )
+    .where(openDisputeOn(platId, eq(supportRequests.uid, uid)))
     .limit(1);
   return row !== undefined;
 }
@@ -44,10 +47,8 @@ export async function openDisputesOf(
     })
     .from(supportRequests)
     .where(
-      and(
-        eq(supportRequests.kind, 'uidBoundByOther'),
-        ne(supportRequests.status, 'closed'),
-        eq(supportRequests.platId, platId),
+      openDisputeOn(
+        platId,
         sql`${supportRequests.uid} in (select json_array_elements_text(${JSON.stringify(uids)}::json))`,
       ),
     )
