@@ -42,6 +42,11 @@ export const SUPPORT = {
   imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
   /** Requests a member may have open at once (a dispute freezes money: no flood of them). */
   maxOpenPerMember: 5,
+  /**
+   * Days a closed request's screenshots are kept: a year in which a decision can be questioned and
+   * looked at again, after which housekeeping erases them (they show people's exchange accounts).
+   */
+  imageRetentionDays: 365,
 } as const;
 export type SupportImageType = (typeof SUPPORT.imageTypes)[number];
 
@@ -137,6 +142,8 @@ export const SupportMessageSchema = z.object({
   text: z.string(),
   /** `data:<type>;base64,...` or null. */
   image: z.string().nullable(),
+  /** A screenshot was attached and has since been erased (kept a year after the request closed). */
+  imageErased: z.boolean(),
   createdAt: z.string(),
 });
 export type SupportMessage = z.infer<typeof SupportMessageSchema>;

@@ -1,3 +1,4 @@
+import { SUPPORT } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { deleteEventsReceivedBefore } from '../analytics/analytics.service.js';
@@ -5,13 +6,15 @@ import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/aut
 import { deleteUidWatchesEndedBefore } from '../bindings/bindings.service.js';
 import { deleteExportLinksExpiredBefore } from '../exports/exports.service.js';
 import { deleteMailsSentBefore } from '../mail/outbox.js';
+import { eraseImagesOfRequestsClosedBefore } from '../support/support.service.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
 import { deleteEmptyRunRowsBefore } from '../sync/sync.service.js';
 
 /**
  * Prunes rows the platform no longer needs, so these tables do not grow forever (docs/decisions.md,
  * "Housekeeping"). Money and history tables (ledger, points, audit log, withdrawals, imports, users)
- * are never touched; analytics events go after 400 days. Every rule looks only at rows that ended well before now, so
+ * are never touched; analytics events go after 400 days; support screenshots lose their bytes a year
+ * after their request closed. Every rule looks only at rows that ended well before now, so
  * nothing still valid or still counted (a live session, a code inside its cool-down or hourly caps,
  * an unsent or failed mail) can match.
  */
@@ -37,6 +40,8 @@ const HOUSEKEEPING_RETENTION_DAYS = {
    * lists a new account within CASHBACK.rosterDelayHours (48), so a month of waiting in vain means a
    * mistyped UID or an account not opened through our link. */
   uidWatches: 30,
+  /** After their request closed, the screenshots members attached (their bytes; the row stays). */
+  supportImages: SUPPORT.imageRetentionDays,
 } as const;
 
 const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
@@ -97,6 +102,12 @@ const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `waits for a UID to join a roster, mailed or begun more than ${HOUSEKEEPING_RETENTION_DAYS.uidWatches} days ago`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.uidWatches,
     deleteBatch: deleteUidWatchesEndedBefore,
+  },
+  {
+    table: 'support_images',
+    description: `screenshots of support requests closed more than ${HOUSEKEEPING_RETENTION_DAYS.supportImages} days ago (erased; the row stays)`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.supportImages,
+    deleteBatch: eraseImagesOfRequestsClosedBefore,
   },
 ];
 

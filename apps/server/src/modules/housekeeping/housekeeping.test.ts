@@ -5,6 +5,9 @@ import {
   analyticsEvents,
   mailOutbox,
   sessions,
+  supportImages,
+  supportMessages,
+  supportRequests,
   syncRuns,
   uidWatches,
   verificationCodes,
@@ -28,6 +31,7 @@ import {
   createCashbackTestApp,
   createMember,
 } from '../cashback/test-support.js';
+import { ownRequestDetail } from '../support/support.service.js';
 import { runHousekeepingCommand } from './housekeeping.commands.js';
 import { type HousekeepingResult, runHousekeeping } from './housekeeping.service.js';
 
@@ -53,6 +57,9 @@ beforeEach(async () => {
   await ctx.db.delete(syncRuns);
   await ctx.db.delete(analyticsEvents);
   await ctx.db.delete(uidWatches);
+  await ctx.db.delete(supportMessages);
+  await ctx.db.delete(supportImages);
+  await ctx.db.delete(supportRequests);
 });
 
 let counter = 0;
@@ -257,6 +264,7 @@ describe('housekeeping', () => {
       // Export links are tested with the exports (exports.test.ts).
       export_links: 0,
       uid_watches: gone.watches.length,
+      support_images: 0,
     });
     expect(result.tables.every((table) => table.complete)).toBe(true);
     expect(await remainingIds()).toEqual({
@@ -336,6 +344,81 @@ describe('housekeeping', () => {
   });
 });
 
+describe('support screenshots', () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  /** A request with one screenshot, closed `closedDaysAgo` days before NOW (open when undefined). */
+  async function requestWithScreenshot(closedDaysAgo?: number) {
+    const closedAt = closedDaysAgo === undefined ? null : ago(closedDaysAgo);
+    const [request] = await ctx.db
+      .insert(supportRequests)
+      .values({
+        userId: memberId,
+        kind: 'other',
+        status: closedAt ? 'closed' : 'open',
+        resolution: closedAt ? 'closed' : null,
+        createdAt: ago(800),
+        updatedAt: closedAt ?? ago(800),
+        closedAt,
+      })
+      .returning({ id: supportRequests.id });
+    const requestId = request?.id ?? 0;
+    const [image] = await ctx.db
+      .insert(supportImages)
+      .values({ requestId, contentType: 'image/png', bytes: PNG, sizeBytes: PNG.length, createdAt: ago(800) })
+      .returning({ id: supportImages.id });
+    await ctx.db
+      .insert(supportMessages)
+      .values({
+        requestId,
+        author: 'member',
+        text: 'my screenshot',
+        imageId: image?.id ?? 0,
+        createdAt: ago(800),
+      });
+    return requestId;
+  }
+  const messageOf = async (requestId: number) =>
+    (await ownRequestDetail(ctx.deps, memberId, requestId)).messages[0];
+
+  it('erases the screenshots of requests closed over a year ago, and the thread says one was there', async () => {
+    const longClosed = await requestWithScreenshot(366);
+    const recentlyClosed = await requestWithScreenshot(364);
+    // Opened long ago and still undecided: its evidence stays, whatever its age.
+    const stillOpen = await requestWithScreenshot();
+
+    const result = await runHousekeeping(ctx.deps);
+
+    expect(deletedPerTable(result).support_images).toBe(1);
+    expect(await messageOf(longClosed)).toMatchObject({
+      text: 'my screenshot',
+      image: null,
+      imageErased: true,
+    });
+    for (const kept of [recentlyClosed, stillOpen]) {
+      expect(await messageOf(kept)).toMatchObject({
+        image: `data:image/png;base64,${PNG.toString('base64')}`,
+        imageErased: false,
+      });
+    }
+    const rows = await ctx.db.select().from(supportImages);
+    expect(rows.filter((row) => row.bytes === null).map((row) => row.sizeBytes)).toEqual([PNG.length]);
+    expect(rows.find((row) => row.bytes === null)?.erasedAt).toBeInstanceOf(Date);
+    // A second run finds nothing more to erase.
+    expect(deletedPerTable(await runHousekeeping(ctx.deps)).support_images).toBe(0);
+  });
+
+  it('a message without a screenshot is not marked erased', async () => {
+    const [request] = await ctx.db
+      .insert(supportRequests)
+      .values({ userId: memberId, kind: 'other', status: 'open', createdAt: ago(1), updatedAt: ago(1) })
+      .returning({ id: supportRequests.id });
+    await ctx.db
+      .insert(supportMessages)
+      .values({ requestId: request?.id ?? 0, author: 'member', text: 'no image', createdAt: ago(1) });
+    expect(await messageOf(request?.id ?? 0)).toMatchObject({ image: null, imageErased: false });
+  });
+});
+
 describe('housekeeping beside members (through the API)', () => {
   const profile = async (token: string) =>
     (await call(ctx, '/elex/user/profile', {}, { token })).json() as { state: number };
@@ -407,6 +490,9 @@ describe('npm run ops -- housekeeping', () => {
       expect.stringMatching(
         /^ {2}uid_watches +2 {2}waits for a UID to join a roster, mailed or begun more than 30 days ago$/,
       ),
+      expect.stringMatching(
+        /^ {2}support_images +0 {2}screenshots of support requests closed more than 365 days ago \(erased; the row stays\)$/,
+      ),
     ]);
     const { out: second, io: secondIo } = io();
     expect(await runHousekeepingCommand(ctx.deps, [], secondIo, testOperatorActor)).toBe(0);
@@ -433,7 +519,7 @@ describe('npm run ops -- housekeeping', () => {
 describe('a housekeeping run that fails part-way (found in review)', () => {
   it('records what it deleted before the failure, naming the operator, and exits 1', async () => {
     await insertCode({ createdAt: ago(30), expiresAt: ago(30) });
-    // The last rule's table is unavailable (a failed statement, a lock that ran out...).
+    // A later rule's table is unavailable (a failed statement, a lock that ran out...).
     await ctx.db.execute(sql`alter table uid_watches rename to uid_watches_away`);
     const err: string[] = [];
     const out: string[] = [];

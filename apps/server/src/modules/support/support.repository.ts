@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { countedPage, totalOverPage } from '../../db/counted-page.js';
 import {
@@ -143,11 +143,14 @@ export async function selectRequestPage(
   return countedPage(found, page.offset, countAll);
 }
 
+/** A message's image: its bytes, or 'erased' once housekeeping removed them. */
+export type ThreadImage = { contentType: string; bytes: Buffer } | 'erased' | null;
+
 /** A request's thread, oldest first, each message with its image when it has one. */
 export async function selectThread(
   db: Executor,
   requestId: number,
-): Promise<Array<SupportMessageRow & { image: { contentType: string; bytes: Buffer } | null }>> {
+): Promise<Array<SupportMessageRow & { image: ThreadImage }>> {
   const rows = await db
     .select({ message: supportMessages, contentType: supportImages.contentType, bytes: supportImages.bytes })
     .from(supportMessages)
@@ -156,6 +159,40 @@ export async function selectThread(
     .orderBy(asc(supportMessages.id));
   return rows.map((row) => ({
     ...row.message,
-    image: row.contentType && row.bytes ? { contentType: row.contentType, bytes: row.bytes } : null,
+    image: !row.contentType
+      ? null
+      : row.bytes
+        ? { contentType: row.contentType, bytes: row.bytes }
+        : 'erased',
   }));
+}
+
+/**
+ * Erases one batch of the images of requests closed before the cutoff (housekeeping): the bytes go,
+ * the row stays so the thread can say a screenshot was there. A closed request takes no reply, so
+ * nothing is added to it afterwards.
+ */
+export async function eraseImagesOfRequestsClosedBefore(
+  db: Executor,
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const closedLongAgo = and(
+    eq(supportRequests.status, 'closed'),
+    lt(supportRequests.closedAt, cutoff),
+    isNull(supportImages.erasedAt),
+  );
+  const batch = db
+    .select({ id: supportImages.id })
+    .from(supportImages)
+    .innerJoin(supportRequests, eq(supportRequests.id, supportImages.requestId))
+    .where(closedLongAgo)
+    .limit(limit)
+    .for('update', { of: supportImages, skipLocked: true });
+  const rows = await db
+    .update(supportImages)
+    .set({ bytes: null, erasedAt: sql`now()` })
+    .where(and(inArray(supportImages.id, batch), isNull(supportImages.erasedAt)))
+    .returning({ id: supportImages.id });
+  return rows.length;
 }

@@ -50,6 +50,9 @@ import {
   selectThread,
   updateRequest,
 } from './support.repository.js';
+
+export { eraseImagesOfRequestsClosedBefore } from './support.repository.js';
+
 import type { SupportRequestRow } from './support.tables.js';
 
 /** Support requests and UID disputes (issue 11, docs/support.md). */
@@ -195,9 +198,11 @@ async function detailOf(deps: AppDeps, row: SupportRequestRow): Promise<SupportD
       id: String(message.id),
       author: message.author as 'member' | 'operator',
       text: message.text,
-      image: message.image
-        ? `data:${message.image.contentType};base64,${message.image.bytes.toString('base64')}`
-        : null,
+      image:
+        message.image && message.image !== 'erased'
+          ? `data:${message.image.contentType};base64,${message.image.bytes.toString('base64')}`
+          : null,
+      imageErased: message.image === 'erased',
       createdAt: message.createdAt.toISOString(),
     })),
   };

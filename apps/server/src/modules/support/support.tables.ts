@@ -66,15 +66,20 @@ export const supportImages = pgTable(
       .notNull()
       .references(() => supportRequests.id),
     contentType: text('content_type').notNull(),
-    bytes: bytea('bytes').notNull(),
+    /** Null once housekeeping erased it, a year after its request closed; the row stays a receipt. */
+    bytes: bytea('bytes'),
     sizeBytes: integer('size_bytes').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
   },
   (table) => [
     check(
       'support_images_type_check',
       sql`${table.contentType} in ('image/png', 'image/jpeg', 'image/webp')`,
     ),
+    check('support_images_erased_check', sql`(${table.bytes} is null) = (${table.erasedAt} is not null)`),
+    // Housekeeping's walk: the images still held, by request.
+    index('support_images_held_idx').on(table.requestId).where(sql`${table.erasedAt} is null`),
   ],
 );
 

@@ -59,6 +59,7 @@ function request(overrides: Partial<AdminSupportDetail> = {}): AdminSupportDetai
         author: 'member',
         text: 'This Bitget account is mine; here is its profile page.',
         image: 'data:image/png;base64,iVBORw0KGgo=',
+        imageErased: false,
         createdAt: '2026-06-01T10:00:00.000Z',
       },
     ],

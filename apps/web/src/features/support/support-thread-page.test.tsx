@@ -1,3 +1,4 @@
+import type { SupportMessage } from '@elex/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -44,12 +45,38 @@ describe('/mypage/support/:id', () => {
     expect(server.requests('/elex/support/detail')).toEqual([{ id: '12' }]);
   });
 
+  it('says where a screenshot was erased after its retention, in the reader’s language', async () => {
+    await i18next.changeLanguage('ko');
+    const [first, second] = detail().messages;
+    stubSupportServer({
+      detail: () =>
+        envelope(
+          detail({
+            status: 'closed',
+            messages: [
+              { ...(first as SupportMessage), image: null, imageErased: true },
+              second as SupportMessage,
+            ],
+          }),
+        ),
+    });
+    openThread();
+    const thread = await screen.findByRole('region', { name: t('support.thread.title') });
+    const [erased, plain] = within(thread).getAllByRole('article');
+    expect(erased).toHaveTextContent(
+      '스크린샷이 삭제되었습니다. 스크린샷은 요청이 종료된 후 365일 동안 보관됩니다.',
+    );
+    expect(within(thread).queryByRole('img')).toBeNull();
+    expect(plain).not.toHaveTextContent('스크린샷이 삭제되었습니다');
+  });
+
   it('sends a reply with a screenshot and shows it in the thread', async () => {
     const reply = {
       id: '3',
       author: 'member' as const,
       text: 'Here is the trade history.',
       image: `data:image/png;base64,${PNG_BASE64}`,
+      imageErased: false,
       createdAt: '2026-01-15T13:00:00.000Z',
     };
     const server = stubSupportServer({

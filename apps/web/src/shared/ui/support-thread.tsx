@@ -1,10 +1,11 @@
-import type { SupportMessage } from '@elex/contract';
+import { SUPPORT, type SupportMessage } from '@elex/contract';
 import { useTranslation } from 'react-i18next';
 import './support-thread.css';
 
 /**
  * A request's messages, oldest first: who wrote each (the member or support, named from the reader's
- * side), when, the text as written (line breaks kept) and the attached screenshot.
+ * side), when, the text as written (line breaks kept) and the attached screenshot, or a line saying
+ * it was erased after the retention.
  */
 export function SupportThread({
   messages,
@@ -49,6 +50,10 @@ export function SupportThread({
                 src={message.image}
                 alt={t('support.thread.imageAlt', { author: authorName(message.author) })}
               />
+            ) : message.imageErased ? (
+              <p className="support-message-erased muted">
+                {t('support.thread.imageErased', { days: SUPPORT.imageRetentionDays })}
+              </p>
             ) : null}
           </article>
         </li>

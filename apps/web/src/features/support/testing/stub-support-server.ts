@@ -42,6 +42,7 @@ export function detail(overrides: Partial<SupportDetail> = {}): SupportDetail {
         author: 'member',
         text: 'The cashback of January 12 is missing.\nI traded 25,000 USDT that day.',
         image: `data:image/png;base64,${PNG_BASE64}`,
+        imageErased: false,
         createdAt: '2026-01-15T10:00:00.000Z',
       },
       {
@@ -49,6 +50,7 @@ export function detail(overrides: Partial<SupportDetail> = {}): SupportDetail {
         author: 'operator',
         text: 'We are checking the exchange report of that day.',
         image: null,
+        imageErased: false,
         createdAt: '2026-01-15T12:00:00.000Z',
       },
     ],
