@@ -166,10 +166,30 @@ describe('the payout wallet above the queue', () => {
     expect(
       within(panel).getByText(t('admin.payouts.shortOfUsdt', { held: '100.00', needed: '120.00' })),
     ).toBeVisible();
-    // A few wei reads as the smallest step up, never as nothing.
+    // A few wei held reads as under the smallest step, never as nothing and never as more.
     expect(
-      within(panel).getByText(t('admin.payouts.shortOfGas', { held: '0.0001 POL', needed: '0.0240 POL' })),
+      within(panel).getByText(t('admin.payouts.shortOfGas', { held: '< 0.0001 POL', needed: '0.0240 POL' })),
     ).toBeVisible();
+  });
+
+  it('never shows the gas held as more than it is: just short of the need reads short', async () => {
+    serveConsole({
+      '/elex/admin/payoutWallet': () =>
+        envelope(
+          wallet({
+            balances: { usdt: '1000.000000', gas: '0.023999000000000000' },
+            needed: { usdt: '120.000000', gas: '0.024000000000000000' },
+            shortOfGas: true,
+          }),
+        ),
+      '/elex/admin/withdrawalQueue': () => page([]),
+    });
+    renderRoutes(routes, '/admin/withdrawals');
+    const panel = await screen.findByRole('region', { name: t('admin.payouts.walletTitle') });
+    expect(
+      within(panel).getByText(t('admin.payouts.shortOfGas', { held: '0.0239 POL', needed: '0.0240 POL' })),
+    ).toBeVisible();
+    expect(within(panel).getAllByText('0.0239 POL').length).toBeGreaterThan(0);
   });
 
   it('says when no payout node answers, with the balances unknown', async () => {
@@ -454,10 +474,12 @@ describe('formatGas', () => {
     expect(formatGwei('1000')).toBe('1,000');
   });
 
-  it('keeps four decimals and rounds a remainder up', () => {
+  it('keeps four decimals: a balance held cut, a need rounded up', () => {
     expect(formatGas('2.500000000000000000')).toBe('2.5000 POL');
-    expect(formatGas('0.000000000000001000')).toBe('0.0001 POL');
+    expect(formatGas('0.000000000000001000')).toBe('< 0.0001 POL');
     expect(formatGas('0')).toBe('0.0000 POL');
-    expect(formatGas('12.34567')).toBe('12.3457 POL');
+    expect(formatGas('12.34567')).toBe('12.3456 POL');
+    expect(formatGas('0.000000000000001000', 'needed')).toBe('0.0001 POL');
+    expect(formatGas('12.34567', 'needed')).toBe('12.3457 POL');
   });
 });

@@ -83,7 +83,7 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
         <p className="payout-warning">
           {t('admin.payouts.shortOfGas', {
             held: formatGas(wallet.balances.gas),
-            needed: formatGas(wallet.needed.gas),
+            needed: formatGas(wallet.needed.gas, 'needed'),
           })}
         </p>
       ) : null}
@@ -91,11 +91,18 @@ export function PayoutWalletPanel({ wallet }: { wallet: PayoutWallet }) {
   );
 }
 
-/** Gas (POL, 18 decimals) to four decimals, rounded up so a small need never reads as zero. */
-export function formatGas(value: string): string {
+/**
+ * Gas (POL, 18 decimals) to four decimals. What the wallet holds is cut, never shown as more than it is
+ * (0.023999 held beside 0.024 needed read "holds 0.0240, needs 0.0240"); a non-zero dust below 0.0001
+ * reads "< 0.0001 POL", not nothing. What it needs is rounded up, so a small need never reads as zero.
+ */
+export function formatGas(value: string, rounding: 'held' | 'needed' = 'held'): string {
   const [whole = '0', fraction = ''] = value.split('.');
   const digits = fraction.padEnd(18, '0');
-  const kept = BigInt(`${whole}${digits.slice(0, 4)}`) + (/[1-9]/.test(digits.slice(4)) ? 1n : 0n);
+  const hasRest = /[1-9]/.test(digits.slice(4));
+  let kept = BigInt(`${whole}${digits.slice(0, 4)}`);
+  if (rounding === 'needed' && hasRest) kept += 1n;
+  if (kept === 0n && hasRest) return '< 0.0001 POL';
   const text = kept.toString().padStart(5, '0');
   return `${text.slice(0, -4)}.${text.slice(-4)} POL`;
 }
