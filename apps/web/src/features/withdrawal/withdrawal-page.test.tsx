@@ -313,6 +313,31 @@ describe('/withdrawal: requesting', () => {
     expect(apply?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it('returns focus to the amount when the outcome dialog closes, not to the page body', async () => {
+    stubServer({
+      apply: () => envelope(null, 1, 'Address on another chain'),
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    await user.type(amountBox(), '60');
+    await withdrawWithCode(user);
+    const failure = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
+    await user.click(
+      within(failure)
+        .getAllByRole('button', { name: t('common.close') })
+        .at(-1) as HTMLElement,
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(amountBox()).toHaveFocus());
+
+    await withdrawWithCode(user);
+    await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalFailed') });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(amountBox()).toHaveFocus());
+  });
+
   it('retries a withdrawal lost to the network with the same request id, so the server makes one', async () => {
     let applyCalls = 0;
     const calls = stubServer({

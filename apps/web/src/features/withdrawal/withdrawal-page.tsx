@@ -218,6 +218,9 @@ export default function WithdrawalPage() {
         open={outcome !== null}
         onOpenChange={(open) => (open ? undefined : setOutcome(null))}
         title={outcome?.kind === 'success' ? t('msg:withdrawalSuccessful') : t('msg:withdrawalFailed')}
+        // It opens as the code dialog closes, so its opener (that dialog's confirm) is gone: focus goes
+        // back to the amount, where the member withdraws again.
+        fallbackFocus={() => document.getElementById('withdrawal-amount')}
       >
         {outcome?.kind === 'success' ? (
           <div className="result-dialog">

@@ -20,6 +20,11 @@ export interface ResponsiveDialogProps {
   width?: string;
   /** Only the operator console's wide forms and tables set this; the product's dialogs keep 400 px. */
   maxWidthPx?: number;
+  /**
+   * Where focus goes on close when the opener has left the page meanwhile (a dialog opened from another
+   * dialog's button, or from a form remounted after its submit): without it focus fell to the body.
+   */
+  fallbackFocus?(): HTMLElement | null;
 }
 
 /**
@@ -47,7 +52,9 @@ export function ResponsiveDialog(props: ResponsiveDialogProps) {
   };
   const returnFocus = (event: Event) => {
     event.preventDefault();
-    opener.current?.focus();
+    const gone = !opener.current?.isConnected || opener.current === document.body;
+    const target = gone ? props.fallbackFocus?.() : opener.current;
+    target?.focus();
   };
 
   // vaul's drawer reads the page's scroll position and layout when it mounts, even closed (30 ms on a
