@@ -349,6 +349,59 @@ describe('a member’s page', () => {
   });
 });
 
+describe('a member’s page whose ledger or corrections fail to load', () => {
+  it('says so with a retry in each section instead of loading for ever', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    let ledgerFails = true;
+    const calls = serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/memberDetail': () =>
+        envelope({
+          member: {
+            userId: 12,
+            email: 'member@example.com',
+            userCode: 'EXMEM234',
+            inviteCode: 'ABCDEFGH',
+            createdAt: '2026-05-01T00:00:00.000Z',
+            deletedAt: null,
+            isOperator: false,
+            liveBindings: 0,
+            inviterId: null,
+            locale: 'en',
+            withdrawalLockedUntil: null,
+            suspendedAt: null,
+            suspension: null,
+            lockLifted: null,
+          },
+          bindings: [],
+          balances: { rewards: '0.000000', cashback: '0.000000' },
+        }),
+      '/elex/admin/memberLedger': () =>
+        ledgerFails
+          ? new Response('', { status: 500 })
+          : envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/corrections/list': () => new Response('', { status: 500 }),
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/admin/members/12');
+    await screen.findByRole('heading', { name: 'member@example.com', level: 1 });
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByRole('alert')
+          .filter((alert) => alert.textContent?.includes(t('admin.common.loadFailed'))),
+      ).toHaveLength(2),
+    );
+    ledgerFails = false;
+    const retries = screen.getAllByRole('button', { name: t('admin.common.retry') });
+    const before = calls.filter((call) => call.path === '/elex/admin/memberLedger').length;
+    await user.click(retries.at(-1) as HTMLElement);
+    expect(await screen.findByText(t('admin.members.noLedger'))).toBeVisible();
+    expect(calls.filter((call) => call.path === '/elex/admin/memberLedger').length).toBe(before + 1);
+  });
+});
+
 describe('the promotion codes page', () => {
   function promotion(overrides: Partial<PromotionCode>): PromotionCode {
     return {

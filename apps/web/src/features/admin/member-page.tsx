@@ -311,7 +311,9 @@ export default function MemberPage() {
                 </button>
               )}
             </div>
-            {!corrections.data ? (
+            {corrections.isError && !corrections.data ? (
+              <LoadError onRetry={() => void corrections.refetch()} />
+            ) : !corrections.data ? (
               <Skeleton lines={2} />
             ) : corrections.data.rows.length === 0 ? (
               <p className="muted">{t('admin.corrections.empty')}</p>
@@ -344,7 +346,9 @@ export default function MemberPage() {
 
           <section className="card admin-section">
             <h2>{t('admin.members.ledger')}</h2>
-            {!ledger.data ? (
+            {ledger.isError && !ledger.data ? (
+              <LoadError onRetry={() => void ledger.refetch()} />
+            ) : !ledger.data ? (
               <Skeleton lines={3} />
             ) : ledger.data.rows.length === 0 ? (
               <p className="muted">{t('admin.members.noLedger')}</p>
