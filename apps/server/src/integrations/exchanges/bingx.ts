@@ -10,7 +10,7 @@ import {
   type SyncableExchangeAdapter,
 } from './adapter.js';
 import { createExchangeHttpClient, type Signed, type SignInput } from './http.js';
-import { DAY_MS, isWithin, parseExchangeTime, splitWindow, utcDay } from './windows.js';
+import { DAY_MS, isWithin, parseExchangeTime, periodsEndingIn, splitWindow, utcDay } from './windows.js';
 
 /**
  * BingX's agent (affiliate) API. Every assumption about it lives in this object: a correction to the
@@ -144,7 +144,10 @@ export function createBingxAdapter(
 
     async *listCommissions(window) {
       const { path, maxRangeMs, periodMs, lookbackDays } = BINGX.commissionList;
-      for (const part of splitWindow(window, maxRangeMs)) {
+      // Like Bitget: a day counts in the window its end falls in, so it is read once wholly settled.
+      const days = periodsEndingIn(window, periodMs);
+      if (!days) return;
+      for (const part of splitWindow(days, maxRangeMs)) {
         http.requireWithinLookback(`GET ${path}`, part, lookbackDays, nowDate());
         const sums = new CommissionSums(BINGX.exchange, options.warn);
         for (let pageIndex = 1; ; pageIndex += 1) {
@@ -156,7 +159,7 @@ export function createBingxAdapter(
           });
           for (const row of rows) {
             const day = parseExchangeTime(row.commissionTime);
-            // Days are asked for whole; a day belongs to the window that holds its start.
+            // Days are asked for whole; this keeps a day on a boundary in exactly one request.
             if (!isWithin(day, part)) continue;
             sums.add(
               asString(row.uid) as string,

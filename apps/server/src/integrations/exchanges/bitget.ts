@@ -12,7 +12,7 @@ import {
 } from './adapter.js';
 import { createExchangeHttpClient, type RequestMode, type Signed, type SignInput } from './http.js';
 import type { ReferralEntry } from './types.js';
-import { DAY_MS, isWithin, parseExchangeTime, splitWindow } from './windows.js';
+import { DAY_MS, isWithin, parseExchangeTime, periodsEndingIn, splitWindow } from './windows.js';
 
 /**
  * Bitget's broker (affiliate) API. Every assumption about it lives in this object: a correction to
@@ -60,13 +60,16 @@ const BITGET = {
     /** unconfirmed: the documented maximum of most v2 list calls. */
     maxPageSize: 100,
     maxRangeMs: 90 * DAY_MS,
-    /** Rows are daily per UID and symbol; `date` is the day's start (epoch ms). */
+    /**
+     * Rows are daily per UID and symbol; `date` is the day's start (epoch ms). A day is read with the
+     * window its end falls in (`periodsEndingIn`).
+     */
     periodMs: DAY_MS,
     /** fee = what the trader paid, rebateAmount = what we earned; amounts in `coin`. */
   },
   /** unconfirmed: 10 requests per second per UID, Bitget's usual limit for these calls. */
   rateLimit: { limit: 10, intervalMs: 1000 },
-  /** Daily figures settle T+1; waiting 48 h covers late corrections. */
+  /** Daily figures settle T+1; waiting 48 h after the day ends covers late corrections. */
   settleHours: 48,
 } as const;
 
@@ -140,7 +143,11 @@ export function createBitgetAdapter(
 
     async *listCommissions(window) {
       const { path, periodMs, maxRangeMs } = BITGET.customerCommissions;
-      for (const part of splitWindow(window, maxRangeMs)) {
+      // A row is dated by its day's start: the day counts in the window its end falls in (a sync's
+      // 18:00-24:00 segment), so it is read settleHours after the day ends, not after its first 6 h.
+      const days = periodsEndingIn(window, periodMs);
+      if (!days) return;
+      for (const part of splitWindow(days, maxRangeMs)) {
         const sums = new CommissionSums(BITGET.exchange, options.warn);
         const skipped = new SkippedRows();
         let idLessThan: string | undefined;
@@ -161,7 +168,7 @@ export function createBitgetAdapter(
           for (const row of data.commissionList) {
             if (!isRecord(row) || !asString(row.uid)) throw http.invalid(`GET ${path}`, 'a row has no uid');
             const day = parseExchangeTime(row.date);
-            // The API filters by time; this keeps a row on a boundary in exactly one window.
+            // The API filters by time; this keeps a row on a boundary in exactly one request.
             if (!isWithin(day, part)) continue;
             const coin = asString(row.coin)?.toUpperCase() ?? 'USDT';
             if (coin !== 'USDT') {

@@ -67,13 +67,15 @@ describe('Bitget', () => {
     );
   });
 
-  it('a day belongs to the 6-hour segment that holds its start, so no segment counts it twice', async () => {
+  it('a day belongs to the 6-hour segment its end falls in (read once the whole day settled), so no segment counts it twice', async () => {
     fake = await bitget.createFake().start();
     fake.addTrade({ uid: '20000001', at: hoursAfter(13), volume: '10', fee: '1', commission: '0.5' });
     const adapter = bitget.createAdapter(fake, fast);
     const segments = [0, 6, 12, 18].map((hour) => ({ from: hoursAfter(hour), to: hoursAfter(hour + 6) }));
     const perSegment = await Promise.all(segments.map((segment) => all(adapter.listCommissions(segment))));
-    expect(perSegment.map((entries) => entries.length)).toEqual([1, 0, 0, 0]);
+    expect(perSegment.map((entries) => entries.length)).toEqual([0, 0, 0, 1]);
+    // Segments that end no day ask nothing.
+    expect(fake.served).toHaveLength(1);
   });
 
   it('leaves out a UID-day whose net commission is negative (a clawback) and reports it', async () => {

@@ -22,6 +22,19 @@ export function ceilToSegment(date: Date, segmentMs: number): Date {
   return new Date(Math.ceil(date.getTime() / segmentMs) * segmentMs);
 }
 
+/**
+ * The whole periods of `periodMs` (days, on UTC midnight) that end in (from, to], as one window of
+ * their starts' range [first start, last start + periodMs); undefined when none ends in it. For APIs
+ * whose rows are dated by their day's start (Bitget, BingX): a day belongs to the window its end falls
+ * in, so it is read only once the whole day is `settleHours` old, and a window that starts mid-day
+ * (a first backfill) still holds that day.
+ */
+export function periodsEndingIn(window: TimeWindow, periodMs: number): TimeWindow | undefined {
+  const from = floorToSegment(window.from, periodMs);
+  const to = floorToSegment(window.to, periodMs);
+  return to > from ? { from, to } : undefined;
+}
+
 /** Whether `at` lies in [from, to). */
 export function isWithin(at: Date, window: TimeWindow): boolean {
   const time = at.getTime();

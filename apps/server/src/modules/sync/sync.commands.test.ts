@@ -33,17 +33,18 @@ beforeAll(async () => {
   await seedPartnerCatalog(ctx.db);
   fake
     .addReferral('71000001', iso('2026-01-12T13:00:00Z'))
-    .addReferral('71000002', iso('2026-01-13T01:00:00Z'))
+    .addReferral('71000002', iso('2026-01-12T20:00:00Z'))
+    // Daily rows for the 12th: a day is read with the segment it ends in (18:00-24:00 on the 12th).
     .addTrade({
       uid: '71000001',
-      at: iso('2026-01-13T02:00:00Z'),
+      at: iso('2026-01-12T14:00:00Z'),
       volume: '100',
       fee: '0.05',
       commission: '0.02',
     })
     .addTrade({
       uid: '71000002',
-      at: iso('2026-01-13T09:00:00Z'),
+      at: iso('2026-01-12T21:00:00Z'),
       volume: '300',
       fee: '0.15',
       commission: '0.06',

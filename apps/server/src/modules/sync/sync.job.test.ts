@@ -61,9 +61,10 @@ beforeEach(async () => {
   ctx.clock.set(iso('2026-01-15T13:30:00Z'));
   recorder = createRecordingIngest();
   fake = await exchangeCase('bitget').createFake().start();
-  fake.addReferral('90000001', iso('2026-01-13T01:00:00Z')).addTrade({
+  // The 12th's daily row: read with the 18:00-24:00 segment of the 12th, 48 h after the day ended.
+  fake.addReferral('90000001', iso('2026-01-12T13:00:00Z')).addTrade({
     uid: '90000001',
-    at: iso('2026-01-13T02:00:00Z'),
+    at: iso('2026-01-12T14:00:00Z'),
     volume: '100',
     fee: '0.05',
     commission: '0.02',
@@ -107,8 +108,8 @@ describe('the sync job in process (embedded PGlite runs it on a timer; the same 
     expect(job.kind).toBe('in-process');
     await runsReported(runs, 2);
     expect(runs.map((run) => run.status)).toEqual(['failed', 'succeeded']);
-    expect(runs[0]?.failedSegmentStart).toEqual(iso('2026-01-13T00:00:00Z'));
-    expect(runs[1]?.window).toEqual({ from: iso('2026-01-13T00:00:00Z'), to: iso('2026-01-13T12:00:00Z') });
+    expect(runs[0]?.failedSegmentStart).toEqual(iso('2026-01-12T18:00:00Z'));
+    expect(runs[1]?.window).toEqual({ from: iso('2026-01-12T18:00:00Z'), to: iso('2026-01-13T12:00:00Z') });
     expect(recorder.rebates.map((row) => row.uid)).toEqual(['90000001']);
     await job.stop();
     // Settlement once per interval, after the exchanges' runs.
@@ -144,7 +145,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the sync job on PostgreSQL (pg-bo
 
     await runsReported(runs, 2);
     expect(runs.map((run) => run.status)).toEqual(['failed', 'succeeded']);
-    expect(runs[1]?.window.from).toEqual(iso('2026-01-13T00:00:00Z'));
+    expect(runs[1]?.window.from).toEqual(iso('2026-01-12T18:00:00Z'));
     // Nothing more arrives: the offers of this interval made one job, retried once.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runs).toHaveLength(2);

@@ -46,6 +46,7 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
   beforeEach(async () => {
     await resetSyncTables();
     // Now 13:30 on the 15th: figures have settled up to 13:30 on the 13th, i.e. the 12:00 segment boundary.
+    // Bitget's rows are daily: the 12th (ended at midnight on the 13th) is due, the 13th is not.
     ctx.clock.set(iso('2026-01-15T13:30:00Z'));
     recorder = createRecordingIngest();
     fake = await exchangeCase('bitget').createFake().start();
@@ -55,7 +56,7 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
       .addReferral('70000003', iso('2026-01-13T20:00:00Z')) // not settled yet
       .addTrade({
         uid: '70000001',
-        at: iso('2026-01-13T02:00:00Z'),
+        at: iso('2026-01-12T14:00:00Z'),
         volume: '100',
         fee: '0.05',
         commission: '0.02',
@@ -79,24 +80,18 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
       segmentsTotal: 4,
       segmentsDone: 4,
       referralsInserted: 2,
-      rebatesInserted: 2,
+      rebatesInserted: 1,
     });
-    expect(commissionStarts(fake)).toEqual([
-      '2026-01-12T12:00:00.000Z',
-      '2026-01-12T18:00:00.000Z',
-      '2026-01-13T00:00:00.000Z',
-      '2026-01-13T06:00:00.000Z',
-    ]);
+    // Only the segment a day ends in (18:00-24:00 on the 12th) asks for that whole day.
+    expect(commissionStarts(fake)).toEqual(['2026-01-12T00:00:00.000Z']);
     for (const request of fake.served.filter((entry) => entry.path === COMMISSIONS)) {
       const span = Number(request.query.get('endTime')) - Number(request.query.get('startTime'));
-      expect(span).toBe(SEGMENT_MS - 1);
+      expect(span).toBe(4 * SEGMENT_MS - 1);
     }
+    // The 13th's figures wait until 48 h after the 13th ends.
     expect(
       recorder.rebates.map((row) => [row.uid, row.periodStart.toISOString(), row.commissionMicro]),
-    ).toEqual([
-      ['70000001', '2026-01-13T00:00:00.000Z', 20_000n],
-      ['70000002', '2026-01-13T00:00:00.000Z', 60_000n],
-    ]);
+    ).toEqual([['70000001', '2026-01-12T00:00:00.000Z', 20_000n]]);
     expect(recorder.referrals.map((entry) => entry.uid)).toEqual(['70000001', '70000002']);
     expect(recorder.referralCalls[0]?.source).toMatchObject({
       kind: 'api',
@@ -112,7 +107,7 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
       segmentsTotal: 4,
       segmentsDone: 4,
       referralsInserted: 2,
-      rebatesInserted: 2,
+      rebatesInserted: 1,
       error: null,
     });
     expect(run?.finishedAt).not.toBeNull();
@@ -122,6 +117,33 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
       lockedBy: null,
       lockedUntil: null,
     });
+  });
+
+  it('reads a day of Bitget figures (rows dated by the day’s start) no sooner than 48 h after the day ends', async () => {
+    const firstSeen = new Map<string, Date>();
+    for (const now of ['2026-01-15T13:30:00Z', '2026-01-15T19:30:00Z', '2026-01-16T00:30:00Z']) {
+      ctx.clock.set(iso(now));
+      await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
+      for (const row of recorder.rebates) {
+        const key = `${row.uid} ${row.periodStart.toISOString()}`;
+        if (!firstSeen.has(key)) firstSeen.set(key, ctx.clock.now());
+        // Read at 13:30 on the 15th, the 13th (ended at midnight on the 14th) would be 37.5 h old.
+        expect(ctx.clock.now().getTime() - row.periodEnd.getTime()).toBeGreaterThanOrEqual(48 * 3_600_000);
+      }
+    }
+    expect([...firstSeen]).toEqual([
+      ['70000001 2026-01-12T00:00:00.000Z', iso('2026-01-15T13:30:00Z')],
+      ['70000002 2026-01-13T00:00:00.000Z', iso('2026-01-16T00:30:00Z')],
+    ]);
+  });
+
+  it('a first backfill that starts mid-day still reads that day’s figures', async () => {
+    // 70000001 traded at 14:00 on the 12th; 3 days back from 13:30 on the 15th: the backfill starts at 12:00 on the 12th, mid-day.
+    const summary = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
+    expect(summary.window.from).toEqual(iso('2026-01-12T12:00:00Z'));
+    expect(
+      recorder.rebates.map((row) => [row.uid, row.periodStart.toISOString(), row.commissionMicro]),
+    ).toContainEqual(['70000001', '2026-01-12T00:00:00.000Z', 20_000n]);
   });
 
   it('resumes from the cursor and pulls only the segments that settled since', async () => {
@@ -134,21 +156,23 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
     const third = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
     expect(third.window).toEqual({ from: iso('2026-01-13T18:00:00Z'), to: iso('2026-01-14T00:00:00Z') });
     expect(third.referralsInserted).toBe(1); // 70000003 registered at 20:00 on the 13th
+    // The 13th's figures, 48 h after the 13th ended (pulled with its last segment).
+    expect(third.rebatesInserted).toBe(1);
+    expect(recorder.rebates.at(-1)).toMatchObject({
+      uid: '70000002',
+      periodStart: iso('2026-01-13T00:00:00Z'),
+    });
     const nothingDue = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
     expect(nothingDue).toMatchObject({ status: 'succeeded', segmentsTotal: 0 });
   });
 
   it('stops at a failing segment with a clear error; the next run starts there, not from scratch and not after it', async () => {
-    fake.failWhile(
-      (request) =>
-        request.path === COMMISSIONS &&
-        Number(request.query.get('startTime')) >= iso('2026-01-13T00:00:00Z').getTime(),
-    );
+    fake.failWhile((request) => request.path === COMMISSIONS);
     const failed = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
     expect(failed).toMatchObject({
       status: 'failed',
-      segmentsDone: 2,
-      failedSegmentStart: iso('2026-01-13T00:00:00Z'),
+      segmentsDone: 1,
+      failedSegmentStart: iso('2026-01-12T18:00:00Z'),
     });
     expect(failed.error).toMatch(
       /^bitget GET \/api\/v2\/broker\/customer-commissions: exchange server error \(HTTP 500/,
@@ -157,22 +181,22 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
     const [run] = await ctx.db.select().from(syncRuns).where(eq(syncRuns.id, failed.runId));
     expect(run).toMatchObject({
       status: 'failed',
-      segmentsDone: 2,
-      failedSegmentStart: iso('2026-01-13T00:00:00Z'),
+      segmentsDone: 1,
+      failedSegmentStart: iso('2026-01-12T18:00:00Z'),
     });
     expect(run?.error).toContain('gave up after 2 attempts');
     const [cursor] = await ctx.db.select().from(syncCursors).where(eq(syncCursors.platId, BITGET_ID));
-    expect(cursor?.nextSegmentStart).toEqual(iso('2026-01-13T00:00:00Z'));
+    expect(cursor?.nextSegmentStart).toEqual(iso('2026-01-12T18:00:00Z'));
     expect(cursor?.lockedBy).toBeNull();
 
     fake.failWhile(undefined);
     fake.requests.length = 0;
     const resumed = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
-    expect(resumed).toMatchObject({ status: 'succeeded', segmentsDone: 2 });
-    expect(resumed.window).toEqual({ from: iso('2026-01-13T00:00:00Z'), to: iso('2026-01-13T12:00:00Z') });
-    expect(commissionStarts(fake)).toEqual(['2026-01-13T00:00:00.000Z', '2026-01-13T06:00:00.000Z']);
+    expect(resumed).toMatchObject({ status: 'succeeded', segmentsDone: 3 });
+    expect(resumed.window).toEqual({ from: iso('2026-01-12T18:00:00Z'), to: iso('2026-01-13T12:00:00Z') });
+    expect(commissionStarts(fake)).toEqual(['2026-01-12T00:00:00.000Z']);
     // The roster of the failed segment was handed over twice (idempotent), the earlier segments once.
-    expect(recorder.rebates.map((row) => row.uid)).toEqual(['70000001', '70000002']);
+    expect(recorder.rebates.map((row) => row.uid)).toEqual(['70000001']);
   });
 
   it('an operator re-run of a synced window finds everything already there and leaves the cursor alone', async () => {
@@ -189,12 +213,12 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
       referralsInserted: 0,
       referralsKnown: 2,
       rebatesInserted: 0,
-      rebatesDuplicates: 2,
+      rebatesDuplicates: 1,
     });
     const [cursor] = await ctx.db.select().from(syncCursors).where(eq(syncCursors.platId, BITGET_ID));
     expect(cursor?.nextSegmentStart).toEqual(iso('2026-01-13T12:00:00Z'));
     const [run] = await ctx.db.select().from(syncRuns).where(eq(syncRuns.id, rerun.runId));
-    expect(run).toMatchObject({ trigger: 'cli', rebatesDuplicates: 2, referralsKnown: 2 });
+    expect(run).toMatchObject({ trigger: 'cli', rebatesDuplicates: 1, referralsKnown: 2 });
   });
 
   it('an operator window is limited to what has settled', async () => {
@@ -214,8 +238,7 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
     expect([a?.status, b?.status].sort()).toEqual(['skipped', 'succeeded']);
     const skipped = a?.status === 'skipped' ? a : b;
     expect(skipped?.error).toMatch(/another sync of bitget is running/);
-    expect(commissionStarts(fake)).toHaveLength(4);
-    expect(new Set(commissionStarts(fake)).size).toBe(4);
+    expect(commissionStarts(fake)).toEqual(['2026-01-12T00:00:00.000Z']);
     expect(fake.served.filter((request) => request.path === CUSTOMERS)).toHaveLength(4);
     expect(recorder.rebateCalls).toHaveLength(1);
     const runs = await ctx.db.select().from(syncRuns);
