@@ -125,20 +125,25 @@ export class CommissionSums {
  * listReferrals for APIs whose roster cannot be asked by registration time (Bybit, Gate): the whole
  * list, read once and reused for `ttlMs`, so a run over many segments does not read it once per
  * segment; each window gets the entries registered in it. A list answers only windows that had ended
- * when it was read: it holds every registration up to that moment, and nothing after.
+ * when it was read: it holds every registration up to that moment, and nothing after. `now` is the
+ * adapter's clock (`AdapterOptions.nowDate`).
  */
-export function cachedRoster(read: () => AsyncIterable<ReferralEntry[]>, ttlMs = 5 * 60_000) {
+export function cachedRoster(
+  read: () => AsyncIterable<ReferralEntry[]>,
+  { ttlMs = 5 * 60_000, now = () => new Date() }: { ttlMs?: number; now?: () => Date } = {},
+) {
   let cache: { at: number; entries: Promise<ReferralEntry[]> } | undefined;
   const roster = async (window: TimeWindow): Promise<ReferralEntry[]> => {
+    const at = now().getTime();
     // A list read before the window ended may miss its last registrations (a run at 05:58, a trader
     // at 05:59, a retry at 06:01 for the segment to 06:00): read again (found in review).
-    if (!cache || Date.now() - cache.at > ttlMs || window.to.getTime() > cache.at) {
+    if (!cache || at - cache.at > ttlMs || window.to.getTime() > cache.at) {
       const entries = (async () => {
         const all: ReferralEntry[] = [];
         for await (const page of read()) all.push(...page);
         return all;
       })();
-      cache = { at: Date.now(), entries };
+      cache = { at, entries };
       // A failed read is not kept: the next call reads again.
       entries.catch(() => {
         cache = undefined;

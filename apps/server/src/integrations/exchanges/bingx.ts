@@ -58,8 +58,11 @@ const BINGX = {
   rateLimit: { limit: 5, intervalMs: 1000 },
   /** Hours until a day's commission figures are final (for when they are pulled again). */
   settleHours: 48,
-  /** The roster is final at once: while figures come by CSV, the sync pulls it without waiting. */
-  rosterSettleHours: 0,
+  /**
+   * While figures come by CSV this is the sync's wait: a segment's registrations are read a day after
+   * it ends, so one the list shows late is still read (as Bybit's; within the pages' 48 h).
+   */
+  rosterSettleHours: 24,
 } as const;
 
 /** The query BingX signs and receives: parameters plus timestamp and recvWindow, sorted by name. */

@@ -60,8 +60,14 @@ const BYBIT = {
   },
   /** 10 requests per second (documented). */
   rateLimit: { limit: 10, intervalMs: 1000 },
-  /** Registrations do not change once listed: no wait. */
-  settleHours: 0,
+  /**
+   * The sync reads a segment's registrations this long after it ends (figures come by CSV, so this is
+   * the roster's wait). Registrations may be listed late (the exchange notes: data settle daily, up to
+   * 48 h of delay is common) and the cursor never comes back: a day of margin, and the roster still
+   * arrives within the 48 h the pages quote (CASHBACK.rosterDelayHours). A trader who binds meanwhile
+   * is checked live.
+   */
+  rosterSettleHours: 24,
 } as const;
 
 /**
@@ -113,7 +119,7 @@ export function createBybitAdapter(
 
   return {
     exchange: BYBIT.exchange,
-    profile: { commissionSource: 'csv', settleHours: BYBIT.settleHours },
+    profile: { commissionSource: 'csv', settleHours: BYBIT.rosterSettleHours },
 
     async checkReferral(uid) {
       let result: unknown;
@@ -137,7 +143,7 @@ export function createBybitAdapter(
       });
     },
 
-    listReferrals: cachedRoster(() => userPages()),
+    listReferrals: cachedRoster(() => userPages(), options.nowDate ? { now: options.nowDate } : {}),
 
     // Rolling volumes are not settlement figures (see above): commissions come by CSV.
     async *listCommissions() {},

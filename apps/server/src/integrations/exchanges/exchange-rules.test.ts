@@ -238,7 +238,12 @@ describe('what the member pages promise', () => {
       if (profile.commissionSource === 'api') {
         expect(profile.settleHours).toBeLessThanOrEqual(CASHBACK.dataFinalHours);
       } else {
-        expect(profile.settleHours).toBe(0);
+        // A roster alone: read a while after its segment ends (registrations listed late), yet within
+        // the delay the pages quote for a new account to appear.
+        expect(profile.settleHours).toBeGreaterThan(0);
+        expect(profile.settleHours + CASHBACK.dataSegmentHours).toBeLessThanOrEqual(
+          CASHBACK.rosterDelayHours,
+        );
       }
     },
   );

@@ -185,7 +185,7 @@ export function createGateAdapter(
       });
     },
 
-    listReferrals: cachedRoster(() => directCustomers()),
+    listReferrals: cachedRoster(() => directCustomers(), options.nowDate ? { now: options.nowDate } : {}),
 
     async *listCommissions(window) {
       for (const part of splitWindow(window, GATE.commissionHistory.maxRangeMs)) {

@@ -312,19 +312,20 @@ describe('exchange sync of other exchanges', () => {
     const recorder = createRecordingIngest();
     fake = await exchangeCase('bybit').createFake().start();
     fake
-      .addReferral('80000001', iso('2026-01-15T07:00:00Z'))
-      .addReferral('80000002', iso('2026-01-14T13:00:00Z'))
+      .addReferral('80000001', iso('2026-01-14T07:00:00Z'))
+      .addReferral('80000002', iso('2026-01-13T19:00:00Z'))
+      .addReferral('80000003', iso('2026-01-14T13:00:00Z')) // listed, but its segment is not a day old
       .addTrade({ uid: '80000001', at: iso('2026-01-15T08:00:00Z'), volume: '1', fee: '1', commission: '1' });
     const adapter = exchangeCase('bybit').createAdapter(fake, fast);
     const summary = await syncExchange(
       { db: ctx.db, clock: ctx.clock, ingest: recorder.ingest },
       { platId: 3, adapter },
-      { trigger: 'job', backfillDays: 1 },
+      { trigger: 'job', backfillDays: 2 },
     );
-    // No settlement wait for a roster: up to the last whole segment.
+    // A segment's registrations are read a day after it ends (some are listed late).
     expect(summary).toMatchObject({
       status: 'succeeded',
-      window: { from: iso('2026-01-14T12:00:00Z'), to: iso('2026-01-15T12:00:00Z') },
+      window: { from: iso('2026-01-13T12:00:00Z'), to: iso('2026-01-14T12:00:00Z') },
       referralsInserted: 2,
       rebatesInserted: 0,
     });
@@ -332,6 +333,33 @@ describe('exchange sync of other exchanges', () => {
     // The list cannot be asked by registration time: it is read once for the run's four segments.
     expect(fake.served.filter((request) => request.path === '/v5/affiliate/aff-user-list')).toHaveLength(1);
   });
+
+  it.each([
+    ['bybit', 3],
+    ['bingx', 6],
+  ] as const)(
+    '%s: a registration the roster lists a few hours late is still pulled',
+    async (name, platId) => {
+      const recorder = createRecordingIngest();
+      fake = await exchangeCase(name).createFake().start();
+      const adapter = exchangeCase(name).createAdapter(fake, { ...fast, nowDate: () => ctx.clock.now() });
+      const run = () =>
+        syncExchange(
+          { db: ctx.db, clock: ctx.clock, ingest: recorder.ingest },
+          { platId, adapter },
+          { trigger: 'job', backfillDays: 3 },
+        );
+      ctx.clock.set(iso('2026-01-15T07:00:00Z'));
+      await run();
+      // Registered at 05:00, listed by the exchange only after the 07:00 run.
+      fake.addReferral('81000001', iso('2026-01-15T05:00:00Z'));
+      for (const now of ['2026-01-15T13:00:00Z', '2026-01-16T07:00:00Z', '2026-01-16T13:00:00Z']) {
+        ctx.clock.set(iso(now));
+        await run();
+      }
+      expect(recorder.referrals.map((entry) => entry.uid)).toContain('81000001');
+    },
+  );
 
   it('resumes no earlier than the API looks back (OKX: 180 days) and works a backlog off over several runs', async () => {
     ctx.clock.set(new Date());
