@@ -118,6 +118,34 @@ describe('the sync job in process (embedded PGlite runs it on a timer; the same 
     expect(stored.map((run) => run.status).sort()).toEqual(['failed', 'succeeded']);
     expect(errors).toEqual([]);
   });
+
+  it('a page the exchange refuses (HTTP 400) fails the run; the job tries again from that segment until it answers, each failure recorded', async () => {
+    const COMMISSIONS = '/api/v2/broker/customer-commissions';
+    fake.failWhile((request) => request.path === COMMISSIONS, 'refused');
+    const runs: SyncRunSummary[] = [];
+    const job = await startSyncJob(jobDeps('pglite'), {
+      intervalMinutes: 60,
+      backfillDays: 3,
+      retryBaseMs: 30,
+      onRun: (summary) => {
+        runs.push(summary);
+        if (runs.length === 2) fake.failWhile(undefined);
+      },
+    });
+    jobs.push(job);
+    await runsReported(runs, 3);
+    expect(runs.map((run) => run.status)).toEqual(['failed', 'failed', 'succeeded']);
+    expect(runs[0]?.error).toMatch(/^bitget GET \/api\/v2\/broker\/customer-commissions: .*40017/);
+    expect(runs[1]?.failedSegmentStart).toEqual(runs[0]?.failedSegmentStart);
+    expect(runs[2]?.window.from).toEqual(runs[0]?.failedSegmentStart);
+    expect(recorder.rebates.map((row) => row.uid)).toEqual(['90000001']);
+    // The operator console shows each failed run with the exchange's answer.
+    const stored = await ctx.db.select().from(syncRuns);
+    expect(stored.filter((run) => run.status === 'failed').map((run) => run.error)).toEqual([
+      expect.stringContaining('40017'),
+      expect.stringContaining('40017'),
+    ]);
+  });
 });
 
 // pg-boss needs PostgreSQL: this block runs when the suite runs on PostgreSQL (TEST_DATABASE_URL); on

@@ -30,7 +30,8 @@ export interface FakeResponse {
 }
 
 /** A fault a test queues for the next requests: the exchange's rate-limit answer, a 5xx, an HTML 502. */
-export type FaultKind = 'rate-limit' | 'http-429' | 'server' | 'html-502';
+/** 'refused': the exchange's answer to a request it will not serve (a parameter error, HTTP 400). */
+export type FaultKind = 'rate-limit' | 'http-429' | 'server' | 'html-502' | 'refused';
 
 export interface FakeTrade {
   uid: string;
@@ -115,7 +116,10 @@ export abstract class FakeExchange {
         const fault = this.standingFault?.matches(base) ? this.standingFault.kind : this.faults.shift();
         if (fault) {
           this.requests.push({ ...base, signed: false });
-          response = this.faultAnswer(fault);
+          response =
+            fault === 'refused'
+              ? this.refuse('the exchange refused this request (test)')
+              : this.faultAnswer(fault);
         } else {
           const refusal = this.verify(base);
           const request = { ...base, signed: refusal === undefined };
