@@ -158,11 +158,14 @@ describe('the corrections queue', () => {
     ).toHaveAttribute('aria-current', 'page');
     const others = (await screen.findByText('Missed rebate')).closest('tr') as HTMLElement;
     const mine = screen.getByText('Mine').closest('tr') as HTMLElement;
-    expect(within(mine).queryByRole('button', { name: t('admin.corrections.approve') })).toBeNull();
+    // Each button names its correction (amount and account), so a screen reader's list of buttons says
+    // which one it decides; the visible word starts the name.
+    const named = (action: string) => new RegExp(`^${t(action)} 150\\.00 USDT · .+ · 40500001$`);
+    expect(within(mine).queryByRole('button', { name: named('admin.corrections.approve') })).toBeNull();
     expect(within(mine).getByText(t('admin.corrections.yours'))).toBeVisible();
-    expect(within(mine).getByRole('button', { name: t('admin.corrections.withdraw') })).toBeVisible();
+    expect(within(mine).getByRole('button', { name: named('admin.corrections.withdraw') })).toBeVisible();
 
-    await user.click(within(others).getByRole('button', { name: t('admin.corrections.approve') }));
+    await user.click(within(others).getByRole('button', { name: named('admin.corrections.approve') }));
     await waitFor(() =>
       expect(calls.find((call) => call.path === '/elex/admin/corrections/approve')?.body).toEqual({ id: 5 }),
     );
@@ -178,7 +181,11 @@ describe('the corrections queue', () => {
     });
     renderRoutes(routes, '/admin/corrections');
     await user.click(
-      await screen.findByRole('button', { name: t('admin.corrections.reject') }, { timeout: 5000 }),
+      await screen.findByRole(
+        'button',
+        { name: new RegExp(`^${t('admin.corrections.reject')} `) },
+        { timeout: 5000 },
+      ),
     );
     const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.rejectTitle') });
     await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.rejectSubmit') }));

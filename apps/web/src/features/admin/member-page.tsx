@@ -289,6 +289,7 @@ export default function MemberPage() {
                               type="button"
                               className="button button-ghost admin-small-button"
                               onClick={() => setDialog({ kind: 'unbind', binding })}
+                              aria-label={t('admin.members.unbindUid', { uid: binding.uid })}
                             >
                               {t('admin.members.unbind')}
                             </button>

@@ -42,6 +42,8 @@ export function CorrectionsTable({ rows, showMember }: { rows: readonly Correcti
     row.account === 'rewards'
       ? t('admin.corrections.rewardsAccount')
       : `${exchangeName(row.platId ?? 0)} · ${row.uid}`;
+  // Each row's buttons name their correction: a screen reader lists them out of the table.
+  const rowNames = (row: Correction) => ({ amount: formatAmount(row.amount), account: accountLabel(row) });
   const approve = async (row: Correction) => {
     setBusy(row.id);
     try {
@@ -104,6 +106,7 @@ export function CorrectionsTable({ rows, showMember }: { rows: readonly Correcti
                             className="button button-primary admin-small-button"
                             disabled={busy === row.id}
                             onClick={() => void approve(row)}
+                            aria-label={t('admin.corrections.approveRow', rowNames(row))}
                           >
                             {t('admin.corrections.approve')}
                           </button>
@@ -112,6 +115,10 @@ export function CorrectionsTable({ rows, showMember }: { rows: readonly Correcti
                           type="button"
                           className="button button-ghost admin-small-button"
                           onClick={() => setRejecting(row)}
+                          aria-label={t(
+                            mine ? 'admin.corrections.withdrawRow' : 'admin.corrections.rejectRow',
+                            rowNames(row),
+                          )}
                         >
                           {mine ? t('admin.corrections.withdraw') : t('admin.corrections.reject')}
                         </button>
