@@ -29,11 +29,8 @@ export function formatCardAmount(value: string): string {
   return `${value.startsWith('-') ? '-' : ''}${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
 }
 
-export function formatDay(iso: string): string {
-  return dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(
-    new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso),
-  );
-}
+// A calendar day reads the same for members and operators (the exchange page's fee check date too).
+export { formatDay } from '../../shared/i18n/intl-formats';
 
 /**
  * "12.500000" -> "12.50", keeping every non-zero decimal an operator must see ("0.123456"), grouped.

@@ -68,6 +68,15 @@ describe('exchange detail page', () => {
     expect(within(vip1).getByText('0.018%')).toBeVisible();
   });
 
+  it('dates the fee check in the reader’s language, not as 2026-11-22', async () => {
+    await i18next.changeLanguage('zh');
+    openDetail(detail());
+    expect(
+      await screen.findByText(t('exchanges.detail.feesChecked', { date: '2026年11月22日' })),
+    ).toBeVisible();
+    expect(screen.queryByText(/2026-11-22/)).toBeNull();
+  });
+
   it('says a retired partner takes no new bindings and offers neither sign-up nor binding', async () => {
     openDetail(detail({ retired: true, signupUrl: null, referralCode: null }));
     expect(await screen.findByText(t('msg:exchangeRetired'))).toBeVisible();

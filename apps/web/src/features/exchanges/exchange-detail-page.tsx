@@ -15,7 +15,7 @@ import {
 } from '../../shared/exchanges/format';
 import { uidLinkingHref } from '../../shared/exchanges/paths';
 import { SignupDialog } from '../../shared/exchanges/signup-dialog';
-import { useNumberFormattingWarmed } from '../../shared/i18n/intl-formats';
+import { formatDay, useNumberFormattingWarmed } from '../../shared/i18n/intl-formats';
 import { useExchangeDetail } from '../../shared/queries/get-exchange-detail';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -152,7 +152,7 @@ function ExchangeDetail({ detail }: { detail: ExchangeDetailResponse }) {
           </dl>
           <p className="muted small-print">
             {detail.feesCheckedOn
-              ? t('exchanges.detail.feesChecked', { date: detail.feesCheckedOn })
+              ? t('exchanges.detail.feesChecked', { date: formatDay(detail.feesCheckedOn) })
               : t('exchanges.detail.feesUnchecked')}
           </p>
         </section>

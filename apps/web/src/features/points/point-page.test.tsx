@@ -220,6 +220,20 @@ describe('/mypage/point across the end of the UTC day', () => {
 });
 
 describe('/mypage/point when a call fails', () => {
+  it('groups a task’s points like the balances: +1,000 points, not +1000', async () => {
+    stubApi({
+      '/elex/user/isSignTody': envelope({ isSignToday: false }),
+      '/elex/activity/signHistory': envelope(signHistory({ pointsPerDay: 1500 })),
+      '/elex/exchange/getExchangeTaskDetail': envelope(
+        taskDetail([task({ taskId: 'bindXme', kind: 'bindXme', group: 'binding', points: 1000 })]),
+      ),
+      '/elex/activity/pointsHistory': envelope(EMPTY_HISTORY),
+    });
+    renderPointPage();
+    expect(await screen.findByText(t('tasks.pointsReward', { points: '1,000' }))).toBeInTheDocument();
+    expect(await screen.findByText(t('points.perDay', { points: '1,500' }))).toBeInTheDocument();
+  });
+
   it('shows the task list failure with a retry instead of a skeleton forever', async () => {
     let tasksUp = false;
     stubApi({

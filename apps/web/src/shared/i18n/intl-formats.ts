@@ -62,3 +62,13 @@ export function formatLocalTime(iso: string): string {
   if (Number.isNaN(time.getTime())) return '—';
   return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }
+
+/**
+ * A calendar day ("2026-03-10", or the day of a UTC time) in the reader's language, "Mar 10, 2026":
+ * read in UTC, so it is the same day wherever the reader is.
+ */
+export function formatDay(iso: string): string {
+  const day = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(day.getTime())) return iso;
+  return dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(day);
+}

@@ -2,6 +2,7 @@ import { CalendarCheck, Flame } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-client';
+import { formatInteger } from '../../../shared/exchanges/format';
 import { LoadError } from '../../../shared/ui/load-error';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { toast } from '../../../shared/ui/toast';
@@ -38,7 +39,9 @@ export function CheckInCard() {
           <CalendarCheck size={20} aria-hidden="true" className="accent" /> {t('points.checkInTitle')}
         </h2>
         {data ? (
-          <p className="muted checkin-per-day">{t('points.perDay', { points: data.pointsPerDay })}</p>
+          <p className="muted checkin-per-day">
+            {t('points.perDay', { points: formatInteger(String(data.pointsPerDay)) })}
+          </p>
         ) : null}
       </div>
       {data ? (

@@ -133,7 +133,9 @@ export function TaskCard({ task }: { task: Task }) {
           {taskName(task.kind, task.threshold)}
         </h4>
         <p className="task-points">
-          {task.points > 0 ? t('tasks.pointsReward', { points: task.points }) : t('tasks.noPoints')}
+          {task.points > 0
+            ? t('tasks.pointsReward', { points: formatInteger(String(task.points)) })
+            : t('tasks.noPoints')}
         </p>
       </div>
       <p className="muted task-description">{t(`tasks.descriptions.${task.kind}`)}</p>
