@@ -202,6 +202,14 @@ export async function register(
     const now = deps.clock.now();
     // First, so a code that reached its cap (or was disabled) since the check refuses before any write.
     const signupEncr = input.encr ? await usePromotionCode(tx, input.encr, now) : null;
+    // The inviter again, their row held `FOR SHARE` until commit (found in review, 2026-11-29): one who
+    // deleted the account since the check above is refused as an unknown code (nothing written, the
+    // mailed code unused), and a deletion that comes now waits for this registration (it locks the row
+    // `FOR NO KEY UPDATE`), so the invite points land on a live member or nowhere.
+    if (inviterId !== null) {
+      const inviter = await findUserByIdForShare(tx, inviterId);
+      if (!inviter || inviter.deletedAt) throw AppError.refused('inviteCodeUnknown');
+    }
     const user = await insertUser(tx, email, {
       passwordHash,
       inviterId,
