@@ -283,6 +283,32 @@ export async function markOwnershipVerified(
   return row;
 }
 
+/**
+ * The member of a binding, live or ended (`bindingId`); without one, the member whose binding was live
+ * at `at` (a dispute older than `support_requests.binding_id`). Undefined when there was none.
+ */
+export async function findBindingMember(
+  db: Executor,
+  input: { bindingId: number | null; platId: number; uid: string; at: Date },
+): Promise<number | undefined> {
+  const which =
+    input.bindingId !== null
+      ? eq(exchangeBindings.id, input.bindingId)
+      : and(
+          eq(exchangeBindings.platId, input.platId),
+          eq(exchangeBindings.uid, input.uid),
+          sql`${exchangeBindings.boundAt} <= ${input.at}`,
+          sql`(${exchangeBindings.unboundAt} is null or ${exchangeBindings.unboundAt} > ${input.at})`,
+        );
+  const [row] = await db
+    .select({ userId: exchangeBindings.userId })
+    .from(exchangeBindings)
+    .where(which)
+    .orderBy(desc(exchangeBindings.boundAt))
+    .limit(1);
+  return row?.userId;
+}
+
 /** Every binding the member ever had, live first, then newest. */
 export async function selectBindingRowsOfUser(db: Executor, userId: number) {
   return db

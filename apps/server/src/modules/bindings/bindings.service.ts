@@ -19,6 +19,7 @@ import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import {
   deleteUidWatches,
   deleteXmeBinding,
+  findBindingMember,
   findLiveBinding,
   findLiveBindingWithHistory,
   findXmeBinding,
@@ -265,6 +266,17 @@ export function confirmOwnership(
   input: { platId: number; uid: string; operatorId: number; at: Date },
 ): Promise<ExchangeBindingRow | undefined> {
   return markOwnershipVerified(tx, input);
+}
+
+/**
+ * The member a dispute was opened against: the member of the binding it names (`bindingId`), live or
+ * ended; for a dispute older than that column, whoever held the UID when it was opened (`at`).
+ */
+export function disputedMemberOf(
+  db: Executor,
+  dispute: { bindingId: number | null; platId: number; uid: string; at: Date },
+): Promise<number | undefined> {
+  return findBindingMember(db, dispute);
 }
 
 /** The reason a binding ends when an operator moves it to the member who disputed it. */

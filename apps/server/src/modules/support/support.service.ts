@@ -25,6 +25,7 @@ import type { ActionContext } from '../admin/catalog.service.js';
 import { lockMemberRow, memberContact, memberIdentities } from '../auth/auth.service.js';
 import {
   confirmOwnership,
+  disputedMemberOf,
   liveBindingOf,
   moveBinding as moveUidBinding,
   ownershipHeldUntil,
@@ -592,6 +593,28 @@ function refuseConflictedDecision(
 }
 
 /**
+ * A dispute is decided about the member it was opened against (docs/support.md, "Decisions"): the
+ * member of the binding it names (`binding_id`), who was told of it and could answer with evidence.
+ * Still them when they bound the UID again after an operator's unbind (found in review, 2026-11-29:
+ * that was refused as a change of hands). Anyone else who holds the UID by now (another dispute's
+ * move, a new holder after the first left) is nobody the operator reviewed: `supportHolderChanged`.
+ */
+async function refuseUnlessDisputedHolder(
+  tx: Transaction,
+  row: SupportRequestRow,
+  holder: { userId: number },
+): Promise<void> {
+  if (row.kind !== 'uidBoundByOther' || row.platId === null || row.uid === null) return;
+  const disputed = await disputedMemberOf(tx, {
+    bindingId: row.bindingId,
+    platId: row.platId,
+    uid: row.uid,
+    at: row.createdAt,
+  });
+  if (disputed !== holder.userId) throw AppError.refused('supportHolderChanged');
+}
+
+/**
  * /elex/admin/support/moveBinding: a dispute decided for the claimant. Under the UID's account lock
  * (so no withdrawal of the UID is requested or paid meanwhile): refused while a withdrawal of the UID
  * is under review (the operator rejects or pays it first); the holder's binding ends, the claimant
@@ -690,15 +713,7 @@ export async function adminVerifyOwnership(
     if (row.kind === 'ownership' && holder.userId !== row.userId)
       throw AppError.refused('supportUidNotYours');
     refuseConflictedDecision(row, holder, operatorId);
-    // A dispute's evidence is about the binding it was opened against: one made since (another
-    // dispute's move, or a new holder after the first left) is nobody the operator reviewed. Disputes
-    // older than `binding_id` are judged by when the holder bound the UID.
-    if (
-      row.kind === 'uidBoundByOther' &&
-      (row.bindingId !== null ? holder.id !== row.bindingId : holder.boundAt > row.createdAt)
-    ) {
-      throw AppError.refused('supportHolderChanged');
-    }
+    await refuseUnlessDisputedHolder(tx, row, holder);
     if (!(await confirmOwnership(tx, { platId: row.platId, uid: row.uid, operatorId, at: now }))) {
       throw AppError.refused('supportHolderChanged');
     }

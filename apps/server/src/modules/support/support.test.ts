@@ -611,3 +611,48 @@ describe('who may decide a request (found in review)', () => {
     expect((await mailsTo(ctx, claimant.email)).length).toBe(before);
   });
 });
+
+describe('a dispute whose binding ended since it was opened (found in review)', () => {
+  const holderOf = async (member: Pick<TestMember, 'platId' | 'uid'>) => {
+    const [row] = await ctx.db
+      .select({ userId: exchangeBindings.userId })
+      .from(exchangeBindings)
+      .where(
+        and(
+          eq(exchangeBindings.platId, member.platId),
+          eq(exchangeBindings.uid, member.uid),
+          isNull(exchangeBindings.unboundAt),
+        ),
+      );
+    return row?.userId;
+  };
+  const unbind = (member: TestMember) =>
+    adminCall(ctx, operator, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' });
+  const bind = (member: Member, uid: TestMember) =>
+    memberCall(ctx, member, '/elex/user/bindExchangeUid', {
+      platId: uid.platId,
+      uid: uid.uid,
+      address: ADDRESS,
+    });
+
+  it('is still about its holder when the same member binds the UID again: confirmed or moved', async () => {
+    const holder = await squatterWithMoney('70');
+    const confirming = await dispute(await registerMember(ctx), holder);
+    expect(await unbind(holder)).toMatchObject({ state: 0 });
+    expect(await bind(holder, holder)).toMatchObject({ state: 0 });
+    // The evidence was about this member, who holds the UID again: the operator can confirm them.
+    expect(await adminCall(ctx, operator, 'support/verifyOwnership', { id: confirming })).toMatchObject({
+      state: 0,
+    });
+    expect(await holderOf(holder)).toBe(holder.userId);
+
+    const other = await squatterWithMoney('40');
+    const claimant = await registerMember(ctx);
+    const moving = await dispute(claimant, other);
+    expect(await unbind(other)).toMatchObject({ state: 0 });
+    expect(await bind(other, other)).toMatchObject({ state: 0 });
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id: moving })).toMatchObject({ state: 0 });
+    expect(await holderOf(other)).toBe(claimant.userId);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});
