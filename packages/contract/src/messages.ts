@@ -155,7 +155,7 @@ const en = {
   supportClaimantLeft: 'The member who opened this request has deleted their account: close it instead',
   supportClaimantHolds: 'The member who opened this request holds this UID now: close it instead',
   supportHolderChanged:
-    'This UID changed hands after the request was opened: nobody it names can be confirmed now',
+    'This UID changed hands after the request was opened: its holder now is not the member it disputes, so nothing can be moved or confirmed. Close it; the member who asked can dispute the new holder',
   supportWithdrawalUnderReview: 'A withdrawal of this UID is under review: decide it first',
   supportReplySent: 'Reply sent',
   supportMoved: 'The UID and its balance were moved to the member who asked',
@@ -401,7 +401,8 @@ const zh: MessageCatalogue = {
   supportOwnRequest: '此请求涉及您自己的账户：须由其他运营人员处理',
   supportClaimantLeft: '提交此请求的会员已注销账户：请改为关闭请求',
   supportClaimantHolds: '提交此请求的会员现已绑定该 UID：请改为关闭请求',
-  supportHolderChanged: '此请求提交后该 UID 已易主：无法再确认其涉及的会员',
+  supportHolderChanged:
+    '此请求提交后该 UID 已易主：现绑定者并非此请求所争议的会员，无法转移或确认。请关闭请求，提交者可另行对新绑定者提出申诉',
   supportWithdrawalUnderReview: '该 UID 有一笔提现正在审核中：请先处理该提现',
   supportReplySent: '回复已发送',
   supportMoved: '该 UID 及其余额已转给提出请求的会员',
@@ -643,7 +644,7 @@ const ko: MessageCatalogue = {
   supportClaimantLeft: '이 요청을 연 회원이 계정을 삭제했습니다. 대신 요청을 종료하세요',
   supportClaimantHolds: '이 요청을 연 회원이 현재 이 UID를 연동하고 있습니다. 대신 요청을 종료하세요',
   supportHolderChanged:
-    '요청이 열린 뒤 이 UID의 연동 회원이 바뀌었습니다. 요청에 해당하는 회원을 더 이상 확인할 수 없습니다',
+    '요청이 열린 뒤 이 UID의 연동 회원이 바뀌었습니다. 현재 연동 회원은 이 요청이 이의를 제기한 회원이 아니므로 이전하거나 확인할 수 없습니다. 요청을 종료하세요. 요청한 회원은 새 연동 회원에 대해 다시 이의를 제기할 수 있습니다',
   supportWithdrawalUnderReview: '이 UID의 출금이 검토 중입니다. 먼저 처리해 주세요',
   supportReplySent: '답변을 보냈습니다',
   supportMoved: 'UID와 잔액을 요청한 회원에게 이전했습니다',

@@ -285,12 +285,21 @@ const DISPUTE_MOVED_REASON = 'disputeMoved';
 /**
  * A dispute decided for the claimant: the holder's binding ends and the claimant holds the UID, with
  * its balance (the cashback account is the UID's) and its ownership confirmed by the operator. In the
- * caller's transaction, which holds the UID's cashback account lock. Undefined when the UID was not
- * bound (nothing to move) or another binding won meanwhile.
+ * caller's transaction, which holds the UID's cashback account lock. Undefined when `fromUserId` no
+ * longer holds the UID (nothing to move) or another binding won meanwhile.
  */
 export async function moveBinding(
   tx: Transaction,
-  input: { platId: number; uid: string; toUserId: number; address: string; operatorId: number; at: Date },
+  input: {
+    platId: number;
+    uid: string;
+    /** The member whose binding ends: only while they still hold the UID. */
+    fromUserId: number;
+    toUserId: number;
+    address: string;
+    operatorId: number;
+    at: Date;
+  },
 ): Promise<{ from: ExchangeBindingRow; to: ExchangeBindingRow } | undefined> {
   const from = await markUnbound(tx, {
     platId: input.platId,
@@ -298,6 +307,7 @@ export async function moveBinding(
     reason: DISPUTE_MOVED_REASON,
     operatorId: input.operatorId,
     at: input.at,
+    holderId: input.fromUserId,
   });
   if (!from) return undefined;
   const to = await insertBindingUnlessTaken(tx, {

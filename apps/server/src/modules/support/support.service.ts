@@ -617,7 +617,8 @@ async function refuseUnlessDisputedHolder(
 /**
  * /elex/admin/support/moveBinding: a dispute decided for the claimant. Under the UID's account lock
  * (so no withdrawal of the UID is requested or paid meanwhile): refused while a withdrawal of the UID
- * is under review (the operator rejects or pays it first); the holder's binding ends, the claimant
+ * is under review (the operator rejects or pays it first) and when the UID is held by anyone but the
+ * member the dispute was opened against (`supportHolderChanged`); the holder's binding ends, the claimant
  * holds the UID with its balance and with ownership confirmed, the request is closed. Audited.
  */
 export async function adminMoveBinding(
@@ -641,13 +642,19 @@ export async function adminMoveBinding(
     // of the claimant waits for the move, or the move sees it.
     const claimant = await lockMemberRow(tx, row.userId);
     if (!claimant || claimant.deletedAt) throw AppError.refused('supportClaimantLeft');
-    refuseConflictedDecision(row, await liveBindingOf(tx, row.platId, row.uid), operatorId);
+    const holder = await liveBindingOf(tx, row.platId, row.uid);
+    if (!holder) throw AppError.refused('supportNoHolder');
+    refuseConflictedDecision(row, holder, operatorId);
+    // As a confirmation: only the member the dispute was opened against (who was told and could
+    // answer) loses the UID by it, never someone who bound it since (found in review, 2026-11-29).
+    await refuseUnlessDisputedHolder(tx, row, holder);
     if ((await countUnderReviewOfUid(tx, row.platId, row.uid)) > 0) {
       throw AppError.refused('supportWithdrawalUnderReview');
     }
     const moved = await moveUidBinding(tx, {
       platId: row.platId,
       uid: row.uid,
+      fromUserId: holder.userId,
       toUserId: row.userId,
       address: row.address,
       operatorId,

@@ -655,4 +655,23 @@ describe('a dispute whose binding ended since it was opened (found in review)', 
     expect(await holderOf(other)).toBe(claimant.userId);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
+
+  it('decides nothing about another member who bound the UID since: neither moved nor confirmed', async () => {
+    const holder = await squatterWithMoney('90');
+    const claimant = await registerMember(ctx);
+    const id = await dispute(claimant, holder);
+    expect(await unbind(holder)).toMatchObject({ state: 0 });
+    const newcomer = await registerMember(ctx);
+    expect(await bind(newcomer, holder)).toMatchObject({ state: 0 });
+    for (const path of ['moveBinding', 'verifyOwnership']) {
+      expect(await adminCall(ctx, operator, `support/${path}`, { id })).toMatchObject({
+        state: State.Refused,
+        message: expect.stringContaining('changed hands'),
+      });
+    }
+    // The newcomer keeps the UID and its balance, unconfirmed; the dispute is still open to close.
+    expect(await holderOf(holder)).toBe(newcomer.userId);
+    expect(await moneyOf(ctx, holder)).toMatchObject({ cashback: 90_000_000n });
+    expect(await adminCall(ctx, operator, 'support/close', { id })).toMatchObject({ state: 0 });
+  });
 });
