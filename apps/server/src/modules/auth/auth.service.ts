@@ -516,6 +516,16 @@ export function lockMemberRow(tx: Transaction, userId: number): Promise<UserRow 
   return findUserByIdForNoKeyUpdate(tx, userId);
 }
 
+/**
+ * Refuses, as a lost session (-5000), a member whose account was deleted since their session was
+ * checked: a plain read, for a transaction that already takes turns with the deletion by a lock of its
+ * own (a support request, `lockRequestsOfMember`).
+ */
+export async function refuseDeletedMember(db: Executor, userId: number): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (!user || user.deletedAt) throw sessionExpired();
+}
+
 /** A member's invite code (the invites module's link and code calls). */
 export async function inviteCodeOf(db: Executor, userId: number): Promise<string> {
   const user = await findUserById(db, userId);

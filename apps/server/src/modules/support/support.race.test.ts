@@ -34,6 +34,22 @@ vi.mock('../auth/codes.service.js', async (importOriginal) => {
   };
 });
 
+// A request is created after the route checked the session and the exchange was looked up: the gate
+// runs something (the member's deletion) in that moment, on PGlite and PostgreSQL alike.
+const gate = vi.hoisted(() => ({ beforePartners: null as null | (() => Promise<void>) }));
+vi.mock('../cashback/partners.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../cashback/partners.js')>();
+  return {
+    ...actual,
+    loadPartners: async (...args: Parameters<typeof actual.loadPartners>) => {
+      const hook = gate.beforePartners;
+      gate.beforePartners = null;
+      if (hook) await hook();
+      return actual.loadPartners(...args);
+    },
+  };
+});
+
 /**
  * Issue 11: "a dispute, a withdrawal and a second binding of the same UID at once never pay frozen
  * money". On PGlite one app; on PostgreSQL (TEST_DATABASE_URL) two app instances on one database.
@@ -218,5 +234,51 @@ describe(`a claimant deleting the account while an operator moves the UID to the
       expect(String(live?.user_id)).toBe(String(moved.state === 0 ? claimant.userId : holder.userId));
     }
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+});
+
+describe(`a member opening a request while deleting the account (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
+  const openRequestsOf = async (userId: number) =>
+    rowsOf<{ id: string }>(
+      await ctx.db.execute(
+        sql`select id from support_requests where user_id = ${userId} and status <> 'closed'`,
+      ),
+    );
+
+  it('leaves no open request of the deleted account: a dispute that slipped past the session check is refused', async () => {
+    const holder = await fundedMember(ctx, { cashback: '30', confirmedBy: operator.userId });
+    const claimant = await registerMember(ctx);
+    // The session was checked; the deletion (closing the member's open requests) commits before the insert.
+    gate.beforePartners = async () => {
+      expect(
+        await post(1, '/elex/user/deleteAccount', claimant.token, { passwd: PASSWORD, forfeitTotal: '0' }),
+      ).toMatchObject({ state: 0 });
+    };
+    const opened = await openDispute(ctx, claimant, holder);
+    expect(gate.beforePartners).toBeNull();
+    expect(opened).toMatchObject({ state: State.SessionExpired });
+    expect(await openRequestsOf(claimant.userId)).toEqual([]);
+    const view = await post(0, '/elex/user/withdrawable', holder.token, {});
+    expect(view.content).toMatchObject({ bindings: [{ uid: holder.uid, frozen: false }] });
+  });
+
+  it('at the same moment, on any instance: the request is closed with the deletion or refused', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const holder = await fundedMember(ctx, { cashback: '30', confirmedBy: operator.userId });
+      const claimant = await registerMember(ctx);
+      const [deleted, opened] = await Promise.all([
+        post(round, '/elex/user/deleteAccount', claimant.token, { passwd: PASSWORD, forfeitTotal: '0' }),
+        post(round + 1, '/elex/support/create', claimant.token, {
+          kind: 'uidBoundByOther',
+          platId: holder.platId,
+          uid: holder.uid,
+          address: OTHER_ADDRESS,
+          text: `round ${round}: this UID is mine`,
+        }),
+      ]);
+      expect(deleted.state).toBe(0);
+      expect([0, State.SessionExpired]).toContain(opened.state);
+      expect(await openRequestsOf(claimant.userId)).toEqual([]);
+    }
   });
 });

@@ -65,6 +65,15 @@ export async function updateRequest(
   return row;
 }
 
+/**
+ * Opening a member's request and closing them all at their deletion take turns on this lock (a
+ * transaction-level advisory lock per member), each as its transaction's first lock: a request
+ * inserted while the deletion runs cannot escape the deletion's sweep.
+ */
+export async function lockRequestsOfMember(tx: Executor, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`support-requests|${userId}`}, 0))`);
+}
+
 /** The member's requests not closed yet, locked `FOR UPDATE` in id order (a deletion closes them). */
 export async function lockOpenOfUser(tx: Executor, userId: number): Promise<SupportRequestRow[]> {
   return tx

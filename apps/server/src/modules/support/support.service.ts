@@ -22,7 +22,7 @@ import { AppError } from '../../http/app-error.js';
 import { selectHolderInviterBonuses } from '../../read-models/holder-inviter-bonuses.js';
 import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
-import { lockMemberRow, memberContact, memberIdentities } from '../auth/auth.service.js';
+import { lockMemberRow, memberContact, memberIdentities, refuseDeletedMember } from '../auth/auth.service.js';
 import {
   confirmOwnership,
   disputedMemberOf,
@@ -47,6 +47,7 @@ import {
   insertRequest,
   lockOpenOfUser,
   lockRequest,
+  lockRequestsOfMember,
   selectRequestPage,
   selectThread,
   updateRequest,
@@ -135,6 +136,12 @@ export async function createSupportRequest(
   if (about && !exchange) throw new AppError(State.NotFound, 'exchangeNotFound');
   const row = await inMoneyTransaction(deps, async (tx) => {
     const now = deps.clock.now();
+    // First, as the deletion's sweep of the member's requests takes it (found in review, 2026-11-29:
+    // a request inserted while the member's deletion ran stayed open, a dispute freezing the holder's
+    // UID for nobody). A deletion that committed since the session was checked is seen now: refused
+    // as a lost session; one that comes later waits and then closes this request with the others.
+    await lockRequestsOfMember(tx, userId);
+    await refuseDeletedMember(tx, userId);
     let holder: Awaited<ReturnType<typeof liveBindingOf>>;
     if (about) {
       // The UID's account lock first (the order withdrawals take it in), then the rules under it.
@@ -425,6 +432,9 @@ export async function closeRequestsOfLeavingMember(
   deps: AppDeps,
   input: { userId: number; at: Date; exchangeName(platId: number): string },
 ): Promise<number> {
+  // Before the requests: one being opened now commits first (and is found here) or waits for the
+  // deletion and is refused (createSupportRequest).
+  await lockRequestsOfMember(tx, input.userId);
   const open = await lockOpenOfUser(tx, input.userId);
   for (const row of open) {
     await updateRequest(tx, row.id, {
