@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { activeInvitersOf } from '../auth/auth.service.js';
 import { liveOwnersOf } from '../bindings/uid-owners.js';
 import { waitForLocksAtMost } from '../ledger/account-lock-wait.js';
-import { accountCode, postJournals } from '../ledger/ledger.service.js';
+import { accountCode, holdAccounts, postJournals } from '../ledger/ledger.service.js';
 import { openDisputesOf } from '../support/frozen.js';
 import {
   applySettlementPage,
@@ -223,10 +223,19 @@ async function payInviteBonuses(
     credits.map((credit) => credit.uid),
     now,
   );
-  const inviterOf = await activeInvitersOf(
+  const ownerIds = [...owners.values()].map((owner) => owner.userId);
+  const candidates = await activeInvitersOf(tx, ownerIds);
+  if (candidates.size === 0) return 0n;
+  // The inviters' rewards accounts held first (with rewards-expense, the order the bonus journals
+  // lock them in), then the inviters read again: an account deletion holds the rewards account while
+  // it forfeits it, so one that committed meanwhile is seen here and its member earns nothing more,
+  // instead of a bonus landing on a deleted account after the forfeit (found in review, 2026-11-29).
+  await holdAccounts(
     tx,
-    [...owners.values()].map((owner) => owner.userId),
+    [accountCode.rewardsExpense, ...new Set([...candidates.values()].map((id) => accountCode.rewards(id)))],
+    now,
   );
+  const inviterOf = await activeInvitersOf(tx, ownerIds);
   const invited: InvitedUid[] = [];
   for (const [uid, owner] of owners) {
     const inviterId = inviterOf.get(owner.userId);

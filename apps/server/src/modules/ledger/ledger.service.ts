@@ -213,6 +213,21 @@ export async function balanceOf(
   return (await selectBalances(tx, [code])).get(code) ?? 0n;
 }
 
+/**
+ * Holds these accounts (created if need be) until the transaction ends, locked in code order as a
+ * posting locks them: for a caller that must decide under the lock what it posts to them (settlement
+ * asks whether an inviter still has an account once their rewards account is held; a deletion holds it
+ * while it forfeits it).
+ */
+export async function holdAccounts(tx: Transaction, codes: readonly string[], at: Date): Promise<void> {
+  const accounts = [...new Set(codes)].map((code) => {
+    const account = parseAccountCode(code);
+    if (!account) throw new LedgerError(`unknown account ${code}`);
+    return account;
+  });
+  if (accounts.length > 0) await ensureAccountRows(tx, accounts, at, { lock: true });
+}
+
 /** Balances of many accounts at once (no locks): for pages. */
 export async function balancesOf(db: Executor, codes: readonly string[]): Promise<Map<string, bigint>> {
   return selectBalances(db, [...new Set(codes)]);
