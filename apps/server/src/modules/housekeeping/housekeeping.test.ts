@@ -366,15 +366,13 @@ describe('support screenshots', () => {
       .insert(supportImages)
       .values({ requestId, contentType: 'image/png', bytes: PNG, sizeBytes: PNG.length, createdAt: ago(800) })
       .returning({ id: supportImages.id });
-    await ctx.db
-      .insert(supportMessages)
-      .values({
-        requestId,
-        author: 'member',
-        text: 'my screenshot',
-        imageId: image?.id ?? 0,
-        createdAt: ago(800),
-      });
+    await ctx.db.insert(supportMessages).values({
+      requestId,
+      author: 'member',
+      text: 'my screenshot',
+      imageId: image?.id ?? 0,
+      createdAt: ago(800),
+    });
     return requestId;
   }
   const messageOf = async (requestId: number) =>
