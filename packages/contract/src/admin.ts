@@ -408,8 +408,22 @@ export type CatalogExchange = z.infer<typeof CatalogExchangeSchema>;
 export const CatalogSchema = z.object({ exchanges: z.array(CatalogExchangeSchema) });
 export type Catalog = z.infer<typeof CatalogSchema>;
 
-// /elex/admin/updateExchange {platId, ...fields}: saves every field at once; answers the partner.
-export const UpdateExchangeRequestSchema = ExchangeFieldsSchema.extend({ platId: platIdSchema });
+/**
+ * The `updatedAt` of the partner the editor loaded, sent back with a save: the save is refused
+ * (`exchangeEditedMeanwhile`) when the partner changed since, so one operator's save never silently
+ * undoes another's (a lost update). Every write to a partner moves its `updatedAt` forward.
+ */
+export const expectedUpdatedAtSchema = z
+  .string(fail('requiredValue'))
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, fail('invalidValue'))
+  .refine((value) => !Number.isNaN(Date.parse(value)), fail('invalidValue'));
+
+// /elex/admin/updateExchange {platId, updatedAt, ...fields}: saves every field at once, if the partner
+// is still as the editor loaded it; answers the partner.
+export const UpdateExchangeRequestSchema = ExchangeFieldsSchema.extend({
+  platId: platIdSchema,
+  updatedAt: expectedUpdatedAtSchema,
+});
 export type UpdateExchangeRequest = z.input<typeof UpdateExchangeRequestSchema>;
 
 // /elex/admin/createExchange {name, abbreviation}: a new partner, as a draft with a fresh platId and
@@ -422,9 +436,11 @@ export type CreateExchangeRequest = z.input<typeof CreateExchangeRequestSchema>;
 export const ExchangeStatusRequestSchema = z.object({ platId: platIdSchema });
 export type ExchangeStatusRequest = z.input<typeof ExchangeStatusRequestSchema>;
 
-// /elex/admin/replaceVipTiers {platId, tiers}: the whole VIP table, in level order.
+// /elex/admin/replaceVipTiers {platId, updatedAt, tiers}: the whole VIP table, in level order, if the
+// partner is still as the editor loaded it.
 export const ReplaceVipTiersRequestSchema = z.object({
   platId: platIdSchema,
+  updatedAt: expectedUpdatedAtSchema,
   tiers: z
     .array(
       AdminVipTierSchema.refine((tier) => (tier.assetAmount === null) === (tier.assetSymbol === null), {

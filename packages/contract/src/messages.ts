@@ -237,6 +237,8 @@ const en = {
   exchangePublished: 'Exchange published: it is on the public lists now',
   exchangeRetiredDone: 'Exchange retired: it left the public lists and takes no new bindings',
   exchangeReinstated: 'Exchange reinstated: it is on the public lists again',
+  exchangeEditedMeanwhile:
+    'Someone else saved this exchange after you opened it. Nothing was saved: reload it to see their changes, then make yours again.',
   exchangeNotDraft: 'Only a draft exchange can be published',
   exchangeNotLive: 'Only a listed exchange can be retired',
   exchangeNotRetired: 'Only a retired exchange can be reinstated',
@@ -478,6 +480,8 @@ const zh: MessageCatalogue = {
   exchangePublished: '交易所已发布：现已显示在公开列表中',
   exchangeRetiredDone: '交易所已下线：已从公开列表中移除，不再接受新的绑定',
   exchangeReinstated: '交易所已恢复：重新显示在公开列表中',
+  exchangeEditedMeanwhile:
+    '在您打开后，其他人已保存了该交易所。本次未保存：请重新加载查看其更改，然后再次进行您的修改。',
   exchangeNotDraft: '只有草稿状态的交易所可以发布',
   exchangeNotLive: '只有已上线的交易所可以下线',
   exchangeNotRetired: '只有已下线的交易所可以恢复',
@@ -723,6 +727,8 @@ const ko: MessageCatalogue = {
   exchangePublished: '거래소가 게시되어 공개 목록에 표시됩니다',
   exchangeRetiredDone: '거래소를 종료했습니다. 공개 목록에서 빠지고 새 연동을 받지 않습니다',
   exchangeReinstated: '거래소를 복원했습니다. 다시 공개 목록에 표시됩니다',
+  exchangeEditedMeanwhile:
+    '이 거래소를 연 뒤 다른 사람이 저장했습니다. 저장되지 않았습니다. 다시 불러와 변경 내용을 확인한 뒤 다시 수정하세요.',
   exchangeNotDraft: '초안 상태의 거래소만 게시할 수 있습니다',
   exchangeNotLive: '게시된 거래소만 종료할 수 있습니다',
   exchangeNotRetired: '종료된 거래소만 복원할 수 있습니다',

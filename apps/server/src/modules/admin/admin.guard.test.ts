@@ -72,7 +72,10 @@ beforeAll(async () => {
   const binance = catalog.exchanges[0];
   const activity = catalog.exchanges.flatMap((exchange) => exchange.activities)[0];
   if (!binance || !activity) throw new Error('the seeded catalog has no exchange or activity');
-  const { platId, status: _status, updatedAt: _u, vipTiers, activities: _a, ...fields } = binance;
+  const { platId, status: _status, updatedAt, vipTiers, activities: _a, ...fields } = binance;
+  // Another partner's VIP table: the field save moves Binance's updatedAt, which a stale save refuses.
+  const bitget = catalog.exchanges.find((exchange) => exchange.platId === BITGET);
+  if (!bitget) throw new Error('the seeded catalog has no Bitget');
   const promotion = await givePromotionCode(ctx, 'GUARD-EDIT', { maxUses: 5 });
   // Support requests for the support queue's calls: a dispute to move, an ownership to confirm.
   const squatter = await fundedMember(ctx, { cashback: '0' });
@@ -103,16 +106,22 @@ beforeAll(async () => {
   const {
     platId: draftId,
     status: _s,
-    updatedAt: _du,
+    updatedAt: draftUpdatedAt,
     vipTiers: _dv,
     activities: _da,
     ...draftFields
   } = draft;
-  await saveExchange(ctx.deps, setup, draftId, {
-    ...draftFields,
-    referralCode: 'GUARD01',
-    signupUrlTemplate: 'https://guardex.example/join?ref={code}',
-  } as never);
+  await saveExchange(
+    ctx.deps,
+    setup,
+    draftId,
+    {
+      ...draftFields,
+      referralCode: 'GUARD01',
+      signupUrlTemplate: 'https://guardex.example/join?ref={code}',
+    } as never,
+    draftUpdatedAt,
+  );
   const [toReinstate, toRetire] = catalog.exchanges.filter(
     (exchange) => exchange.platId !== platId && exchange.platId !== BITGET,
   );
@@ -156,8 +165,8 @@ beforeAll(async () => {
     memberLedger: { userId: funded.userId },
     unbindUid: { platId: toUnbind.platId, uid: toUnbind.uid, reason: 'disputed by the exchange' },
     catalog: {},
-    updateExchange: { platId, ...fields, name: 'Renamed by the guard test' },
-    replaceVipTiers: { platId, tiers: vipTiers.slice(0, 1) },
+    updateExchange: { platId, updatedAt, ...fields, name: 'Renamed by the guard test' },
+    replaceVipTiers: { platId: BITGET, updatedAt: bitget.updatedAt, tiers: vipTiers.slice(0, 1) },
     saveActivity: {
       platId,
       kind: 'hot',

@@ -127,10 +127,10 @@ export async function adminRoutes(app: FastifyInstance) {
 
   // The catalog
   serve(app, ENDPOINTS.adminCatalog, async (request) => success(request, await getCatalog(deps)));
-  serve(app, ENDPOINTS.adminUpdateExchange, async (request, { platId, ...fields }) => {
+  serve(app, ENDPOINTS.adminUpdateExchange, async (request, { platId, updatedAt, ...fields }) => {
     return success(
       request,
-      await saveExchange(deps, await operatorContext(request), platId, fields),
+      await saveExchange(deps, await operatorContext(request), platId, fields, updatedAt),
       'savedSuccessfully',
     );
   });

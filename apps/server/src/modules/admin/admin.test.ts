@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { State } from '@elex/contract';
+import { State, translate } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testOperatorActor } from '../../test/ops-command.js';
@@ -63,6 +63,15 @@ async function runCommand(command: typeof adminGrant, args: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+/** A partner as the console's editor loads it. */
+async function editorEntry(platId: number) {
+  const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
+  const found = exchanges.find((entry: { platId: number }) => entry.platId === platId);
+  if (!found) throw new Error(`no exchange ${platId}`);
+  const { vipTiers, activities: _a, ...fields } = found;
+  return { fields, vipTiers, updatedAt: found.updatedAt as string };
+}
+
 async function auditRows(target: string) {
   const answer = await adminCall(ctx, operator, 'auditLog', { target });
   expect(answer.state).toBe(0);
@@ -122,7 +131,7 @@ describe('the catalog editor', () => {
     expect(row.cashRate).not.toBe('61.25');
     const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
     const bitget = exchanges.find((entry: { platId: number }) => entry.platId === BITGET);
-    const { platId, updatedAt: _u, vipTiers: _v, activities: _a, ...fields } = bitget;
+    const { platId, vipTiers: _v, activities: _a, ...fields } = bitget;
     const saved = await adminCall(ctx, operator, 'updateExchange', {
       platId,
       ...fields,
@@ -160,7 +169,7 @@ describe('the catalog editor', () => {
   it('refuses bad values naming the field, and an abbreviation another exchange uses', async () => {
     const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
     const [first, second] = exchanges;
-    const { updatedAt: _u, vipTiers: _v, activities: _a, ...fields } = second;
+    const { vipTiers: _v, activities: _a, ...fields } = second;
     expect(await adminCall(ctx, operator, 'updateExchange', { ...fields, cashRate: '100.01' })).toMatchObject(
       {
         state: State.ValidationFailed,
@@ -207,7 +216,10 @@ describe('the catalog editor', () => {
         marketPrice: '0.0380',
       },
     ];
-    expect(await adminCall(ctx, operator, 'replaceVipTiers', { platId: BITGET, tiers })).toMatchObject({
+    const { updatedAt } = await editorEntry(BITGET);
+    expect(
+      await adminCall(ctx, operator, 'replaceVipTiers', { platId: BITGET, updatedAt, tiers }),
+    ).toMatchObject({
       state: 0,
     });
     const detail = (await call(ctx, '/elex/exchange/detail', { platId: BITGET })).json();
@@ -224,6 +236,7 @@ describe('the catalog editor', () => {
     expect(
       await adminCall(ctx, operator, 'replaceVipTiers', {
         platId: BITGET,
+        updatedAt: (await editorEntry(BITGET)).updatedAt,
         tiers: [{ ...tiers[1], assetSymbol: '' }],
       }),
     ).toMatchObject({ state: State.ValidationFailed, message: 'tiers.0.assetSymbol: invalid value' });
@@ -274,6 +287,63 @@ describe('the catalog editor', () => {
       'activity.update',
       'activity.create',
     ]);
+  });
+});
+
+describe('two operators editing one partner', () => {
+  const OKX = 2;
+
+  it('refuses a save built on a version another operator saved since, naming each operator in the audit log', async () => {
+    const other = await newOperator(ctx);
+    // Both open OKX's editor.
+    const mine = await editorEntry(OKX);
+    const theirs = await editorEntry(OKX);
+    // I change the cash rate and save.
+    expect(
+      await adminCall(ctx, operator, 'updateExchange', { ...mine.fields, cashRate: '55.55' }),
+    ).toMatchObject({ state: 0, content: { cashRate: '55.55' } });
+    // They change the referral code in the form they opened before: it still holds the old cash rate.
+    const stale = await adminCall(
+      ctx,
+      other,
+      'updateExchange',
+      { ...theirs.fields, referralCode: 'OKXTHEIRS' },
+      'zh',
+    );
+    expect(stale).toMatchObject({
+      state: State.Refused,
+      message: translate('zh', 'exchangeEditedMeanwhile'),
+    });
+    const now = await editorEntry(OKX);
+    expect(now.fields).toMatchObject({ cashRate: '55.55', referralCode: mine.fields.referralCode });
+    // The VIP table too: a table saved from the old version is refused.
+    expect(
+      await adminCall(ctx, other, 'replaceVipTiers', { platId: OKX, updatedAt: theirs.updatedAt, tiers: [] }),
+    ).toMatchObject({ state: State.Refused, message: translate('en', 'exchangeEditedMeanwhile') });
+    expect((await editorEntry(OKX)).vipTiers).toEqual(mine.vipTiers);
+    // Reloaded, their change goes in on top of mine.
+    expect(
+      await adminCall(ctx, other, 'updateExchange', { ...now.fields, referralCode: 'OKXTHEIRS' }),
+    ).toMatchObject({ state: 0, content: { cashRate: '55.55', referralCode: 'OKXTHEIRS' } });
+    const [second, first] = await auditRows(`exchange:${OKX}`);
+    expect(first).toMatchObject({
+      action: 'exchange.update',
+      actor: operator.email,
+      after: { cashRate: '55.55' },
+    });
+    expect(second).toMatchObject({
+      action: 'exchange.update',
+      actor: other.email,
+      after: { referralCode: 'OKXTHEIRS' },
+    });
+  });
+
+  it('lets only one of two saves of the same version through, even at the same moment', async () => {
+    const loaded = await editorEntry(OKX);
+    const answers = await Promise.all(
+      ['1.1', '2.2'].map((score) => adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score })),
+    );
+    expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
   });
 });
 

@@ -133,6 +133,17 @@ function within(tx: Transaction, deps: AppDeps): CatalogDeps {
   return { db: tx, clock: deps.clock };
 }
 
+/**
+ * Locks the partner's row for the rest of the transaction and checks it is still the version the
+ * editor loaded (`expectedUpdatedAt`): otherwise another operator saved it since, and this save,
+ * built on the old values, would silently undo theirs. Refused, nothing written.
+ */
+async function lockUnchanged(tx: Transaction, platId: number, expectedUpdatedAt: string) {
+  const row = await lockExchangeRow(tx, platId);
+  if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
+  if (row.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('exchangeEditedMeanwhile');
+}
+
 /** Runs a catalog write and its audit entry in one transaction, then drops the home cache. */
 async function catalogWrite<T>(deps: AppDeps, write: (tx: Transaction) => Promise<T>): Promise<T> {
   try {
@@ -148,8 +159,10 @@ export async function saveExchange(
   context: ActionContext,
   platId: number,
   fields: ExchangeFields,
+  expectedUpdatedAt: string,
 ): Promise<CatalogExchange> {
   return catalogWrite(deps, async (tx) => {
+    await lockUnchanged(tx, platId, expectedUpdatedAt);
     const before = await loadExchange(tx, platId);
     try {
       await updateExchange(within(tx, deps), platId, {
@@ -288,6 +301,7 @@ export async function saveVipTiers(
   input: z.output<typeof ReplaceVipTiersRequestSchema>,
 ): Promise<CatalogExchange> {
   return catalogWrite(deps, async (tx) => {
+    await lockUnchanged(tx, input.platId, input.updatedAt);
     const before = await loadExchange(tx, input.platId);
     await replaceVipTiers(
       within(tx, deps),

@@ -61,7 +61,7 @@ async function publishedExchange(): Promise<number> {
   });
   expect(created).toMatchObject({ state: 0, content: { status: 'draft' } });
   const platId = created.content.platId as number;
-  const { platId: _id, status: _s, updatedAt: _u, vipTiers: _v, activities: _a, ...fields } = created.content;
+  const { platId: _id, status: _s, vipTiers: _v, activities: _a, ...fields } = created.content;
   const saved = await adminCall(ctx, operator, 'updateExchange', {
     ...fields,
     platId,

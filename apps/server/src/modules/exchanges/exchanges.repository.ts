@@ -1,4 +1,4 @@
-import { asc, count, eq, max } from 'drizzle-orm';
+import { asc, count, eq, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
 
@@ -56,9 +56,19 @@ export async function updateExchangeRow(
   id: number,
   patch: Partial<Omit<NewExchange, 'id' | 'createdAt'>>,
 ): Promise<boolean> {
+  const { updatedAt, ...rest } = patch;
   const updated = await tx
     .update(exchanges)
-    .set(patch)
+    .set({
+      ...rest,
+      // Strictly later than before, even within one millisecond or on a clock that stands still:
+      // the console's editor sends `updatedAt` back to prove it saw the latest version.
+      ...(updatedAt
+        ? {
+            updatedAt: sql`greatest(${updatedAt.toISOString()}::timestamptz, ${exchanges.updatedAt} + interval '1 millisecond')`,
+          }
+        : {}),
+    })
     .where(eq(exchanges.id, id))
     .returning({ id: exchanges.id });
   return updated.length > 0;

@@ -33,7 +33,7 @@ async function editorFields(ctx: CashbackTestContext, operator: Caller, platId: 
   const { exchanges } = (await adminCall<{ exchanges: CatalogExchange[] }>(ctx, operator, 'catalog')).content;
   const found = exchanges.find((entry) => entry.platId === platId);
   if (!found) throw new Error(`no exchange ${platId}`);
-  const { updatedAt: _u, vipTiers: _v, activities: _a, ...fields } = found;
+  const { vipTiers: _v, activities: _a, ...fields } = found;
   return fields;
 }
 

@@ -48,6 +48,7 @@ function bybit(): CatalogExchange {
 function serveCatalog() {
   const stored = bybit();
   const calls: string[] = [];
+  const saves: Array<Record<string, unknown>> = [];
   const dictionary = (): ExchangeDictionary => ({
     exchangeList: [
       {
@@ -107,7 +108,11 @@ function serveCatalog() {
         case '/elex/admin/catalog':
           return envelope({ exchanges: [stored] });
         case '/elex/admin/updateExchange':
-          Object.assign(stored, body, { feesCheckedOn: body.feesCheckedOn || null });
+          saves.push(body);
+          Object.assign(stored, body, {
+            feesCheckedOn: body.feesCheckedOn || null,
+            updatedAt: '2026-11-02T00:00:00.000Z',
+          });
           return envelope(stored);
         case '/elex/admin/uploadLogo':
           stored.logo = '/uploads/logos/byb-2.svg';
@@ -117,7 +122,7 @@ function serveCatalog() {
       }
     }),
   );
-  return { calls };
+  return { calls, saves };
 }
 
 function renderConsoleAndSite() {
@@ -139,7 +144,7 @@ beforeEach(() => {
 
 describe('the exchange editor and the public pages', () => {
   it('shows a saved edit on /exchange and on the home ranking without a reload', async () => {
-    serveCatalog();
+    const { saves } = serveCatalog();
     const user = userEvent.setup();
     const { router } = renderConsoleAndSite();
     // The visitor pages have read the catalog once: the dictionary and the index are now cached.
@@ -155,6 +160,8 @@ describe('the exchange editor and the public pages', () => {
     await user.type(name, 'Bybit Pro');
     await user.click(screen.getByRole('button', { name: t('admin.catalog.saveFields') }));
     expect(await screen.findByText(t('msg:savedSuccessfully'))).toBeInTheDocument();
+    // The save carries the version the editor loaded, so a save over another operator's is refused.
+    expect(saves[0]).toMatchObject({ name: 'Bybit Pro', updatedAt: '2026-11-01T00:00:00.000Z' });
 
     await act(() => router.navigate('/exchange'));
     expect(await screen.findByRole('heading', { level: 2, name: 'Bybit Pro' })).toBeVisible();

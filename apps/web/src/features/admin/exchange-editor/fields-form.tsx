@@ -31,7 +31,11 @@ export function FieldsForm({ exchange, onSaved }: { exchange: CatalogExchange; o
       noValidate
       aria-labelledby="exchange-fields-title"
       onSubmit={form.handleSubmit((values) =>
-        saveThenRefresh(() => updateExchange({ platId: exchange.platId, ...values }), t, onSaved),
+        saveThenRefresh(
+          () => updateExchange({ platId: exchange.platId, updatedAt: exchange.updatedAt, ...values }),
+          t,
+          onSaved,
+        ),
       )}
     >
       <h2 id="exchange-fields-title">{t('admin.catalog.fields')}</h2>

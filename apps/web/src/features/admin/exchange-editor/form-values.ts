@@ -30,10 +30,14 @@ export function fieldsOf(exchange: CatalogExchange): FieldsInput {
   };
 }
 
-/** A catalog entry's VIP table as the values of the tiers form (missing figures as empty inputs). */
+/**
+ * A catalog entry's VIP table as the values of the tiers form (missing figures as empty inputs), with
+ * the version it was loaded at: the server refuses the save if someone saved the partner since.
+ */
 export function tiersOf(exchange: CatalogExchange): TiersInput {
   return {
     platId: exchange.platId,
+    updatedAt: exchange.updatedAt,
     tiers: exchange.vipTiers.map((tier) => ({
       ...tier,
       volume30d: tier.volume30d ?? '',
