@@ -167,6 +167,64 @@ export function estimateCashbackMicro(input: CashbackEstimateInput): bigint {
   return (tradesTenths * days * seedMicro * leverage * feeSumPpm * cashBps) / divisor;
 }
 
+/** The 30-day trading volume the calculator's answers make, in micro-USDT: trades × 30 days × seed × leverage. */
+export function estimatedVolume30dMicro(
+  input: Pick<CashbackEstimateInput, 'frequency' | 'seed' | 'leverage'>,
+) {
+  const tradesTenths = BigInt(TRADES_PER_DAY_TENTHS[input.frequency]);
+  const seedMicro = toScaled(input.seed, DECIMALS.usdt);
+  return (tradesTenths * BigInt(CALCULATOR.resultDays) * seedMicro * BigInt(input.leverage)) / 10n;
+}
+
+/** A VIP level as the wire carries it (the structure of exchanges.ts's VipTier). */
+export interface EstimateVipTier {
+  level: string;
+  /** Whole USDT, or null for no volume requirement. */
+  volume30d: string | null;
+  asset: { amount: string; symbol: string } | null;
+  limitPrice: string;
+  marketPrice: string;
+}
+
+/**
+ * The fees the calculator's trader would pay: the exchange's regular fees, or those of a VIP level
+ * the answers reach, whichever are lowest (the lowest fees give the smallest cashback: the estimate
+ * never promises more than the rule pays on the fee actually charged). A level is reached by its 30-day
+ * volume (the estimated volume) and by a USDT asset requirement (the seed counts as the balance); an
+ * asset in another coin (BNB, KCS) is not known, so not reached. `vipRule` 'either' needs one of the
+ * level's requirements, 'both' every one it lists.
+ */
+export function feesForEstimate(
+  input: Pick<CashbackEstimateInput, 'frequency' | 'seed' | 'leverage' | 'limitPrice' | 'marketPrice'>,
+  tiers: readonly EstimateVipTier[],
+  vipRule: VipRule,
+): { vipLevel: string | null; limitPrice: string; marketPrice: string } {
+  const volumeMicro = estimatedVolume30dMicro(input);
+  const seedMicro = toScaled(input.seed, DECIMALS.usdt);
+  const usdtMicro = (whole: string) => toScaled(whole, 0) * 10n ** BigInt(DECIMALS.usdt);
+  const feeSum = (fees: { limitPrice: string; marketPrice: string }) =>
+    toScaled(fees.limitPrice, DECIMALS.feePercent) + toScaled(fees.marketPrice, DECIMALS.feePercent);
+  const reaches = (tier: EstimateVipTier) => {
+    const volume = tier.volume30d === null ? null : volumeMicro >= usdtMicro(tier.volume30d);
+    const asset =
+      tier.asset === null ? null : tier.asset.symbol === 'USDT' && seedMicro >= usdtMicro(tier.asset.amount);
+    const met = [volume, asset].filter((value) => value !== null);
+    if (met.length === 0) return true;
+    return vipRule === 'both' ? met.every(Boolean) : met.some(Boolean);
+  };
+  let best: { vipLevel: string | null; limitPrice: string; marketPrice: string } = {
+    vipLevel: null,
+    limitPrice: input.limitPrice,
+    marketPrice: input.marketPrice,
+  };
+  for (const tier of tiers) {
+    if (reaches(tier) && feeSum(tier) < feeSum(best)) {
+      best = { vipLevel: tier.level, limitPrice: tier.limitPrice, marketPrice: tier.marketPrice };
+    }
+  }
+  return best;
+}
+
 /** The 30-day and 6-month estimates as USDT strings (6 decimals). */
 export function estimateCashback(input: Omit<CashbackEstimateInput, 'days'>) {
   const monthlyMicro = estimateCashbackMicro({ ...input, days: CALCULATOR.resultDays });

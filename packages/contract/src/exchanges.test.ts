@@ -7,6 +7,7 @@ import {
   estimateCashback,
   estimateCashbackMicro,
   exchangeUidSchema,
+  feesForEstimate,
   fromScaled,
   HOME_TABS,
   maskUid,
@@ -233,5 +234,56 @@ describe('the calculator answers', () => {
       frequency: 'oneToTwo',
     });
     expect(missingExchange.error?.issues[0]?.message).toBe('exchangeRequired');
+  });
+});
+
+describe('the fees an estimate uses', () => {
+  const regular = { limitPrice: '0.0200', marketPrice: '0.0600' };
+  // 3.5 trades × 30 days × 10,000 USDT × 20 = 21,000,000 USDT in 30 days.
+  const answers = { frequency: 'twoToFive', seed: '10000', leverage: 20, ...regular } as const;
+  const tiers = [
+    {
+      level: 'VIP 1',
+      volume30d: '5000000',
+      asset: { amount: '30000', symbol: 'USDT' },
+      limitPrice: '0.0190',
+      marketPrice: '0.0600',
+    },
+    { level: 'VIP 3', volume30d: '20000000', asset: null, limitPrice: '0.0140', marketPrice: '0.0375' },
+    { level: 'VIP 4', volume30d: '50000000', asset: null, limitPrice: '0.0120', marketPrice: '0.0350' },
+  ];
+
+  it('takes the cheapest level the volume reaches, and the regular fees below every level', () => {
+    expect(feesForEstimate(answers, tiers, 'either')).toEqual({
+      vipLevel: 'VIP 3',
+      limitPrice: '0.0140',
+      marketPrice: '0.0375',
+    });
+    expect(feesForEstimate({ ...answers, seed: '100' }, tiers, 'either')).toEqual({
+      vipLevel: null,
+      ...regular,
+    });
+  });
+
+  it("needs every listed requirement under 'both', and counts only a USDT asset against the seed", () => {
+    const both = [
+      {
+        level: 'T1',
+        volume30d: '1000000',
+        asset: { amount: '5', symbol: 'BTC' },
+        limitPrice: '0.0000',
+        marketPrice: '0.0300',
+      },
+      {
+        level: 'T2',
+        volume30d: '1000000',
+        asset: { amount: '20000', symbol: 'USDT' },
+        limitPrice: '0.0100',
+        marketPrice: '0.0400',
+      },
+    ];
+    // The BTC balance is unknown: T1 is not reached; the 10,000 USDT seed falls short of T2's 20,000.
+    expect(feesForEstimate(answers, both, 'both')).toEqual({ vipLevel: null, ...regular });
+    expect(feesForEstimate({ ...answers, seed: '20000' }, both, 'both')).toMatchObject({ vipLevel: 'T2' });
   });
 });

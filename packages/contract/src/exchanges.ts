@@ -261,6 +261,14 @@ export const CashbackEstimateResponseSchema = z.object({
   monthly: decimalString,
   /** Six times the 30-day figure, USDT. */
   sixMonths: decimalString,
+  /**
+   * The rates the figures were computed with, as the server holds them now: the fees of the VIP level
+   * the estimated 30-day volume reaches (`vipLevel`), or the regular fees (`vipLevel` null).
+   */
+  limitPrice: decimalString,
+  marketPrice: decimalString,
+  cashRate: decimalString,
+  vipLevel: z.string().nullable(),
   /** The same answers at every partner, most cashback first (the chart). */
   comparisons: z.array(z.object({ platId: z.number().int(), platname: z.string(), monthly: decimalString })),
 });

@@ -9,6 +9,7 @@ import {
   type ExchangeIndexResponse,
   type ExchangeIndexRow,
   estimateCashback,
+  feesForEstimate,
   fromScaled,
   type Locale,
   maskUid,
@@ -416,23 +417,33 @@ export async function estimateCashbackAtPartners(
   const chosen = findExchange(snapshot, input.platId);
   // The calculator compares partners a trader can still sign up with.
   if (chosen.row.status !== 'live') throw new AppError(State.NotFound, 'exchangeNotFound');
-  const estimates = snapshot.listed.map(({ row }) => ({
-    platId: row.id,
-    platname: row.name,
-    ...estimateCashback({
-      frequency: input.frequency,
-      seed: input.seed,
-      leverage: input.leverage,
-      limitPrice: feePercent(row.makerFeePpm),
-      marketPrice: feePercent(row.takerFeePpm),
-      cashRate: cashPercent(row.cashRateBps),
-    }),
-  }));
+  const estimates = snapshot.listed.map(({ row, tiers }) => {
+    const answers = { frequency: input.frequency, seed: input.seed, leverage: input.leverage };
+    // The fees of the VIP level the answers reach: a busy trader pays less and so gets back less.
+    const fees = feesForEstimate(
+      { ...answers, limitPrice: feePercent(row.makerFeePpm), marketPrice: feePercent(row.takerFeePpm) },
+      tiers.map(toVipTier),
+      row.vipRule,
+    );
+    const cashRate = cashPercent(row.cashRateBps);
+    return {
+      platId: row.id,
+      platname: row.name,
+      ...fees,
+      cashRate,
+      ...estimateCashback({ ...answers, ...fees, cashRate }),
+    };
+  });
   const mine = estimates.find((estimate) => estimate.platId === chosen.row.id);
+  if (!mine) throw new AppError(State.NotFound, 'exchangeNotFound');
   return {
     platId: chosen.row.id,
-    monthly: mine?.monthly ?? usdt(0n),
-    sixMonths: mine?.sixMonths ?? usdt(0n),
+    monthly: mine.monthly,
+    sixMonths: mine.sixMonths,
+    limitPrice: mine.limitPrice,
+    marketPrice: mine.marketPrice,
+    cashRate: mine.cashRate,
+    vipLevel: mine.vipLevel,
     comparisons: estimates
       .sort((a, b) => (a.monthlyMicro === b.monthlyMicro ? 0 : a.monthlyMicro > b.monthlyMicro ? -1 : 1))
       .map(({ platId, platname, monthly }) => ({ platId, platname, monthly })),

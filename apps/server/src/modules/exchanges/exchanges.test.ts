@@ -329,6 +329,27 @@ describe('the partner catalog', () => {
       expect(content.sixMonths).toBe('3780.000000');
     });
 
+    it('uses the VIP level the estimated 30-day volume reaches, never the higher regular fees', async () => {
+      // Bitget: 3.5 trades × 30 days × 10,000 USDT × 20 = 21,000,000 USDT in 30 days, past VIP 3's
+      // 20M (maker 0.014 %, taker 0.0375 %). At those fees the cashback paid is 21M × 0.02575 % × 50 %.
+      const res = await post(ctx.app, '/elex/exchange/estimate', { ...answers, platId: 4, seed: '10000' });
+      const content = CashbackEstimateResponseSchema.parse(res.json().content);
+      expect(content).toMatchObject({
+        platId: 4,
+        monthly: '2703.750000',
+        sixMonths: '16222.500000',
+        vipLevel: 'VIP 3',
+        limitPrice: '0.0140',
+        marketPrice: '0.0375',
+        cashRate: '50.00',
+      });
+      expect(content.comparisons.find((row) => row.platId === 4)?.monthly).toBe('2703.750000');
+      // Below VIP 1's 5M the regular fees apply, and the answer says so.
+      const small = (await post(ctx.app, '/elex/exchange/estimate', { ...answers, platId: 4 })).json()
+        .content;
+      expect(small).toMatchObject({ vipLevel: null, limitPrice: '0.0200', marketPrice: '0.0600' });
+    });
+
     it('compares the same answers at all 10 partners, most cashback first', async () => {
       const content = CashbackEstimateResponseSchema.parse(
         (await post(ctx.app, '/elex/exchange/estimate', answers)).json().content,

@@ -50,6 +50,10 @@ const ESTIMATE: CashbackEstimateResponse = {
   platId: 3,
   monthly: '630.000000',
   sixMonths: '3780.000000',
+  limitPrice: '0.0200',
+  marketPrice: '0.0550',
+  cashRate: '40.00',
+  vipLevel: null,
   comparisons: [
     { platId: 3, platname: 'Bybit', monthly: '630.000000' },
     { platId: 1, platname: 'Binance', monthly: '441.000000' },
@@ -119,6 +123,43 @@ describe('the calculator (spec section 2)', () => {
       within(result).getByRole('link', { name: t('calculator.signupAt', { name: 'Bybit' }) }),
     ).toHaveAttribute('href', '/exchangeDetail?id=3');
     await waitFor(() => expect(screen.getByRole('heading', { name: /Bybit/, level: 2 })).toHaveFocus());
+  });
+
+  it('shows the formula with the rates the server computed with, and the VIP level the volume reaches', async () => {
+    // The server holds a newer cash rate than this page's dictionary (40 %), and the answers reach VIP 1.
+    stubServer(async () =>
+      envelope({
+        ...ESTIMATE,
+        monthly: '548.100000',
+        sixMonths: '3288.600000',
+        limitPrice: '0.0180',
+        marketPrice: '0.0400',
+        cashRate: '45.00',
+        vipLevel: 'VIP 1',
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<CalculatorPage />, '/calculator');
+    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+    await user.click(next());
+    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+    await user.clear(leverage);
+    await user.type(leverage, '20');
+    await user.click(next());
+    await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
+    await user.click(next());
+    await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
+    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+
+    const result = await screen.findByRole('region', {
+      name: t('calculator.resultTitle', { name: 'Bybit' }),
+    });
+    expect(
+      within(result).getByText(
+        '3.5 trades a day × 30 days × 2,000.00 USDT seed × 20x leverage × 0.029% average fee × 45% cashback = 548.10 USDT.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(result).getByText(t('calculator.vipLevelNote', { level: 'VIP 1' }))).toBeInTheDocument();
   });
 
   it.each(['020', '20.0'])(

@@ -63,11 +63,16 @@ export function CalculatorResult({
               days: CALCULATOR.resultDays,
               seed: formatUsdt(seed),
               leverage,
-              fee: formatPercent(meanFee(exchange)),
-              cashRate: formatPercent(exchange.cashRate),
+              // The rates the server computed with (a VIP level's fees when the volume reaches one),
+              // not the dictionary's, which may be older than the estimate.
+              fee: formatPercent(meanFee(estimate)),
+              cashRate: formatPercent(estimate.cashRate),
               result: formatUsdt(estimate.monthly),
             })}
           </p>
+        ) : null}
+        {estimate.vipLevel ? (
+          <p className="muted small-print">{t('calculator.vipLevelNote', { level: estimate.vipLevel })}</p>
         ) : null}
         <p className="muted small-print">{t('calculator.disclaimer')}</p>
       </div>
