@@ -108,9 +108,15 @@ export function rankExchanges<T extends RankableRow>(rows: readonly T[], tab: Ho
 /** A UID as exchanges show it: 4 to 32 letters, digits, '-' or '_'. */
 export const EXCHANGE_UID_PATTERN = /^[A-Za-z0-9_-]{4,32}$/;
 
-/** 1234567889 -> 12****89: keeps the first and last two characters, hides the rest. */
+/**
+ * 1234567889 -> 12****89: keeps the first and last two characters and hides the rest, but always hides
+ * at least four (all but the first of a four-character UID), since the public ranking shows members'
+ * UIDs: 123456 -> 1****6, 12345 -> 1****. Two and two of a five-character UID (12****45) left one
+ * character to guess.
+ */
 export function maskUid(uid: string): string {
-  if (uid.length <= 4) return `${uid.slice(0, 1)}****`;
+  if (uid.length < 6) return `${uid.slice(0, 1)}****`;
+  if (uid.length < 8) return `${uid.slice(0, 1)}****${uid.slice(-1)}`;
   return `${uid.slice(0, 2)}****${uid.slice(-2)}`;
 }
 

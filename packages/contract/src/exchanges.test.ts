@@ -125,10 +125,21 @@ describe('rankExchanges (spec section 4: the six home tabs)', () => {
 describe('UIDs', () => {
   it.each([
     ['1234567889', '12****89'],
-    ['12345', '12****45'],
+    ['12345678', '12****78'],
+    ['1234567', '1****7'],
+    ['123456', '1****6'],
+    ['12345', '1****'],
     ['1234', '1****'],
   ])('masks %s as %s', (uid, masked) => {
     expect(maskUid(uid)).toBe(masked);
+  });
+
+  it('hides at least four characters of every UID (all but one of a shorter one), so a public ranking never gives a short one away', () => {
+    for (let length = 4; length <= 32; length += 1) {
+      const uid = 'x'.repeat(length);
+      const shown = maskUid(uid).replace('****', '').length;
+      expect(length - shown, uid).toBeGreaterThanOrEqual(Math.min(4, length - 1));
+    }
   });
 
   it('accepts exchange UIDs and refuses anything else with the uidInvalid key', () => {
