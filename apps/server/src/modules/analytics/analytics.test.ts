@@ -66,4 +66,19 @@ describe('POST /elex/track', () => {
     const other = await trackFrom(ctx.app, '203.0.113.8', flood);
     expect(other.json()).toMatchObject({ state: 0 });
   });
+
+  it('counts every address of one IPv6 /64 as one client: a flood cannot rotate through its own network', async () => {
+    const flood = '/flood-v6';
+    // One home or server gets a whole /64; each of its addresses used to get its own 120 a minute.
+    const address = (i: number) => `2001:db8:1:2::${(i + 1).toString(16)}`;
+    for (let i = 0; i < TRACK_RATE_LIMIT.max; i += 1) {
+      expect((await trackFrom(ctx.app, address(i), flood)).statusCode).toBe(200);
+    }
+    const refused = await trackFrom(ctx.app, `2001:db8:1:2:ffff:${'1:2:3'}`, flood);
+    expect(refused.statusCode).toBe(429);
+    const stored = await ctx.db.select().from(analyticsEvents).where(eq(analyticsEvents.page, flood));
+    expect(stored).toHaveLength(TRACK_RATE_LIMIT.max);
+    // The next /64 is another client.
+    expect((await trackFrom(ctx.app, '2001:db8:1:3::1', flood)).statusCode).toBe(200);
+  });
 });
