@@ -80,7 +80,8 @@ export const socialAccounts = pgTable(
  * TRUNCATE). `account` names it: 'telegram:<id>', 'discord:<id>', 'xme:<uid in lower case>',
  * '<platId>:<uid>'. The primary key makes an account pay a task once whoever holds it later (a
  * member who switched ids, an XME account rebound, a UID an operator unbound); the second unique key
- * matches the points entry's one payout per member and task.
+ * matches the points entry's one payout per member and task; the account index serves the look-ups
+ * by account.
  */
 export const taskPayouts = pgTable(
   'task_payouts',
@@ -97,6 +98,9 @@ export const taskPayouts = pgTable(
   (table) => [
     primaryKey({ columns: [table.taskId, table.account] }),
     uniqueIndex('task_payouts_user_task_unique').on(table.userId, table.taskId),
+    // Task lists, claims and membership checks ask by account alone (whose payouts are the member's
+    // accounts): the primary key, led by the task, cannot seek on it (migration 0041).
+    index('task_payouts_account_idx').on(table.account),
   ],
 );
 

@@ -1,6 +1,7 @@
 import type { Task, TaskDetail } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
@@ -253,6 +254,31 @@ describe('binding tasks', () => {
     await expect(ctx.db.execute(sql`delete from task_payouts`)).rejects.toThrow();
     await expect(ctx.db.execute(sql`update task_payouts set user_id = user_id`)).rejects.toThrow();
     await expect(ctx.db.execute(sql`truncate task_payouts`)).rejects.toThrow();
+  });
+
+  it('finds the payouts of an account through an index led by the account (a million members)', async () => {
+    // Every task list, claim and membership check asks which of the member's accounts another member
+    // was paid for, by account alone. The primary key (task, account) cannot seek on it: without an
+    // index led by the account, PostgreSQL reads every payout of every member on each of those calls.
+    const plan = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const explained = rowsOf<{ 'QUERY PLAN': unknown }>(
+        await tx.execute(
+          sql`explain (format json) select task_id, account, user_id from task_payouts
+            where account in ('1:probe', 'xme:probe')`,
+        ),
+      );
+      return JSON.stringify(explained[0]?.['QUERY PLAN']);
+    });
+    const used = [...plan.matchAll(/"Index Name":\s*"([^"]+)"/g)].map((match) => match[1]);
+    const definitions = rowsOf<{ indexname: string; indexdef: string }>(
+      await ctx.db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'task_payouts'`),
+    );
+    const ledByAccount = definitions
+      .filter((row) => /\(account[,)]/.test(row.indexdef))
+      .map((row) => row.indexname);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.every((name) => ledByAccount.includes(name ?? ''))).toBe(true);
   });
 
   it('refuses an unknown or disabled task as not found', async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "task_payouts_account_idx" ON "task_payouts" USING btree ("account");
