@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isCalendarDay } from './rules.js';
 
 /**
  * Daily check-in (spec sections 2, 4 and 7). A day runs from 00:00 to 24:00 UTC, the same for every
@@ -26,8 +27,14 @@ export type SignResult = z.infer<typeof SignResultSchema>;
 const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 // /elex/activity/signHistory {month?: 'YYYY-MM'}: the month's calendar; the current UTC month by default.
+// Its first day must be a day the product can mean (isCalendarDay, years 1970 to 9998): year 0 and
+// December 9999 (whose next month is year 10000) reached the database and were refused as 'body'.
 export const SignHistoryRequestSchema = z.object({
-  month: z.string().regex(monthPattern, { error: 'invalidValue' }).optional(),
+  month: z
+    .string()
+    .regex(monthPattern, { error: 'invalidValue' })
+    .refine((month) => isCalendarDay(`${month}-01`), { error: 'invalidValue' })
+    .optional(),
 });
 export const SignHistoryResponseSchema = z.object({
   month: z.string(),

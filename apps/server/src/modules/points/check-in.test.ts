@@ -95,6 +95,21 @@ describe('daily check-in', () => {
     });
   });
 
+  it('refuses a month outside the calendar the database holds by naming the month', async () => {
+    ctx.clock.set(new Date('2026-06-02T10:00:00Z'));
+    const token = await newMember();
+    // Year 0 does not exist in PostgreSQL; December 9999's next month is year 10000.
+    for (const month of ['0000-01', '9999-12', '1969-12']) {
+      expect((await call(ctx, '/elex/activity/signHistory', { month }, { token })).json()).toMatchObject({
+        state: 1001,
+        message: 'month: invalid value',
+      });
+    }
+    expect(
+      (await call(ctx, '/elex/activity/signHistory', { month: '1970-01' }, { token })).json(),
+    ).toMatchObject({ state: 0, content: { month: '1970-01', signedDays: [] } });
+  });
+
   it('answers -5000 without a valid session and books nothing', async () => {
     for (const path of ['/elex/user/isSignTody', '/elex/activity/sign', '/elex/activity/signHistory']) {
       expect((await call(ctx, path, {})).json().state).toBe(-5000);
