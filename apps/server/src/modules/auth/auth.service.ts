@@ -205,10 +205,13 @@ export async function register(
     // The inviter again, their row held `FOR SHARE` until commit (found in review, 2026-11-29): one who
     // deleted the account since the check above is refused as an unknown code (nothing written, the
     // mailed code unused), and a deletion that comes now waits for this registration (it locks the row
-    // `FOR NO KEY UPDATE`), so the invite points land on a live member or nowhere.
+    // `FOR NO KEY UPDATE`), so the invite points land on a live member or nowhere. A suspension takes
+    // the row `FOR UPDATE` too: a suspended inviter is seen here and earns no invite points.
+    let inviterSuspended = false;
     if (inviterId !== null) {
       const inviter = await findUserByIdForShare(tx, inviterId);
       if (!inviter || inviter.deletedAt) throw AppError.refused('inviteCodeUnknown');
+      inviterSuspended = inviter.suspendedAt !== null;
     }
     const user = await insertUser(tx, email, {
       passwordHash,
@@ -220,7 +223,9 @@ export async function register(
     });
     if (!(await useCode(tx, deps, codeId))) throw AppError.refused('codeInvalid');
     // Invite points for both members, in this transaction: an invited registration is rewarded or not at all.
-    if (inviterId !== null) await recordInvitation(tx, deps, { inviterId, friendId: user.id, at: now });
+    if (inviterId !== null) {
+      await recordInvitation(tx, deps, { inviterId, friendId: user.id, at: now, inviterSuspended });
+    }
     if (signupEncr) {
       // spec: exclusive sign-up, 1000 XME energy and 100 points, once per account
       await grantPoints(tx, {

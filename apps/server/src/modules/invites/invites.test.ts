@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../auth/auth.tables.js';
-import { call, nextEmail, PASSWORD, signUp } from '../auth/test-support.js';
+import { call, logIn, nextEmail, PASSWORD, signUp } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
 import {
@@ -100,6 +100,36 @@ describe('a friend registers with the code', () => {
     );
     expect((await profile(inviter)).points).toBe(before + 70);
     expect((await profile(friend)).points).toBe(30);
+  });
+
+  it('books no invite points to an inviter an operator suspended; the friend registers and is paid', async () => {
+    const inviterEmail = nextEmail('suspended-host');
+    const inviter = await signUp(ctx, inviterEmail);
+    const { inviteCode, points: before } = await profile(inviter);
+    const inviterId = await userIdOf(inviterEmail);
+    await ctx.db
+      .update(users)
+      .set({ suspendedAt: ctx.clock.now(), suspensionReason: 'farming invite points' })
+      .where(eq(users.id, inviterId));
+
+    const friendEmail = nextEmail('suspended-host-friend');
+    const friend = await signUp(ctx, friendEmail, { code: inviteCode });
+    expect((await profile(friend)).points).toBe(30);
+    const [row] = await ctx.db.select().from(users).where(eq(users.email, friendEmail));
+    expect(row?.inviterId).toBe(inviterId);
+
+    // Reinstated, the inviter sees the friend, who earned them nothing while they were suspended.
+    await ctx.db
+      .update(users)
+      .set({ suspendedAt: null, suspensionReason: null })
+      .where(eq(users.id, inviterId));
+    const login = await logIn(ctx, inviterEmail);
+    expect((await profile(login)).points).toBe(before);
+    expect((await post(login, '/elex/user/myFriends')).content).toMatchObject({
+      total: 1,
+      totalPoints: 0,
+      friends: [{ pointsEarned: 0 }],
+    });
   });
 
   it("shows what the friend's cashback earned the inviter, and whether the friend bound a UID", async () => {
