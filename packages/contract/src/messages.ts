@@ -95,6 +95,8 @@ const en = {
   socialAccountTaken: 'This account has already completed the task for another member',
   socialAccountLocked: 'This account has earned the points of this task and can no longer be changed',
   claimFailedAccountPaid: 'Claim Failed: this account has already earned these points for another member',
+  claimFailedUidDisputed:
+    'Claim Failed: a UID of yours is under dispute; claim again once support has decided',
   xmeUidInvalid: 'Please enter a valid XME UID (4 to 32 letters, digits, - or _)',
   xmeBindingLocked: 'Your XME account has earned the points of the binding task and can no longer be changed',
   emailDeleted: 'This e-mail address belonged to a deleted account and cannot register again',
@@ -346,6 +348,7 @@ const zh: MessageCatalogue = {
   socialAccountTaken: '该账号已为其他会员完成此任务',
   socialAccountLocked: '该账号已领取此任务积分，不能再更改',
   claimFailedAccountPaid: '领取失败：该账号已为其他会员领取过此任务积分',
+  claimFailedUidDisputed: '领取失败：您的某个 UID 正处于争议中，请在客服做出决定后再领取',
   xmeUidInvalid: '请输入有效的 XME UID（4 至 32 位字母、数字、- 或 _）',
   xmeBindingLocked: '您的 XME 账户已领取绑定任务积分，不能再更改',
   emailDeleted: '该邮箱属于已注销的账户，无法再次注册',
@@ -590,6 +593,8 @@ const ko: MessageCatalogue = {
   socialAccountTaken: '이 계정은 이미 다른 회원의 과제를 완료했습니다',
   socialAccountLocked: '이 계정으로 이미 과제 포인트를 받아 더 이상 변경할 수 없습니다',
   claimFailedAccountPaid: '수령 실패: 이 계정은 이미 다른 회원의 과제 포인트를 받았습니다',
+  claimFailedUidDisputed:
+    '수령 실패: 회원님의 UID 중 하나가 분쟁 중입니다. 고객 지원팀이 결정한 후 다시 수령해 주세요',
   xmeUidInvalid: '올바른 XME UID를 입력해 주세요 (영문, 숫자, - 또는 _ 4~32자)',
   xmeBindingLocked: 'XME 계정으로 이미 연동 과제 포인트를 받아 더 이상 변경할 수 없습니다',
   emailDeleted: '삭제된 계정의 이메일 주소로는 다시 가입할 수 없습니다',

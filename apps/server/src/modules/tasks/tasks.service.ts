@@ -27,6 +27,7 @@ import { selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
 import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
+import { isUidFrozen } from '../support/frozen.js';
 import {
   deleteSocialAccountsOfUser,
   findSocialAccount,
@@ -246,6 +247,13 @@ export async function claimTask(
       definition.kind === 'bindUid' || definition.kind === 'tradingVolume'
         ? await liveBindingsOf(tx, userId)
         : [];
+    // A UID its owner disputes earns its holder nothing until support decides (found in review,
+    // 2026-11-29): a squatter was paid the binding task and the trade tiers on the owner's volume, and
+    // the owner could then never earn the binding task with that UID.
+    for (const binding of bindings) {
+      if (await isUidFrozen(tx, binding.platId, binding.uid))
+        throw AppError.refused('claimFailedUidDisputed');
+    }
     // Locked before it is read: the member cannot swap the XME UID under this claim.
     const xmeUid = definition.kind === 'bindXme' ? await lockXmeUid(tx, userId, now) : null;
     const accounts = {

@@ -1,7 +1,8 @@
 import type { Task, TaskDetail } from '@elex/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
+import { users } from '../auth/auth.tables.js';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
@@ -13,7 +14,9 @@ import {
   figures,
   nextUid,
 } from '../cashback/test-support.js';
+import { supportRequests } from '../support/support.tables.js';
 import { listTaskDefinitions, updateTaskDefinition } from './tasks.service.js';
+import { taskPayouts } from './tasks.tables.js';
 
 let ctx: CashbackTestContext;
 beforeAll(async () => {
@@ -319,6 +322,57 @@ describe('trade tasks', () => {
     });
     expect(taskOf(await detail(token), 'tradeTier1').state).toBe('claimed');
     expect(taskOf(await detail(other), 'tradeTier2').state).toBe('claim');
+  });
+});
+
+describe('a UID its owner disputes', () => {
+  it('pays no binding or trade points on it until support has decided', async () => {
+    const squatter = await signUp(ctx, nextEmail('squatter'));
+    const uid = await bindReferredUid(squatter);
+    await trade(uid, ['20000']);
+    const ownerEmail = nextEmail('owner');
+    await signUp(ctx, ownerEmail);
+    const [owner] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, ownerEmail));
+    const at = ctx.clock.now();
+    const [dispute] = await ctx.db
+      .insert(supportRequests)
+      .values({
+        userId: owner?.id ?? 0,
+        kind: 'uidBoundByOther',
+        platId: BITGET,
+        uid,
+        status: 'open',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: supportRequests.id });
+
+    const before = await points(squatter);
+    for (const taskId of ['bindUid', 'tradeTier1']) {
+      expect(await claim(squatter, taskId)).toMatchObject({
+        state: 1002,
+        message: 'Claim Failed: a UID of yours is under dispute; claim again once support has decided',
+      });
+    }
+    expect(await claim(squatter, 'bindUid', 'zh')).toMatchObject({ state: 1002 });
+    expect(await claim(squatter, 'bindUid', 'ko')).toMatchObject({ state: 1002 });
+    expect(await points(squatter)).toBe(before);
+    // The UID did not earn the binding task for anyone: whoever holds it after the decision can.
+    expect(
+      await ctx.db
+        .select()
+        .from(taskPayouts)
+        .where(eq(taskPayouts.account, `${BITGET}:${uid}`)),
+    ).toEqual([]);
+
+    // Decided in the holder's favour (closed without a move): the claims pay.
+    await ctx.db
+      .update(supportRequests)
+      .set({ status: 'closed', resolution: 'closed', closedAt: ctx.clock.now(), updatedAt: ctx.clock.now() })
+      .where(eq(supportRequests.id, dispute?.id ?? 0));
+    expect((await claim(squatter, 'bindUid')).state).toBe(0);
+    expect((await claim(squatter, 'tradeTier1')).state).toBe(0);
+    expect(await points(squatter)).toBe(before + 200);
   });
 });
 
