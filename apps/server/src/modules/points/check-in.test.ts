@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAccountsTestApp, nextEmail, signUp, type TestContext } from '../auth/test-support.js';
+import {
+  call,
+  createAccountsTestApp,
+  logIn,
+  nextEmail,
+  signUp,
+  type TestContext,
+} from '../auth/test-support.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -64,6 +71,28 @@ describe('daily check-in', () => {
     ctx.clock.set(new Date('2026-04-05T12:00:00Z'));
     expect((await call(ctx, '/elex/activity/signHistory', {}, { token })).json().content.streak).toBe(0);
     expect((await call(ctx, '/elex/activity/sign', {}, { token })).json().content.streak).toBe(1);
+  });
+
+  it('counts a streak across the end of February and of the year, and breaks it on a missed day', async () => {
+    ctx.clock.set(new Date('2027-12-30T08:00:00Z'));
+    const email = nextEmail('streak');
+    const token = await signUp(ctx, email);
+    const signOn = async (day: string, session = token) => {
+      ctx.clock.set(new Date(`${day}T12:00:00Z`));
+      return (await call(ctx, '/elex/activity/sign', {}, { token: session })).json().content.streak as number;
+    };
+    expect(await signOn('2027-12-30')).toBe(1);
+    expect(await signOn('2027-12-31')).toBe(2);
+    expect(await signOn('2028-01-01')).toBe(3);
+    ctx.clock.set(new Date('2028-01-02T23:59:59Z'));
+    expect((await call(ctx, '/elex/activity/signHistory', {}, { token })).json().content.streak).toBe(3);
+    // A session lasts 30 days: a new one for February.
+    ctx.clock.set(new Date('2028-02-28T08:00:00Z'));
+    const later = await logIn(ctx, email);
+    expect(await signOn('2028-02-28', later)).toBe(1);
+    expect(await signOn('2028-02-29', later)).toBe(2);
+    expect(await signOn('2028-03-01', later)).toBe(3);
+    expect(await signOn('2028-03-03', later)).toBe(1);
   });
 
   it("shows a month's calendar, the current month by default", async () => {
