@@ -338,6 +338,40 @@ describe('two operators editing one partner', () => {
     });
   });
 
+  // PGlite is one connection: nothing there can hold the row while a save runs.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a save does not wait for an import that references the partner (found in review)',
+    async () => {
+      const loaded = await editorEntry(OKX);
+      // What every insert of a record, binding or sync run of OKX holds until its transaction ends,
+      // which an import keeps open for minutes.
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const importing = ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from exchanges where id = ${OKX} for key share`);
+        holding();
+        await released;
+      });
+      await held;
+      try {
+        const outcome = await Promise.race([
+          adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score: '7.7' }),
+          new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+        ]);
+        expect(outcome).toMatchObject({ state: 0, content: { score: '7.7' } });
+      } finally {
+        release();
+        await importing;
+      }
+    },
+  );
+
   it('lets only one of two saves of the same version through, even at the same moment', async () => {
     const loaded = await editorEntry(OKX);
     const answers = await Promise.all(

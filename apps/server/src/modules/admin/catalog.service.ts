@@ -139,7 +139,9 @@ function within(tx: Transaction, deps: AppDeps): CatalogDeps {
  * built on the old values, would silently undo theirs. Refused, nothing written.
  */
 async function lockUnchanged(tx: Transaction, platId: number, expectedUpdatedAt: string) {
-  const row = await lockExchangeRow(tx, platId);
+  // Not FOR UPDATE: an import of this partner inserts records that reference the row for minutes
+  // (FOR KEY SHARE), and a save of its fees must not hang behind it (found in review).
+  const row = await lockExchangeRow(tx, platId, 'no key update');
   if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
   if (row.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('exchangeEditedMeanwhile');
 }

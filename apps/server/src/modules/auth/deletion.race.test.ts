@@ -1,6 +1,8 @@
 import { CodeModule } from '@elex/contract';
-import { eq, gt } from 'drizzle-orm';
+import { eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usdt } from '../cashback/test-support.js';
+import { accountCode, balancesOf, postJournal } from '../ledger/ledger.service.js';
 import { mailOutbox } from '../mail/mail.tables.js';
 import { users } from './auth.tables.js';
 import {
@@ -104,4 +106,49 @@ describe('mails still queued when the account is deleted', () => {
       payload: null,
     });
   });
+});
+
+describe('a deletion beside a settlement that pays the member an invite bonus (found in review)', () => {
+  // PGlite is one connection: nothing there can hold an account while the deletion runs.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'takes rewards-expense before the member’s rewards, as settlement does: both go through, no deadlock',
+    async () => {
+      const email = nextEmail('bonus-race');
+      const token = await signUp(ctx, email);
+      const [member] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      const rewards = accountCode.rewards(member?.id ?? -1);
+      await ctx.db.transaction((tx) =>
+        postJournal(tx, {
+          kind: 'inviteBonus',
+          key: `test-bonus:${member?.id}`,
+          at: ctx.clock.now(),
+          lines: [
+            { account: accountCode.rewardsExpense, amount: -usdt('3') },
+            { account: rewards, amount: usdt('3') },
+          ],
+        }),
+      );
+      // What a settlement page does: rewards-expense held, then the inviter's rewards account.
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const settling = ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from ledger_accounts where code = 'rewards-expense' for update`);
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await tx.execute(sql`select id from ledger_accounts where code = ${rewards} for update`);
+      });
+      await held;
+      const deleting = call(
+        ctx,
+        '/elex/user/deleteAccount',
+        { passwd: PASSWORD, forfeitTotal: '3' },
+        { token },
+      );
+      await expect(settling).resolves.toBeUndefined();
+      expect((await deleting).json()).toMatchObject({ state: 0 });
+      expect((await balancesOf(ctx.db, [rewards])).get(rewards)).toBe(0n);
+    },
+  );
 });

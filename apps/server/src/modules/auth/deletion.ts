@@ -9,7 +9,7 @@ import {
   liveBindingsOf,
   unbindUid,
 } from '../bindings/bindings.service.js';
-import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
+import { accountCode, balanceOf, balancesOf, postJournal } from '../ledger/ledger.service.js';
 import { closeRequestsOfLeavingMember } from '../support/support.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
@@ -65,10 +65,24 @@ export async function endMemberHoldings(
     }
   };
   const rewardsAccount = accountCode.rewards(userId);
-  await lock([
-    ...(await liveBindingsOf(tx, userId)).map((binding) => accountCode.cashback(binding.platId, binding.uid)),
+  const firstBindings = await liveBindingsOf(tx, userId);
+  const held = [
+    ...firstBindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),
     rewardsAccount,
-  ]);
+  ];
+  // Where a balance goes when it is forfeited (its exchange's commission, rewards-expense), locked with
+  // the balances in the one code order, not after them: settlement holds those accounts while it
+  // waits for a UID's or an inviter's (found in review, 2026-11-29; it deadlocked, and a deadlock can
+  // abort the import). Read before the locks, so an account that was empty costs no wait; one that
+  // fills meanwhile changes the sum shown and is refused below.
+  const seen = await balancesOf(tx, held);
+  const forfeitTargets = [
+    ...firstBindings
+      .filter((binding) => (seen.get(accountCode.cashback(binding.platId, binding.uid)) ?? 0n) > 0n)
+      .map((binding) => accountCode.commission(binding.platId)),
+    ...((seen.get(rewardsAccount) ?? 0n) > 0n ? [accountCode.rewardsExpense] : []),
+  ];
+  await lock([...held, ...forfeitTargets]);
   // A withdrawal under review is decided first: rejected after the deletion, its funds would return
   // to accounts nobody can reach any more. Asked under the locks, so a request that committed a moment
   // before is seen, and one that comes later waits and then finds the balances gone.

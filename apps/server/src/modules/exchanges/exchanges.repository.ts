@@ -29,9 +29,17 @@ export async function countExchanges(db: Executor): Promise<number> {
   return row?.value ?? 0;
 }
 
-/** One partner's row, held FOR UPDATE until the transaction ends (a change of its status). */
-export async function lockExchangeRow(tx: Executor, id: number): Promise<ExchangeRow | undefined> {
-  const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).limit(1).for('update');
+/**
+ * One partner's row, held until the transaction ends: FOR UPDATE for a change of its status; 'no key
+ * update' for an edit of its fields, which must not wait for every insert that names the partner (an
+ * import's records, a binding) the way FOR UPDATE does, yet still puts two edits in turn.
+ */
+export async function lockExchangeRow(
+  tx: Executor,
+  id: number,
+  strength: 'update' | 'no key update' = 'update',
+): Promise<ExchangeRow | undefined> {
+  const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).limit(1).for(strength);
   return row;
 }
 
