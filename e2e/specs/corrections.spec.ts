@@ -79,7 +79,9 @@ test(
       .waitFor();
     const section = proposerPage.getByRole('region', { name: 'Corrections' });
     await section.getByText('Yours: another operator approves').waitFor();
-    assert.equal(await section.getByRole('button', { name: 'Approve', exact: true }).count(), 0);
+    // Each decision button names its correction (amount and account) after its visible word.
+    const approveIt = /^Approve 150\.00 USDT · Bitget · /;
+    assert.equal(await section.getByRole('button', { name: approveIt }).count(), 0);
 
     // Nothing moved yet.
     const before = await post(base(), '/elex/user/myInfo', {}, member.token);
@@ -93,9 +95,9 @@ test(
     const approverPage = await newPage({ viewport: 'desktop' });
     await openAs(base(), approverPage, approver, '/admin/corrections');
     const row = approverPage.getByRole('row').filter({ hasText: REASON });
-    await row.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    await row.getByRole('button', { name: approveIt }).waitFor();
     await expectNoSeriousA11yViolations(approverPage, '/admin/corrections');
-    await row.getByRole('button', { name: 'Approve', exact: true }).click();
+    await row.getByRole('button', { name: approveIt }).click();
     await approverPage.getByText('Correction posted').first().waitFor();
     await approverPage.getByText('No corrections here.').waitFor();
 
