@@ -311,6 +311,20 @@ describe('/withdrawal: requesting', () => {
       authCode: '123456',
     });
     expect(apply?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    // Closed, focus goes to the list that shows the withdrawal, not to the emptied amount, which would
+    // say "required" as soon as it is left.
+    await user.click(
+      within(result)
+        .getAllByRole('button', { name: t('common.close') })
+        .at(-1) as HTMLElement,
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: t('withdrawal.historyTitle') })).toHaveFocus(),
+    );
+    await user.tab();
+    expect(screen.queryByText(i18next.t('msg:requiredInformation'))).not.toBeInTheDocument();
   });
 
   it('returns focus to the amount when the outcome dialog closes, not to the page body', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
@@ -80,6 +80,8 @@ export default function WithdrawalPage() {
     null,
   );
   const [outcome, setOutcome] = useState<Outcome>(null);
+  // Where focus goes once the outcome closes (it is cleared by then): see fallbackFocus below.
+  const lastOutcome = useRef<'success' | 'failure'>('failure');
   const [formKey, setFormKey] = useState(0);
   const [cancelling, setCancelling] = useState<WithdrawalRecord | null>(null);
   const [isCancelBusy, setCancelBusy] = useState(false);
@@ -106,6 +108,7 @@ export default function WithdrawalPage() {
     try {
       const withdrawal = await applyDeposit({ requestId, ...awaitingCode.values, authCode: code });
       setRequestId(newRequestId());
+      lastOutcome.current = 'success';
       setOutcome({ kind: 'success', withdrawal });
       setFormKey((key) => key + 1);
       setPage(1);
@@ -121,6 +124,7 @@ export default function WithdrawalPage() {
       if (error instanceof ApiError && error.kind === 'session') return;
       // Refused: the next try is a new request. No answer: the retry must be the same request.
       if (error instanceof ApiError && error.kind === 'refused') setRequestId(newRequestId());
+      lastOutcome.current = 'failure';
       setOutcome({ kind: 'failure', message: error instanceof ApiError ? error.message : t('msg:error') });
     } finally {
       if (!keepDialog) setAwaitingCode(null);
@@ -182,7 +186,9 @@ export default function WithdrawalPage() {
       )}
 
       <section aria-labelledby="withdrawals-title" className="records-section">
-        <h2 id="withdrawals-title">{t('withdrawal.historyTitle')}</h2>
+        <h2 id="withdrawals-title" tabIndex={-1}>
+          {t('withdrawal.historyTitle')}
+        </h2>
         {records.data ? (
           <>
             <WithdrawalTable
@@ -218,9 +224,14 @@ export default function WithdrawalPage() {
         open={outcome !== null}
         onOpenChange={(open) => (open ? undefined : setOutcome(null))}
         title={outcome?.kind === 'success' ? t('msg:withdrawalSuccessful') : t('msg:withdrawalFailed')}
-        // It opens as the code dialog closes, so its opener (that dialog's confirm) is gone: focus goes
-        // back to the amount, where the member withdraws again.
-        fallbackFocus={() => document.getElementById('withdrawal-amount')}
+        // It opens as the code dialog closes, so its opener (that dialog's confirm) is gone. After a
+        // failure focus goes back to the amount, where the member tries again; after a success to the
+        // list that now shows the withdrawal (the emptied amount would say "required" once left).
+        fallbackFocus={() =>
+          document.getElementById(
+            lastOutcome.current === 'success' ? 'withdrawals-title' : 'withdrawal-amount',
+          )
+        }
       >
         {outcome?.kind === 'success' ? (
           <div className="result-dialog">
