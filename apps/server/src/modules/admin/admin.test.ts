@@ -4,6 +4,7 @@ import path from 'node:path';
 import { State, translate } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { deferred } from '../../test/deferred.js';
 import { testOperatorActor } from '../../test/ops-command.js';
 import { call } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
@@ -345,20 +346,14 @@ describe('two operators editing one partner', () => {
       const loaded = await editorEntry(OKX);
       // What every insert of a record, binding or sync run of OKX holds until its transaction ends,
       // which an import keeps open for minutes.
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const held = deferred();
+      const released = deferred();
       const importing = ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select id from exchanges where id = ${OKX} for key share`);
-        holding();
-        await released;
+        held.resolve();
+        await released.promise;
       });
-      await held;
+      await held.promise;
       try {
         const outcome = await Promise.race([
           adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score: '7.7' }),
@@ -366,7 +361,7 @@ describe('two operators editing one partner', () => {
         ]);
         expect(outcome).toMatchObject({ state: 0, content: { score: '7.7' } });
       } finally {
-        release();
+        released.resolve();
         await importing;
       }
     },

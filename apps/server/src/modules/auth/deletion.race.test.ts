@@ -1,6 +1,7 @@
 import { CodeModule } from '@elex/contract';
 import { eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deferred } from '../../test/deferred.js';
 import { usdt } from '../cashback/test-support.js';
 import { accountCode, balancesOf, postJournal } from '../ledger/ledger.service.js';
 import { mailOutbox } from '../mail/mail.tables.js';
@@ -129,17 +130,14 @@ describe('a deletion beside a settlement that pays the member an invite bonus (f
         }),
       );
       // What a settlement page does: rewards-expense held, then the inviter's rewards account.
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
+      const held = deferred();
       const settling = ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select id from ledger_accounts where code = 'rewards-expense' for update`);
-        holding();
+        held.resolve();
         await new Promise((resolve) => setTimeout(resolve, 400));
         await tx.execute(sql`select id from ledger_accounts where code = ${rewards} for update`);
       });
-      await held;
+      await held.promise;
       const deleting = call(
         ctx,
         '/elex/user/deleteAccount',

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { buildApp } from '../../app.js';
 import { rowsOf } from '../../db/rows.js';
+import { deferred } from '../../test/deferred.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { users } from '../auth/auth.tables.js';
 import { accountCode, balancesOf } from '../ledger/ledger.service.js';
@@ -54,21 +55,15 @@ describe('an invite bonus settling while its inviter deletes the account (found 
 
       // The deletion, on the other instance, in the order the real one takes: the rewards account
       // held, then the member's row marked deleted; it commits once the settlement waits for it.
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const held = deferred();
+      const released = deferred();
       const deletion = (apps.at(-1) as App).deps.db.transaction(async (tx) => {
         await tx.execute(sql`select id from ledger_accounts where code = ${rewards} for update`);
         await tx.execute(sql`update users set deleted_at = now() where id = ${inviter.userId}`);
-        holding();
-        await released;
+        held.resolve();
+        await released.promise;
       });
-      await held;
+      await held.promise;
       const settling = creditCashback(ctx, BITGET, uid, '20');
       // Commit only once the settlement waits for a lock the deletion holds.
       for (let tries = 0; tries < 200; tries += 1) {
@@ -81,7 +76,7 @@ describe('an invite bonus settling while its inviter deletes the account (found 
         if (Number(waiting?.count) > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      release();
+      released.resolve();
       await deletion;
       await settling;
 

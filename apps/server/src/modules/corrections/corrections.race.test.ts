@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { buildApp } from '../../app.js';
 import { rowsOf } from '../../db/rows.js';
+import { deferred } from '../../test/deferred.js';
 import { openRaceApps, type RaceApps } from '../../test/race-apps.js';
 import { listAudit } from '../admin/audit.service.js';
 import { type Caller, newOperator } from '../admin/test-support.js';
@@ -115,20 +116,17 @@ describe(`corrections racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
       const id = proposed.content?.id as number;
       // What a withdrawal request does in its transaction: the UID's account first, then the member's
       // row FOR SHARE (its password-change lock). A deletion takes the same order.
-      let held!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        held = resolve;
-      });
+      const holding = deferred();
       const withdrawal = (apps.at(-1) as App).deps.db.transaction(async (tx) => {
         await tx.execute(sql`set local lock_timeout = '4s'`);
         await tx.execute(
           sql`select id from ledger_accounts where code = ${`cashback:${member.platId}:${member.uid}`} for update`,
         );
-        held();
+        holding.resolve();
         await new Promise((resolve) => setTimeout(resolve, 400));
         await tx.execute(sql`select id from users where id = ${member.userId} for share`);
       });
-      await holding;
+      await holding.promise;
       const approving = consoleCall(0, approvers[0] as Caller, 'approve', { id });
       // The member's row was free while the approval waited: the withdrawal went through, then the approval.
       await expect(withdrawal).resolves.toBeUndefined();

@@ -4,6 +4,7 @@ import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import type { AdapterOptions } from '../../integrations/exchanges/adapter.js';
 import { exchangeCase } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
+import { deferred } from '../../test/deferred.js';
 import { createTestApp } from '../../test/test-app.js';
 import { getSyncStatus, SEGMENT_MS, type SyncTarget, syncExchange } from './sync.service.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
@@ -231,13 +232,25 @@ describe('exchange sync (Bitget against its fake, 48 h settlement)', () => {
   });
 
   it('two runs at once: one claims the exchange, the other is recorded as skipped; each segment is pulled once', async () => {
-    const [a, b] = await Promise.all([
-      syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 }),
-      syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 }),
-    ]);
-    expect([a?.status, b?.status].sort()).toEqual(['skipped', 'succeeded']);
-    const skipped = a?.status === 'skipped' ? a : b;
-    expect(skipped?.error).toMatch(/another sync of bitget is running/);
+    // The first run is held inside its first page until the second has tried: left to the scheduler,
+    // the first could finish and free the lease before the second asks, and both would succeed.
+    const insideFirstRun = deferred();
+    const released = deferred();
+    const held = {
+      ...recorder.ingest,
+      async ingestReferrals(...args: Parameters<typeof recorder.ingest.ingestReferrals>) {
+        insideFirstRun.resolve();
+        await released.promise;
+        return recorder.ingest.ingestReferrals(...args);
+      },
+    };
+    const first = syncExchange({ ...deps(), ingest: held }, target, { trigger: 'job', backfillDays: 3 });
+    await insideFirstRun.promise;
+    const second = await syncExchange(deps(), target, { trigger: 'job', backfillDays: 3 });
+    released.resolve();
+    expect(second.status).toBe('skipped');
+    expect(second.error).toMatch(/another sync of bitget is running/);
+    expect((await first).status).toBe('succeeded');
     expect(commissionStarts(fake)).toEqual(['2026-01-12T00:00:00.000Z']);
     expect(fake.served.filter((request) => request.path === CUSTOMERS)).toHaveLength(4);
     expect(recorder.rebateCalls).toHaveLength(1);
