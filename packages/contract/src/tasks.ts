@@ -59,6 +59,12 @@ export const TaskSchema = z.object({
   progress: usdt.nullable(),
   /** Bot tasks: the member's Telegram or Discord user id as they entered it, else null. */
   accountId: z.string().nullable(),
+  /**
+   * The binding and trade tasks, not yet claimed: one of the member's live UIDs is under an open
+   * dispute, so a claim is refused ('claimFailedUidDisputed') until support has decided. The screen
+   * says so instead of offering a Claim that cannot succeed. False for every other task.
+   */
+  awaitsDispute: z.boolean(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 

@@ -16,13 +16,15 @@ export interface MemberTaskFacts {
   /** Task and account pairs another member was paid for, among this member's accounts. */
   paidToOthers: Array<{ taskId: string; account: string }>;
   points: number;
+  /** Whether an open dispute (support request 'uidBoundByOther' not closed) is on one of the live UIDs. */
+  hasDisputedUid: boolean;
 }
 
 /**
  * What /elex/exchange/getExchangeTaskDetail needs of a member, in one statement (issue 14): the live
  * UIDs, their trading volume (the kept totals, or the records settled after an earlier holder's
  * deletion), the XME UID, the social accounts, the tasks already paid, the payouts other members got
- * for this member's accounts, and the points balance. It was seven statements in three round trips.
+ * for this member's accounts, the points balance, and whether a live UID is under an open dispute. It was seven statements in three round trips.
  * The account keys are the tasks module's (`accountKey` in tasks.service.ts: `<platId>:<uid>`,
  * `xme:<lowercase uid>`, `<network>:<account id>`); tasks.test.ts and social-tasks.test.ts hold the
  * states they decide.
@@ -40,6 +42,7 @@ export async function selectMemberTaskFacts(
     claimed: string[] | string;
     paid_to_others: Array<[string, string]> | string;
     points: string;
+    has_disputed_uid: boolean | string;
   }>(
     await db.execute(sql`
       with b as (
@@ -73,7 +76,10 @@ export async function selectMemberTaskFacts(
         (select coalesce(json_agg(json_build_array(tp.task_id, tp.account)), '[]'::json) from task_payouts tp
           where tp.account in (select account from accounts) and tp.user_id <> ${userId}::bigint) as paid_to_others,
         (select coalesce(sum(p.amount), 0) from points_entries p
-          where p.user_id = ${userId}::bigint and p.currency = 'points')::text as points`),
+          where p.user_id = ${userId}::bigint and p.currency = 'points')::text as points,
+        -- The condition of isUidFrozen (support/frozen.ts): the claim refuses on it.
+        exists (select 1 from support_requests s join b on s.plat_id = b.plat_id and s.uid = b.uid
+          where s.kind = 'uidBoundByOther' and s.status <> 'closed') as has_disputed_uid`),
   );
   const json = <T>(value: T | string | undefined): T =>
     (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -95,5 +101,6 @@ export async function selectMemberTaskFacts(
       account,
     })),
     points: Number(row?.points ?? 0),
+    hasDisputedUid: row?.has_disputed_uid === true || row?.has_disputed_uid === 't',
   };
 }

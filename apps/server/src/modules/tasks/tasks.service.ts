@@ -163,28 +163,41 @@ function isDone(task: TaskDefinitionRow, facts: Omit<MemberFacts, 'claimed'>): b
   }
 }
 
+/** The tasks paid on the member's exchange UIDs: a claim of one is refused while a UID is disputed. */
+function isPaidOnUids(task: TaskDefinitionRow): boolean {
+  return task.kind === 'bindUid' || task.kind === 'tradingVolume';
+}
+
 function stateOf(task: TaskDefinitionRow, facts: MemberFacts): TaskClaimState {
   if (facts.claimed.has(task.id)) return 'claimed';
   if (!isDone(task, facts)) return task.kind === 'tradingVolume' ? 'unfinished' : 'unbound';
   return task.points > 0 ? 'claim' : 'bound';
 }
 
-function toTask(task: TaskDefinitionRow, facts: MemberFacts, social: SocialConfig): Task {
+function toTask(
+  task: TaskDefinitionRow,
+  facts: MemberFacts,
+  social: SocialConfig,
+  hasDisputedUid: boolean,
+): Task {
   const network = networkOf(task);
   const isTrade = task.kind === 'tradingVolume';
+  const state = stateOf(task, facts);
   return {
     taskId: task.id,
     group: task.group,
     kind: task.kind,
     // spec: points are proof of future airdrops; the X follow cannot be verified, so it shows none.
     points: task.kind === 'x' ? 0 : task.points,
-    state: stateOf(task, facts),
+    state,
     verification: verificationOf(task, social),
     link: task.link,
     appLink: task.appLink,
     threshold: isTrade && task.thresholdMicro !== null ? usdt(task.thresholdMicro) : null,
     progress: isTrade ? usdt(facts.volumeMicro) : null,
     accountId: network ? (facts.social.get(network)?.accountId ?? null) : null,
+    // What claimTask refuses with 'claimFailedUidDisputed', said before the member clicks Claim.
+    awaitsDispute: hasDisputedUid && isPaidOnUids(task) && state !== 'claimed',
   };
 }
 
@@ -217,7 +230,7 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
       group,
       tasks: enabled
         .filter((task) => task.group === group)
-        .map((task) => toTask(task, facts, deps.config.social)),
+        .map((task) => toTask(task, facts, deps.config.social, found.hasDisputedUid)),
     })),
     tradingVolume: usdt(facts.volumeMicro),
     points: found.points,
@@ -243,13 +256,11 @@ export async function claimTask(
     if (await hasEntry(tx, key)) throw AppError.refused('claimFailedAlreadyClaimed');
     const network = networkOf(definition);
     const social = network ? await findSocialAccount(tx, userId, network) : undefined;
-    const bindings =
-      definition.kind === 'bindUid' || definition.kind === 'tradingVolume'
-        ? await liveBindingsOf(tx, userId)
-        : [];
+    const bindings = isPaidOnUids(definition) ? await liveBindingsOf(tx, userId) : [];
     // A UID its owner disputes earns its holder nothing until support decides (found in review,
     // 2026-11-29): a squatter was paid the binding task and the trade tiers on the owner's volume, and
-    // the owner could then never earn the binding task with that UID.
+    // the owner could then never earn the binding task with that UID. The task list says so beforehand
+    // (`awaitsDispute`).
     for (const binding of bindings) {
       if (await isUidFrozen(tx, binding.platId, binding.uid))
         throw AppError.refused('claimFailedUidDisputed');

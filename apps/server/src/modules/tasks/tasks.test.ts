@@ -331,7 +331,7 @@ describe('a UID its owner disputes', () => {
     const uid = await bindReferredUid(squatter);
     await trade(uid, ['20000']);
     const ownerEmail = nextEmail('owner');
-    await signUp(ctx, ownerEmail);
+    const ownerToken = await signUp(ctx, ownerEmail);
     const [owner] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, ownerEmail));
     const at = ctx.clock.now();
     const [dispute] = await ctx.db
@@ -346,6 +346,16 @@ describe('a UID its owner disputes', () => {
         updatedAt: at,
       })
       .returning({ id: supportRequests.id });
+
+    // The task list says so before the member clicks: Claim waits for support's decision.
+    const listed = await detail(squatter);
+    for (const taskId of ['bindUid', 'tradeTier1']) {
+      expect(taskOf(listed, taskId)).toMatchObject({ state: 'claim', awaitsDispute: true });
+    }
+    expect(taskOf(listed, 'bindXme').awaitsDispute).toBe(false);
+    expect(taskOf(listed, 'telegram').awaitsDispute).toBe(false);
+    // The owner, who opened the dispute, holds no UID under it.
+    expect(taskOf(await detail(ownerToken), 'bindUid').awaitsDispute).toBe(false);
 
     const before = await points(squatter);
     for (const taskId of ['bindUid', 'tradeTier1']) {
@@ -370,6 +380,7 @@ describe('a UID its owner disputes', () => {
       .update(supportRequests)
       .set({ status: 'closed', resolution: 'closed', closedAt: ctx.clock.now(), updatedAt: ctx.clock.now() })
       .where(eq(supportRequests.id, dispute?.id ?? 0));
+    expect(taskOf(await detail(squatter), 'bindUid')).toMatchObject({ state: 'claim', awaitsDispute: false });
     expect((await claim(squatter, 'bindUid')).state).toBe(0);
     expect((await claim(squatter, 'tradeTier1')).state).toBe(0);
     expect(await points(squatter)).toBe(before + 200);

@@ -53,6 +53,7 @@ export function task(overrides: Partial<Task> & Pick<Task, 'taskId' | 'kind' | '
     threshold: null,
     progress: null,
     accountId: null,
+    awaitsDispute: false,
     ...overrides,
   };
 }

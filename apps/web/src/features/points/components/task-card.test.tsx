@@ -187,6 +187,40 @@ describe('task buttons per claim state', () => {
   });
 });
 
+describe('a claim that waits for support’s decision on a disputed UID', () => {
+  it.each([
+    [
+      'binding',
+      task({ taskId: 'bindUid', kind: 'bindUid', group: 'binding', state: 'claim', awaitsDispute: true }),
+    ],
+    [
+      'trade',
+      task({
+        taskId: 'tradeTier1',
+        kind: 'tradingVolume',
+        group: 'trade',
+        state: 'claim',
+        threshold: '10000.000000',
+        progress: '20000.000000',
+        awaitsDispute: true,
+      }),
+    ],
+  ])('%s: no Claim, a disabled Awaiting support that says why, and the way to support', (_, item) => {
+    const api = stubApi({});
+    const card = renderTask(item);
+    expect(within(card).queryByRole('button', { name: t('tasks.buttons.claim') })).not.toBeInTheDocument();
+    const waiting = within(card).getByRole('button', { name: t('tasks.buttons.awaitingSupport') });
+    expect(waiting).toBeDisabled();
+    expect(waiting).toHaveAccessibleDescription(t('tasks.disputeNote'));
+    expect(within(card).getByText(t('tasks.disputeNote'))).toBeVisible();
+    expect(within(card).getByRole('link', { name: t('tasks.disputeLink') })).toHaveAttribute(
+      'href',
+      '/mypage/support',
+    );
+    expect(api.fetch).not.toHaveBeenCalled();
+  });
+});
+
 describe('social tasks', () => {
   it('not joined: Join, a user id field and Verify; the bot says joined', async () => {
     const api = stubApi({

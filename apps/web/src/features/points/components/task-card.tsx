@@ -87,8 +87,18 @@ export function TaskCard({ task }: { task: Task }) {
     : task.group === 'binding'
       ? t('tasks.buttons.bound')
       : t('tasks.buttons.claimed');
+  // The server refuses this claim until support decides the dispute on a UID of the member's
+  // (claimFailedUidDisputed): the card says so instead of a Claim that would only fail.
+  const awaitsDispute = task.state === 'claim' && task.awaitsDispute;
+  const disputeNoteId = `${titleId}-dispute`;
   let action: ReactElement;
-  if (task.state === 'claim') {
+  if (awaitsDispute) {
+    action = (
+      <button type="button" className="button button-ghost" disabled aria-describedby={disputeNoteId}>
+        {t('tasks.buttons.awaitingSupport')}
+      </button>
+    );
+  } else if (task.state === 'claim') {
     action = (
       <button type="button" className="button button-primary" disabled={claim.isPending} onClick={onClaim}>
         {t('tasks.buttons.claim')}
@@ -150,6 +160,12 @@ export function TaskCard({ task }: { task: Task }) {
         <p className="task-note task-note-good">{t('tasks.status.joined')}</p>
       ) : null}
       {task.state === 'claimed' ? <p className="task-note task-note-good">{t('tasks.received')}</p> : null}
+      {awaitsDispute ? (
+        <p className="task-note">
+          <span id={disputeNoteId}>{t('tasks.disputeNote')}</span>{' '}
+          <Link to={PATHS.myPageSupport}>{t('tasks.disputeLink')}</Link>
+        </p>
+      ) : null}
       <div className="task-actions">
         {action}
         {task.appLink && task.link && (appFailed || task.state === 'unbound') ? (
