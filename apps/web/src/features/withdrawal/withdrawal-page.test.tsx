@@ -644,3 +644,80 @@ describe('/withdrawal: a UID held for its ownership check or frozen by a dispute
     );
   });
 });
+
+describe('/withdrawal: amounts read as everywhere else, grouped and exact', () => {
+  const LARGE: Binding = {
+    platId: 4,
+    uid: '40512345',
+    address: ADDRESS,
+    cashback: '12345.678901',
+    withdrawable: '13580.178902',
+    shortfall: '0.000000',
+    heldUntil: null,
+    frozen: false,
+  };
+  const LARGE_RECORD: WithdrawalRecord = { ...PENDING, amount: '12345.678901' };
+
+  it('groups the balances, the held bonuses, the max and the over-balance refusal, and keeps every digit', async () => {
+    stubServer({
+      withdrawable: withdrawable({
+        rewards: '2234.500001',
+        rewardsHeld: { amount: '1000.000000', until: null, disputed: true },
+        bindings: [LARGE],
+      }),
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    await screen.findByLabelText(t('withdrawal.uid'));
+    expect(screen.getByText('12,345.678901 USDT')).toBeInTheDocument();
+    expect(screen.getByText('2,234.500001 USDT')).toBeInTheDocument();
+    expect(screen.getByText('−1,000.00 USDT')).toBeInTheDocument();
+    expect(screen.getByText('13,580.178902 USDT')).toBeInTheDocument();
+    expect(screen.getByText(t('withdrawal.rewardsHeldDisputed', { amount: '1,000.00' }))).toBeInTheDocument();
+
+    // The max button names the grouped figure; the field gets digits the server reads back as they are.
+    await user.click(
+      screen.getByRole('button', { name: t('withdrawal.maxLabel', { amount: '13,580.178902' }) }),
+    );
+    expect(amountBox()).toHaveValue('13580.178902');
+    await user.clear(amountBox());
+    await user.type(amountBox(), '13580.178903');
+    expect(
+      await screen.findByText(i18next.t('msg:withdrawalOverBalance', { available: '13,580.178902' })),
+    ).toBeInTheDocument();
+  });
+
+  it('groups a withdrawal in the list, on its cancel button and in the dialogs', async () => {
+    resizeTo(1280);
+    stubServer({
+      withdrawable: withdrawable({ bindings: [LARGE] }),
+      records: [LARGE_RECORD],
+      apply: (body) =>
+        envelope({ ...PENDING, id: '32', amount: `${body.amount}`, address: body.address }, 0, ''),
+    });
+    const user = userEvent.setup();
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('12,345.678901')).toBeInTheDocument();
+    await user.click(
+      within(table).getByRole('button', { name: t('withdrawal.cancelLabel', { amount: '12,345.678901' }) }),
+    );
+    const cancel = await screen.findByRole('dialog', { name: t('withdrawal.cancelTitle') });
+    expect(cancel).toHaveTextContent(t('withdrawal.cancelBody', { amount: '12,345.678901' }));
+    await user.click(within(cancel).getByRole('button', { name: t('withdrawal.keep') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.type(amountBox(), '12345.5');
+    await withdrawWithCode(user);
+    const result = await screen.findByRole('dialog', { name: i18next.t('msg:withdrawalSuccessful') });
+    expect(result).toHaveTextContent('12,345.50 USDT');
+  });
+
+  it('on a phone groups the amount of each withdrawal', async () => {
+    resizeTo(390);
+    stubServer({ records: [LARGE_RECORD] });
+    renderAt(<WithdrawalPage />, '/withdrawal');
+    const list = await screen.findByRole('list', { name: t('withdrawal.historyTitle') });
+    expect(within(list).getByText('12,345.678901')).toBeInTheDocument();
+  });
+});

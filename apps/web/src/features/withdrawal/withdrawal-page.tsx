@@ -1,11 +1,4 @@
-import {
-  CodeModule,
-  displayUsdt,
-  PATHS,
-  WITHDRAWAL,
-  type Withdrawal,
-  type WithdrawalRecord,
-} from '@elex/contract';
+import { CodeModule, PATHS, WITHDRAWAL, type Withdrawal, type WithdrawalRecord } from '@elex/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -30,6 +23,7 @@ import { useWithdrawals } from './api/get-withdrawals';
 import { verifyDepositCode } from './api/verify-deposit-code';
 import { WithdrawalForm, type WithdrawalValues } from './components/withdrawal-form';
 import { WithdrawalTable } from './components/withdrawal-table';
+import { formatWithdrawalAmount } from './format-amount';
 import './withdrawal.css';
 
 const PAGE_SIZE = 10;
@@ -238,7 +232,7 @@ export default function WithdrawalPage() {
             <CircleCheck size={40} aria-hidden="true" className="success" />
             <p className="break-anywhere">
               {t('withdrawal.successBody', {
-                amount: displayUsdt(outcome.withdrawal.amount),
+                amount: formatWithdrawalAmount(outcome.withdrawal.amount),
                 address: outcome.withdrawal.address,
                 hours: WITHDRAWAL.reviewHours,
               })}
@@ -271,7 +265,11 @@ export default function WithdrawalPage() {
         onOpenChange={(open) => (open ? undefined : setCancelling(null))}
         title={t('withdrawal.cancelTitle')}
       >
-        <p>{t('withdrawal.cancelBody', { amount: cancelling ? displayUsdt(cancelling.amount) : '' })}</p>
+        <p>
+          {t('withdrawal.cancelBody', {
+            amount: cancelling ? formatWithdrawalAmount(cancelling.amount) : '',
+          })}
+        </p>
         <div className="dialog-actions">
           <button type="button" className="button button-ghost" onClick={() => setCancelling(null)}>
             {t('withdrawal.keep')}

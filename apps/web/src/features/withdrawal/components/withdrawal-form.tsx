@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { newSupportRequestHref } from '../../../shared/navigation/support-paths';
 import { Field } from '../../../shared/ui/field';
-import { checkAmount, shortfallOf } from '../amount-rules';
+import { type AmountProblem, checkAmount, shortfallOf } from '../amount-rules';
+import { formatWithdrawalAmount } from '../format-amount';
 
 export interface WithdrawalValues {
   platId: number;
@@ -23,6 +24,18 @@ interface FormValues {
 
 type Binding = Withdrawable['bindings'][number];
 const keyOf = (binding: Pick<Binding, 'platId' | 'uid'>) => `${binding.platId}:${binding.uid}`;
+
+/** A refusal's figures as the page shows amounts (the contract's are plain digits, for the server). */
+function shownValues(problem: AmountProblem): Record<string, string> {
+  switch (problem.key) {
+    case 'withdrawalBelowMinimum':
+      return { ...problem.values, shortfall: formatWithdrawalAmount(problem.values.shortfall) };
+    case 'withdrawalOverBalance':
+      return { available: formatWithdrawalAmount(problem.values.available) };
+    default:
+      return {};
+  }
+}
 
 /**
  * Choose a bound UID, the receiving address (the binding's, or another the member types) and the
@@ -71,7 +84,7 @@ export function WithdrawalForm({
     // The binding chosen now (the select's change may not have rendered yet).
     const current = withdrawable.bindings.find((entry) => keyOf(entry) === form.getValues('binding'));
     const problem = checkAmount(value, current?.withdrawable ?? '0');
-    return problem ? t(`msg:${problem.key}`, 'values' in problem ? problem.values : {}) : true;
+    return problem ? t(`msg:${problem.key}`, shownValues(problem)) : true;
   };
   const validateAddress = (value: string) => {
     const parsed = polygonAddressSchema.safeParse(value);
@@ -106,24 +119,26 @@ export function WithdrawalForm({
           <dl className="withdrawal-summary">
             <div>
               <dt>{t('withdrawal.cashback')}</dt>
-              <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(chosen.cashback) })}</dd>
+              <dd>{t('withdrawal.usdtValue', { amount: formatWithdrawalAmount(chosen.cashback) })}</dd>
             </div>
             <div>
               <dt>{t('withdrawal.rewards')}</dt>
-              <dd>{t('withdrawal.usdtValue', { amount: displayUsdt(withdrawable.rewards) })}</dd>
+              <dd>{t('withdrawal.usdtValue', { amount: formatWithdrawalAmount(withdrawable.rewards) })}</dd>
             </div>
             {withdrawable.rewardsHeld ? (
               <div>
                 <dt>{t('withdrawal.rewardsHeld')}</dt>
                 <dd>
-                  {t('withdrawal.usdtValue', { amount: `−${displayUsdt(withdrawable.rewardsHeld.amount)}` })}
+                  {t('withdrawal.usdtValue', {
+                    amount: `−${formatWithdrawalAmount(withdrawable.rewardsHeld.amount)}`,
+                  })}
                 </dd>
               </div>
             ) : null}
             <div>
               <dt>{t('withdrawal.withdrawable')}</dt>
               <dd className="strong">
-                {t('withdrawal.usdtValue', { amount: displayUsdt(chosen.withdrawable) })}
+                {t('withdrawal.usdtValue', { amount: formatWithdrawalAmount(chosen.withdrawable) })}
               </dd>
             </div>
           </dl>
@@ -166,10 +181,11 @@ export function WithdrawalForm({
               className="button button-ghost"
               disabled={!chosen || !canWithdraw}
               aria-label={t('withdrawal.maxLabel', {
-                amount: chosen ? displayUsdt(chosen.withdrawable) : '0.00',
+                amount: formatWithdrawalAmount(chosen?.withdrawable ?? '0'),
               })}
               onClick={() =>
                 chosen &&
+                // The digits as the form reads them back: a grouped figure is no amount.
                 form.setValue('amount', displayUsdt(chosen.withdrawable), {
                   shouldValidate: true,
                   shouldTouch: true,
@@ -195,7 +211,7 @@ export function WithdrawalForm({
         {shortfall > 0n ? (
           <p className="shortfall" role="status">
             {t('withdrawal.shortfall', {
-              shortfall: displayUsdt(shortfall),
+              shortfall: formatWithdrawalAmount(shortfall),
               minimum: WITHDRAWAL.minimumUsdt,
             })}
           </p>
@@ -255,7 +271,7 @@ function HeldNotice({ binding }: { binding: Binding }) {
  */
 function HeldBonusesNote({ held }: { held: NonNullable<Withdrawable['rewardsHeld']> }) {
   const { t } = useTranslation();
-  const amount = displayUsdt(held.amount);
+  const amount = formatWithdrawalAmount(held.amount);
   const time = held.until ? formatLocalTime(held.until) : null;
   return (
     <p id="withdrawal-rewards-held" className="muted form-note">

@@ -1,8 +1,9 @@
-import { displayUsdt, POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@elex/contract';
+import { POLYGON_EXPLORER_TX_URL, type WithdrawalRecord } from '@elex/contract';
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useIsWide } from '../../../shared/hooks/use-is-wide';
 import { formatLocalTime } from '../../../shared/i18n/intl-formats';
+import { formatWithdrawalAmount } from '../format-amount';
 
 /** A hash or address shortened for the eye; the full value stays in the link and for screen readers. */
 const shorten = (value: string) => `${value.slice(0, 10)}…${value.slice(-8)}`;
@@ -47,7 +48,7 @@ export function WithdrawalTable({ records, exchangeName, onCancel }: RowProps) {
                 {exchangeName(record.platId)}
                 <span className="status-reason mono">{t('withdrawal.uidValue', { uid: record.uid })}</span>
               </td>
-              <td className="numeric strong">{displayUsdt(record.amount)}</td>
+              <td className="numeric strong">{formatWithdrawalAmount(record.amount)}</td>
               <td className="mono" title={record.address}>
                 <span aria-hidden="true">{shorten(record.address)}</span>
                 <span className="visually-hidden">{record.address}</span>
@@ -93,7 +94,7 @@ function WithdrawalCards({ records, exchangeName, onCancel }: RowProps) {
             <p className="entry-detail">{formatLocalTime(record.createdAt)}</p>
           </div>
           <div className="entry-side">
-            <p className="entry-amount">{displayUsdt(record.amount)}</p>
+            <p className="entry-amount">{formatWithdrawalAmount(record.amount)}</p>
             <WithdrawalStatus record={record} />
             <CancelButton record={record} onCancel={onCancel} />
           </div>
@@ -172,7 +173,7 @@ function CancelButton({
     <button
       type="button"
       className="button button-ghost button-small"
-      aria-label={t('withdrawal.cancelLabel', { amount: displayUsdt(record.amount) })}
+      aria-label={t('withdrawal.cancelLabel', { amount: formatWithdrawalAmount(record.amount) })}
       onClick={() => onCancel(record)}
     >
       {t('withdrawal.cancel')}
