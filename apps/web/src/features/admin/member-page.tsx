@@ -1,5 +1,4 @@
 import type { AdminBinding, MemberDetail } from '@elex/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,7 @@ import { useCorrections } from './api/corrections';
 import { useMemberDetail } from './api/get-member-detail';
 import { useMemberLedger } from './api/get-member-ledger';
 import { memberAction } from './api/member-actions';
+import { CHANGED_BY, useRefreshAfterDecision } from './api/refresh-after-decision';
 import { unbindUid } from './api/unbind-uid';
 import { ProposeCorrectionDialog } from './components/correction-dialogs';
 import { CorrectionsTable, useRefreshAfterCorrection } from './components/corrections-table';
@@ -159,7 +159,7 @@ function AccountStatus({
 /** /admin/members/:userId: who, bindings (live and ended) with balances, the ledger; unbind a UID. */
 export default function MemberPage() {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const refresh = useRefreshAfterDecision();
   const userId = Number(useParams().userId);
   const detail = useMemberDetail(userId);
   const [page, setPage] = useState(1);
@@ -413,7 +413,9 @@ export default function MemberPage() {
             onSubmit={async (reason) => {
               await copy?.run(reason, userId);
               setDialog(null);
-              await client.invalidateQueries({ queryKey: ['admin', 'member', userId] });
+              await refresh(
+                dialog?.kind === 'unbind' ? CHANGED_BY.unbinding(userId) : CHANGED_BY.memberStatus(userId),
+              );
             }}
           />
         </>

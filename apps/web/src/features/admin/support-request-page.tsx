@@ -21,6 +21,7 @@ import { Skeleton } from '../../shared/ui/skeleton';
 import { SupportThread } from '../../shared/ui/support-thread';
 import { toast } from '../../shared/ui/toast';
 import { adminSupportRequestQuery, useAdminSupportRequest } from './api/get-support-request';
+import { CHANGED_BY, useRefreshAfterDecision } from './api/refresh-after-decision';
 import { replySupportRequest } from './api/reply-support-request';
 import { fieldError } from './components/field-error';
 import { LoadError } from './components/load-error';
@@ -38,6 +39,7 @@ export default function SupportRequestPage() {
   const { t } = useTranslation();
   const id = useParams().id ?? '';
   const client = useQueryClient();
+  const refresh = useRefreshAfterDecision();
   const request = useAdminSupportRequest(id);
   const exchangeName = useExchangeNames();
   const [action, setAction] = useState<SupportAction | null>(null);
@@ -50,6 +52,11 @@ export default function SupportRequestPage() {
     setAction(null);
     client.setQueryData(adminSupportRequestQuery(id).queryKey, detail);
     void client.invalidateQueries({ queryKey: ['admin', 'support', 'list'] });
+  };
+  // A decision (close, move, confirm) changes more than the queue: members, bindings, withdrawals.
+  const decided = (detail: AdminSupportDetail) => {
+    updated(detail);
+    void refresh(CHANGED_BY.supportDecision());
   };
 
   return (
@@ -89,7 +96,7 @@ export default function SupportRequestPage() {
             request={request.data}
             exchangeName={exchangeName}
             onClose={() => setAction(null)}
-            onDone={updated}
+            onDone={decided}
           />
         </>
       )}

@@ -4,7 +4,6 @@ import {
   type WithdrawalQueueItem,
   type WithdrawalStatus,
 } from '@elex/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,6 +12,7 @@ import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useWithdrawalQueue } from './api/get-withdrawal-queue';
 import { usePayoutWallet } from './api/payouts';
+import { CHANGED_BY, useRefreshAfterDecision } from './api/refresh-after-decision';
 import { BalanceHistory } from './components/balance-history';
 import { ApproveDialog, type DecisionTarget, RejectDialog } from './components/decision-dialogs';
 import { LoadError } from './components/load-error';
@@ -33,7 +33,7 @@ const PAGE_SIZE = 10;
  */
 export default function WithdrawalsPage() {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const refresh = useRefreshAfterDecision();
   const exchangeName = useExchangeNames();
   const [status, setStatus] = useState<WithdrawalStatus>('pending');
   const [page, setPage] = useState(1);
@@ -75,9 +75,7 @@ export default function WithdrawalsPage() {
     setApproving(null);
     setRejecting(null);
     setSelected(new Set());
-    await client.invalidateQueries({ queryKey: ['admin', 'withdrawals'] });
-    await client.invalidateQueries({ queryKey: ['admin', 'payoutWallet'] });
-    await client.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
+    await refresh(CHANGED_BY.withdrawal());
   };
 
   return (

@@ -1,11 +1,11 @@
 import type { Correction } from '@elex/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from '../../../shared/ui/toast';
 import { approveCorrection } from '../api/corrections';
 import { useWhoami } from '../api/get-whoami';
+import { CHANGED_BY, useRefreshAfterDecision } from '../api/refresh-after-decision';
 import { formatAmount, formatTime } from '../format';
 import { useExchangeNames } from '../use-exchange-names';
 import { RejectCorrectionDialog } from './correction-dialogs';
@@ -19,11 +19,8 @@ const STATUS_CLASS = {
 
 /** After a decision: the queue, the member page's list, its balances and ledger all changed. */
 export function useRefreshAfterCorrection() {
-  const client = useQueryClient();
-  return async (userId: number) => {
-    await client.invalidateQueries({ queryKey: ['admin', 'corrections'] });
-    await client.invalidateQueries({ queryKey: ['admin', 'member', userId] });
-  };
+  const refresh = useRefreshAfterDecision();
+  return (userId: number) => refresh(CHANGED_BY.correction(userId));
 }
 
 /**
