@@ -231,6 +231,58 @@ export function feesForEstimate(
   return best;
 }
 
+/**
+ * What a trader who signs up now with our code gets on top of the regular terms (spec section 9 and
+ * the exchange detail page): the speed-up cash rate for the first `speedUpDays` days and fees
+ * `discountPercent` % lower for the first `discountDays` days.
+ */
+export interface NewTraderTerms {
+  /** Cash rate percent of the first weeks (wire format). */
+  speedUpCashRate: string;
+  speedUpDays: number;
+  discountPercent: number;
+  discountDays: number;
+}
+
+/**
+ * Estimated cashback in micro-USDT of a trader who signs up now, over the first `days` days after the
+ * sign-up, rounded down once: each day is the regular formula's day with that day's rate (speed-up
+ * or basic) on that day's fee (discounted or not). The discount lowers the fee, so the cashback too:
+ * the cashback rule pays a share of the fee actually charged (docs/cashback.md).
+ */
+export function estimateNewTraderMicro(input: CashbackEstimateInput & NewTraderTerms): bigint {
+  const days = input.days ?? CALCULATOR.resultDays;
+  const tradesTenths = BigInt(TRADES_PER_DAY_TENTHS[input.frequency]);
+  const seedMicro = toScaled(input.seed, DECIMALS.usdt);
+  const feeSumPpm =
+    toScaled(input.limitPrice, DECIMALS.feePercent) + toScaled(input.marketPrice, DECIMALS.feePercent);
+  const cashBps = toScaled(input.cashRate, DECIMALS.cashPercent);
+  const speedUpBps = toScaled(input.speedUpCashRate, DECIMALS.cashPercent);
+  // Σ over the days of rate (basis points) × share of the fee paid (percent).
+  let ratePercentSum = 0n;
+  for (let day = 0; day < days; day += 1) {
+    const rate = day < input.speedUpDays ? speedUpBps : cashBps;
+    const paid = day < input.discountDays ? BigInt(100 - input.discountPercent) : 100n;
+    ratePercentSum += rate * paid;
+  }
+  // tenths (10) x average of two fees (2) x ppm (1e6) x basis points (1e4) x percent (100)
+  const divisor = 10n * 2n * 1_000_000n * 10_000n * 100n;
+  return (tradesTenths * seedMicro * BigInt(input.leverage) * feeSumPpm * ratePercentSum) / divisor;
+}
+
+/** The first 30 days and the first 6 months of a trader who signs up now, as USDT strings. */
+export function estimateNewTraderCashback(input: Omit<CashbackEstimateInput, 'days'> & NewTraderTerms) {
+  const monthlyMicro = estimateNewTraderMicro({ ...input, days: CALCULATOR.resultDays });
+  const sixMonthsMicro = estimateNewTraderMicro({
+    ...input,
+    days: CALCULATOR.resultDays * CALCULATOR.longTermMonths,
+  });
+  return {
+    monthly: fromScaled(monthlyMicro, DECIMALS.usdt),
+    sixMonths: fromScaled(sixMonthsMicro, DECIMALS.usdt),
+  };
+}
+
 /** The 30-day and 6-month estimates as USDT strings (6 decimals). */
 export function estimateCashback(input: Omit<CashbackEstimateInput, 'days'>) {
   const monthlyMicro = estimateCashbackMicro({ ...input, days: CALCULATOR.resultDays });

@@ -6,6 +6,7 @@ import {
   ExchangeDetailRequestSchema,
   estimateCashback,
   estimateCashbackMicro,
+  estimateNewTraderCashback,
   exchangeUidSchema,
   feesForEstimate,
   fromScaled,
@@ -211,6 +212,56 @@ describe('the cashback estimate (docs/calculator.md)', () => {
     expect(
       estimateCashback({ ...base, frequency: 'fiveToTen', limitPrice: '0', marketPrice: '0' }).monthly,
     ).toBe('0.000000');
+  });
+});
+
+describe('the estimate of a trader who signs up now (docs/calculator.md)', () => {
+  const base = {
+    frequency: 'onceOrLess' as const,
+    seed: '1000',
+    leverage: 10,
+    limitPrice: '0.0200',
+    marketPrice: '0.0500',
+    cashRate: '40.00',
+  };
+  const terms = { speedUpCashRate: '50.00', speedUpDays: 21, discountPercent: 20, discountDays: 90 };
+
+  it('pays the speed-up rate for 21 days on fees 20 % lower for 90 days', () => {
+    // 3.5 USDT of fees a day, 2.8 with the discount: 21 × 2.8 × 50 % + 9 × 2.8 × 40 % = 29.40 + 10.08;
+    // 6 months: that + 60 × 2.8 × 40 % + 90 × 3.5 × 40 % = 39.48 + 67.20 + 126.
+    expect(estimateNewTraderCashback({ ...base, ...terms })).toEqual({
+      monthly: '39.480000',
+      sixMonths: '232.680000',
+    });
+  });
+
+  it('is the regular estimate without a speed-up rate or a discount', () => {
+    const regular = estimateCashback(base);
+    expect(
+      estimateNewTraderCashback({
+        ...base,
+        speedUpCashRate: '40.00',
+        speedUpDays: 21,
+        discountPercent: 0,
+        discountDays: 90,
+      }),
+    ).toEqual({ monthly: regular.monthly, sixMonths: regular.sixMonths });
+  });
+
+  it('stays exact at the largest inputs', () => {
+    // 4.5e12 USDT traded in 30 days × 0.04 % × 80 % × 100 %: 1.44e9 USDT, nothing lost to a float.
+    const largest = estimateNewTraderCashback({
+      ...base,
+      ...terms,
+      frequency: 'moreThanTen',
+      seed: '100000000',
+      leverage: 125,
+      limitPrice: '0.0200',
+      marketPrice: '0.0600',
+      cashRate: '100.00',
+      speedUpCashRate: '100.00',
+    });
+    expect(largest.monthly).toBe('1440000000.000000');
   });
 });
 

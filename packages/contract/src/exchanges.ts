@@ -269,6 +269,24 @@ export const CashbackEstimateResponseSchema = z.object({
   marketPrice: decimalString,
   cashRate: decimalString,
   vipLevel: z.string().nullable(),
+  /**
+   * True when `cashRate` (or the speed-up rate) is the share of the fees the exchange paid us in the
+   * last 30 days, lower than the catalog's rate: the estimate never promises more than we receive.
+   */
+  isCappedByCommission: z.boolean(),
+  /**
+   * A trader who signs up now with our code: the first 30 days and the first 6 months, with the
+   * speed-up rate for `speedUpDays` days and fees `discountPercent` % lower for `discountDays` days.
+   * `monthly` and `sixMonths` above are a regular period, once both are over.
+   */
+  newTrader: z.object({
+    monthly: decimalString,
+    sixMonths: decimalString,
+    speedUpCashRate: decimalString,
+    speedUpDays: z.number().int(),
+    discountPercent: z.number().int(),
+    discountDays: z.number().int(),
+  }),
   /** The same answers at every partner, most cashback first (the chart). */
   comparisons: z.array(z.object({ platId: z.number().int(), platname: z.string(), monthly: decimalString })),
 });

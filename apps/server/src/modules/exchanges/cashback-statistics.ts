@@ -1,6 +1,7 @@
 import { CASHBACK, HOME } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import { cashbackCreditedSince } from '../ledger/ledger.service.js';
+import { sumFeesAndCommissionsSince } from './exchanges.repository.js';
 
 export interface CashbackStatistics {
   /** Hall of fame: the largest 30-day cashback paid, largest first. */
@@ -9,6 +10,12 @@ export interface CashbackStatistics {
   personAvgMicro: Map<number, bigint>;
   /** Each exchange's 30-day ranking, largest first, with whole UIDs (mask them before sending). */
   ranking: Map<number, Array<{ uid: string; amountMicro: bigint }>>;
+  /**
+   * What each exchange paid us in the last 30 days as a share of its traders' fees, basis points
+   * (floored); absent for an exchange whose traders paid no fee in the window. The calculator caps
+   * its cash rates at it: a trader is never promised more than we receive.
+   */
+  commissionShareBps: Map<number, number>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,6 +49,12 @@ export async function cashbackStatistics(
   const known = new Set(platIds);
   const since = new Date(now.getTime() - CASHBACK.rankingWindowDays * DAY_MS);
   const credited = (await cashbackCreditedSince(db, since)).filter((row) => known.has(row.platId));
+  const commissionShareBps = new Map<number, number>();
+  for (const row of await sumFeesAndCommissionsSince(db, since)) {
+    if (known.has(row.platId) && row.feeMicro > 0n) {
+      commissionShareBps.set(row.platId, Number((row.commissionMicro * 10_000n) / row.feeMicro));
+    }
+  }
 
   const perExchange = new Map<number, Array<{ uid: string; amountMicro: bigint }>>();
   for (const row of credited) {
@@ -63,5 +76,5 @@ export async function cashbackStatistics(
     .map((row) => ({ platId: row.platId, amountMicro: row.amountMicro }))
     .sort(byAmountDescending)
     .slice(0, FAMES);
-  return { fames, personAvgMicro, ranking };
+  return { fames, personAvgMicro, ranking, commissionShareBps };
 }

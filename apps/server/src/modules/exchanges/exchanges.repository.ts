@@ -1,5 +1,6 @@
 import { asc, count, eq, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
 
 export type ExchangeRow = typeof exchanges.$inferSelect;
@@ -118,4 +119,26 @@ export async function updateActivityRow(
     .where(eq(exchangeActivities.id, id))
     .returning();
   return row;
+}
+
+/**
+ * What the exchanges paid us against the fees their traders paid, per exchange, for the records whose
+ * period started since `since` (every status: a record refused as not referred still says what the
+ * exchange pays). Read through `rebates_period_start_idx`; sums as text (numeric may pass 2^63).
+ */
+export async function sumFeesAndCommissionsSince(
+  db: Executor,
+  since: Date,
+): Promise<Array<{ platId: number; feeMicro: bigint; commissionMicro: bigint }>> {
+  const rows = rowsOf<{ plat_id: number | string; fee: string; commission: string }>(
+    await db.execute(
+      sql`select plat_id, sum(fee_micro)::text as fee, sum(commission_micro)::text as commission
+          from rebates where period_start >= ${since} group by plat_id`,
+    ),
+  );
+  return rows.map((row) => ({
+    platId: Number(row.plat_id),
+    feeMicro: BigInt(row.fee),
+    commissionMicro: BigInt(row.commission),
+  }));
 }

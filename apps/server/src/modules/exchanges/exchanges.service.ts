@@ -9,6 +9,7 @@ import {
   type ExchangeIndexResponse,
   type ExchangeIndexRow,
   estimateCashback,
+  estimateNewTraderCashback,
   feesForEstimate,
   fromScaled,
   type Locale,
@@ -425,12 +426,29 @@ export async function estimateCashbackAtPartners(
       tiers.map(toVipTier),
       row.vipRule,
     );
-    const cashRate = cashPercent(row.cashRateBps);
+    // Never more than the exchange pays us: its rates capped at the share of the fees it paid us in
+    // the last 30 days (none measured yet: the catalog's rates, set to what the agreement lets us pay).
+    const share = snapshot.statistics.commissionShareBps.get(row.id);
+    const capped = (bps: number) => (share === undefined ? bps : Math.min(bps, share));
+    const cashRate = cashPercent(capped(row.cashRateBps));
+    const speedUpCashRate = cashPercent(capped(row.speedUpCashRateBps));
+    const newTraderTerms = {
+      speedUpCashRate,
+      speedUpDays: CASHBACK.speedUpWeeks * 7,
+      discountPercent: row.newUserDiscountPercent,
+      discountDays: row.newUserDiscountDays,
+    };
     return {
       platId: row.id,
       platname: row.name,
       ...fees,
       cashRate,
+      isCappedByCommission:
+        capped(row.cashRateBps) < row.cashRateBps || capped(row.speedUpCashRateBps) < row.speedUpCashRateBps,
+      newTrader: {
+        ...estimateNewTraderCashback({ ...answers, ...fees, cashRate, ...newTraderTerms }),
+        ...newTraderTerms,
+      },
       ...estimateCashback({ ...answers, ...fees, cashRate }),
     };
   });
@@ -444,6 +462,8 @@ export async function estimateCashbackAtPartners(
     marketPrice: mine.marketPrice,
     cashRate: mine.cashRate,
     vipLevel: mine.vipLevel,
+    isCappedByCommission: mine.isCappedByCommission,
+    newTrader: mine.newTrader,
     comparisons: estimates
       .sort((a, b) => (a.monthlyMicro === b.monthlyMicro ? 0 : a.monthlyMicro > b.monthlyMicro ? -1 : 1))
       .map(({ platId, platname, monthly }) => ({ platId, platname, monthly })),

@@ -54,6 +54,15 @@ const ESTIMATE: CashbackEstimateResponse = {
   marketPrice: '0.0550',
   cashRate: '40.00',
   vipLevel: null,
+  isCappedByCommission: false,
+  newTrader: {
+    monthly: '636.300000',
+    sixMonths: '3534.300000',
+    speedUpCashRate: '55.00',
+    speedUpDays: 21,
+    discountPercent: 20,
+    discountDays: 90,
+  },
   comparisons: [
     { platId: 3, platname: 'Bybit', monthly: '630.000000' },
     { platId: 1, platname: 'Binance', monthly: '441.000000' },
@@ -119,6 +128,14 @@ describe('the calculator (spec section 2)', () => {
       ),
     ).toBeInTheDocument();
     expect(within(result).getByText(t('calculator.frequencies.twoToFive'))).toBeInTheDocument();
+    const newTrader = within(result).getByRole('region', { name: 'If you sign up now with our code' });
+    expect(within(newTrader).getByText('First 30 days').nextSibling).toHaveTextContent('636.30 USDT');
+    expect(within(newTrader).getByText('First 6 months').nextSibling).toHaveTextContent('3,534.30 USDT');
+    expect(
+      within(newTrader).getByText(
+        'For the first 21 days you get 55% back instead of 40%; for the first 90 days your fees are 20% lower, so there is less fee to pay back.',
+      ),
+    ).toBeInTheDocument();
     expect(
       within(result).getByRole('link', { name: t('calculator.signupAt', { name: 'Bybit' }) }),
     ).toHaveAttribute('href', '/exchangeDetail?id=3');
@@ -160,6 +177,54 @@ describe('the calculator (spec section 2)', () => {
       ),
     ).toBeInTheDocument();
     expect(within(result).getByText(t('calculator.vipLevelNote', { level: 'VIP 1' }))).toBeInTheDocument();
+  });
+
+  it('shows a new trader’s first 30 days and 6 months beside the regular figures, and a commission cap', async () => {
+    stubServer(async () =>
+      envelope({
+        ...ESTIMATE,
+        monthly: '472.500000',
+        sixMonths: '2835.000000',
+        cashRate: '30.00',
+        isCappedByCommission: true,
+        newTrader: {
+          ...ESTIMATE.newTrader,
+          monthly: '378.000000',
+          sixMonths: '2551.500000',
+          speedUpCashRate: '30.00',
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<CalculatorPage />, '/calculator');
+    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+    await user.click(next());
+    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+    await user.clear(leverage);
+    await user.type(leverage, '20');
+    await user.click(next());
+    await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
+    await user.click(next());
+    await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
+    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+
+    const result = await screen.findByRole('region', {
+      name: t('calculator.resultTitle', { name: 'Bybit' }),
+    });
+    expect(within(result).getByText('2,835.00 USDT')).toBeInTheDocument();
+    expect(
+      within(result).getByText(
+        "The cash rates are lowered to 30%, the share of its traders' fees this exchange paid us in the last 30 days: we never promise more than we receive.",
+      ),
+    ).toBeInTheDocument();
+    const newTrader = within(result).getByRole('region', { name: 'If you sign up now with our code' });
+    expect(within(newTrader).getByText('First 30 days').nextSibling).toHaveTextContent('378.00 USDT');
+    expect(within(newTrader).getByText('First 6 months').nextSibling).toHaveTextContent('2,551.50 USDT');
+    expect(
+      within(newTrader).getByText(
+        'For the first 90 days your fees are 20% lower, so there is less fee to pay back.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it.each(['020', '20.0'])(

@@ -15,6 +15,7 @@ import { exchangeDetailHref } from '../../../shared/exchanges/paths';
 import type { Phase } from '../calculator-steps';
 import { meanFee } from '../mean-fee';
 import { EstimateComparison } from './estimate-comparison';
+import { NewTraderEstimate } from './new-trader-estimate';
 
 /** The estimate: the 30-day and 6-month figures with their formula, the answers, the comparison. */
 export function CalculatorResult({
@@ -56,6 +57,12 @@ export function CalculatorResult({
             </p>
           </div>
         </div>
+        <p className="muted small-print">
+          {t('calculator.regularNote', {
+            days: CALCULATOR.resultDays,
+            discountDays: estimate.newTrader.discountDays,
+          })}
+        </p>
         {exchange ? (
           <p className="formula">
             {t('calculator.formula', {
@@ -71,11 +78,18 @@ export function CalculatorResult({
             })}
           </p>
         ) : null}
+        {estimate.isCappedByCommission ? (
+          <p className="muted small-print">
+            {t('calculator.commissionCapNote', { rate: formatPercent(estimate.cashRate) })}
+          </p>
+        ) : null}
         {estimate.vipLevel ? (
           <p className="muted small-print">{t('calculator.vipLevelNote', { level: estimate.vipLevel })}</p>
         ) : null}
         <p className="muted small-print">{t('calculator.disclaimer')}</p>
       </div>
+
+      <NewTraderEstimate estimate={estimate} />
 
       <div className="card">
         <h3>{t('calculator.summaryTitle')}</h3>
