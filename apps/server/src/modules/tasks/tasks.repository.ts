@@ -45,16 +45,22 @@ export function selectSocialAccounts(db: Executor, userId: number): Promise<Soci
   return db.select().from(socialAccounts).where(eq(socialAccounts.userId, userId));
 }
 
+/**
+ * The member's account on a network. `forUpdate` (inside a transaction) locks the row: a claim of the
+ * task and a change of the id both lock it, so one waits for the other (docs/engagement.md).
+ */
 export async function findSocialAccount(
   db: Executor,
   userId: number,
   network: SocialNetwork,
+  options: { forUpdate?: boolean } = {},
 ): Promise<SocialAccountRow | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(socialAccounts)
     .where(and(eq(socialAccounts.userId, userId), eq(socialAccounts.network, network)))
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;
 }
 

@@ -255,7 +255,9 @@ export async function claimTask(
     const key = { userId, currency: 'points', reason: TASK_REASON, reference: definition.id } as const;
     if (await hasEntry(tx, key)) throw AppError.refused('claimFailedAlreadyClaimed');
     const network = networkOf(definition);
-    const social = network ? await findSocialAccount(tx, userId, network) : undefined;
+    // Locked: an id change waits for this claim (and then finds it paid), or this claim waits for the
+    // change and checks the new id, so the id stored is always the one the claim was checked against.
+    const social = network ? await findSocialAccount(tx, userId, network, { forUpdate: true }) : undefined;
     const bindings = isPaidOnUids(definition) ? await liveBindingsOf(tx, userId) : [];
     // A UID its owner disputes earns its holder nothing until support decides (found in review,
     // 2026-11-29): a squatter was paid the binding task and the trade tiers on the owner's volume, and
@@ -324,11 +326,19 @@ export async function checkTaskMembership(
     if (!SOCIAL_ACCOUNT_ID_PATTERNS[network].test(input.accountId)) {
       throw AppError.refused('socialAccountInvalid');
     }
-    // Once paid, the account stays: a new id would free the paid one for another member's claim.
-    const claimed = { userId, currency: 'points', reason: TASK_REASON, reference: task.id } as const;
-    if (await hasEntry(deps.db, claimed)) throw AppError.refused('socialAccountLocked');
-    await saveSocialAccount(deps.db, { userId, network, accountId: input.accountId, at: now });
-    account = await findSocialAccount(deps.db, userId, network);
+    const accountId = input.accountId;
+    account = await deps.db.transaction(async (tx) => {
+      // The row locked as a claim locks it, so a claim running now commits before the check below
+      // reads it (found in review, 2026-11-29: the claim paid for the old id and the new one was
+      // stored). A member with no row yet has nothing a claim could be paid for.
+      const current = await findSocialAccount(tx, userId, network, { forUpdate: true });
+      if (current?.accountId === accountId) return current;
+      // Once paid, the account stays: a new id would free the paid one for another member's claim.
+      const claimed = { userId, currency: 'points', reason: TASK_REASON, reference: task.id } as const;
+      if (await hasEntry(tx, claimed)) throw AppError.refused('socialAccountLocked');
+      await saveSocialAccount(tx, { userId, network, accountId, at: now });
+      return findSocialAccount(tx, userId, network);
+    });
   }
   if (!account) throw AppError.refused('socialAccountRequired');
 
