@@ -317,6 +317,8 @@ export const AdminActivitySchema = z.object({
   titles: z.object({ en: z.string(), zh: z.string(), ko: z.string() }),
   activityUrl: z.string(),
   position: z.number().int(),
+  /** The activity's version: a change sends it back (`SaveActivityRequestSchema`). */
+  updatedAt: isoTime,
 });
 export type AdminActivity = z.infer<typeof AdminActivitySchema>;
 
@@ -452,15 +454,23 @@ export const ReplaceVipTiersRequestSchema = z.object({
 });
 export type ReplaceVipTiersRequest = z.input<typeof ReplaceVipTiersRequestSchema>;
 
-// /elex/admin/saveActivity {id?, platId, kind, titles, activityUrl, position}: adds (no id) or changes one.
-export const SaveActivityRequestSchema = z.object({
-  id: idSchema.optional(),
-  platId: platIdSchema,
-  kind: z.enum(ACTIVITY_KINDS),
-  titles: z.object({ en: titleSchema, zh: titleSchema, ko: titleSchema }),
-  activityUrl: httpsUrlSchema,
-  position: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(100_000),
-});
+// /elex/admin/saveActivity {id?, updatedAt?, platId, kind, titles, activityUrl, position}: adds one (no
+// id) or changes one, if it is still the version the editor loaded (`updatedAt`, required with an id):
+// otherwise refused with `activityEditedMeanwhile`, like a partner's save.
+export const SaveActivityRequestSchema = z
+  .object({
+    id: idSchema.optional(),
+    updatedAt: expectedUpdatedAtSchema.optional(),
+    platId: platIdSchema,
+    kind: z.enum(ACTIVITY_KINDS),
+    titles: z.object({ en: titleSchema, zh: titleSchema, ko: titleSchema }),
+    activityUrl: httpsUrlSchema,
+    position: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(100_000),
+  })
+  .refine((activity) => activity.id === undefined || activity.updatedAt !== undefined, {
+    error: 'requiredValue',
+    path: ['updatedAt'],
+  });
 export type SaveActivityRequest = z.input<typeof SaveActivityRequestSchema>;
 
 // /elex/admin/deleteActivity {id}

@@ -257,6 +257,7 @@ describe('the catalog editor', () => {
     expect((await hot('zh')).map((activity) => activity.title)).toContain('免手续费');
     await adminCall(ctx, operator, 'saveActivity', {
       id: created.content.id,
+      updatedAt: created.content.updatedAt,
       platId: BITGET,
       kind: 'hot',
       titles: { en: 'Fee holiday, extended', zh: '免手续费', ko: '수수료 면제' },
@@ -373,6 +374,117 @@ describe('two operators editing one partner', () => {
       ['1.1', '2.2'].map((score) => adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score })),
     );
     expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+  });
+});
+
+describe('two operators editing one activity', () => {
+  /** An activity of Bitget as the console's editor loads it. */
+  async function loadedActivity(id: number) {
+    const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
+    const bitget = exchanges.find((entry: { platId: number }) => entry.platId === BITGET);
+    const found = bitget.activities.find((activity: { id: number }) => activity.id === id);
+    if (!found) throw new Error(`no activity ${id}`);
+    return found as {
+      id: number;
+      platId: number;
+      kind: string;
+      titles: Record<string, string>;
+      activityUrl: string;
+      position: number;
+      updatedAt: string;
+    };
+  }
+
+  it('refuses a save built on a version another operator saved since; the first save stays', async () => {
+    const other = await newOperator(ctx);
+    const created = await adminCall(ctx, operator, 'saveActivity', {
+      platId: BITGET,
+      kind: 'general',
+      titles: { en: 'Deposit bonus', zh: '充值奖励', ko: '입금 보너스' },
+      activityUrl: 'https://example.com/deposit',
+      position: 3,
+    });
+    expect(created.state).toBe(0);
+    // Both open the activity's dialog.
+    const mine = await loadedActivity(created.content.id);
+    const theirs = await loadedActivity(created.content.id);
+    // I fix the title.
+    expect(
+      await adminCall(ctx, operator, 'saveActivity', {
+        ...mine,
+        titles: { ...mine.titles, en: 'Deposit bonus, doubled' },
+      }),
+    ).toMatchObject({ state: 0, content: { titles: { en: 'Deposit bonus, doubled' } } });
+    // They change the link in the dialog they opened before: it still holds the old title.
+    const stale = await adminCall(
+      ctx,
+      other,
+      'saveActivity',
+      { ...theirs, activityUrl: 'https://example.com/deposit-2' },
+      'ko',
+    );
+    expect(stale).toMatchObject({
+      state: State.Refused,
+      message: translate('ko', 'activityEditedMeanwhile'),
+    });
+    expect(await loadedActivity(created.content.id)).toMatchObject({
+      titles: { en: 'Deposit bonus, doubled' },
+      activityUrl: 'https://example.com/deposit',
+    });
+    // Reloaded, their change goes in on top of mine.
+    const now = await loadedActivity(created.content.id);
+    expect(
+      await adminCall(ctx, other, 'saveActivity', { ...now, activityUrl: 'https://example.com/deposit-2' }),
+    ).toMatchObject({
+      state: 0,
+      content: { titles: { en: 'Deposit bonus, doubled' }, activityUrl: 'https://example.com/deposit-2' },
+    });
+    // A change without the version it was built on is refused, naming the field.
+    const { updatedAt: _u, ...unversioned } = await loadedActivity(created.content.id);
+    expect(await adminCall(ctx, operator, 'saveActivity', unversioned)).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'updatedAt: this field is required',
+    });
+    // Two saves of the same version at the same moment: one goes through.
+    const loaded = await loadedActivity(created.content.id);
+    const answers = await Promise.all(
+      [1, 2].map((position) => adminCall(ctx, operator, 'saveActivity', { ...loaded, position })),
+    );
+    expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+  });
+});
+
+describe('abbreviations', () => {
+  it('are unique whatever the letter case, on creation and on a save', async () => {
+    expect(
+      await adminCall(ctx, operator, 'createExchange', { name: 'Case One', abbreviation: 'CASE1' }),
+    ).toMatchObject({ state: 0 });
+    const before = await countRows(ctx, 'exchanges');
+    expect(
+      await adminCall(ctx, operator, 'createExchange', { name: 'Case Two', abbreviation: 'case1' }, 'zh'),
+    ).toMatchObject({ state: State.Refused, message: translate('zh', 'abbreviationTaken') });
+    expect(await countRows(ctx, 'exchanges')).toBe(before);
+    // Bitget's own abbreviation in another case is a save of its own, not a clash.
+    const bitget = await editorEntry(BITGET);
+    expect(
+      await adminCall(ctx, operator, 'updateExchange', {
+        ...bitget.fields,
+        abbreviation: bitget.fields.abbreviation.toLowerCase(),
+      }),
+    ).toMatchObject({ state: 0 });
+    const lowered = await editorEntry(BITGET);
+    expect(
+      await adminCall(ctx, operator, 'updateExchange', {
+        ...lowered.fields,
+        ...bitget.fields,
+        updatedAt: lowered.updatedAt,
+      }),
+    ).toMatchObject({ state: 0 });
+    const okx = await editorEntry(2);
+    expect(
+      await adminCall(ctx, operator, 'updateExchange', { ...okx.fields, abbreviation: 'Case1' }),
+    ).toMatchObject({ state: State.Refused, message: translate('en', 'abbreviationTaken') });
+    expect((await editorEntry(2)).fields.abbreviation).toBe(okx.fields.abbreviation);
   });
 });
 

@@ -28,6 +28,7 @@ import {
   type ExchangeRow,
   getCatalogRows,
   invalidateCatalogCache,
+  lockActivityRow,
   lockExchangeRow,
   removeActivity,
   replaceVipTiers,
@@ -64,6 +65,7 @@ function toActivity(row: ActivityRow): AdminActivity {
     titles: { en: row.titles.en, zh: row.titles.zh, ko: row.titles.ko },
     activityUrl: row.activityUrl,
     position: row.position,
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -331,7 +333,11 @@ export async function saveVipTiers(
   });
 }
 
-/** /elex/admin/saveActivity: adds one (no id) or changes one. */
+/**
+ * /elex/admin/saveActivity: adds one (no id) or changes one, if it is still the version the editor
+ * loaded (`updatedAt`, checked under the activity's row lock): otherwise another operator changed it
+ * since, and this change, built on the old values, would silently undo theirs. Refused, nothing written.
+ */
 export async function saveActivity(
   deps: AppDeps,
   context: ActionContext,
@@ -361,8 +367,9 @@ export async function saveActivity(
       });
       return after;
     }
-    const before = (await getCatalogRows(tx)).activityRows.find((row) => row.id === input.id);
+    const before = await lockActivityRow(tx, input.id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
+    if (before.updatedAt.toISOString() !== input.updatedAt) throw AppError.refused('activityEditedMeanwhile');
     const row = await updateActivity(within(tx, deps), input.id, fields);
     if (!row) throw new AppError(State.NotFound, 'notFound');
     const after = toActivity(row);

@@ -8,7 +8,7 @@ export type NewExchange = typeof exchanges.$inferInsert;
 export type VipTierRow = typeof exchangeVipTiers.$inferSelect;
 export type NewVipTier = Omit<typeof exchangeVipTiers.$inferInsert, 'id' | 'exchangeId' | 'position'>;
 export type ActivityRow = typeof exchangeActivities.$inferSelect;
-export type NewActivity = Omit<typeof exchangeActivities.$inferInsert, 'id' | 'createdAt'>;
+export type NewActivity = Omit<typeof exchangeActivities.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Everything the public pages show, in catalog order: three queries, whatever the catalog size. */
 export async function selectCatalog(db: Executor) {
@@ -92,11 +92,12 @@ export async function replaceVipTierRows(tx: Executor, exchangeId: number, tiers
     .values(tiers.map((tier, position) => ({ ...tier, exchangeId, position })));
 }
 
-export async function insertActivityRows(tx: Executor, activities: readonly NewActivity[]) {
+/** Adds activities; their first version is `now` (the database's clock when absent: the seed). */
+export async function insertActivityRows(tx: Executor, activities: readonly NewActivity[], now?: Date) {
   if (activities.length === 0) return [];
   return tx
     .insert(exchangeActivities)
-    .values([...activities])
+    .values(activities.map((activity) => (now ? { ...activity, updatedAt: now } : activity)))
     .returning();
 }
 
@@ -108,14 +109,30 @@ export async function deleteActivityRow(tx: Executor, id: number): Promise<boole
   return deleted.length > 0;
 }
 
+/** One activity's row, held until the transaction ends (nothing references it, so no import waits). */
+export async function lockActivityRow(tx: Executor, id: number): Promise<ActivityRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(exchangeActivities)
+    .where(eq(exchangeActivities.id, id))
+    .limit(1)
+    .for('no key update');
+  return row;
+}
+
 export async function updateActivityRow(
   tx: Executor,
   id: number,
   patch: Partial<NewActivity>,
+  now: Date,
 ): Promise<ActivityRow | undefined> {
   const [row] = await tx
     .update(exchangeActivities)
-    .set(patch)
+    .set({
+      ...patch,
+      // A version, as for a partner's row: strictly later than before even on a clock that stands still.
+      updatedAt: sql`greatest(${now.toISOString()}::timestamptz, ${exchangeActivities.updatedAt} + interval '1 millisecond')`,
+    })
     .where(eq(exchangeActivities.id, id))
     .returning();
   return row;

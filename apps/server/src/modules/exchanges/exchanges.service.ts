@@ -517,7 +517,7 @@ export async function replaceVipTiers(deps: CatalogDeps, platId: number, tiers: 
 }
 
 export async function addActivities(deps: CatalogDeps, activities: readonly NewActivity[]) {
-  const rows = await insertActivityRows(deps.db, activities);
+  const rows = await insertActivityRows(deps.db, activities, deps.clock.now());
   invalidateCatalogCache();
   return rows;
 }
@@ -534,7 +534,7 @@ export async function updateActivity(
   id: number,
   patch: Partial<NewActivity>,
 ): Promise<ActivityRow | undefined> {
-  const row = await updateActivityRow(deps.db, id, patch);
+  const row = await updateActivityRow(deps.db, id, patch, deps.clock.now());
   invalidateCatalogCache();
   return row;
 }
@@ -548,4 +548,4 @@ export function getCatalogRows(db: Executor) {
 }
 
 // The console's catalog edits lock an exchange's row through this service (docs/architecture.md, "Boundaries").
-export { lockExchangeRow } from './exchanges.repository.js';
+export { lockActivityRow, lockExchangeRow } from './exchanges.repository.js';

@@ -66,7 +66,9 @@ export const exchanges = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    uniqueIndex('exchanges_abbreviation_unique').on(table.abbreviation),
+    // Unique whatever the letter case: 'ZZ1' and 'zz1' would name one partner to a trader, and the
+    // operator commands find a partner by its abbreviation in any case (cashback/partners.ts).
+    uniqueIndex('exchanges_abbreviation_lower_unique').on(sql`lower(${table.abbreviation})`),
     check('exchanges_score_check', sql`${table.scoreTenths} between 0 and 100`),
     check(
       'exchanges_rates_check',
@@ -115,6 +117,8 @@ export const exchangeActivities = pgTable(
     activityUrl: text('activity_url').notNull(),
     position: integer('position').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The version the console's editor sends back with a change; moved forward by every change. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('exchange_activities_kind_idx').on(table.kind, table.position),

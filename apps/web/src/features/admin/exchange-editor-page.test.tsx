@@ -3,6 +3,8 @@ import {
   type CatalogExchange,
   type ExchangeDictionary,
   type ExchangeIndexResponse,
+  State,
+  translate,
 } from '@elex/contract';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -257,5 +259,89 @@ describe('the exchange editor and the public pages', () => {
     expect(document.querySelector('.exchange-card img')?.getAttribute('src')).toBe(
       '/uploads/logos/byb-2.svg',
     );
+  });
+});
+
+describe('an activity another operator changed meanwhile', () => {
+  it('says nothing was saved, keeps the dialog, and shows their version to open again', async () => {
+    const stored = {
+      ...bybit(),
+      activities: [
+        {
+          id: 41,
+          platId: 3,
+          kind: 'hot' as const,
+          titles: { en: 'Fee holiday', zh: '免手续费', ko: '수수료 면제' },
+          activityUrl: 'https://example.com/holiday',
+          position: 0,
+          updatedAt: '2026-11-01T00:00:00.000Z',
+        },
+      ],
+    };
+    const saves: Array<Record<string, unknown>> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+        switch (String(input)) {
+          case '/elex/admin/catalog':
+            return envelope({ exchanges: [structuredClone(stored)] });
+          case '/elex/admin/saveActivity': {
+            saves.push(body);
+            const [activity] = stored.activities;
+            if (!activity || body.updatedAt !== activity.updatedAt) {
+              return envelope(null, State.Refused, translate('en', 'activityEditedMeanwhile'));
+            }
+            Object.assign(activity, body, { updatedAt: '2026-11-03T00:00:00.000Z' });
+            return envelope(activity);
+          }
+          default:
+            return envelope(null);
+        }
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/admin/catalog/:platId', element: <ExchangeEditorPage /> }], '/admin/catalog/3');
+    await screen.findByText('Fee holiday');
+    // Another operator renames it after this page loaded.
+    const [activity] = stored.activities;
+    if (!activity) throw new Error('no activity');
+    Object.assign(activity, { titles: { ...activity.titles, en: 'Fee holiday, extended' } });
+    activity.updatedAt = '2026-11-02T00:00:00.000Z';
+
+    await user.click(
+      screen.getByRole('button', { name: t('admin.catalog.editActivityNamed', { title: 'Fee holiday' }) }),
+    );
+    let dialog = await screen.findByRole('dialog', { name: t('admin.catalog.editActivity') });
+    const url = within(dialog).getByLabelText(t('admin.catalog.activityUrl'));
+    await user.clear(url);
+    await user.type(url, 'https://example.com/holiday-2');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.catalog.saveActivity') }));
+    expect(await screen.findByText(translate('en', 'activityEditedMeanwhile'))).toBeVisible();
+    expect(saves[0]).toMatchObject({ id: 41, updatedAt: '2026-11-01T00:00:00.000Z' });
+    // Nothing was lost on this side: the dialog is still open with what was typed.
+    expect(within(dialog).getByLabelText(t('admin.catalog.activityUrl'))).toHaveValue(
+      'https://example.com/holiday-2',
+    );
+    // The list already shows their version; opened again, the change goes in on top of it.
+    await user.click(within(dialog).getByRole('button', { name: t('admin.common.cancel') }));
+    const theirs = await screen.findByRole('button', {
+      name: t('admin.catalog.editActivityNamed', { title: 'Fee holiday, extended' }),
+    });
+    await user.click(theirs);
+    dialog = await screen.findByRole('dialog', { name: t('admin.catalog.editActivity') });
+    expect(within(dialog).getByLabelText(t('admin.catalog.activityTitle.en'))).toHaveValue(
+      'Fee holiday, extended',
+    );
+    const again = within(dialog).getByLabelText(t('admin.catalog.activityUrl'));
+    await user.clear(again);
+    await user.type(again, 'https://example.com/holiday-2');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.catalog.saveActivity') }));
+    expect(await screen.findByText(t('msg:savedSuccessfully'))).toBeInTheDocument();
+    expect(saves[1]).toMatchObject({
+      titles: { en: 'Fee holiday, extended' },
+      activityUrl: 'https://example.com/holiday-2',
+      updatedAt: '2026-11-02T00:00:00.000Z',
+    });
   });
 });

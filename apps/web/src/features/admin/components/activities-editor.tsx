@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ApiError } from '../../../shared/api/api-client';
 import { Field } from '../../../shared/ui/field';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { toast } from '../../../shared/ui/toast';
@@ -65,8 +66,11 @@ function ActivityDialog({
             toast.success(t('msg:savedSuccessfully'));
             await onSaved();
             onClose();
-          } catch {
-            // The API client showed the reason.
+          } catch (failure) {
+            // The API client showed the reason. A refusal may be another operator's change since this
+            // dialog opened (activityEditedMeanwhile): the list reloads to show their version, and the
+            // dialog stays open with what was typed here; opened again, it starts from theirs.
+            if (failure instanceof ApiError && failure.kind === 'refused') await onSaved();
           }
         })}
       >
