@@ -368,6 +368,38 @@ describe('two operators editing one partner', () => {
     },
   );
 
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a status change does not wait for an import that references the partner',
+    async () => {
+      const held = deferred();
+      const released = deferred();
+      const importing = ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from exchanges where id = ${OKX} for key share`);
+        held.resolve();
+        await released.promise;
+      });
+      await held.promise;
+      const inFiveSeconds = (path: string) =>
+        Promise.race([
+          adminCall(ctx, operator, path, { platId: OKX }),
+          new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+        ]);
+      try {
+        expect(await inFiveSeconds('retireExchange')).toMatchObject({
+          state: 0,
+          content: { status: 'retired' },
+        });
+        expect(await inFiveSeconds('reinstateExchange')).toMatchObject({
+          state: 0,
+          content: { status: 'live' },
+        });
+      } finally {
+        released.resolve();
+        await importing;
+      }
+    },
+  );
+
   it('lets only one of two saves of the same version through, even at the same moment', async () => {
     const loaded = await editorEntry(OKX);
     const answers = await Promise.all(

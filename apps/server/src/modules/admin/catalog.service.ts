@@ -141,9 +141,9 @@ function within(tx: Transaction, deps: AppDeps): CatalogDeps {
  * built on the old values, would silently undo theirs. Refused, nothing written.
  */
 async function lockUnchanged(tx: Transaction, platId: number, expectedUpdatedAt: string) {
-  // Not FOR UPDATE: an import of this partner inserts records that reference the row for minutes
+  // FOR NO KEY UPDATE: an import of this partner inserts records that reference the row for minutes
   // (FOR KEY SHARE), and a save of its fees must not hang behind it (found in review).
-  const row = await lockExchangeRow(tx, platId, 'no key update');
+  const row = await lockExchangeRow(tx, platId);
   if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
   if (row.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('exchangeEditedMeanwhile');
 }
@@ -266,9 +266,10 @@ const TRANSITIONS = {
 export type ExchangeTransition = keyof typeof TRANSITIONS;
 
 /**
- * /elex/admin/publishExchange, /retireExchange, /reinstateExchange. The row is held FOR UPDATE so two
- * operators cannot both move it; a draft is published only with a sign-up link that refers traders.
- * Retiring touches no binding and no money: the UIDs there keep their records and balances.
+ * /elex/admin/publishExchange, /retireExchange, /reinstateExchange. The row is held (FOR NO KEY UPDATE,
+ * like a save) so two operators cannot both move it, yet a running import of the partner does not hold
+ * the move up; a draft is published only with a sign-up link that refers traders. Retiring touches no
+ * binding and no money: the UIDs there keep their records and balances.
  */
 export async function changeExchangeStatus(
   deps: AppDeps,

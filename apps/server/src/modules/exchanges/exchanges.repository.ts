@@ -31,16 +31,14 @@ export async function countExchanges(db: Executor): Promise<number> {
 }
 
 /**
- * One partner's row, held until the transaction ends: FOR UPDATE for a change of its status; 'no key
- * update' for an edit of its fields, which must not wait for every insert that names the partner (an
- * import's records, a binding) the way FOR UPDATE does, yet still puts two edits in turn.
+ * One partner's row, held `FOR NO KEY UPDATE` until the transaction ends: two edits or status changes
+ * of it go in turn, while the inserts that name the partner (an import's records, a binding, a sync
+ * run: each holds `FOR KEY SHARE` on it until it commits) neither wait for an edit nor make it wait.
+ * Not `FOR UPDATE`: that would queue a console edit behind a minutes-long import and protect nothing
+ * here (the row's key never changes and partners are never deleted; docs/decisions.md).
  */
-export async function lockExchangeRow(
-  tx: Executor,
-  id: number,
-  strength: 'update' | 'no key update' = 'update',
-): Promise<ExchangeRow | undefined> {
-  const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).limit(1).for(strength);
+export async function lockExchangeRow(tx: Executor, id: number): Promise<ExchangeRow | undefined> {
+  const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).limit(1).for('no key update');
   return row;
 }
 
