@@ -590,6 +590,11 @@ export const SyncRunSchema = z.object({
   rebatesInserted: z.number().int(),
   rebatesDuplicates: z.number().int(),
   rebatesSettled: z.number().int(),
+  /**
+   * An operator's `sync:skip` of the segment in its window (status 'skipped'); `error` then says who
+   * and why. A run skipped because another held the exchange has an empty window and false here.
+   */
+  segmentSkipped: z.boolean(),
   error: z.string().nullable(),
   startedAt: isoTime,
   finishedAt: isoTime.nullable(),
@@ -599,6 +604,23 @@ export const SyncRunListSchema = z.object({
   runs: z.array(SyncRunSchema),
   /** Where each exchange's sync resumes. */
   cursors: z.array(z.object({ platId: z.number().int(), nextSegmentStart: isoTime })),
+  /**
+   * Segments operators skipped (`sync:skip`), newest first, whatever the page: each is missing data
+   * until a later run pulls it (`pulledByRunId`).
+   */
+  skippedSegments: z.array(
+    z.object({
+      runId: z.number().int(),
+      platId: z.number().int(),
+      from: isoTime,
+      to: isoTime,
+      note: z.string(),
+      skippedAt: isoTime,
+      pulledByRunId: z.number().int().nullable(),
+      /** The operator's command that pulls it. */
+      pullCommand: z.string(),
+    }),
+  ),
   hasMore: z.boolean(),
 });
 export type SyncRunList = z.infer<typeof SyncRunListSchema>;
@@ -835,6 +857,7 @@ export const AUDIT_ACTIONS = [
   'promotion.update',
   'rebates.settle',
   'sync.run',
+  'sync.skip',
   'housekeeping.run',
   'kept.rebuild',
   'support.reply',

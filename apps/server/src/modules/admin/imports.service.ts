@@ -21,7 +21,7 @@ import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service
 import { loadPartners } from '../cashback/partners.js';
 import { analyzeAfterImport, importRebateFile, RebateFileRejectedError } from '../cashback/rebate-import.js';
 import type { SettlementResult } from '../cashback/settlement.service.js';
-import { getSyncStatus } from '../sync/sync.service.js';
+import { getSyncStatus, isSegmentSkip, pullSegmentCommand } from '../sync/sync.service.js';
 import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
 import { recordAudit } from './audit.service.js';
@@ -343,6 +343,7 @@ export async function listSyncRuns(
       rebatesInserted: run.rebatesInserted,
       rebatesDuplicates: run.rebatesDuplicates,
       rebatesSettled: run.rebatesSettled,
+      segmentSkipped: isSegmentSkip(run),
       error: run.error,
       startedAt: run.startedAt.toISOString(),
       finishedAt: run.finishedAt?.toISOString() ?? null,
@@ -350,6 +351,16 @@ export async function listSyncRuns(
     cursors: status.cursors.map((cursor) => ({
       platId: cursor.platId,
       nextSegmentStart: cursor.nextSegmentStart.toISOString(),
+    })),
+    skippedSegments: status.skippedSegments.map(({ run, pulledByRunId }) => ({
+      runId: run.id,
+      platId: run.platId,
+      from: run.windowStart.toISOString(),
+      to: run.windowEnd.toISOString(),
+      note: run.error ?? '',
+      skippedAt: run.startedAt.toISOString(),
+      pulledByRunId,
+      pullCommand: pullSegmentCommand(run.exchange, { from: run.windowStart, to: run.windowEnd }),
     })),
     hasMore: status.runs.length > SYNC_PAGE,
   };

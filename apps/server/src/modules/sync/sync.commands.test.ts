@@ -1,15 +1,23 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import type { AppDeps } from '../../deps.js';
 import { exchangeCase, TEST_CREDENTIALS } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
+import { runOpsCommand } from '../../ops/run-command.js';
 import { seedOperator, testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
+import { listSyncRuns } from '../admin/imports.service.js';
+import { rebates } from '../cashback/cashback.tables.js';
 import { isReferred } from '../cashback/ingest.service.js';
-import { runSyncCommand, runSyncStatusCommand, type SyncCommandIo } from './sync.commands.js';
+import {
+  runSyncCommand,
+  runSyncSkipCommand,
+  runSyncStatusCommand,
+  type SyncCommandIo,
+} from './sync.commands.js';
 import { syncCursors, syncRuns } from './sync.tables.js';
 
 /** The command as an operator runs it. */
@@ -247,5 +255,261 @@ describe('ops sync <platId> [--from] [--to]', () => {
     const { err, io: streams } = io();
     expect(await runSyncStatusCommand(deps(), ['--limit', 'many'], streams)).toBe(2);
     expect(err.join('\n')).toContain('--limit needs a number');
+  });
+});
+
+/**
+ * `npm run ops -- sync:skip`: an exchange that refuses one segment for good (a malformed row) holds
+ * every later segment back; the operator moves the cursor past exactly that segment and pulls it
+ * later with `sync --from … --to …`, which re-pulls behind the cursor without moving it back.
+ */
+describe('ops sync:skip <platId> --segment <iso> --reason <text>', () => {
+  const COMMISSIONS = '/api/v2/broker/customer-commissions';
+  const skip = (args: string[], streams: SyncCommandIo, app: AppDeps = fastDeps()) =>
+    runSyncSkipCommand(app, args, streams, testOperatorActor);
+  const cursorAt = async () =>
+    (await ctx.db.select().from(syncCursors).where(eq(syncCursors.platId, 4)))[0]?.nextSegmentStart;
+  /** The rebate records stored for the 16th's two UIDs. */
+  const storedRebates = async () =>
+    (
+      await ctx.db
+        .select({ uid: rebates.uid })
+        .from(rebates)
+        .where(and(eq(rebates.platId, 4), eq(rebates.periodStart, iso('2026-01-16T00:00:00Z'))))
+    )
+      .map((row) => row.uid)
+      .sort();
+  /** Bitget reads the 16th (a daily row) with its 18:00 segment; it refuses that request for good. */
+  const refuseThe16th = () =>
+    fake.failWhile(
+      (request) =>
+        request.path === COMMISSIONS && request.query.get('startTime') === String(Date.parse('2026-01-16')),
+      'refused',
+    );
+
+  beforeAll(() => {
+    fake
+      .addReferral('71000011', iso('2026-01-16T13:00:00Z'))
+      .addReferral('71000012', iso('2026-01-16T14:00:00Z'))
+      .addTrade({
+        uid: '71000011',
+        at: iso('2026-01-16T10:00:00Z'),
+        volume: '50',
+        fee: '0.03',
+        commission: '0.01',
+      })
+      .addTrade({
+        uid: '71000012',
+        at: iso('2026-01-16T19:00:00Z'),
+        volume: '70',
+        fee: '0.04',
+        commission: '0.02',
+      });
+  });
+  beforeEach(async () => {
+    // Settled up to 12:00 on the 18th; the sync had got to 12:00 on the 16th.
+    ctx.clock.set(iso('2026-01-20T13:30:00Z'));
+    await ctx.db.delete(syncRuns);
+    await ctx.db.delete(syncCursors);
+    await ctx.db
+      .insert(syncCursors)
+      .values({ platId: 4, nextSegmentStart: iso('2026-01-16T12:00:00Z'), updatedAt: ctx.clock.now() });
+  });
+  afterEach(() => fake.failWhile(undefined));
+
+  it('moves the cursor past the refused segment only, audits it, and the printed command pulls it later without moving the cursor back or doubling a record', async () => {
+    refuseThe16th();
+    // Stuck: every run stops at the 18:00 segment, and the segments after it wait.
+    for (let run = 0; run < 2; run += 1) {
+      const { err, io: streams } = io();
+      expect(await runSync(fastDeps(), ['bitget'], streams)).toBe(1);
+      expect(err).toContain('Failed at: segment 2026-01-16T18:00:00.000Z (the next run starts there)');
+    }
+    expect(await cursorAt()).toEqual(iso('2026-01-16T18:00:00Z'));
+
+    const { out, err, io: streams } = io();
+    const reason = 'Bitget answers code 40034 for the 16th (a row without fee), ticket 8812';
+    expect(await skip(['bitget', '--segment', '2026-01-16T18:00:00Z', '--reason', reason], streams)).toBe(0);
+    expect(err).toEqual([]);
+    const runId = /run (\d+)$/.exec(out[0] ?? '')?.[1];
+    expect(out).toEqual([
+      `Exchange:  bitget (platId 4), run ${runId}`,
+      'Skipped:   2026-01-16T18:00:00.000Z .. 2026-01-17T00:00:00.000Z',
+      'Cursor:    2026-01-17T00:00:00.000Z (the next sync continues there)',
+      `Reason:    ${reason}`,
+      'The skipped segment is not pulled by the sync. Once the exchange answers for it, pull it with:',
+      '  npm run ops -- sync bitget --from 2026-01-16T18:00:00Z --to 2026-01-17T00:00:00Z',
+    ]);
+    expect(await cursorAt()).toEqual(iso('2026-01-17T00:00:00Z'));
+    expect((await listAudit(ctx.db, { target: `sync:${runId}`, page: 1, pageSize: 10 })).rows).toMatchObject([
+      {
+        action: 'sync.skip',
+        actor: testOperatorActor.label,
+        before: { exchange: 'bitget', platId: 4, cursor: '2026-01-16T18:00:00.000Z' },
+        after: {
+          cursor: '2026-01-17T00:00:00.000Z',
+          skipped: { from: '2026-01-16T18:00:00.000Z', to: '2026-01-17T00:00:00.000Z' },
+          reason,
+        },
+      },
+    ]);
+
+    // The sync goes on past it (the exchange still refuses the 16th).
+    const resumed = io();
+    expect(await runSync(fastDeps(), ['bitget'], resumed.io)).toBe(0);
+    expect(resumed.out).toContain('Window:    2026-01-17T00:00:00.000Z .. 2026-01-18T12:00:00.000Z');
+    expect(await cursorAt()).toEqual(iso('2026-01-18T12:00:00Z'));
+    expect(await storedRebates()).toEqual([]);
+
+    // Where operators look: sync:status and the console's sync page name it and how to pull it.
+    const status = io();
+    expect(await runSyncStatusCommand(deps(), ['bitget'], status.io)).toBe(0);
+    const listed = status.out.slice(status.out.indexOf('Skipped segments (newest first):'));
+    expect(listed).toEqual([
+      'Skipped segments (newest first):',
+      `  #${runId} bitget  2026-01-16 18:00 .. 2026-01-17 00:00  skipped 2026-01-20 13:30\n` +
+        `      segment skipped by ${testOperatorActor.label}: ${reason}\n` +
+        '      not pulled yet: npm run ops -- sync bitget --from 2026-01-16T18:00:00Z --to 2026-01-17T00:00:00Z',
+    ]);
+    expect(
+      status.out.some((line) => line.includes(`#${runId} bitget  cli skipped `) && line.includes(reason)),
+    ).toBe(true);
+    const console = await listSyncRuns(deps(), { platId: 4 });
+    expect(console.skippedSegments).toEqual([
+      {
+        runId: Number(runId),
+        platId: 4,
+        from: '2026-01-16T18:00:00.000Z',
+        to: '2026-01-17T00:00:00.000Z',
+        note: `segment skipped by ${testOperatorActor.label}: ${reason}`,
+        skippedAt: '2026-01-20T13:30:00.000Z',
+        pulledByRunId: null,
+        pullCommand: 'npm run ops -- sync bitget --from 2026-01-16T18:00:00Z --to 2026-01-17T00:00:00Z',
+      },
+    ]);
+    expect(console.runs.find((run) => run.id === Number(runId))).toMatchObject({
+      status: 'skipped',
+      segmentSkipped: true,
+    });
+
+    // The exchange answers again: the printed command pulls the segment behind the cursor...
+    fake.failWhile(undefined);
+    const pull = io();
+    expect(
+      await runSync(
+        fastDeps(),
+        ['bitget', '--from', '2026-01-16T18:00:00Z', '--to', '2026-01-17T00:00:00Z'],
+        pull.io,
+      ),
+    ).toBe(0);
+    expect(pull.out).toContain('Window:    2026-01-16T18:00:00.000Z .. 2026-01-17T00:00:00.000Z');
+    expect(pull.out.find((line) => line.startsWith('Rebates:'))).toMatch(
+      /^Rebates: +2 inserted, 0 duplicates/,
+    );
+    const pullRunId = Number(/run (\d+)$/.exec(pull.out[0] ?? '')?.[1]);
+    // ...leaves the cursor where the sync got to...
+    expect(await cursorAt()).toEqual(iso('2026-01-18T12:00:00Z'));
+    expect(await storedRebates()).toEqual(['71000011', '71000012']);
+    expect((await listSyncRuns(deps(), { platId: 4 })).skippedSegments[0]?.pulledByRunId).toBe(pullRunId);
+    const after = io();
+    await runSyncStatusCommand(deps(), ['bitget'], after.io);
+    expect(after.out.at(-1)).toMatch(new RegExp(`pulled since by run #${pullRunId}$`));
+
+    // ...and pulling a window behind the cursor again stores nothing twice.
+    const again = io();
+    expect(
+      await runSync(
+        fastDeps(),
+        ['bitget', '--from', '2026-01-16T12:00:00Z', '--to', '2026-01-17T06:00:00Z'],
+        again.io,
+      ),
+    ).toBe(0);
+    expect(again.out).toContain('Referrals: 0 inserted, 2 already known');
+    expect(again.out.find((line) => line.startsWith('Rebates:'))).toMatch(
+      /^Rebates: +0 inserted, 2 duplicates/,
+    );
+    expect(await storedRebates()).toEqual(['71000011', '71000012']);
+    expect(await cursorAt()).toEqual(iso('2026-01-18T12:00:00Z'));
+  });
+
+  it('refuses, changing nothing, a segment the cursor is not at, one not settled yet, or an exchange never synced', async () => {
+    const refused = async (args: string[], message: string) => {
+      const runsBefore = await ctx.db.select().from(syncRuns);
+      const cursorBefore = await cursorAt();
+      const { out, err, io: streams } = io();
+      expect(await skip([...args, '--reason', 'test'], streams)).toBe(1);
+      expect(out).toEqual([]);
+      expect(err.join('\n')).toContain('sync:skip: refused, nothing changed: ');
+      expect(err.join('\n')).toContain(message);
+      expect(await ctx.db.select().from(syncRuns)).toEqual(runsBefore);
+      expect(await cursorAt()).toEqual(cursorBefore);
+    };
+    // Behind the cursor (already pulled) and ahead of it (not tried yet).
+    await refused(
+      ['bitget', '--segment', '2026-01-16T06:00:00Z'],
+      'the cursor of bitget is at 2026-01-16T12:00:00.000Z, not at 2026-01-16T06:00:00.000Z',
+    );
+    await refused(['4', '--segment', '2026-01-16T18:00:00Z'], 'not at 2026-01-16T18:00:00.000Z');
+    // The cursor at a segment that has not settled: the sync has not tried it.
+    await ctx.db.update(syncCursors).set({ nextSegmentStart: iso('2026-01-18T12:00:00Z') });
+    await refused(['bitget', '--segment', '2026-01-18T12:00:00Z'], 'has not settled yet');
+    await ctx.db.delete(syncCursors);
+    await refused(['bitget', '--segment', '2026-01-16T12:00:00Z'], 'bitget has not been synced yet');
+  });
+
+  it('refuses while a sync holds the cursor, and skips once its lease has run out', async () => {
+    const lockedUntil = new Date(ctx.clock.now().getTime() + 5 * 60_000);
+    await ctx.db.update(syncCursors).set({ lockedBy: 'host:1:run', lockedUntil });
+    const held = io();
+    expect(await skip(['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'stuck'], held.io)).toBe(1);
+    expect(held.err.join('\n')).toContain(
+      'a sync of bitget holds the cursor (host:1:run, lease until 2026-01-20T13:35:00.000Z): wait for it to finish',
+    );
+    expect(await cursorAt()).toEqual(iso('2026-01-16T12:00:00Z'));
+    expect(await ctx.db.select().from(syncRuns)).toEqual([]);
+
+    // A crashed run's lease runs out: the cursor is free to move.
+    ctx.clock.set(new Date(lockedUntil.getTime() + 1000));
+    const free = io();
+    expect(await skip(['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'stuck'], free.io)).toBe(0);
+    expect(await cursorAt()).toEqual(iso('2026-01-16T18:00:00Z'));
+  });
+
+  it.each([
+    [[], 'name one exchange'],
+    [['bitget', '--reason', 'x'], '--segment needs the segment’s start'],
+    [['bitget', '--segment', '2026-01-16T12:00:00', '--reason', 'x'], '--segment: the time needs its zone'],
+    [
+      ['bitget', '--segment', '2026-01-16T13:00:00Z', '--reason', 'x'],
+      '--segment: 2026-01-16T13:00:00.000Z is not the start of a 6-hour segment',
+    ],
+    [['bitget', '--segment', '2026-01-16T12:00:00Z'], '--reason needs a text saying why'],
+    [['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', '  '], '--reason needs a text saying why'],
+    [['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'x'.repeat(501)], 'at most 500'],
+    [['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'x', '--to', 'y'], 'unknown option --to'],
+  ])('refuses the arguments %j with usage (exit 2), changing nothing', async (args, message) => {
+    const { err, io: streams } = io();
+    expect(await skip(args, streams)).toBe(2);
+    expect(err.join('\n')).toContain(message);
+    expect(err.join('\n')).toContain('Usage: npm run ops -- sync:skip <platId|name> --segment');
+    expect(await cursorAt()).toEqual(iso('2026-01-16T12:00:00Z'));
+  });
+
+  it('is refused without an operator named (exit 2), changing nothing', async () => {
+    const { err, io: streams } = io();
+    const request = {
+      name: 'sync:skip',
+      args: ['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'stuck'],
+      osUser: 'night-shift',
+    };
+    expect(await runOpsCommand(deps(), request, streams)).toBe(2);
+    expect(err.join('\n')).toContain('sync:skip changes data: name the operator running it');
+    expect(await cursorAt()).toEqual(iso('2026-01-16T12:00:00Z'));
+  });
+
+  it('refuses an exchange without an API (exit 1)', async () => {
+    const { err, io: streams } = io();
+    expect(await skip(['okx', '--segment', '2026-01-16T12:00:00Z', '--reason', 'x'], streams)).toBe(1);
+    expect(err.join('\n')).toContain('OKX has no API configured');
   });
 });

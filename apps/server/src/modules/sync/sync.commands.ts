@@ -5,7 +5,15 @@ import { explained } from '../../lib/reasons.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
-import { findSyncTarget, getSyncStatus, type SyncRunSummary, syncExchange } from './sync.service.js';
+import {
+  findSyncTarget,
+  getSyncStatus,
+  pullSegmentCommand,
+  type SyncRunSummary,
+  segmentStartProblem,
+  skipSyncSegment,
+  syncExchange,
+} from './sync.service.js';
 import { cashbackIngest, syncableAdapters } from './sync.wiring.js';
 
 /**
@@ -30,8 +38,13 @@ export const syncCommands = {
     usage: 'sync <platId|name> [--from <iso>] [--to <iso>]',
     run: runSyncCommand,
   },
+  'sync:skip': {
+    summary: 'move an exchange’s sync cursor past the one segment the exchange refuses for good',
+    usage: 'sync:skip <platId|name> --segment <iso start> --reason "<why>"',
+    run: runSyncSkipCommand,
+  },
   'sync:status': {
-    summary: 'each exchange’s sync cursor and the latest sync runs',
+    summary: 'each exchange’s sync cursor, the latest sync runs and the segments operators skipped',
     needsOperator: false as const,
     usage: 'sync:status [platId|name] [--limit <n>]',
     run: runSyncStatusCommand,
@@ -169,6 +182,106 @@ function printSummary(io: SyncCommandIo, summary: SyncRunSummary) {
   if (summary.error) io.err(`Error:     ${summary.error}`);
 }
 
+const REASON_MAX = 500;
+
+/**
+ * `sync:skip <platId|name> --segment <iso start> --reason "<why>"`: for a segment the exchange's API
+ * refuses every time (a malformed row), which would hold every later segment back: moves the cursor
+ * past exactly that segment, records a skipped run naming the operator and the reason, audits it as
+ * `sync.skip` in the same transaction, and prints the command that pulls the segment later. Exit 0
+ * skipped, 1 refused (changing nothing), 2 bad arguments.
+ */
+export async function runSyncSkipCommand(
+  deps: AppDeps,
+  args: string[],
+  io: SyncCommandIo,
+  actor: AuditActor,
+): Promise<number> {
+  const usage = `\nUsage: npm run ops -- ${syncCommands['sync:skip'].usage}`;
+  const read = readCommandArgs(args, ['segment', 'reason']);
+  if (typeof read === 'string') {
+    io.err(
+      `sync:skip: ${read
+        .replace(
+          /^--segment needs a value$/,
+          '--segment needs the segment’s start (ISO 8601, e.g. 2026-01-12T18:00:00Z)',
+        )
+        .replace(/^--reason needs a value$/, '--reason needs a text saying why')}${usage}`,
+    );
+    return 2;
+  }
+  if (read.positionals.length !== 1) {
+    io.err(`sync:skip: name one exchange: its catalog id (4) or name (bitget)${usage}`);
+    return 2;
+  }
+  const segmentText = read.values.segment;
+  if (segmentText === undefined) {
+    io.err(`sync:skip: --segment needs the segment’s start (ISO 8601, e.g. 2026-01-12T18:00:00Z)${usage}`);
+    return 2;
+  }
+  const segmentStart = parseIsoTime(segmentText);
+  if (!(segmentStart instanceof Date)) {
+    io.err(`sync:skip: --segment: ${explained(segmentStart).reason}${usage}`);
+    return 2;
+  }
+  const misaligned = segmentStartProblem(segmentStart);
+  if (misaligned) {
+    io.err(`sync:skip: --segment: ${misaligned}${usage}`);
+    return 2;
+  }
+  const reason = read.values.reason?.trim() ?? '';
+  if (reason === '') {
+    io.err(`sync:skip: --reason needs a text saying why${usage}`);
+    return 2;
+  }
+  if (reason.length > REASON_MAX) {
+    io.err(`sync:skip: --reason is ${reason.length} characters; at most ${REASON_MAX}${usage}`);
+    return 2;
+  }
+  const target = await findSyncTarget(deps, syncableAdapters(deps), read.positionals[0] as string);
+  if ('error' in target) {
+    io.err(`sync:skip: ${target.error}`);
+    return 1;
+  }
+  // The move, its run and its audit entry commit together or not at all.
+  const result = await deps.db.transaction(async (tx) => {
+    const skip = await skipSyncSegment({ db: tx, clock: deps.clock }, target, segmentStart, {
+      by: actor.label,
+      reason,
+    });
+    if (!skip.skipped) return skip;
+    await recordAudit(tx, {
+      actor,
+      action: 'sync.skip',
+      target: `sync:${skip.run.id}`,
+      before: {
+        exchange: target.adapter.exchange,
+        platId: target.platId,
+        cursor: skip.segment.from.toISOString(),
+      },
+      after: {
+        cursor: skip.cursor.nextSegmentStart.toISOString(),
+        skipped: { from: skip.segment.from.toISOString(), to: skip.segment.to.toISOString() },
+        reason,
+      },
+      at: deps.clock.now(),
+    });
+    return skip;
+  });
+  if (!result.skipped) {
+    io.err(`sync:skip: refused, nothing changed: ${result.refusal}`);
+    return 1;
+  }
+  const { exchange } = target.adapter;
+  io.out(`Exchange:  ${exchange} (platId ${target.platId}), run ${result.run.id}`);
+  io.out(`Skipped:   ${result.segment.from.toISOString()} .. ${result.segment.to.toISOString()}`);
+  io.out(`Cursor:    ${result.cursor.nextSegmentStart.toISOString()} (the next sync continues there)`);
+  io.out(`Reason:    ${reason}`);
+  io.out('The skipped segment is not pulled by the sync. Once the exchange answers for it, pull it with:');
+  io.out(`  ${pullSegmentCommand(exchange, result.segment)}`);
+  return 0;
+}
+
 /** `sync:status`: where each exchange resumes, who holds it, and the latest runs (newest first). */
 export async function runSyncStatusCommand(
   deps: AppDeps,
@@ -225,6 +338,19 @@ export async function runSyncStatusCommand(
         `referrals +${run.referralsInserted}/${run.referralsKnown} known  ` +
         `rebates +${run.rebatesInserted}/${run.rebatesDuplicates} dup  started ${time(run.startedAt)}` +
         (run.error ? `\n      ${run.error}` : ''),
+    );
+  }
+  // Skips stay listed however many runs came since: each is a hole in the data until pulled.
+  io.out('Skipped segments (newest first):');
+  if (status.skippedSegments.length === 0) io.out('  none');
+  for (const { run, pulledByRunId } of status.skippedSegments) {
+    const segment = { from: run.windowStart, to: run.windowEnd };
+    io.out(
+      `  #${run.id} ${run.exchange.padEnd(7)} ${time(run.windowStart)} .. ${time(run.windowEnd)}  skipped ${time(run.startedAt)}` +
+        `\n      ${run.error ?? ''}` +
+        (pulledByRunId === null
+          ? `\n      not pulled yet: ${pullSegmentCommand(run.exchange, segment)}`
+          : `\n      pulled since by run #${pulledByRunId}`),
     );
   }
   return 0;

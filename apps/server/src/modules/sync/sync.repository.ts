@@ -59,6 +59,32 @@ export async function renewCursorLease(
   return rows.length > 0;
 }
 
+/**
+ * An operator's skip: moves the cursor from `from` to `to` only while it still points at `from` and
+ * no run holds a live lease, in one conditional UPDATE (a run claiming the row at the same moment
+ * either sees the moved cursor or makes this answer nothing). Answers the moved row, or undefined.
+ */
+export async function skipCursorRow(
+  db: Executor,
+  platId: number,
+  from: Date,
+  to: Date,
+  now: Date,
+): Promise<SyncCursorRow | undefined> {
+  const [row] = await db
+    .update(syncCursors)
+    .set({ nextSegmentStart: to, updatedAt: now })
+    .where(
+      and(
+        eq(syncCursors.platId, platId),
+        eq(syncCursors.nextSegmentStart, from),
+        or(isNull(syncCursors.lockedUntil), lt(syncCursors.lockedUntil, now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
 export async function releaseCursorRow(
   db: Executor,
   platId: number,
@@ -112,6 +138,38 @@ export async function selectRunRows(
       and(
         filter.platId === undefined ? undefined : eq(syncRuns.platId, filter.platId),
         filter.beforeId === undefined ? undefined : lt(syncRuns.id, filter.beforeId),
+      ),
+    )
+    .orderBy(desc(syncRuns.id))
+    .limit(filter.limit);
+}
+
+/**
+ * Operators' skips (a 'skipped' run with a segment in its window; a run skipped for the lease has
+ * none), newest first, each with the first later run that succeeded over a window covering it (the
+ * operator's `sync --from … --to …` that pulled it after all), or null while it is still missing.
+ */
+export async function selectSegmentSkipRows(
+  db: Executor,
+  filter: { platId?: number; limit: number },
+): Promise<Array<{ run: SyncRunRow; pulledByRunId: number | null }>> {
+  return db
+    .select({
+      run: syncRuns,
+      // Spelled out: in a select list drizzle writes a column unqualified, which would mean `later`'s.
+      pulledByRunId: sql<number | null>`(
+        select min(later.id) from sync_runs as later
+        where later.plat_id = sync_runs.plat_id and later.id > sync_runs.id and later.status = 'succeeded'
+          and later.window_start <= sync_runs.window_start and later.window_end >= sync_runs.window_end)`.mapWith(
+        Number,
+      ),
+    })
+    .from(syncRuns)
+    .where(
+      and(
+        filter.platId === undefined ? undefined : eq(syncRuns.platId, filter.platId),
+        eq(syncRuns.status, 'skipped'),
+        sql`${syncRuns.segmentsTotal} > 0`,
       ),
     )
     .orderBy(desc(syncRuns.id))

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CASHBACK } from '@elex/contract';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { SyncableExchangeAdapter } from '../../integrations/exchanges/adapter.js';
 import type { CommissionEntry, ReferralEntry, TimeWindow } from '../../integrations/exchanges/types.js';
 import { ceilToSegment, DAY_MS, floorToSegment, HOUR_MS } from '../../integrations/exchanges/windows.js';
@@ -17,6 +17,8 @@ import {
   renewCursorLease,
   selectCursorRows,
   selectRunRows,
+  selectSegmentSkipRows,
+  skipCursorRow,
   updateRunRow,
 } from './sync.repository.js';
 import type { SyncCursorRow, SyncRunRow, SyncRunStatus, SyncTrigger } from './sync.tables.js';
@@ -397,9 +399,111 @@ export async function findSyncTarget(
   return { platId: entry.id, adapter };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// An operator's skip of a segment the exchange refuses for good
+
+/**
+ * A run that records an operator's skip: status 'skipped' with the segment as its window (one
+ * segment, none done). A run skipped because another held the cursor has an empty window.
+ */
+export function isSegmentSkip(run: Pick<SyncRunRow, 'status' | 'segmentsTotal'>): boolean {
+  return run.status === 'skipped' && run.segmentsTotal > 0;
+}
+
+/** The operator's command that pulls a skipped segment later (it leaves the cursor alone). */
+export function pullSegmentCommand(exchange: string, segment: TimeWindow): string {
+  const text = (date: Date) => date.toISOString().replace('.000Z', 'Z');
+  return `npm run ops -- sync ${exchange} --from ${text(segment.from)} --to ${text(segment.to)}`;
+}
+
+/** Why `start` cannot start a segment, or undefined when it does. */
+export function segmentStartProblem(start: Date): string | undefined {
+  return start.getTime() % SEGMENT_MS === 0
+    ? undefined
+    : `${start.toISOString()} is not the start of a 6-hour segment (00:00, 06:00, 12:00 or 18:00 UTC)`;
+}
+
+export type SegmentSkip =
+  | { skipped: true; run: SyncRunRow; segment: TimeWindow; cursor: SyncCursorRow }
+  | { skipped: false; refusal: string };
+
+/**
+ * Moves an exchange's cursor past the one segment it points at, for an exchange that refuses that
+ * segment for good (a malformed row): every later segment waits behind it otherwise. Refused unless
+ * `segmentStart` is where the cursor is, the segment has settled (so the sync has tried it), and no
+ * run holds the cursor; the cursor check and the move are one conditional UPDATE. Records a
+ * 'skipped' run with the segment as its window and `by: reason` as its error. Pass the transaction
+ * the caller audits in.
+ */
+export async function skipSyncSegment(
+  deps: { db: Executor; clock: Clock },
+  target: SyncTarget,
+  segmentStart: Date,
+  skip: { by: string; reason: string },
+): Promise<SegmentSkip> {
+  const { db } = deps;
+  const { platId, adapter } = target;
+  const now = deps.clock.now();
+  const at = (date: Date) => date.toISOString();
+  const misaligned = segmentStartProblem(segmentStart);
+  if (misaligned) return { skipped: false, refusal: misaligned };
+  const segment: TimeWindow = { from: segmentStart, to: new Date(segmentStart.getTime() + SEGMENT_MS) };
+  const cursor = await findCursorRow(db, platId);
+  if (!cursor)
+    return { skipped: false, refusal: `${adapter.exchange} has not been synced yet: no cursor to move` };
+  if (cursor.nextSegmentStart.getTime() !== segmentStart.getTime()) {
+    return {
+      skipped: false,
+      refusal: `the cursor of ${adapter.exchange} is at ${at(cursor.nextSegmentStart)}, not at ${at(segmentStart)}: only the segment the sync is stuck at can be skipped (a segment behind the cursor is re-pulled with sync --from … --to …)`,
+    };
+  }
+  if (cursor.lockedUntil && cursor.lockedUntil >= now) {
+    return {
+      skipped: false,
+      refusal: `a sync of ${adapter.exchange} holds the cursor (${cursor.lockedBy ?? 'unknown'}, lease until ${at(cursor.lockedUntil)}): wait for it to finish, then try again`,
+    };
+  }
+  if (segment.to > settledUntil(now, adapter)) {
+    return {
+      skipped: false,
+      refusal: `segment ${at(segment.from)} has not settled yet, so the sync has not tried it: nothing is stuck there`,
+    };
+  }
+  const moved = await skipCursorRow(db, platId, segment.from, segment.to, now);
+  if (!moved) {
+    return {
+      skipped: false,
+      refusal: `a sync of ${adapter.exchange} claimed the cursor meanwhile: look at sync:status and try again`,
+    };
+  }
+  const run = await insertRunRow(db, {
+    platId,
+    exchange: adapter.exchange,
+    trigger: 'cli',
+    status: 'skipped',
+    windowStart: segment.from,
+    windowEnd: segment.to,
+    segmentsTotal: 1,
+    segmentsDone: 0,
+    error: `segment skipped by ${skip.by}: ${skip.reason}`,
+    instance: INSTANCE_ID,
+    startedAt: now,
+    finishedAt: now,
+  });
+  return { skipped: true, run, segment, cursor: moved };
+}
+
+interface SegmentSkipView {
+  run: SyncRunRow;
+  /** The later run that pulled the segment after all, or null while it is missing. */
+  pulledByRunId: number | null;
+}
+
 export interface SyncStatus {
   cursors: SyncCursorRow[];
   runs: SyncRunRow[];
+  /** Operators' skips, newest first (at most 50). */
+  skippedSegments: SegmentSkipView[];
 }
 
 /** For the operator console: each exchange's resume point and lock, and the latest runs (newest first). */
@@ -411,6 +515,10 @@ export async function getSyncStatus(
   return {
     cursors: await selectCursorRows(deps.db),
     runs: await selectRunRows(deps.db, { ...filter, limit }),
+    skippedSegments: await selectSegmentSkipRows(deps.db, {
+      ...(filter.platId === undefined ? {} : { platId: filter.platId }),
+      limit: 50,
+    }),
   };
 }
 

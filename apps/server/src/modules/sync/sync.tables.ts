@@ -23,7 +23,11 @@ export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 export const SYNC_TRIGGERS = ['job', 'cli'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
 
-/** One sync run of one exchange, for the operator console: what it pulled, or why it stopped. */
+/**
+ * One sync run of one exchange, for the operator console: what it pulled, or why it stopped. A
+ * 'skipped' run with a segment in its window is an operator's `sync:skip` of that segment (its error
+ * says who and why); one skipped because another run held the cursor has an empty window.
+ */
 export const syncRuns = pgTable(
   'sync_runs',
   {

@@ -3,6 +3,8 @@ import {
   PLACEHOLDER_REFERRAL_CODE,
   type PromotionCode,
   type PromotionStatus,
+  type SyncRun,
+  type SyncRunList,
 } from '@elex/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -585,5 +587,83 @@ describe('the promotion codes page', () => {
       maxUses: 200,
     });
     await waitFor(() => expect(cells(rowOf('SPRING-PROMO'))[2]).toBe('200'));
+  });
+});
+
+describe('the exchange syncs on the imports page', () => {
+  const skipNote = 'segment skipped by ops@example.com: Bitget refuses the 16th (row without fee)';
+  const pullCommand = 'npm run ops -- sync bitget --from 2026-01-16T18:00:00Z --to 2026-01-17T00:00:00Z';
+  const skipRun: SyncRun = {
+    id: 16,
+    platId: 4,
+    exchange: 'bitget',
+    trigger: 'cli',
+    status: 'skipped',
+    windowStart: '2026-01-16T18:00:00.000Z',
+    windowEnd: '2026-01-17T00:00:00.000Z',
+    segmentsTotal: 1,
+    segmentsDone: 0,
+    referralsInserted: 0,
+    rebatesInserted: 0,
+    rebatesDuplicates: 0,
+    rebatesSettled: 0,
+    segmentSkipped: true,
+    error: skipNote,
+    startedAt: '2026-01-20T13:30:00.000Z',
+    finishedAt: '2026-01-20T13:30:00.000Z',
+  };
+  const syncRuns = (pulledByRunId: number | null): SyncRunList => ({
+    runs: [skipRun],
+    cursors: [{ platId: 4, nextSegmentStart: '2026-01-18T12:00:00.000Z' }],
+    skippedSegments: [
+      {
+        runId: 16,
+        platId: 4,
+        from: skipRun.windowStart,
+        to: skipRun.windowEnd,
+        note: skipNote,
+        skippedAt: skipRun.startedAt,
+        pulledByRunId,
+        pullCommand,
+      },
+    ],
+    hasMore: false,
+  });
+  const open = (list: SyncRunList) => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/importRuns': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/syncRuns': () => envelope(list),
+    });
+    renderRoutes(routes, '/admin/imports');
+  };
+
+  it('lists a segment an operator skipped, who and why, and the command that pulls it', async () => {
+    open(syncRuns(null));
+    const skipped = await screen.findByRole(
+      'table',
+      { name: t('admin.imports.skippedTitle') },
+      { timeout: 5000 },
+    );
+    expect(within(skipped).getByText(skipNote)).toBeVisible();
+    expect(within(skipped).getByText(t('admin.imports.skippedNotPulled'))).toBeVisible();
+    expect(within(skipped).getByText(pullCommand)).toBeVisible();
+    // The run itself says a segment was skipped, not that another sync held the exchange.
+    const runs = screen.getByRole('region', { name: t('admin.imports.syncTitle') });
+    expect(within(runs).getByText(t('admin.imports.syncStatuses.segmentSkipped'))).toBeVisible();
+    expect(within(runs).queryByText(t('admin.imports.syncStatuses.skipped'))).toBeNull();
+  });
+
+  it('says which run pulled a skipped segment since', async () => {
+    open(syncRuns(21));
+    const skipped = await screen.findByRole(
+      'table',
+      { name: t('admin.imports.skippedTitle') },
+      { timeout: 5000 },
+    );
+    expect(within(skipped).getByText(t('admin.imports.skippedPulledBy', { id: 21 }))).toBeVisible();
+    expect(within(skipped).queryByText(pullCommand)).toBeNull();
   });
 });

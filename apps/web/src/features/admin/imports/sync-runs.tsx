@@ -25,9 +25,9 @@ function SyncRunRow({ run, exchangeName }: { run: SyncRunList['runs'][number]; e
       </td>
       <td className="wrap">
         <span
-          className={`status status-${run.status === 'succeeded' ? 'completed' : run.status === 'failed' ? 'failed' : 'pending'}`}
+          className={`status status-${run.status === 'succeeded' ? 'completed' : run.status === 'failed' || run.segmentSkipped ? 'failed' : 'pending'}`}
         >
-          {t(`admin.imports.syncStatuses.${run.status}`)}
+          {t(`admin.imports.syncStatuses.${run.segmentSkipped ? 'segmentSkipped' : run.status}`)}
         </span>
         {run.error ? <span className="status-reason">{run.error}</span> : null}
       </td>
@@ -45,6 +45,67 @@ function SyncRunRow({ run, exchangeName }: { run: SyncRunList['runs'][number]; e
       </td>
       <td className="numeric">{run.rebatesSettled}</td>
     </tr>
+  );
+}
+
+/**
+ * Segments an operator moved the sync past (`sync:skip`): listed above the runs whatever the page,
+ * since each is data missing until someone pulls it with the command shown.
+ */
+function SkippedSegments({
+  skipped,
+  exchangeName,
+}: {
+  skipped: SyncRunList['skippedSegments'];
+  exchangeName: (platId: number) => string;
+}) {
+  const { t } = useTranslation();
+  if (skipped.length === 0) return null;
+  return (
+    <div>
+      <h3 id="skipped-segments-title">{t('admin.imports.skippedTitle')}</h3>
+      <p className="muted">{t('admin.imports.skippedHint')}</p>
+      <ScrollRegion label={t('admin.imports.skippedTitle')}>
+        <table className="data-table" aria-labelledby="skipped-segments-title">
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.imports.exchange')}</th>
+              <th scope="col">{t('admin.imports.skippedSegment')}</th>
+              <th scope="col">{t('admin.imports.skippedNote')}</th>
+              <th scope="col">{t('admin.imports.status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {skipped.map((segment) => (
+              <tr key={segment.runId}>
+                <td>{exchangeName(segment.platId)}</td>
+                <td>
+                  {formatTime(segment.from)} – {formatTime(segment.to)}
+                </td>
+                <td className="wrap">
+                  {segment.note}
+                  <span className="status-reason">{formatTime(segment.skippedAt)}</span>
+                </td>
+                <td className="wrap">
+                  {segment.pulledByRunId === null ? (
+                    <>
+                      <span className="status status-failed">{t('admin.imports.skippedNotPulled')}</span>
+                      <span className="status-reason">
+                        {t('admin.imports.skippedPull')}: <code>{segment.pullCommand}</code>
+                      </span>
+                    </>
+                  ) : (
+                    <span className="status status-completed">
+                      {t('admin.imports.skippedPulledBy', { id: segment.pulledByRunId })}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+    </div>
   );
 }
 
@@ -71,6 +132,9 @@ export function SyncRuns() {
         </label>
       </div>
       {runs.isError && !runs.data ? <LoadError onRetry={() => void runs.refetch()} /> : null}
+      {runs.data?.pages[0] ? (
+        <SkippedSegments skipped={runs.data.pages[0].skippedSegments} exchangeName={exchangeName} />
+      ) : null}
       {!runs.data ? (
         runs.isError ? null : (
           <Skeleton lines={3} />
