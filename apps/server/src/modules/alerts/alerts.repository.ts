@@ -69,7 +69,11 @@ export async function claimAlertKey(db: Executor, key: string, at: Date): Promis
   return inserted.length > 0;
 }
 
-/** Failed runs of an exchange since its last successful one (skipped runs do not count either way). */
+/**
+ * Failed runs of an exchange since its last successful one or an operator's skip of a segment
+ * (`sync:skip`: the operator has dealt with that failure, so the next stuck segment alerts again).
+ * Runs skipped because another held the cursor count neither way.
+ */
 export async function selectFailureStreak(
   db: Executor,
   platId: number,
@@ -79,7 +83,8 @@ export async function selectFailureStreak(
       with streak as (
         select id, started_at, error from sync_runs
         where plat_id = ${platId} and status = 'failed'
-          and id > coalesce((select max(id) from sync_runs where plat_id = ${platId} and status = 'succeeded'), 0)
+          and id > coalesce((select max(id) from sync_runs where plat_id = ${platId}
+            and (status = 'succeeded' or (status = 'skipped' and segments_total > 0))), 0)
       )
       select count(*) as failures,
              to_char(min(started_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since,

@@ -10,6 +10,7 @@ import { seedOperator, testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import { listSyncRuns } from '../admin/imports.service.js';
+import { operatorsExist } from '../admin/operators.service.js';
 import { rebates } from '../cashback/cashback.tables.js';
 import { isReferred } from '../cashback/ingest.service.js';
 import {
@@ -430,6 +431,39 @@ describe('ops sync:skip <platId> --segment <iso> --reason <text>', () => {
     );
     expect(await storedRebates()).toEqual(['71000011', '71000012']);
     expect(await cursorAt()).toEqual(iso('2026-01-18T12:00:00Z'));
+  });
+
+  it('counts failures afresh after a skip: the next stuck segment alerts again', async () => {
+    // Alerts go to the operators: one is needed (an earlier test may have made the first).
+    if (!(await operatorsExist(ctx.db))) await seedOperator(deps(), 'skip-alerts@example.com');
+    const alerts = async () =>
+      Number(
+        rowsOf<{ n: string }>(
+          await ctx.db.execute(
+            sql`select count(*) as n from mail_outbox where template = 'alertSyncFailing'`,
+          ),
+        )[0]?.n,
+      );
+    const before = await alerts();
+    // The 16th and the 17th are both refused for good.
+    const refused = [Date.parse('2026-01-16'), Date.parse('2026-01-17')].map(String);
+    fake.failWhile(
+      (request) => request.path === COMMISSIONS && refused.includes(request.query.get('startTime') ?? ''),
+      'refused',
+    );
+    const failures = ctx.config.alerts.syncFailures;
+    for (let run = 0; run < failures; run += 1)
+      expect(await runSync(fastDeps(), ['bitget'], io().io)).toBe(1);
+    expect((await alerts()) - before).toBe(1);
+    expect(
+      await skip(['bitget', '--segment', '2026-01-16T18:00:00Z', '--reason', 'row without fee'], io().io),
+    ).toBe(0);
+    for (let run = 0; run < failures; run += 1) {
+      const { err, io: streams } = io();
+      expect(await runSync(fastDeps(), ['bitget'], streams)).toBe(1);
+      expect(err).toContain('Failed at: segment 2026-01-17T18:00:00.000Z (the next run starts there)');
+    }
+    expect((await alerts()) - before).toBe(2);
   });
 
   it('refuses, changing nothing, a segment the cursor is not at, one not settled yet, or an exchange never synced', async () => {
