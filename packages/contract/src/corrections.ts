@@ -117,10 +117,16 @@ export const CorrectionPageSchema = z.object({
 });
 export type CorrectionPage = z.infer<typeof CorrectionPageSchema>;
 
-// /elex/user/seeAdjustments {account?, page, pageSize}: posted corrections of the member's rewards and
-// live UIDs, newest first. The operator's reason is shown as written.
+// /elex/user/seeAdjustments {account?, platId?, uid?, page, pageSize}: posted corrections of the member's
+// rewards and live UIDs, newest first. The operator's reason is shown as written.
 export const AdjustmentQuerySchema = z.object({
   account: z.enum(CORRECTION_ACCOUNTS).optional(),
+  /**
+   * Only the cashback corrections of this exchange's UIDs (or of this one UID): the records export of
+   * one exchange adds up to its records page. The rewards, which have no exchange, are then left out.
+   */
+  platId: platIdSchema.optional(),
+  uid: exchangeUidSchema.optional(),
   page: pageSchema,
   pageSize: pageSizeSchema,
 });

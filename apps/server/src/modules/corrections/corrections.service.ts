@@ -347,14 +347,22 @@ export async function listCorrections(
 
 /**
  * /elex/user/seeAdjustments: posted corrections of the member's rewards and of the UIDs bound now (a
- * UID's whole history, as its records, from its history's start after an earlier holder's deletion).
+ * UID's whole history, as its records, from its history's start after an earlier holder's deletion);
+ * `platId` / `uid` narrow it to that exchange's UIDs or that UID (the records export of one exchange).
  */
 export async function memberAdjustments(
   deps: AppDeps,
   userId: number,
-  query: { account?: CorrectionAccount | undefined; page: number; pageSize: number },
+  query: {
+    account?: CorrectionAccount | undefined;
+    platId?: number | undefined;
+    uid?: string | undefined;
+    page: number;
+    pageSize: number;
+  },
 ): Promise<AdjustmentPage> {
-  const { rows, total } = await selectAdjustmentList(deps.db, userId, query.account, {
+  const filter = { account: query.account, platId: query.platId, uid: query.uid };
+  const { rows, total } = await selectAdjustmentList(deps.db, userId, filter, {
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
   });

@@ -6,12 +6,15 @@ import { listAudit } from '../admin/audit.service.js';
 import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
 import { endMemberHoldings } from '../auth/deletion.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
-import { type CashbackTestContext, nextUid } from '../cashback/test-support.js';
+import { BINANCE, BITGET, type CashbackTestContext, nextUid } from '../cashback/test-support.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import {
   ADDRESS,
+  addToRoster,
   applyDeposit,
+  confirmOwnershipForTest,
   createWithdrawalTestApp,
+  creditCashback,
   fundedMember,
   memberCall,
   moneyOf,
@@ -464,6 +467,49 @@ describe("the member's adjustments", () => {
       records: [{ account: 'cashback', uid: next.uid, amount: '2.000000', reason: 'Goodwill' }],
     });
     await soundLedger();
+  });
+
+  it('lists one exchange’s or one UID’s corrections when asked (the records export of that exchange)', async () => {
+    const member = await fundedMember(ctx, { cashback: '10', platId: BITGET });
+    // A second UID on Binance, and another one on Bitget.
+    const second = { ...member, platId: BINANCE, uid: nextUid('W') };
+    const third = { ...member, platId: BITGET, uid: nextUid('W') };
+    for (const holding of [second, third]) {
+      await addToRoster(ctx, holding.platId, holding.uid);
+      expect(
+        await memberCall(ctx, member, '/elex/user/bindExchangeUid', {
+          platId: holding.platId,
+          uid: holding.uid,
+          address: ADDRESS,
+        }),
+      ).toMatchObject({ state: 0 });
+      await confirmOwnershipForTest(ctx, holding.platId, holding.uid);
+      await creditCashback(ctx, holding.platId, holding.uid, '10');
+    }
+    const post = async (body: object) => expect((await propose(alice, body)).content.status).toBe('posted');
+    await post({ ...cashbackOf(member), amount: '1.5', reason: 'Bitget, first UID' });
+    await post({ ...cashbackOf(second), amount: '2.25', reason: 'Binance' });
+    await post({ ...cashbackOf(third), amount: '-0.125', reason: 'Bitget, second UID' });
+    await post({ userId: member.userId, account: 'rewards', amount: '3', reason: 'Campaign prize' });
+    const reasons = async (body: object) => {
+      const answer = await memberCall(ctx, member, '/elex/user/seeAdjustments', body);
+      expect(answer.state).toBe(0);
+      return [
+        answer.content.total,
+        answer.content.records.map((record: { reason: string }) => record.reason),
+      ];
+    };
+
+    expect(await reasons({ platId: BITGET })).toEqual([2, ['Bitget, second UID', 'Bitget, first UID']]);
+    expect(await reasons({ account: 'cashback', platId: BINANCE })).toEqual([1, ['Binance']]);
+    expect(await reasons({ platId: BITGET, uid: third.uid })).toEqual([1, ['Bitget, second UID']]);
+    // The rewards have no exchange: asked for one, none of them.
+    expect(await reasons({ account: 'rewards', platId: BITGET })).toEqual([0, []]);
+    expect(await reasons({})).toEqual([4, expect.any(Array)]);
+    // A malformed filter is refused with its field named, not read as "every exchange".
+    const refused = await memberCall(ctx, member, '/elex/user/seeAdjustments', { uid: 'no spaces!' });
+    expect(refused.state).toBe(State.ValidationFailed);
+    expect(refused.message).toMatch(/uid/i);
   });
 });
 
