@@ -195,15 +195,25 @@ test('desktop: the records export downloads every record, over more than one pag
     1 + EXPORT_FAILED_RECORDS + 1,
     'the header, every failed record and the paid one',
   );
-  assert.match(
-    lines[0] ?? '',
-    /^exchange,uid,period_start,period_end,trading_volume,fee,cashback,status,failure_reason$/,
-  );
+  // Headers and statuses in the member's language (docs/decisions.md, "Statements a trader can read and add up").
+  const columns = [
+    'exchange',
+    'uid',
+    'periodStart',
+    'periodEnd',
+    'tradingVolume',
+    'fee',
+    'cashback',
+    'status',
+    'reason',
+  ];
+  assert.equal(lines[0], columns.map((column) => message(en, `cashback.csvColumns.${column}`)).join(','));
   assert.equal(
     lines.filter((line) => line.includes(translate('en', 'noCommission'))).length,
     EXPORT_FAILED_RECORDS,
   );
-  assert.equal(lines.filter((line) => line.includes(',completed,')).length, 1, 'the paid record');
+  const completed = `,${message(en, 'cashback.statuses.completed')},`;
+  assert.equal(lines.filter((line) => line.includes(completed)).length, 1, 'the paid record');
   assert.equal(new Set(lines).size, lines.length, 'no record twice');
   await expectNoSeriousA11yViolations(page);
   // The other member's file is not this member's business: their UID is nowhere in it.

@@ -7,7 +7,7 @@ import { downloadCsv } from '../../shared/download-csv';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
 import { renderAt, resizeTo } from '../../test/helpers';
 import RecordsPage from './records-page';
-import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+import { adjustmentRecord, pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
 vi.mock('../../shared/download-csv', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../shared/download-csv')>()),
@@ -146,15 +146,15 @@ describe('/mypage/records', () => {
     const { name, lines } = downloadedCsv();
     expect(name).toBe('cashback-records.csv');
     expect(lines[0]).toEqual([
-      'exchange',
-      'uid',
-      'period_start',
-      'period_end',
-      'trading_volume',
-      'fee',
-      'cashback',
-      'status',
-      'failure_reason',
+      'Exchange',
+      'UID',
+      'Period start (UTC)',
+      'Period end (UTC)',
+      'Trading volume (USDT)',
+      'Fee (USDT)',
+      'Cashback (USDT)',
+      'Status',
+      'Reason',
     ]);
     expect(lines).toHaveLength(1 + 5_050);
     expect(lines[1]).toEqual([
@@ -165,7 +165,7 @@ describe('/mypage/records', () => {
       '25000.500000',
       '10.500000',
       '5.250000',
-      'completed',
+      'Completed',
       '',
     ]);
     expect(lines[8]?.slice(1)).toEqual([
@@ -175,7 +175,7 @@ describe('/mypage/records', () => {
       '25000.500000',
       '10.500000',
       '0.000000',
-      'failed',
+      'Failed',
       t('msg:noCommission'),
     ]);
     expect(lines.at(-1)?.[1]).toBe('U5049');
@@ -300,5 +300,195 @@ describe('/mypage/records', () => {
       await screen.findByText(t('cashback.exportPartial', { count: 140, total: 150 })),
     ).toBeInTheDocument();
     expect(downloadedCsv().lines).toHaveLength(1 + 140);
+  });
+  it('exports our team’s corrections as rows of their own with the reason, so the file adds up to the cumulative cashback', async () => {
+    stubCashbackServer({
+      rebates: pagesOf([
+        rebateRecord({ periodStart: '2026-03-06T00:00:00.000Z', periodEnd: '2026-03-07T00:00:00.000Z' }),
+        rebateRecord({ periodStart: '2026-03-01T00:00:00.000Z', periodEnd: '2026-03-02T00:00:00.000Z' }),
+      ]),
+      // Posted between the two records; a debit too. Amounts stay exact.
+      adjustments: pagesOf([
+        adjustmentRecord({ amount: '12.345678', reason: 'Missed rebate for 3 March' }),
+        adjustmentRecord({
+          platId: 3,
+          uid: '880002',
+          amount: '-0.000001',
+          reason: 'Rounding (ticket 7)',
+          postedAt: '2026-03-02T10:00:00.000Z',
+        }),
+      ]),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    const rows = downloadedCsv().lines.slice(1);
+    const adjustment = t('cashback.adjustments.label');
+    expect(rows).toEqual([
+      [
+        'Bitget',
+        '770001',
+        '2026-03-06T00:00:00.000Z',
+        '2026-03-07T00:00:00.000Z',
+        '25000.500000',
+        '10.500000',
+        '5.250000',
+        t('cashback.statuses.completed'),
+        '',
+      ],
+      [
+        'Bitget',
+        '770001',
+        '2026-03-05T09:00:00.000Z',
+        '2026-03-05T09:00:00.000Z',
+        '',
+        '',
+        '12.345678',
+        adjustment,
+        'Missed rebate for 3 March',
+      ],
+      [
+        'Bybit',
+        '880002',
+        '2026-03-02T10:00:00.000Z',
+        '2026-03-02T10:00:00.000Z',
+        '',
+        '',
+        '-0.000001',
+        adjustment,
+        'Rounding (ticket 7)',
+      ],
+      [
+        'Bitget',
+        '770001',
+        '2026-03-01T00:00:00.000Z',
+        '2026-03-02T00:00:00.000Z',
+        '25000.500000',
+        '10.500000',
+        '5.250000',
+        t('cashback.statuses.completed'),
+        '',
+      ],
+    ]);
+    // 5.25 + 12.345678 - 0.000001 + 5.25, to the micro-USDT: the cumulative cashback of these UIDs.
+    const micro = rows.reduce((sum, row) => sum + Math.round(Number(row[6]) * 1e6), 0);
+    expect(micro).toBe(22_845_677);
+  });
+
+  it('exports only the chosen exchange’s corrections, and none when a status is chosen', async () => {
+    const server = stubCashbackServer({
+      rebates: pagesOf([rebateRecord()]),
+      adjustments: pagesOf([adjustmentRecord()]),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByRole('option', { name: 'Bitget' });
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.exchange')), 'Bitget');
+    await userEvent.click(await screen.findByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    expect(downloadedCsv().lines).toHaveLength(1 + 2);
+    expect(server.requests('/elex/user/seeAdjustments').at(-1)).toEqual({
+      account: 'cashback',
+      platId: 4,
+      page: 1,
+      pageSize: 100,
+    });
+
+    vi.mocked(downloadCsv).mockClear();
+    await userEvent.selectOptions(
+      screen.getByLabelText(t('cashback.status')),
+      t('cashback.statuses.completed'),
+    );
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    expect(
+      downloadedCsv()
+        .lines.slice(1)
+        .map((line) => line[7]),
+    ).toEqual([t('cashback.statuses.completed')]);
+  });
+
+  it.each([
+    [
+      'zh',
+      [
+        '交易所',
+        'UID',
+        '周期开始（UTC）',
+        '周期结束（UTC）',
+        '交易量（USDT）',
+        '手续费（USDT）',
+        '返佣（USDT）',
+        '状态',
+        '原因',
+      ],
+      ['已完成', '失败', '审核中', '调整'],
+    ],
+    [
+      'ko',
+      [
+        '거래소',
+        'UID',
+        '기간 시작 (UTC)',
+        '기간 종료 (UTC)',
+        '거래량 (USDT)',
+        '수수료 (USDT)',
+        '캐시백 (USDT)',
+        '상태',
+        '사유',
+      ],
+      ['완료', '실패', '검토 중', '조정'],
+    ],
+    [
+      'en',
+      [
+        'Exchange',
+        'UID',
+        'Period start (UTC)',
+        'Period end (UTC)',
+        'Trading volume (USDT)',
+        'Fee (USDT)',
+        'Cashback (USDT)',
+        'Status',
+        'Reason',
+      ],
+      ['Completed', 'Failed', 'Under review', 'Adjustment'],
+    ],
+  ])(
+    'writes the file in the member’s language (%s): headers, statuses and reasons; amounts exact',
+    async (locale, header, statuses) => {
+      await i18next.changeLanguage(locale);
+      stubCashbackServer({
+        rebates: pagesOf([
+          rebateRecord({ tradingVolume: '1234567.891234', amount: '1234.567891' }),
+          rebateRecord({ status: 'failed', amount: '0.000000', failureReason: 'noCommission' }),
+          rebateRecord({ status: 'pending' }),
+        ]),
+        adjustments: pagesOf([adjustmentRecord({ postedAt: '2026-01-01T00:00:00.000Z' })]),
+      });
+      renderAt(<RecordsPage />, '/mypage/records');
+      await screen.findByRole('table', { name: t('pages.records.title') });
+      await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+      await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+      const { lines } = downloadedCsv();
+      expect(lines[0]).toEqual(header);
+      expect(lines.slice(1).map((line) => line[7])).toEqual(statuses);
+      expect(lines[2]?.[8]).toBe(t('msg:noCommission'));
+      // No digit grouping, no rounding, whatever the language.
+      expect(lines[1]?.slice(4, 7)).toEqual(['1234567.891234', '10.500000', '1234.567891']);
+    },
+  );
+  it('exports a correction when it is the only entry of the account', async () => {
+    stubCashbackServer({ rebates: pagesOf([]), adjustments: pagesOf([adjustmentRecord()]) });
+    renderAt(<RecordsPage />, '/mypage/records');
+    expect(await screen.findByText('Missed rebate for 3 March')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    expect(
+      downloadedCsv()
+        .lines.slice(1)
+        .map((line) => [line[6], line[8]]),
+    ).toEqual([['12.345678', 'Missed rebate for 3 March']]);
   });
 });

@@ -10,11 +10,13 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
+import { ADJUSTMENTS_PAGE_SIZE, fetchAdjustmentPage, useAdjustments } from './api/get-adjustments';
 import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
-import { fetchAllAfter } from './fetch-all-pages';
+import { fetchAllAfter, fetchAllPages } from './fetch-all-pages';
 import { useExchangeName } from './hooks';
+import { recordsStatement } from './statement-csv';
 
 const PAGE_SIZE = 20;
 
@@ -36,42 +38,29 @@ export default function RecordsPage() {
   const [exporting, setExporting] = useState(false);
   const filter: RebateQuery = { platId, status, page, pageSize: PAGE_SIZE };
   const records = useRebateRecords(filter);
+  // The same query as the adjustments section below (one request): corrections alone make a file too.
+  const adjustments = useAdjustments('cashback', 1, ADJUSTMENTS_PAGE_SIZE);
+  const canExport = Boolean(records.data?.total || (!status && adjustments.data?.total));
 
   const exportCsv = async () => {
     setExporting(true);
     try {
       // Every status, filtered here: a record that settles during the export would leave a list
       // filtered by the server and pass for the one that arrived meanwhile (docs/decisions.md).
-      const walked = await fetchAllAfter(
-        (after, pageSize) => fetchRebatePage({ platId, pageSize, after }),
-        isCursorRefusal,
-      );
-      const all = status ? walked.records.filter((record) => record.status === status) : walked.records;
-      const missing = Math.max(0, walked.total - walked.records.length);
-      const rows = all.map((record) => [
-        exchangeName(record.platId),
-        record.uid,
-        record.periodStart,
-        record.periodEnd,
-        record.tradingVolume,
-        record.fee,
-        record.amount,
-        record.status,
-        record.failureReason ? t(`msg:${record.failureReason}`, { defaultValue: record.failureReason }) : '',
+      // Our team's corrections of the same UIDs too, as rows of their own with the reason, so the file
+      // adds up to the cumulative cashback; they have no status, so a status filter leaves them out.
+      const [walked, adjustmentsWalk] = await Promise.all([
+        fetchAllAfter((after, pageSize) => fetchRebatePage({ platId, pageSize, after }), isCursorRefusal),
+        status ? undefined : fetchAllPages(fetchAdjustmentPage({ account: 'cashback', platId })),
       ]);
-      const header = [
-        'exchange',
-        'uid',
-        'period_start',
-        'period_end',
-        'trading_volume',
-        'fee',
-        'cashback',
-        'status',
-        'failure_reason',
-      ];
+      const chosen = status ? walked.records.filter((record) => record.status === status) : walked.records;
+      const corrections = adjustmentsWalk?.records ?? [];
+      const missing =
+        Math.max(0, walked.total - walked.records.length) +
+        Math.max(0, (adjustmentsWalk?.total ?? 0) - corrections.length);
+      const { header, rows } = recordsStatement(t, exchangeName, chosen, corrections);
       downloadCsv('cashback-records.csv', toCsv(header, rows));
-      if (!walked.complete) {
+      if (!walked.complete || (adjustmentsWalk && !adjustmentsWalk.complete)) {
         toast.warning(t('cashback.exportPartial', { count: rows.length, total: rows.length + missing }));
       }
     } catch (error) {
@@ -123,7 +112,7 @@ export default function RecordsPage() {
           type="button"
           className="button button-ghost"
           onClick={exportCsv}
-          disabled={exporting || !records.data?.total}
+          disabled={exporting || !canExport}
         >
           <Download size={16} aria-hidden="true" />
           {t('cashback.exportCsv')}

@@ -83,9 +83,9 @@ describe('/mypage/rewardHistory', () => {
     expect(name).toBe('rewards.csv');
     const lines = String(csv).split('\r\n');
     expect(lines).toHaveLength(1 + 230);
-    expect(lines[0]).toBe('time,kind,amount,source');
-    expect(lines[1]).toBe('2026-01-15T06:10:00.000Z,inviteBonus,0.000000,f0***@example.com');
-    expect(lines[230]).toBe('2026-01-15T06:10:00.000Z,inviteBonus,229.000000,f229***@example.com');
+    expect(lines[0]).toBe('Time (UTC),Type,Amount (USDT),Details');
+    expect(lines[1]).toBe('2026-01-15T06:10:00.000Z,Invite bonus,0.000000,f0***@example.com');
+    expect(lines[230]).toBe('2026-01-15T06:10:00.000Z,Invite bonus,229.000000,f229***@example.com');
     expect(
       server
         .requests('/elex/user/seeRewardData')
@@ -123,10 +123,10 @@ describe('/mypage/rewardHistory', () => {
     await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
     const lines = String(vi.mocked(downloadCsv).mock.calls[0]?.[1]).split('\r\n');
     expect(lines).toEqual([
-      'time,kind,amount,source',
-      '2026-01-20T09:00:00.000Z,adjustment,2.000000,"Missed bonus, ticket 12"',
-      '2026-01-15T06:10:00.000Z,inviteBonus,2.500000,fa***@example.com',
-      '2026-01-10T09:00:00.000Z,adjustment,-0.500000,Double credit',
+      'Time (UTC),Type,Amount (USDT),Details',
+      '2026-01-20T09:00:00.000Z,Adjustment,2.000000,"Missed bonus, ticket 12"',
+      '2026-01-15T06:10:00.000Z,Invite bonus,2.500000,fa***@example.com',
+      '2026-01-10T09:00:00.000Z,Adjustment,-0.500000,Double credit',
     ]);
     // 2 + 2.5 - 0.5: the total the page shows.
     expect(screen.getByText('4.00')).toBeInTheDocument();
@@ -146,5 +146,60 @@ describe('/mypage/rewardHistory', () => {
     expect(
       await screen.findByText(t('cashback.exportPartial', { count: 30, total: 45 })),
     ).toBeInTheDocument();
+  });
+  it.each([
+    ['zh', '时间（UTC）,类型,金额（USDT）,详情', '邀请奖金', '调整'],
+    ['ko', '시간 (UTC),유형,금액 (USDT),상세', '초대 보너스', '조정'],
+    ['en', 'Time (UTC),Type,Amount (USDT),Details', 'Invite bonus', 'Adjustment'],
+  ])(
+    'writes the file in the member’s language (%s): headers and kinds; amounts exact',
+    async (locale, header, bonus, adjustment) => {
+      await i18next.changeLanguage(locale);
+      stubCashbackServer({
+        myInfo: myInfo('1234.567891'),
+        rewards: pagesOf([rewardRecord({ amount: '1234.567891', createdAt: '2026-01-15T06:10:00.000Z' })]),
+        adjustments: pagesOf([
+          adjustmentRecord({
+            account: 'rewards',
+            platId: null,
+            uid: null,
+            amount: '-0.000001',
+            reason: 'Double credit',
+          }),
+        ]),
+      });
+      renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+      await screen.findByRole('table', { name: t('pages.rewardHistory.title') });
+      await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+      await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+      expect(String(vi.mocked(downloadCsv).mock.calls[0]?.[1]).split('\r\n')).toEqual([
+        header,
+        `2026-03-05T09:00:00.000Z,${adjustment},-0.000001,Double credit`,
+        `2026-01-15T06:10:00.000Z,${bonus},1234.567891,fa***@example.com`,
+      ]);
+    },
+  );
+
+  it('exports a correction when it is the only entry: the total counts it', async () => {
+    stubCashbackServer({
+      myInfo: myInfo('3.000000'),
+      rewards: pagesOf([]),
+      adjustments: pagesOf([
+        adjustmentRecord({
+          account: 'rewards',
+          platId: null,
+          uid: null,
+          amount: '3.000000',
+          reason: 'Campaign prize',
+        }),
+      ]),
+    });
+    renderAt(<RewardHistoryPage />, '/mypage/rewardHistory');
+    expect(await screen.findByText('Campaign prize')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+    expect(String(vi.mocked(downloadCsv).mock.calls[0]?.[1]).split('\r\n').slice(1)).toEqual([
+      '2026-03-05T09:00:00.000Z,Adjustment,3.000000,Campaign prize',
+    ]);
   });
 });

@@ -11,10 +11,11 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
-import { fetchAdjustmentPage } from './api/get-adjustments';
+import { ADJUSTMENTS_PAGE_SIZE, fetchAdjustmentPage, useAdjustments } from './api/get-adjustments';
 import { fetchRewardPage, useRewardRecords } from './api/get-reward-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { fetchAllPages } from './fetch-all-pages';
+import { rewardsStatement } from './statement-csv';
 import './cashback.css';
 
 const PAGE_SIZE = 20;
@@ -26,6 +27,8 @@ export default function RewardHistoryPage() {
   const rewards = useRewardRecords(page, PAGE_SIZE);
   const info = useMyInfo();
   const [exporting, setExporting] = useState(false);
+  // The same query as the adjustments section below (one request): corrections alone make a file too.
+  const adjustments = useAdjustments('rewards', 1, ADJUSTMENTS_PAGE_SIZE);
   const isWide = useIsWide();
   const kind = (value: string) => t(`cashback.rewardKinds.${value}`, { defaultValue: value });
 
@@ -36,23 +39,10 @@ export default function RewardHistoryPage() {
       // them, so the file adds up to it (found in review).
       const [rewardsWalk, adjustmentsWalk] = await Promise.all([
         fetchAllPages(fetchRewardPage),
-        fetchAllPages(fetchAdjustmentPage('rewards')),
+        fetchAllPages(fetchAdjustmentPage({ account: 'rewards' })),
       ]);
-      const rows = [
-        ...rewardsWalk.records.map((record) => [
-          record.createdAt,
-          record.kind,
-          record.amount,
-          record.source ?? '',
-        ]),
-        ...adjustmentsWalk.records.map((record) => [
-          record.postedAt,
-          'adjustment',
-          record.amount,
-          record.reason,
-        ]),
-      ].sort((a, b) => String(b[0]).localeCompare(String(a[0])));
-      downloadCsv('rewards.csv', toCsv(['time', 'kind', 'amount', 'source'], rows));
+      const { header, rows } = rewardsStatement(t, rewardsWalk.records, adjustmentsWalk.records);
+      downloadCsv('rewards.csv', toCsv(header, rows));
       if (!rewardsWalk.complete || !adjustmentsWalk.complete) {
         const total = rewardsWalk.total + adjustmentsWalk.total;
         toast.warning(t('cashback.exportPartial', { count: rows.length, total }));
@@ -79,7 +69,7 @@ export default function RewardHistoryPage() {
           type="button"
           className="button button-ghost"
           onClick={exportCsv}
-          disabled={exporting || !rewards.data?.total}
+          disabled={exporting || !(rewards.data?.total || adjustments.data?.total)}
         >
           <Download size={16} aria-hidden="true" />
           {t('cashback.exportCsv')}

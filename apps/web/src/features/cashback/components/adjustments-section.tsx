@@ -4,10 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { formatUsdtExact } from '../../../shared/exchanges/format';
 import { formatLocalTime } from '../../../shared/i18n/intl-formats';
 import { Pager } from '../../../shared/ui/pager';
-import { useAdjustments } from '../api/get-adjustments';
+import { ADJUSTMENTS_PAGE_SIZE, useAdjustments } from '../api/get-adjustments';
 import { useExchangeName } from '../hooks';
-
-const PAGE_SIZE = 10;
 
 /** "+12.50" / "-3.123456": an adjustment says which way it went. */
 const signed = (amount: string) =>
@@ -21,7 +19,7 @@ export function AdjustmentsSection({ account }: { account: CorrectionAccount }) 
   const { t } = useTranslation();
   const exchangeName = useExchangeName();
   const [page, setPage] = useState(1);
-  const adjustments = useAdjustments(account, page, PAGE_SIZE);
+  const adjustments = useAdjustments(account, page, ADJUSTMENTS_PAGE_SIZE);
   const data = adjustments.data;
   if (!data || data.total === 0) return null;
   return (
@@ -49,7 +47,7 @@ export function AdjustmentsSection({ account }: { account: CorrectionAccount }) 
           </li>
         ))}
       </ul>
-      <Pager page={page} pageSize={PAGE_SIZE} total={data.total} onPage={setPage} />
+      <Pager page={page} pageSize={ADJUSTMENTS_PAGE_SIZE} total={data.total} onPage={setPage} />
     </section>
   );
 }
