@@ -3,9 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
-import { renderAt } from '../../test/helpers';
+import { renderAt, resizeTo } from '../../test/helpers';
 import ExchangeLinkDetailPage from './exchange-link-detail-page';
-import { pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+import { adjustmentRecord, pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
 const URL_OF_PAGE = '/exchangeLinkDetail?platId=4&UID=770001';
@@ -151,4 +151,68 @@ describe('/exchangeLinkDetail', () => {
     renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
     expect(await screen.findByRole('status')).toHaveTextContent(i18next.t('msg:withdrawalFrozen'));
   });
+
+  it('lists this UID’s corrections (signed amount, reason, time), asking only for this exchange and UID', async () => {
+    // The balance and cumulative cashback include our team's corrections; the records and the chart
+    // do not, so a UID with a correction showed figures that did not add up and no word why.
+    resizeTo(390);
+    const mine = adjustmentRecord({ amount: '-3.500000', reason: 'Duplicate credit' });
+    const otherUid = adjustmentRecord({ uid: '770002', reason: 'Another UID' });
+    const otherExchange = adjustmentRecord({ platId: 3, reason: 'Another exchange' });
+    const server = stubCashbackServer({
+      detail: detail(),
+      rebates: pagesOf([rebateRecord()]),
+      adjustments: (body) =>
+        pagesOf(
+          [mine, otherUid, otherExchange].filter(
+            (record) =>
+              (body.platId === undefined || record.platId === body.platId) &&
+              (body.uid === undefined || record.uid === body.uid),
+          ),
+        )(body),
+    });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    const section = await screen.findByRole('region', { name: t('cashback.adjustments.title') });
+    expect(within(section).getByText(t('cashback.adjustments.uidIntro'))).toBeInTheDocument();
+    const items = within(section).getAllByRole('listitem');
+    expect(items).toHaveLength(1);
+    expect(items[0]).toHaveTextContent('Adjustment-3.50 USDT');
+    expect(items[0]).toHaveTextContent('Duplicate credit');
+    expect(items[0]).toHaveTextContent(/Mar 5, 2026/);
+    expect(screen.queryByText('Another UID')).toBeNull();
+    expect(screen.queryByText('Another exchange')).toBeNull();
+    expect(server.requests('/elex/user/seeAdjustments')).toContainEqual({
+      account: 'cashback',
+      platId: 4,
+      uid: '770001',
+      page: 1,
+      pageSize: 10,
+    });
+  });
+
+  it('shows no adjustments section for a UID without corrections', async () => {
+    stubCashbackServer({ detail: detail(), rebates: pagesOf([rebateRecord()]) });
+    renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    expect(screen.queryByRole('region', { name: t('cashback.adjustments.title') })).toBeNull();
+  });
+
+  it.each([
+    ['en', /last 90 days.*corrections.*not included/i],
+    ['zh', /90 天.*不含.*调整/],
+    ['ko', /90일.*조정.*포함되지 않/],
+  ])(
+    'says the chart shows paid records of the last 90 days, corrections not included (%s)',
+    async (locale, hint) => {
+      await i18next.changeLanguage(locale);
+      try {
+        stubCashbackServer({ detail: detail(), rebates: pagesOf([]) });
+        renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+        const chart = await screen.findByRole('region', { name: t('cashback.dailyTitle') });
+        expect(within(chart).getByText(hint)).toBeInTheDocument();
+      } finally {
+        await i18next.changeLanguage('en');
+      }
+    },
+  );
 });

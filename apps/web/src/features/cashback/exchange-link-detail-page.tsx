@@ -14,6 +14,7 @@ import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useBindingDetail } from './api/get-binding-detail';
 import { useRebateRecords } from './api/get-rebate-records';
+import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
 import { useExchangeName } from './hooks';
 import './cashback.css';
@@ -21,7 +22,10 @@ import './cashback.css';
 const DailyChart = lazy(() => import('./components/daily-chart'));
 const PAGE_SIZE = 10;
 
-/** /exchangeLinkDetail?platId=&UID=: one bound UID's balance, totals, daily chart and records. */
+/**
+ * /exchangeLinkDetail?platId=&UID=: one bound UID's balance, totals, daily chart and records, and our
+ * team's corrections of it (in the balance and totals, not in the records or chart).
+ */
 export default function ExchangeLinkDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -166,6 +170,8 @@ export default function ExchangeLinkDetailPage() {
           <Skeleton lines={3} />
         )}
       </section>
+      {/* The balance and cumulative cashback above include these; the records and chart do not. */}
+      <AdjustmentsSection key={`${platId}:${uid}`} account="cashback" platId={platId} uid={uid} />
     </Page>
   );
 }

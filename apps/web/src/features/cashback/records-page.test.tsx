@@ -491,4 +491,41 @@ describe('/mypage/records', () => {
         .map((line) => [line[6], line[8]]),
     ).toEqual([['12.345678', 'Missed rebate for 3 March']]);
   });
+
+  it('lists only the chosen exchange’s corrections under its records', async () => {
+    const bitget = adjustmentRecord({ reason: 'Bitget correction' });
+    const bybit = adjustmentRecord({ platId: 3, uid: '880002', reason: 'Bybit correction' });
+    const server = stubCashbackServer({
+      rebates: pagesOf([rebateRecord()]),
+      adjustments: (body) =>
+        pagesOf(
+          [bitget, bybit].filter((record) => body.platId === undefined || record.platId === body.platId),
+        )(body),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    expect(await screen.findByText('Bybit correction')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.exchange')), 'Bitget');
+    await waitFor(() => expect(screen.queryByText('Bybit correction')).toBeNull());
+    const section = screen.getByRole('region', { name: t('cashback.adjustments.title') });
+    expect(within(section).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(section).getByText('Bitget correction')).toBeInTheDocument();
+    expect(server.requests('/elex/user/seeAdjustments').at(-1)).toEqual({
+      account: 'cashback',
+      platId: 4,
+      page: 1,
+      pageSize: 10,
+    });
+  });
+
+  it('hides the adjustments and offers no export when the chosen exchange has neither records nor corrections', async () => {
+    stubCashbackServer({
+      rebates: (body) => pagesOf(body.platId === 3 ? [] : [rebateRecord()])(body),
+      adjustments: (body) => pagesOf(body.platId === 3 ? [] : [adjustmentRecord()])(body),
+    });
+    renderAt(<RecordsPage />, '/mypage/records');
+    expect(await screen.findByText('Missed rebate for 3 March')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.exchange')), 'Bybit');
+    await waitFor(() => expect(screen.queryByText('Missed rebate for 3 March')).toBeNull());
+    await waitFor(() => expect(screen.getByRole('button', { name: t('cashback.exportCsv') })).toBeDisabled());
+  });
 });

@@ -27,7 +27,10 @@ const PAGE_SIZE = 20;
 const isCursorRefusal = (error: unknown) =>
   error instanceof ApiError && error.state === State.ValidationFailed;
 
-/** /mypage/records: every cashback record, filtered by exchange and status, with a CSV export. */
+/**
+ * /mypage/records: every cashback record, filtered by exchange and status, with a CSV export; under
+ * them our team's corrections, of the chosen exchange's UIDs when one is chosen.
+ */
 export default function RecordsPage() {
   const { t } = useTranslation();
   const exchanges = useExchangeList();
@@ -39,7 +42,8 @@ export default function RecordsPage() {
   const filter: RebateQuery = { platId, status, page, pageSize: PAGE_SIZE };
   const records = useRebateRecords(filter);
   // The same query as the adjustments section below (one request): corrections alone make a file too.
-  const adjustments = useAdjustments('cashback', 1, ADJUSTMENTS_PAGE_SIZE);
+  // Both follow the exchange filter, as the records do.
+  const adjustments = useAdjustments({ account: 'cashback', platId }, 1, ADJUSTMENTS_PAGE_SIZE);
   const canExport = Boolean(records.data?.total || (!status && adjustments.data?.total));
 
   const exportCsv = async () => {
@@ -128,7 +132,7 @@ export default function RecordsPage() {
       ) : (
         <Skeleton lines={4} />
       )}
-      <AdjustmentsSection account="cashback" />
+      <AdjustmentsSection key={platId ?? 'all'} account="cashback" platId={platId} />
     </Page>
   );
 }

@@ -28,7 +28,7 @@ export default function RewardHistoryPage() {
   const info = useMyInfo();
   const [exporting, setExporting] = useState(false);
   // The same query as the adjustments section below (one request): corrections alone make a file too.
-  const adjustments = useAdjustments('rewards', 1, ADJUSTMENTS_PAGE_SIZE);
+  const adjustments = useAdjustments({ account: 'rewards' }, 1, ADJUSTMENTS_PAGE_SIZE);
   const isWide = useIsWide();
   const kind = (value: string) => t(`cashback.rewardKinds.${value}`, { defaultValue: value });
 

@@ -13,19 +13,31 @@ const signed = (amount: string) =>
 
 /**
  * Our team's corrections of the member's cashback (per UID) or rewards, each as an "Adjustment" with
- * the operator's reason as written. Absent until there is one: most members never see it.
+ * the operator's reason as written. Absent until there is one: most members never see it. With
+ * `platId` only that exchange's UIDs' corrections (the records page's exchange filter), with `uid` too
+ * only that UID's (its detail page, which then says they are not in its records or chart). Give it a
+ * `key` of the filter so a new filter starts at page 1.
  */
-export function AdjustmentsSection({ account }: { account: CorrectionAccount }) {
+export function AdjustmentsSection({
+  account,
+  platId,
+  uid,
+}: {
+  account: CorrectionAccount;
+  platId?: number | undefined;
+  uid?: string | undefined;
+}) {
   const { t } = useTranslation();
   const exchangeName = useExchangeName();
   const [page, setPage] = useState(1);
-  const adjustments = useAdjustments(account, page, ADJUSTMENTS_PAGE_SIZE);
+  const adjustments = useAdjustments({ account, platId, uid }, page, ADJUSTMENTS_PAGE_SIZE);
   const data = adjustments.data;
   if (!data || data.total === 0) return null;
+  const oneUid = uid !== undefined;
   return (
     <section className="adjustments" aria-labelledby={`adjustments-${account}`}>
       <h2 id={`adjustments-${account}`}>{t('cashback.adjustments.title')}</h2>
-      <p className="muted">{t('cashback.adjustments.intro')}</p>
+      <p className="muted">{t(oneUid ? 'cashback.adjustments.uidIntro' : 'cashback.adjustments.intro')}</p>
       {/* A list, not a table: on a phone the reason and the amount must show without scrolling sideways. */}
       <ul className="adjustment-list">
         {data.records.map((record) => (
@@ -38,10 +50,14 @@ export function AdjustmentsSection({ account }: { account: CorrectionAccount }) 
             </p>
             <p className="adjustment-reason">{record.reason}</p>
             <p className="muted">
-              {record.account === 'rewards'
-                ? t('cashback.adjustments.rewards')
-                : `${exchangeName(record.platId ?? 0)} · ${record.uid}`}
-              {' · '}
+              {/* On one UID's page the exchange and UID are the page's own: the time alone. */}
+              {oneUid
+                ? null
+                : `${
+                    record.account === 'rewards'
+                      ? t('cashback.adjustments.rewards')
+                      : `${exchangeName(record.platId ?? 0)} · ${record.uid}`
+                  } · `}
               {formatLocalTime(record.postedAt)}
             </p>
           </li>
