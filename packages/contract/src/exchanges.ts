@@ -270,10 +270,11 @@ export const CashbackEstimateResponseSchema = z.object({
   cashRate: decimalString,
   vipLevel: z.string().nullable(),
   /**
-   * True when `cashRate` (or the speed-up rate) is the share of the fees the exchange paid us in the
-   * last 30 days, lower than the catalog's rate: the estimate never promises more than we receive.
+   * The share of its traders' fees the exchange paid us in the last 30 days (percent), when it is lower
+   * than the catalog's cash rate or speed-up rate and so capped one of them; null when nothing was
+   * capped. The estimate never promises more than we receive, and the page quotes this share.
    */
-  isCappedByCommission: z.boolean(),
+  commissionShare: decimalString.nullable(),
   /**
    * A trader who signs up now with our code: the first 30 days and the first 6 months, with the
    * speed-up rate for `speedUpDays` days and fees `discountPercent` % lower for `discountDays` days.

@@ -6,6 +6,7 @@ import { createTestApp, post } from '../../test/test-app.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
+const OKX = 2;
 const BYBIT = 3;
 const BITGET = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,6 +72,8 @@ describe('the calculator never promises more than the commission the exchange pa
       // Older than 30 days: not what the exchange pays now.
       record(BYBIT, 'BYB003', 45, 100_000_000n, 100_000_000n),
       record(BITGET, 'BTG001', 2, 100_000_000n, 60_000_000n),
+      // OKX paid 45 %: above its 40 % rate, below its 50 % speed-up rate.
+      record(OKX, 'OKX001', 5, 100_000_000n, 45_000_000n),
     ]);
   });
   afterAll(() => ctx.close());
@@ -82,7 +85,7 @@ describe('the calculator never promises more than the commission the exchange pa
       monthly: '472.500000',
       sixMonths: '2835.000000',
       cashRate: '30.00',
-      isCappedByCommission: true,
+      commissionShare: '30.00',
     });
     expect(content.comparisons.find((row) => row.platId === BYBIT)?.monthly).toBe('472.500000');
     // The speed-up rate is capped too: 90 days of 42 USDT × 30 % + 90 days of 52.50 × 30 %.
@@ -92,6 +95,13 @@ describe('the calculator never promises more than the commission the exchange pa
 
   it('keeps the catalog rate where the exchange pays us more than it', async () => {
     const content = await estimate(ctx, { ...answers, platId: BITGET });
-    expect(content).toMatchObject({ cashRate: '50.00', isCappedByCommission: false });
+    expect(content).toMatchObject({ cashRate: '50.00', commissionShare: null });
+  });
+
+  it('names the share it capped at when only the speed-up rate is above it', async () => {
+    const content = await estimate(ctx, { ...answers, platId: OKX });
+    // The page quotes the share (45 %), not the regular rate (40 %, which was not lowered).
+    expect(content).toMatchObject({ cashRate: '40.00', commissionShare: '45.00' });
+    expect(content.newTrader.speedUpCashRate).toBe('45.00');
   });
 });

@@ -443,8 +443,10 @@ export async function estimateCashbackAtPartners(
       platname: row.name,
       ...fees,
       cashRate,
-      isCappedByCommission:
-        capped(row.cashRateBps) < row.cashRateBps || capped(row.speedUpCashRateBps) < row.speedUpCashRateBps,
+      commissionShare:
+        share !== undefined && (share < row.cashRateBps || share < row.speedUpCashRateBps)
+          ? cashPercent(share)
+          : null,
       newTrader: {
         ...estimateNewTraderCashback({ ...answers, ...fees, cashRate, ...newTraderTerms }),
         ...newTraderTerms,
@@ -462,7 +464,7 @@ export async function estimateCashbackAtPartners(
     marketPrice: mine.marketPrice,
     cashRate: mine.cashRate,
     vipLevel: mine.vipLevel,
-    isCappedByCommission: mine.isCappedByCommission,
+    commissionShare: mine.commissionShare,
     newTrader: mine.newTrader,
     comparisons: estimates
       .sort((a, b) => (a.monthlyMicro === b.monthlyMicro ? 0 : a.monthlyMicro > b.monthlyMicro ? -1 : 1))

@@ -54,7 +54,7 @@ const ESTIMATE: CashbackEstimateResponse = {
   marketPrice: '0.0550',
   cashRate: '40.00',
   vipLevel: null,
-  isCappedByCommission: false,
+  commissionShare: null,
   newTrader: {
     monthly: '636.300000',
     sixMonths: '3534.300000',
@@ -84,6 +84,25 @@ const next = () => screen.getByRole('button', { name: t('calculator.next') });
 beforeEach(() => {
   clearExchangeDictionary();
 });
+
+/** Bybit, 20x, 2,000 USDT, 2-5 trades a day: the four steps, then the result region. */
+async function answerBybitTwentyTimesTwoThousand() {
+  const user = userEvent.setup();
+  renderAt(<CalculatorPage />, '/calculator');
+  await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
+  await user.click(next());
+  const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
+  await user.clear(leverage);
+  await user.type(leverage, '20');
+  await user.click(next());
+  await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
+  await user.click(next());
+  await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
+  await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
+  return screen.findByRole('region', {
+    name: t('calculator.resultTitle', { name: 'Bybit' }),
+  });
+}
 
 describe('the calculator (spec section 2)', () => {
   it('walks the four steps, shows a loading state, then the result with the summary and the formula', async () => {
@@ -155,22 +174,7 @@ describe('the calculator (spec section 2)', () => {
         vipLevel: 'VIP 1',
       }),
     );
-    const user = userEvent.setup();
-    renderAt(<CalculatorPage />, '/calculator');
-    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
-    await user.click(next());
-    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
-    await user.clear(leverage);
-    await user.type(leverage, '20');
-    await user.click(next());
-    await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
-    await user.click(next());
-    await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
-    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
-
-    const result = await screen.findByRole('region', {
-      name: t('calculator.resultTitle', { name: 'Bybit' }),
-    });
+    const result = await answerBybitTwentyTimesTwoThousand();
     expect(
       within(result).getByText(
         '3.5 trades a day × 30 days × 2,000.00 USDT seed × 20x leverage × 0.029% average fee × 45% cashback = 548.10 USDT.',
@@ -186,7 +190,7 @@ describe('the calculator (spec section 2)', () => {
         monthly: '472.500000',
         sixMonths: '2835.000000',
         cashRate: '30.00',
-        isCappedByCommission: true,
+        commissionShare: '30.00',
         newTrader: {
           ...ESTIMATE.newTrader,
           monthly: '378.000000',
@@ -195,26 +199,11 @@ describe('the calculator (spec section 2)', () => {
         },
       }),
     );
-    const user = userEvent.setup();
-    renderAt(<CalculatorPage />, '/calculator');
-    await user.click(await screen.findByRole('radio', { name: 'Bybit' }));
-    await user.click(next());
-    const leverage = screen.getByRole('spinbutton', { name: t('calculator.leverageLabel') });
-    await user.clear(leverage);
-    await user.type(leverage, '20');
-    await user.click(next());
-    await user.type(screen.getByRole('textbox', { name: t('calculator.seedLabel') }), '2,000');
-    await user.click(next());
-    await user.click(screen.getByRole('radio', { name: t('calculator.frequencies.twoToFive') }));
-    await user.click(screen.getByRole('button', { name: t('calculator.calculate') }));
-
-    const result = await screen.findByRole('region', {
-      name: t('calculator.resultTitle', { name: 'Bybit' }),
-    });
+    const result = await answerBybitTwentyTimesTwoThousand();
     expect(within(result).getByText('2,835.00 USDT')).toBeInTheDocument();
     expect(
       within(result).getByText(
-        "The cash rates are lowered to 30%, the share of its traders' fees this exchange paid us in the last 30 days: we never promise more than we receive.",
+        "Rates above 30% are lowered to 30%, the share of its traders' fees this exchange paid us in the last 30 days: we never promise more than we receive.",
       ),
     ).toBeInTheDocument();
     const newTrader = within(result).getByRole('region', { name: 'If you sign up now with our code' });
@@ -225,6 +214,32 @@ describe('the calculator (spec section 2)', () => {
         'For the first 90 days your fees are 20% lower, so there is less fee to pay back.',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('leaves out a discount the partner does not give, and the box when a new trader gets nothing more', async () => {
+    const noDiscount = { ...ESTIMATE.newTrader, discountPercent: 0, discountDays: 0 };
+    stubServer(async () => envelope({ ...ESTIMATE, newTrader: noDiscount }));
+    const result = await answerBybitTwentyTimesTwoThousand();
+    expect(
+      within(result).getByText('For the first 21 days you get 55% back instead of 40%.'),
+    ).toBeInTheDocument();
+    expect(
+      within(result).getByText("A regular 30 days: your account's first 21 days are over."),
+    ).toBeInTheDocument();
+    expect(within(result).queryByText(/0% lower/)).not.toBeInTheDocument();
+  });
+
+  it('shows no new-trader box when neither a speed-up nor a discount applies', async () => {
+    const nothingMore = {
+      ...ESTIMATE.newTrader,
+      speedUpCashRate: '40.00',
+      discountPercent: 0,
+      discountDays: 0,
+    };
+    stubServer(async () => envelope({ ...ESTIMATE, newTrader: nothingMore }));
+    const result = await answerBybitTwentyTimesTwoThousand();
+    expect(within(result).getAllByText('630.00 USDT').length).toBeGreaterThan(0);
+    expect(within(result).queryByRole('region', { name: 'If you sign up now with our code' })).toBeNull();
   });
 
   it.each(['020', '20.0'])(

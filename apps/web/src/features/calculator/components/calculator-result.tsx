@@ -15,7 +15,7 @@ import { exchangeDetailHref } from '../../../shared/exchanges/paths';
 import type { Phase } from '../calculator-steps';
 import { meanFee } from '../mean-fee';
 import { EstimateComparison } from './estimate-comparison';
-import { NewTraderEstimate } from './new-trader-estimate';
+import { NewTraderEstimate, regularFromDay } from './new-trader-estimate';
 
 /** The estimate: the 30-day and 6-month figures with their formula, the answers, the comparison. */
 export function CalculatorResult({
@@ -60,7 +60,7 @@ export function CalculatorResult({
         <p className="muted small-print">
           {t('calculator.regularNote', {
             days: CALCULATOR.resultDays,
-            discountDays: estimate.newTrader.discountDays,
+            discountDays: regularFromDay(estimate),
           })}
         </p>
         {exchange ? (
@@ -78,9 +78,9 @@ export function CalculatorResult({
             })}
           </p>
         ) : null}
-        {estimate.isCappedByCommission ? (
+        {estimate.commissionShare !== null ? (
           <p className="muted small-print">
-            {t('calculator.commissionCapNote', { rate: formatPercent(estimate.cashRate) })}
+            {t('calculator.commissionCapNote', { rate: formatPercent(estimate.commissionShare) })}
           </p>
         ) : null}
         {estimate.vipLevel ? (

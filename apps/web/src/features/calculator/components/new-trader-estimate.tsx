@@ -10,6 +10,17 @@ import { formatPercent, formatUsdt } from '../../../shared/exchanges/format';
 export function NewTraderEstimate({ estimate }: { estimate: CashbackEstimateResponse }) {
   const { t } = useTranslation();
   const { newTrader } = estimate;
+  // A speed-up rate capped down to the basic one is no speed-up; a partner may offer no discount.
+  const speedUp = compareDecimals(newTrader.speedUpCashRate, estimate.cashRate) > 0;
+  const discount = hasDiscount(estimate);
+  // Neither: a new trader's figures are the regular ones, and a second box would only repeat them.
+  if (!speedUp && !discount) return null;
+  const speedUpTerms = {
+    speedUpDays: newTrader.speedUpDays,
+    speedUpRate: formatPercent(newTrader.speedUpCashRate),
+    cashRate: formatPercent(estimate.cashRate),
+  };
+  const discountTerms = { discountDays: newTrader.discountDays, discount: newTrader.discountPercent };
   return (
     <section className="card" aria-labelledby="calculator-new-trader-title">
       <h3 id="calculator-new-trader-title">{t('calculator.newTraderTitle')}</h3>
@@ -24,20 +35,25 @@ export function NewTraderEstimate({ estimate }: { estimate: CashbackEstimateResp
         </div>
       </dl>
       <p className="muted small-print">
-        {/* A speed-up rate capped down to the basic one is no speed-up: the note leaves it out. */}
-        {compareDecimals(newTrader.speedUpCashRate, estimate.cashRate) > 0
-          ? t('calculator.newTraderNote', {
-              speedUpDays: newTrader.speedUpDays,
-              speedUpRate: formatPercent(newTrader.speedUpCashRate),
-              cashRate: formatPercent(estimate.cashRate),
-              discountDays: newTrader.discountDays,
-              discount: newTrader.discountPercent,
-            })
-          : t('calculator.newTraderDiscountNote', {
-              discountDays: newTrader.discountDays,
-              discount: newTrader.discountPercent,
-            })}
+        {speedUp && discount
+          ? t('calculator.newTraderNote', { ...speedUpTerms, ...discountTerms })
+          : speedUp
+            ? t('calculator.newTraderSpeedUpNote', speedUpTerms)
+            : t('calculator.newTraderDiscountNote', discountTerms)}
       </p>
     </section>
   );
+}
+
+/** Whether the partner lowers a new trader's fees at all (an operator may set 0 % or 0 days). */
+function hasDiscount({ newTrader }: CashbackEstimateResponse): boolean {
+  return newTrader.discountPercent > 0 && newTrader.discountDays > 0;
+}
+
+/** The days after which a trader's figures are the regular ones: the discount's or the speed-up's. */
+export function regularFromDay(estimate: CashbackEstimateResponse): number {
+  const { newTrader } = estimate;
+  return hasDiscount(estimate)
+    ? Math.max(newTrader.discountDays, newTrader.speedUpDays)
+    : newTrader.speedUpDays;
 }
