@@ -292,6 +292,32 @@ describe('the catalog editor', () => {
   });
 });
 
+/**
+ * Holds the partner's row FOR KEY SHARE, as every insert of a record, binding or sync run referencing it
+ * does until its transaction ends (an import keeps one open for minutes); answers the release.
+ */
+async function holdLikeAnImport(platId: number): Promise<() => Promise<void>> {
+  const held = deferred();
+  const released = deferred();
+  const importing = ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from exchanges where id = ${platId} for key share`);
+    held.resolve();
+    await released.promise;
+  });
+  await held.promise;
+  return async () => {
+    released.resolve();
+    await importing;
+  };
+}
+
+/** The answer, or 'still waiting after 5 s' when a lock keeps it waiting. */
+const withinFiveSeconds = (answer: Promise<unknown>) =>
+  Promise.race([
+    answer,
+    new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+  ]);
+
 describe('two operators editing one partner', () => {
   const OKX = 2;
 
@@ -345,25 +371,14 @@ describe('two operators editing one partner', () => {
     'a save does not wait for an import that references the partner (found in review)',
     async () => {
       const loaded = await editorEntry(OKX);
-      // What every insert of a record, binding or sync run of OKX holds until its transaction ends,
-      // which an import keeps open for minutes.
-      const held = deferred();
-      const released = deferred();
-      const importing = ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`select id from exchanges where id = ${OKX} for key share`);
-        held.resolve();
-        await released.promise;
-      });
-      await held.promise;
+      const release = await holdLikeAnImport(OKX);
       try {
-        const outcome = await Promise.race([
+        const outcome = await withinFiveSeconds(
           adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score: '7.7' }),
-          new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
-        ]);
+        );
         expect(outcome).toMatchObject({ state: 0, content: { score: '7.7' } });
       } finally {
-        released.resolve();
-        await importing;
+        await release();
       }
     },
   );
@@ -371,19 +386,9 @@ describe('two operators editing one partner', () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     'a status change does not wait for an import that references the partner',
     async () => {
-      const held = deferred();
-      const released = deferred();
-      const importing = ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`select id from exchanges where id = ${OKX} for key share`);
-        held.resolve();
-        await released.promise;
-      });
-      await held.promise;
+      const release = await holdLikeAnImport(OKX);
       const inFiveSeconds = (path: string) =>
-        Promise.race([
-          adminCall(ctx, operator, path, { platId: OKX }),
-          new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
-        ]);
+        withinFiveSeconds(adminCall(ctx, operator, path, { platId: OKX }));
       try {
         expect(await inFiveSeconds('retireExchange')).toMatchObject({
           state: 0,
@@ -394,8 +399,7 @@ describe('two operators editing one partner', () => {
           content: { status: 'live' },
         });
       } finally {
-        released.resolve();
-        await importing;
+        await release();
       }
     },
   );
