@@ -115,6 +115,8 @@ const en = {
   accountDeleted: 'Your account has been deleted',
   deletionWithdrawalPending:
     'A withdrawal of yours is under review. Delete your account once it is decided, or cancel it first.',
+  deletionUidDisputed:
+    'A UID of yours is under dispute: support must decide it before you can delete your account',
   deletionForfeitChanged:
     'The money you hold changed since the dialog opened: {{amount}} USDT would now be lost. Check the amounts and confirm again.',
   loginRequired: 'Please log in first',
@@ -368,6 +370,7 @@ const zh: MessageCatalogue = {
   loggedOut: '您已退出登录',
   accountDeleted: '您的账户已注销',
   deletionWithdrawalPending: '您有提现正在审核中。请在其处理完毕或取消后再注销账户。',
+  deletionUidDisputed: '您的一个 UID 正处于申诉中：须待客服处理后才能注销账户',
   deletionForfeitChanged:
     '自打开对话框以来，您持有的资金已有变化：现在将失去 {{amount}} USDT。请核对金额后再次确认。',
   loginRequired: '请先登录',
@@ -616,6 +619,8 @@ const ko: MessageCatalogue = {
   loggedOut: '로그아웃되었습니다',
   accountDeleted: '계정이 삭제되었습니다',
   deletionWithdrawalPending: '검토 중인 출금이 있습니다. 출금이 처리되거나 취소한 후에 계정을 삭제해 주세요.',
+  deletionUidDisputed:
+    '회원님의 UID 하나가 이의 제기 중입니다. 고객지원이 처리한 뒤에 계정을 삭제할 수 있습니다',
   deletionForfeitChanged:
     '대화 상자를 연 뒤 보유 금액이 바뀌었습니다. 이제 {{amount}} USDT를 잃게 됩니다. 금액을 확인한 뒤 다시 진행해 주세요.',
   loginRequired: '먼저 로그인해 주세요',

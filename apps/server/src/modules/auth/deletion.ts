@@ -10,6 +10,7 @@ import {
   unbindUid,
 } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf, balancesOf, postJournal } from '../ledger/ledger.service.js';
+import { isUidFrozen } from '../support/frozen.js';
 import { closeRequestsOfLeavingMember } from '../support/support.service.js';
 import { eraseSocialAccounts } from '../tasks/tasks.service.js';
 import { hasWithdrawalUnderReview } from '../withdrawals/under-review.js';
@@ -32,6 +33,9 @@ const FORFEIT_JOURNAL_KIND = 'accountDeletion';
  * - the XME account id and the Telegram and Discord ids, through their modules;
  * - the member's open support requests, closed (a dispute of a member who left would freeze the
  *   holder's UID until an operator noticed), before anything else.
+ *
+ * Refused while a UID the member holds is disputed by someone else ('deletionUidDisputed'): its frozen
+ * balance waits for the operator's decision, which may move it to the claimant.
  *
  * The ledger accounts are locked first, in code order ('cashback:' < 'rewards:'), as a withdrawal
  * locks them before it reads the user row: a withdrawal racing the deletion either committed before
@@ -94,6 +98,13 @@ export async function endMemberHoldings(
   // member asks again); only bindings this member still holds are ended and forfeited.
   const bindings = await liveBindingsOf(tx, userId);
   await lock(bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)));
+  // A UID someone disputes is decided first (found in review, 2026-11-29): its frozen balance may be
+  // the claimant's, and forfeiting it would let the holder destroy the owner's money and leave the
+  // dispute nothing to move. Asked under the UIDs' account locks, which opening a dispute takes too:
+  // one committed before is seen, one that comes later waits and then finds the UID unbound.
+  for (const binding of bindings) {
+    if (await isUidFrozen(tx, binding.platId, binding.uid)) throw AppError.refused('deletionUidDisputed');
+  }
   let heldMicro = 0n;
   for (const code of [
     ...bindings.map((binding) => accountCode.cashback(binding.platId, binding.uid)),

@@ -583,11 +583,39 @@ describe('who may decide a request (found in review)', () => {
     expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 120_000_000n });
   });
 
+  it('refuses the holder of a disputed UID to delete the account: the frozen balance is not forfeited, the move still happens', async () => {
+    const squatter = await squatterWithMoney('150');
+    const claimant = await registerMember(ctx);
+    const id = await dispute(claimant, squatter);
+    const refused = (await leave(squatter)).json();
+    expect(refused).toMatchObject({
+      state: State.Refused,
+      message: 'A UID of yours is under dispute: support must decide it before you can delete your account',
+    });
+    // Nothing forfeited, nothing ended: the owner's money waits for the decision.
+    expect(await holderOf(squatter)).toBe(squatter.userId);
+    expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 150_000_000n });
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id })).toMatchObject({ state: 0 });
+    expect(await holderOf(squatter)).toBe(claimant.userId);
+    expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 150_000_000n });
+    // Decided: the former holder may leave (nothing of theirs is held any more).
+    expect((await leave(squatter)).json()).toMatchObject({ state: 0 });
+    expect(await moneyOf(ctx, squatter)).toMatchObject({ cashback: 150_000_000n });
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
   it('neither moves nor confirms against a claimant who holds the UID by now: closing is the decision', async () => {
     const first = await squatterWithMoney('60');
     const claimant = await registerMember(ctx);
     const id = await dispute(claimant, first);
-    expect((await leave(first)).json()).toMatchObject({ state: 0 });
+    // The holder leaves the UID (an operator's unbind; deleting the account is refused while disputed).
+    expect(
+      await adminCall(ctx, operator, 'unbindUid', {
+        platId: first.platId,
+        uid: first.uid,
+        reason: 'Disputed',
+      }),
+    ).toMatchObject({ state: 0 });
     expect(
       await memberCall(ctx, claimant, '/elex/user/bindExchangeUid', {
         platId: first.platId,

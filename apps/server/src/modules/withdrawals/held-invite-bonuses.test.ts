@@ -275,13 +275,19 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     const first = await friendWithNewUid(inviter, '20');
     const opened = await dispute(await registerMember(ctx), first);
     expect(opened).toMatchObject({ state: 0 });
-    // The first holder leaves; another friend binds the same UID while the dispute is open.
+    // The first holder loses the UID (an operator's unbind: deleting the account is refused while the
+    // UID is disputed); another friend binds the same UID while the dispute is open.
     expect(
-      await memberCall(ctx, first, '/elex/user/deleteAccount', {
-        passwd: PASSWORD,
-        forfeitTotal: '20.000000',
-      }),
-    ).toMatchObject({ state: 0 });
+      await ctx.db.transaction((tx) =>
+        unbindUid(tx, {
+          platId: BITGET,
+          uid: first.uid,
+          reason: 'operator',
+          operatorId: operator.userId,
+          at: ctx.clock.now(),
+        }),
+      ),
+    ).toMatchObject({ userId: first.userId });
     ctx.clock.advance(DAY_MS);
     const second = await registerMember(ctx);
     await ctx.db.update(users).set({ inviterId: inviter.userId }).where(eq(users.id, second.userId));
@@ -295,8 +301,8 @@ describe('invite bonuses wait for their friend’s ownership check', () => {
     expect(
       await adminCall(ctx, await newOperator(ctx), 'support/close', { id: opened.content.id }),
     ).toMatchObject({ state: 0 });
-    // Closed: the second holder kept the UID and is free; the first left during the dispute (no move
-    // could name them), so theirs wait the operator's 14 days, as after a move.
+    // Closed: the second holder kept the UID and is free; the first was unbound during the dispute (no
+    // move could name them), so theirs wait the operator's 14 days, as after a move.
     const until = new Date(ctx.clock.now().getTime() + 14 * DAY_MS).toISOString();
     expect(await withdrawable(inviter)).toMatchObject({
       rewardsHeld: { amount: '2.000000', until, disputed: false },
