@@ -204,9 +204,11 @@ export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 export const MemberLedgerPageSchema = pageOf(LedgerEntrySchema);
 export type MemberLedgerPage = z.infer<typeof MemberLedgerPageSchema>;
 
-// /elex/admin/unbindUid {platId, uid, reason}: ends a disputed binding. The UID's cashback stays on
-// its ledger account until the UID is bound again.
+// /elex/admin/unbindUid {userId, platId, uid, reason}: ends a disputed binding of that member (refused
+// when the UID is held by anyone else now). The UID's cashback stays on its ledger account until the
+// UID is bound again.
 export const UnbindUidRequestSchema = z.object({
+  userId: idSchema,
   platId: platIdSchema,
   uid: exchangeUidSchema,
   reason: operatorReasonSchema,

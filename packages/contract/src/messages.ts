@@ -130,6 +130,7 @@ const en = {
   operatorReasonRequired: 'Please give a reason',
   memberNotFound: 'No such member',
   uidNotBound: 'This UID is not bound to anyone',
+  unbindHolderChanged: 'This UID is no longer bound to this member: reload the page',
   abbreviationTaken: 'Another exchange already uses this abbreviation',
   urlInvalid: 'Enter a web address starting with https://',
   signupTemplateSlot:
@@ -384,6 +385,7 @@ const zh: MessageCatalogue = {
   operatorReasonRequired: '请填写原因',
   memberNotFound: '没有该会员',
   uidNotBound: '该 UID 未被任何人绑定',
+  unbindHolderChanged: '该 UID 已不再绑定于此会员：请刷新页面',
   abbreviationTaken: '已有其他交易所使用该简称',
   urlInvalid: '请输入以 https:// 开头的网址',
   signupTemplateSlot: '请在链接中推荐码所在的位置（网站名之后）写一次且仅一次 {code}',
@@ -634,6 +636,7 @@ const ko: MessageCatalogue = {
   operatorReasonRequired: '사유를 입력해 주세요',
   memberNotFound: '해당 회원이 없습니다',
   uidNotBound: '이 UID는 누구에게도 연동되어 있지 않습니다',
+  unbindHolderChanged: '이 UID는 더 이상 이 회원에게 연동되어 있지 않습니다. 페이지를 새로고침해 주세요',
   abbreviationTaken: '다른 거래소가 이미 이 약칭을 사용하고 있습니다',
   urlInvalid: 'https://로 시작하는 웹 주소를 입력해 주세요',
   signupTemplateSlot: '링크에서 추천 코드가 들어갈 자리(사이트 이름 뒤)에 {code}를 정확히 한 번 넣어 주세요',

@@ -163,7 +163,12 @@ beforeAll(async () => {
     searchMembers: { query: member.email },
     memberDetail: { userId: funded.userId },
     memberLedger: { userId: funded.userId },
-    unbindUid: { platId: toUnbind.platId, uid: toUnbind.uid, reason: 'disputed by the exchange' },
+    unbindUid: {
+      userId: toUnbind.userId,
+      platId: toUnbind.platId,
+      uid: toUnbind.uid,
+      reason: 'disputed by the exchange',
+    },
     catalog: {},
     updateExchange: { platId, updatedAt, ...fields, name: 'Renamed by the guard test' },
     replaceVipTiers: { platId: BITGET, updatedAt: bitget.updatedAt, tiers: vipTiers.slice(0, 1) },

@@ -850,7 +850,12 @@ describe('members', () => {
     const requested = await applyDeposit(ctx, member, { amount: '60', authCode: await ownCode(ctx, member) });
     const id = requested.content?.id ?? '';
     const unbind = () =>
-      adminCall(ctx, operator, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' });
+      adminCall(ctx, operator, 'unbindUid', {
+        userId: member.userId,
+        platId: member.platId,
+        uid: member.uid,
+        reason: 'Disputed',
+      });
     expect(await unbind()).toMatchObject({
       state: State.Refused,
       message: 'A withdrawal of this UID is under review: decide it first',
@@ -874,6 +879,7 @@ describe('members', () => {
     });
     expect(
       await adminCall(ctx, operator, 'unbindUid', {
+        userId: member.userId,
         platId: member.platId,
         uid: member.uid,
         reason: 'Disputed ownership',
@@ -902,9 +908,15 @@ describe('members', () => {
   it('unbinds a disputed UID with a reason; its balance stays with the UID until it is bound again', async () => {
     const member = await fundedMember(ctx, { cashback: '55' });
     expect(
-      await adminCall(ctx, operator, 'unbindUid', { platId: member.platId, uid: member.uid, reason: ' ' }),
+      await adminCall(ctx, operator, 'unbindUid', {
+        userId: member.userId,
+        platId: member.platId,
+        uid: member.uid,
+        reason: ' ',
+      }),
     ).toMatchObject({ state: State.ValidationFailed, message: 'reason: Please give a reason' });
     const answer = await adminCall(ctx, operator, 'unbindUid', {
+      userId: member.userId,
       platId: member.platId,
       uid: member.uid,
       reason: 'The exchange says the account belongs to someone else',
@@ -920,6 +932,7 @@ describe('members', () => {
     ).toEqual([]);
     expect(
       await adminCall(ctx, operator, 'unbindUid', {
+        userId: member.userId,
         platId: member.platId,
         uid: member.uid,
         reason: 'again',
@@ -945,6 +958,55 @@ describe('members', () => {
       )
     ).json();
     expect(rebound).toMatchObject({ state: 0, content: { balance: '55.000000' } });
+  });
+  it('unbinds only the member whose page it was asked from: a UID that changed hands since is refused, its new holder keeps it', async () => {
+    const member = await fundedMember(ctx, { cashback: '30' });
+    // Another operator unbinds it and another member binds it, while this operator's page still shows
+    // the first member holding it.
+    expect(
+      await adminCall(ctx, await newOperator(ctx), 'unbindUid', {
+        userId: member.userId,
+        platId: member.platId,
+        uid: member.uid,
+        reason: 'The exchange says the account belongs to someone else',
+      }),
+    ).toMatchObject({ state: 0 });
+    const next = await newMember(ctx);
+    expect(
+      (
+        await call(
+          ctx,
+          '/elex/user/bindExchangeUid',
+          { platId: member.platId, uid: member.uid, address: ADDRESS },
+          { token: next.token },
+        )
+      ).json(),
+    ).toMatchObject({ state: 0 });
+    expect(
+      await adminCall(
+        ctx,
+        operator,
+        'unbindUid',
+        { userId: member.userId, platId: member.platId, uid: member.uid, reason: 'Squatter' },
+        'zh',
+      ),
+    ).toMatchObject({ state: State.Refused, message: '该 UID 已不再绑定于此会员：请刷新页面' });
+    expect(
+      (await call(ctx, '/elex/user/myInfo', {}, { token: next.token })).json().content.exchangeBinds,
+    ).toMatchObject([{ uid: member.uid, balance: '30.000000' }]);
+    const audit = await auditRows(`binding:${member.platId}:${member.uid}`);
+    expect(audit).toHaveLength(1);
+    // Asked about the member who holds it now, it goes through, and the record names them.
+    expect(
+      await adminCall(ctx, operator, 'unbindUid', {
+        userId: next.userId,
+        platId: member.platId,
+        uid: member.uid,
+        reason: 'Squatter',
+      }),
+    ).toMatchObject({ state: 0 });
+    const [entry] = await auditRows(`binding:${member.platId}:${member.uid}`);
+    expect(entry).toMatchObject({ before: { userId: next.userId }, after: { unboundBy: operator.userId } });
   });
 });
 

@@ -164,22 +164,27 @@ function bindingSnapshot(row: ExchangeBindingRow, balanceMicro: bigint) {
 }
 
 /**
- * /elex/admin/unbindUid: ends a disputed binding with the operator's reason. The UID's cashback stays
- * on its ledger account (`cashback:<platId>:<uid>`) for its next binding; nothing moves. Under the
- * UID's account lock (so no withdrawal of the UID is requested or paid meanwhile), and refused while
- * a withdrawal of the UID is under review, as a dispute's move is: its cashback part would return to
- * the account after the unbind, that is to the UID's next holder.
+ * /elex/admin/unbindUid: ends a disputed binding of the member the operator is looking at, with the
+ * operator's reason. The UID's cashback stays on its ledger account (`cashback:<platId>:<uid>`) for its
+ * next binding; nothing moves. Under the UID's account lock (so no withdrawal of the UID is requested
+ * or paid meanwhile), and refused while a withdrawal of the UID is under review, as a dispute's move
+ * is: its cashback part would return to the account after the unbind, that is to the UID's next
+ * holder. Refused ('unbindHolderChanged') when someone else holds the UID by now (a move, or an unbind
+ * and a new binding, since the operator's page loaded): that member's binding is not the one reviewed.
  */
 export async function unbindMemberUid(
   deps: AppDeps,
   context: ActionContext,
-  input: { platId: number; uid: string; reason: string },
+  input: { userId: number; platId: number; uid: string; reason: string },
 ): Promise<AdminBinding> {
   return inMoneyTransaction(deps, async (tx) => {
+    const at = deps.clock.now();
+    // The holder read under the UID's account lock, which a move, a deletion and another unbind take:
+    // the binding checked and recorded below is the one ended.
+    await balanceOf(tx, accountCode.cashback(input.platId, input.uid), { forUpdate: true, at });
     const before = await liveBindingOf(tx, input.platId, input.uid);
     if (!before) throw AppError.refused('uidNotBound');
-    const at = deps.clock.now();
-    await balanceOf(tx, accountCode.cashback(input.platId, input.uid), { forUpdate: true, at });
+    if (before.userId !== input.userId) throw AppError.refused('unbindHolderChanged');
     if ((await countUnderReviewOfUid(tx, input.platId, input.uid)) > 0) {
       throw AppError.refused('supportWithdrawalUnderReview');
     }
@@ -189,6 +194,7 @@ export async function unbindMemberUid(
       reason: input.reason,
       operatorId: context.actor.userId,
       at,
+      holderId: input.userId,
     });
     if (!after) throw AppError.refused('uidNotBound');
     const balance = await balanceOf(tx, accountCode.cashback(input.platId, input.uid));

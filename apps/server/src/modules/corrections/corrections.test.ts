@@ -316,7 +316,12 @@ describe('whose money a correction may touch', () => {
   async function movedUid(cashback: string) {
     const first = await fundedMember(ctx, { cashback });
     expect(
-      await adminCall(ctx, alice, 'unbindUid', { platId: first.platId, uid: first.uid, reason: 'Disputed' }),
+      await adminCall(ctx, alice, 'unbindUid', {
+        userId: first.userId,
+        platId: first.platId,
+        uid: first.uid,
+        reason: 'Disputed',
+      }),
     ).toMatchObject({ state: 0 });
     const next = await nextHolder(first);
     return { first, next };
@@ -355,7 +360,12 @@ describe('whose money a correction may touch', () => {
     const proposed = await propose(alice, { ...cashbackOf(member), amount: '-150', reason: 'Overpaid' });
     expect(proposed.content).toMatchObject({ status: 'pending' });
     expect(
-      await adminCall(ctx, bob, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' }),
+      await adminCall(ctx, bob, 'unbindUid', {
+        userId: member.userId,
+        platId: member.platId,
+        uid: member.uid,
+        reason: 'Disputed',
+      }),
     ).toMatchObject({ state: 0 });
     expect(await approve(bob, proposed.content.id)).toMatchObject({
       state: State.Refused,

@@ -611,6 +611,7 @@ describe('who may decide a request (found in review)', () => {
     // The holder leaves the UID (an operator's unbind; deleting the account is refused while disputed).
     expect(
       await adminCall(ctx, operator, 'unbindUid', {
+        userId: first.userId,
         platId: first.platId,
         uid: first.uid,
         reason: 'Disputed',
@@ -655,7 +656,12 @@ describe('a dispute whose binding ended since it was opened (found in review)', 
     return row?.userId;
   };
   const unbind = (member: TestMember) =>
-    adminCall(ctx, operator, 'unbindUid', { platId: member.platId, uid: member.uid, reason: 'Disputed' });
+    adminCall(ctx, operator, 'unbindUid', {
+      userId: member.userId,
+      platId: member.platId,
+      uid: member.uid,
+      reason: 'Disputed',
+    });
   const bind = (member: Member, uid: TestMember) =>
     memberCall(ctx, member, '/elex/user/bindExchangeUid', {
       platId: uid.platId,

@@ -44,8 +44,8 @@ function useDialogCopy(dialog: Dialog | null, exchangeName: (platId: number) => 
       hint: undefined,
       submitLabel: t('admin.members.unbindSubmit'),
       danger: true,
-      run: async (reason: string) => {
-        await unbindUid({ platId: binding.platId, uid: binding.uid, reason });
+      run: async (reason: string, userId: number) => {
+        await unbindUid({ userId, platId: binding.platId, uid: binding.uid, reason });
         toast.success(t('msg:unbindSuccessful'));
       },
     };

@@ -169,6 +169,44 @@ describe('a decision refreshes the other console pages that show its data', { ti
     expect(count(calls, '/elex/admin/searchMembers')).toBe(2);
   });
 
+  it('an unbind names the member whose page it was asked from, so a UID that changed hands since is refused', async () => {
+    const binding = {
+      platId: 4,
+      uid: '40512345',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      boundAt: '2026-05-30T08:00:00.000Z',
+      unboundAt: null,
+      unbindReason: null,
+      balance: '75.500000',
+    };
+    const calls = serveConsole({
+      '/elex/admin/memberDetail': () => envelope({ ...member(), bindings: [binding] }),
+      '/elex/admin/memberLedger': emptyPage,
+      '/elex/admin/corrections/list': () =>
+        envelope({ rows: [], total: 0, page: 1, pageSize: 20, approvalThreshold: '100.000000' }),
+      '/elex/admin/unbindUid': () => envelope({ ...binding, unboundAt: '2026-06-02T00:00:00.000Z' }),
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/admin/members/12');
+    expect(await openMemberPage(router, calls)).toBe(1);
+    await user.click(
+      await screen.findByRole('button', { name: t('admin.members.unbindUid', { uid: binding.uid }) }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('admin.members.unbindTitle') });
+    await user.type(
+      within(dialog).getByRole('textbox', { name: t('admin.members.unbindReason') }),
+      'Squatter',
+    );
+    await user.click(within(dialog).getByRole('button', { name: t('admin.members.unbindSubmit') }));
+    await waitFor(() => expect(count(calls, '/elex/admin/unbindUid')).toBe(1));
+    expect(calls.find((call) => call.path === '/elex/admin/unbindUid')?.body).toEqual({
+      userId: 12,
+      platId: 4,
+      uid: '40512345',
+      reason: 'Squatter',
+    });
+  });
+
   it('a dispute decided: the holder’s page opened again no longer shows the UID', async () => {
     const binding = {
       platId: 4,
