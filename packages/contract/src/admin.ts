@@ -475,8 +475,11 @@ export const SaveActivityRequestSchema = z
   });
 export type SaveActivityRequest = z.input<typeof SaveActivityRequestSchema>;
 
-// /elex/admin/deleteActivity {id}
-export const DeleteActivityRequestSchema = z.object({ id: idSchema });
+// /elex/admin/deleteActivity {id, updatedAt}: removes the activity if it is still the version the
+// confirmation showed (`updatedAt`, as `catalog` answered it): otherwise refused with
+// `activityEditedMeanwhile`, so a removal never takes away a change its operator has not seen.
+export const DeleteActivityRequestSchema = z.object({ id: idSchema, updatedAt: expectedUpdatedAtSchema });
+export type DeleteActivityRequest = z.input<typeof DeleteActivityRequestSchema>;
 
 /** Logos: SVG, PNG or WebP, at most 200 KB, the type read from the content (not the name). */
 export const LOGO_UPLOAD = {

@@ -245,7 +245,7 @@ const en = {
   exchangeEditedMeanwhile:
     'Someone else saved this exchange after you opened it. Nothing was saved: reload it to see their changes, then make yours again.',
   activityEditedMeanwhile:
-    'Someone else changed this activity after you opened it. Nothing was saved: the list now shows their version; open the activity again to make your change.',
+    'Someone else changed this activity after you opened it. Nothing was saved or removed: the list now shows their version; open the activity again to change or remove it.',
   exchangeNotDraft: 'Only a draft exchange can be published',
   exchangeNotLive: 'Only a listed exchange can be retired',
   exchangeNotRetired: 'Only a retired exchange can be reinstated',
@@ -493,7 +493,7 @@ const zh: MessageCatalogue = {
   exchangeEditedMeanwhile:
     '在您打开后，其他人已保存了该交易所。本次未保存：请重新加载查看其更改，然后再次进行您的修改。',
   activityEditedMeanwhile:
-    '在您打开后，其他人已修改了该活动。本次未保存：列表现已显示其版本，请重新打开该活动后再进行您的修改。',
+    '在您打开后，其他人已修改了该活动。本次未保存也未删除：列表现已显示其版本，请重新打开该活动后再修改或删除。',
   exchangeNotDraft: '只有草稿状态的交易所可以发布',
   exchangeNotLive: '只有已上线的交易所可以下线',
   exchangeNotRetired: '只有已下线的交易所可以恢复',
@@ -747,7 +747,7 @@ const ko: MessageCatalogue = {
   exchangeEditedMeanwhile:
     '이 거래소를 연 뒤 다른 사람이 저장했습니다. 저장되지 않았습니다. 다시 불러와 변경 내용을 확인한 뒤 다시 수정하세요.',
   activityEditedMeanwhile:
-    '이 활동을 연 뒤 다른 사람이 변경했습니다. 저장되지 않았습니다. 목록에 그 사람의 변경 내용이 표시되어 있으니 활동을 다시 열어 수정하세요.',
+    '이 활동을 연 뒤 다른 사람이 변경했습니다. 저장하거나 삭제하지 않았습니다. 목록에 그 사람의 변경 내용이 표시되어 있으니 활동을 다시 열어 수정하거나 삭제하세요.',
   exchangeNotDraft: '초안 상태의 거래소만 게시할 수 있습니다',
   exchangeNotLive: '게시된 거래소만 종료할 수 있습니다',
   exchangeNotRetired: '종료된 거래소만 복원할 수 있습니다',

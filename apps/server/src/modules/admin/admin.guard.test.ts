@@ -179,7 +179,7 @@ beforeAll(async () => {
       activityUrl: 'https://example.com/promo',
       position: 99,
     },
-    deleteActivity: { id: activity.id },
+    deleteActivity: { id: activity.id, updatedAt: activity.updatedAt },
     uploadLogo: { platId, fileName: 'logo.svg', content: SAFE_SVG },
     uploadImport: {
       kind: 'referrals',

@@ -166,8 +166,8 @@ export async function adminRoutes(app: FastifyInstance) {
       'savedSuccessfully',
     );
   });
-  serve(app, ENDPOINTS.adminDeleteActivity, async (request, { id }) => {
-    await deleteActivity(deps, await operatorContext(request), id);
+  serve(app, ENDPOINTS.adminDeleteActivity, async (request, { id, updatedAt }) => {
+    await deleteActivity(deps, await operatorContext(request), id, updatedAt);
     return success(request, null, 'savedSuccessfully');
   });
   serve(app, ENDPOINTS.adminUploadLogo, async (request, input) => {

@@ -277,13 +277,17 @@ describe('the catalog editor', () => {
       });
     }
     expect((await hot('en')).map((activity) => activity.title)).toContain('Fee holiday, extended');
-    expect(await adminCall(ctx, operator, 'deleteActivity', { id: created.content.id })).toMatchObject({
-      state: 0,
-    });
+    const toRemove = await adminCall(ctx, operator, 'catalog');
+    const removedVersion = toRemove.content.exchanges
+      .find((entry: { platId: number }) => entry.platId === BITGET)
+      .activities.find((activity: { id: number }) => activity.id === created.content.id).updatedAt;
+    expect(
+      await adminCall(ctx, operator, 'deleteActivity', { id: created.content.id, updatedAt: removedVersion }),
+    ).toMatchObject({ state: 0 });
     expect((await hot('en')).map((activity) => activity.title)).not.toContain('Fee holiday, extended');
-    expect(await adminCall(ctx, operator, 'deleteActivity', { id: created.content.id })).toMatchObject({
-      state: State.NotFound,
-    });
+    expect(
+      await adminCall(ctx, operator, 'deleteActivity', { id: created.content.id, updatedAt: removedVersion }),
+    ).toMatchObject({ state: State.NotFound });
     expect((await auditRows(`activity:${created.content.id}`)).map((row) => row.action)).toEqual([
       'activity.delete',
       'activity.update',
@@ -487,6 +491,86 @@ describe('two operators editing one activity', () => {
       [1, 2].map((position) => adminCall(ctx, operator, 'saveActivity', { ...loaded, position })),
     );
     expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+  });
+
+  it('refuses a removal confirmed on a version another operator saved since; the current version is removed, audited', async () => {
+    const other = await newOperator(ctx);
+    const created = await adminCall(ctx, operator, 'saveActivity', {
+      platId: BITGET,
+      kind: 'hot',
+      titles: { en: 'Spring promo', zh: '春季活动', ko: '봄 프로모션' },
+      activityUrl: 'https://example.com/spring',
+      position: 4,
+    });
+    expect(created.state).toBe(0);
+    const id = created.content.id as number;
+    // I open the removal confirmation: it shows this version.
+    const seen = await loadedActivity(id);
+    // Meanwhile they turn it into another promotion.
+    const theirs = await adminCall(ctx, other, 'saveActivity', {
+      ...seen,
+      titles: { en: 'Summer promo', zh: '夏季活动', ko: '여름 프로모션' },
+      activityUrl: 'https://example.com/summer',
+    });
+    expect(theirs.state).toBe(0);
+    const afterTheirs = await loadedActivity(id);
+    // I confirm: refused in my language, theirs stays as they saved it.
+    for (const lang of ['zh', 'en', 'ko'] as const) {
+      expect(
+        await adminCall(ctx, operator, 'deleteActivity', { id, updatedAt: seen.updatedAt }, lang),
+      ).toMatchObject({ state: State.Refused, message: translate(lang, 'activityEditedMeanwhile') });
+    }
+    expect(await loadedActivity(id)).toEqual(afterTheirs);
+    // A removal without the version it was confirmed on is refused, naming the field.
+    expect(await adminCall(ctx, operator, 'deleteActivity', { id })).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'updatedAt: this field is required',
+    });
+    expect(await loadedActivity(id)).toEqual(afterTheirs);
+    // Confirmed again on their version, it goes, and the log names who removed what.
+    expect(
+      await adminCall(ctx, operator, 'deleteActivity', { id, updatedAt: afterTheirs.updatedAt }),
+    ).toMatchObject({ state: 0 });
+    await expect(loadedActivity(id)).rejects.toThrow(`no activity ${id}`);
+    const [removal] = await auditRows(`activity:${id}`);
+    expect(removal).toMatchObject({
+      action: 'activity.delete',
+      actor: operator.email,
+      before: { titles: { en: 'Summer promo' }, activityUrl: 'https://example.com/summer' },
+      after: null,
+    });
+  });
+
+  it('lets a save and a removal of the same version meet: one goes through, never a removal of a save unseen', async () => {
+    const created = await adminCall(ctx, operator, 'saveActivity', {
+      platId: BITGET,
+      kind: 'general',
+      titles: { en: 'Race promo', zh: '竞速活动', ko: '레이스 프로모션' },
+      activityUrl: 'https://example.com/race',
+      position: 5,
+    });
+    const id = created.content.id as number;
+    const seen = await loadedActivity(id);
+    const [saved, removed] = await Promise.all([
+      adminCall(ctx, operator, 'saveActivity', { ...seen, activityUrl: 'https://example.com/race-2' }),
+      adminCall(ctx, operator, 'deleteActivity', { id, updatedAt: seen.updatedAt }),
+    ]);
+    const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
+    const still = exchanges
+      .find((entry: { platId: number }) => entry.platId === BITGET)
+      .activities.find((activity: { id: number }) => activity.id === id);
+    if (saved.state === 0) {
+      // The save came first: the removal, confirmed on the version before it, is refused.
+      expect(removed).toMatchObject({
+        state: State.Refused,
+        message: translate('en', 'activityEditedMeanwhile'),
+      });
+      expect(still).toMatchObject({ activityUrl: 'https://example.com/race-2' });
+    } else {
+      // The removal came first: the save finds nothing to change.
+      expect([saved.state, removed.state]).toEqual([State.NotFound, 0]);
+      expect(still).toBeUndefined();
+    }
   });
 });
 

@@ -387,12 +387,25 @@ export async function saveActivity(
   });
 }
 
-/** /elex/admin/deleteActivity */
-export async function deleteActivity(deps: AppDeps, context: ActionContext, id: number): Promise<void> {
+/**
+ * /elex/admin/deleteActivity: removes the activity if it is still the version the operator confirmed
+ * (`expectedUpdatedAt`): otherwise another operator changed it since the confirmation opened, and the
+ * removal would take away their change unseen. The check and the removal run under the activity's
+ * row lock, so a save cannot commit between them: a save holding the row makes the removal wait and
+ * then read the save's version (refused); a removal holding it makes the save wait and find nothing.
+ */
+export async function deleteActivity(
+  deps: AppDeps,
+  context: ActionContext,
+  id: number,
+  expectedUpdatedAt: string,
+): Promise<void> {
   await catalogWrite(deps, async (tx) => {
-    const before = (await getCatalogRows(tx)).activityRows.find((row) => row.id === id);
+    const before = await lockActivityRow(tx, id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
-    await removeActivity(within(tx, deps), id);
+    if (before.updatedAt.toISOString() !== expectedUpdatedAt)
+      throw AppError.refused('activityEditedMeanwhile');
+    if (!(await removeActivity(within(tx, deps), id))) throw new AppError(State.NotFound, 'notFound');
     await recordAudit(tx, {
       actor: context.actor,
       action: 'activity.delete',

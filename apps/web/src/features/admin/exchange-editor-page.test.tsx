@@ -345,3 +345,77 @@ describe('an activity another operator changed meanwhile', () => {
     });
   });
 });
+
+describe('removing an activity another operator changed meanwhile', () => {
+  it('removes nothing, says why, and shows their version; confirmed on it, the removal goes', async () => {
+    const stored = {
+      ...bybit(),
+      activities: [
+        {
+          id: 42,
+          platId: 3,
+          kind: 'general' as const,
+          titles: { en: 'Spring promo', zh: '春季活动', ko: '봄 프로모션' },
+          activityUrl: 'https://example.com/spring',
+          position: 0,
+          updatedAt: '2026-11-01T00:00:00.000Z',
+        },
+      ],
+    };
+    const removals: Array<Record<string, unknown>> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+        switch (String(input)) {
+          case '/elex/admin/catalog':
+            return envelope({ exchanges: [structuredClone(stored)] });
+          case '/elex/admin/deleteActivity': {
+            removals.push(body);
+            const [activity] = stored.activities;
+            if (!activity || body.updatedAt !== activity.updatedAt) {
+              return envelope(null, State.Refused, translate('en', 'activityEditedMeanwhile'));
+            }
+            stored.activities = [];
+            return envelope(null);
+          }
+          default:
+            return envelope(null);
+        }
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/admin/catalog/:platId', element: <ExchangeEditorPage /> }], '/admin/catalog/3');
+    await screen.findByText('Spring promo');
+    await user.click(
+      screen.getByRole('button', { name: t('admin.catalog.removeActivityNamed', { title: 'Spring promo' }) }),
+    );
+    const confirmation = await screen.findByRole('dialog', { name: t('admin.catalog.removeActivityTitle') });
+    expect(within(confirmation).getByText('Spring promo')).toBeVisible();
+    // Another operator turns it into another promotion while the confirmation is open.
+    const [activity] = stored.activities;
+    if (!activity) throw new Error('no activity');
+    Object.assign(activity, {
+      titles: { ...activity.titles, en: 'Summer promo' },
+      updatedAt: '2026-11-02T00:00:00.000Z',
+    });
+
+    await user.click(within(confirmation).getByRole('button', { name: t('admin.catalog.removeActivity') }));
+    expect(await screen.findByText(translate('en', 'activityEditedMeanwhile'))).toBeVisible();
+    expect(removals[0]).toEqual({ id: 42, updatedAt: '2026-11-01T00:00:00.000Z' });
+    // Nothing was removed: the list shows their version, and the confirmation is closed.
+    const theirs = await screen.findByRole('button', {
+      name: t('admin.catalog.removeActivityNamed', { title: 'Summer promo' }),
+    });
+    expect(screen.queryByRole('dialog', { name: t('admin.catalog.removeActivityTitle') })).toBeNull();
+    expect(screen.queryByText(t('msg:savedSuccessfully'))).toBeNull();
+    // Confirmed on their version, it goes.
+    await user.click(theirs);
+    const again = await screen.findByRole('dialog', { name: t('admin.catalog.removeActivityTitle') });
+    expect(within(again).getByText('Summer promo')).toBeVisible();
+    await user.click(within(again).getByRole('button', { name: t('admin.catalog.removeActivity') }));
+    expect(await screen.findByText(t('msg:savedSuccessfully'))).toBeInTheDocument();
+    expect(removals[1]).toEqual({ id: 42, updatedAt: '2026-11-02T00:00:00.000Z' });
+    expect(await screen.findByText(t('admin.catalog.noActivities'))).toBeVisible();
+  });
+});

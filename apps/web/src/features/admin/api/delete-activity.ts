@@ -1,5 +1,6 @@
-import { ADMIN_API } from '@elex/contract';
+import { ADMIN_API, type DeleteActivityRequest } from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
-/** `/elex/admin/deleteActivity {id}` */
-export const deleteActivity = (id: number) => apiCall(ADMIN_API.adminDeleteActivity, { id });
+/** `/elex/admin/deleteActivity {id, updatedAt}`: `updatedAt` is the version the confirmation showed. */
+export const deleteActivity = (request: DeleteActivityRequest) =>
+  apiCall(ADMIN_API.adminDeleteActivity, request);

@@ -198,12 +198,18 @@ export function ActivitiesEditor({
               if (!removing) return;
               setBusy(true);
               try {
-                await deleteActivity(removing.id);
+                await deleteActivity({ id: removing.id, updatedAt: removing.updatedAt });
                 toast.success(t('msg:savedSuccessfully'));
                 await onSaved();
                 setRemoving(null);
-              } catch {
-                // The API client showed the reason.
+              } catch (failure) {
+                // The API client showed the reason. A refusal may be another operator's change since this
+                // confirmation opened (activityEditedMeanwhile): nothing was removed; the confirmation
+                // closes and the list reloads to show their version, to be removed again only if meant.
+                if (failure instanceof ApiError && failure.kind === 'refused') {
+                  setRemoving(null);
+                  await onSaved();
+                }
               } finally {
                 setBusy(false);
               }
