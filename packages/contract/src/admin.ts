@@ -792,6 +792,8 @@ export const UpdateTaskDefinitionRequestSchema = z.object({
     .string(fail('requiredValue'))
     .trim()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, fail('invalidValue')),
+  /** The task's `updatedAt` as `taskDefinitions` answered it: `taskEditedMeanwhile` when it changed since. */
+  updatedAt: expectedUpdatedAtSchema,
   points: z.coerce.number(fail('requiredValue')).int(fail('invalidValue')).min(0).max(1_000_000),
   threshold: z
     .string()

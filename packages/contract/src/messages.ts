@@ -244,6 +244,8 @@ const en = {
   exchangeReinstated: 'Exchange reinstated: it is on the public lists again',
   exchangeEditedMeanwhile:
     'Someone else saved this exchange after you opened it. Nothing was saved: reload it to see their changes, then make yours again.',
+  taskEditedMeanwhile:
+    'Someone else saved this task after you loaded the page. Nothing was saved: the form now shows their version; make your change again.',
   activityEditedMeanwhile:
     'Someone else changed this activity after you opened it. Nothing was saved or removed: the list now shows their version; open the activity again to change or remove it.',
   exchangeNotDraft: 'Only a draft exchange can be published',
@@ -492,6 +494,8 @@ const zh: MessageCatalogue = {
   exchangeReinstated: '交易所已恢复：重新显示在公开列表中',
   exchangeEditedMeanwhile:
     '在您打开后，其他人已保存了该交易所。本次未保存：请重新加载查看其更改，然后再次进行您的修改。',
+  taskEditedMeanwhile:
+    '在您加载页面后，其他人已保存了该任务。本次未保存：表单现已显示其版本，请再次进行您的修改。',
   activityEditedMeanwhile:
     '在您打开后，其他人已修改了该活动。本次未保存也未删除：列表现已显示其版本，请重新打开该活动后再修改或删除。',
   exchangeNotDraft: '只有草稿状态的交易所可以发布',
@@ -746,6 +750,8 @@ const ko: MessageCatalogue = {
   exchangeReinstated: '거래소를 복원했습니다. 다시 공개 목록에 표시됩니다',
   exchangeEditedMeanwhile:
     '이 거래소를 연 뒤 다른 사람이 저장했습니다. 저장되지 않았습니다. 다시 불러와 변경 내용을 확인한 뒤 다시 수정하세요.',
+  taskEditedMeanwhile:
+    '페이지를 불러온 뒤 다른 사람이 이 작업을 저장했습니다. 저장되지 않았습니다. 양식에 그 사람의 변경 내용이 표시되어 있으니 다시 수정하세요.',
   activityEditedMeanwhile:
     '이 활동을 연 뒤 다른 사람이 변경했습니다. 저장하거나 삭제하지 않았습니다. 목록에 그 사람의 변경 내용이 표시되어 있으니 활동을 다시 열어 수정하거나 삭제하세요.',
   exchangeNotDraft: '초안 상태의 거래소만 게시할 수 있습니다',

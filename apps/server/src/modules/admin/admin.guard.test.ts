@@ -18,6 +18,7 @@ import { givePromotionCode } from '../promotions/test-support.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../withdrawals/test-support.js';
 import { addExchange, changeExchangeStatus, getCatalog, saveExchange } from './catalog.service.js';
 import { suspendMember } from './members.service.js';
+import { getTaskDefinitions } from './tasks-editor.service.js';
 import { adminCall, type Caller, newMember, newOperator, snapshotTables } from './test-support.js';
 
 /**
@@ -77,6 +78,9 @@ beforeAll(async () => {
   const bitget = catalog.exchanges.find((exchange) => exchange.platId === BITGET);
   if (!bitget) throw new Error('the seeded catalog has no Bitget');
   const promotion = await givePromotionCode(ctx, 'GUARD-EDIT', { maxUses: 5 });
+  const bindXmeVersion = (await getTaskDefinitions(ctx.deps)).tasks.find(
+    (task) => task.id === 'bindXme',
+  )?.updatedAt;
   // Support requests for the support queue's calls: a dispute to move, an ownership to confirm.
   const squatter = await fundedMember(ctx, { cashback: '0' });
   const holder = await fundedMember(ctx, { cashback: '0' });
@@ -192,6 +196,7 @@ beforeAll(async () => {
     taskDefinitions: {},
     updateTaskDefinition: {
       id: 'bindXme',
+      updatedAt: bindXmeVersion,
       points: 77,
       threshold: null,
       link: null,

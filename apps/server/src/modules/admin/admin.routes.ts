@@ -209,11 +209,11 @@ export async function adminRoutes(app: FastifyInstance) {
   serve(app, ENDPOINTS.adminTaskDefinitions, async (request) =>
     success(request, await getTaskDefinitions(deps)),
   );
-  serve(app, ENDPOINTS.adminUpdateTaskDefinition, async (request, { id, threshold, ...rest }) => {
+  serve(app, ENDPOINTS.adminUpdateTaskDefinition, async (request, { id, updatedAt, threshold, ...rest }) => {
     const update = threshold === undefined ? rest : { ...rest, threshold };
     return success(
       request,
-      await saveTaskDefinition(deps, await operatorContext(request), id, update),
+      await saveTaskDefinition(deps, await operatorContext(request), id, update, updatedAt),
       'savedSuccessfully',
     );
   });

@@ -1253,16 +1253,17 @@ describe('points tasks', () => {
     const telegram = tasks.find((task: { id: string }) => task.id === 'telegram');
     const change = {
       id: 'telegram',
+      updatedAt: telegram.updatedAt,
       points: telegram.points + 5,
       link: telegram.link,
       appLink: telegram.appLink,
       sortOrder: telegram.sortOrder,
       enabled: telegram.enabled,
     };
-    expect(await adminCall(ctx, operator, 'updateTaskDefinition', change)).toMatchObject({
-      state: 0,
-      content: { id: 'telegram', points: telegram.points + 5 },
-    });
+    const saved = await adminCall(ctx, operator, 'updateTaskDefinition', change);
+    expect(saved).toMatchObject({ state: 0, content: { id: 'telegram', points: telegram.points + 5 } });
+    // The next changes are built on the version this save answered.
+    change.updatedAt = saved.content.updatedAt;
     expect((await auditRows('task:telegram'))[0]).toMatchObject({
       action: 'task.update',
       before: { points: telegram.points },
@@ -1277,6 +1278,49 @@ describe('points tasks', () => {
     expect(
       await adminCall(ctx, operator, 'updateTaskDefinition', { ...change, link: 'http://t.me/x' }),
     ).toMatchObject({ state: State.ValidationFailed });
+  });
+
+  it('refuses a save built on a version another operator saved since; theirs stays', async () => {
+    const other = await newOperator(ctx);
+    const loaded = async () => {
+      const { tasks } = (await adminCall(ctx, operator, 'taskDefinitions')).content;
+      return tasks.find((task: { id: string }) => task.id === 'discord');
+    };
+    const form = (task: Record<string, unknown>) => ({
+      id: task.id,
+      updatedAt: task.updatedAt,
+      points: task.points,
+      link: task.link,
+      appLink: task.appLink,
+      sortOrder: task.sortOrder,
+      enabled: task.enabled,
+    });
+    // Both open the tasks page.
+    const mine = form(await loaded());
+    const theirs = form(await loaded());
+    // They switch the task off.
+    expect(await adminCall(ctx, other, 'updateTaskDefinition', { ...theirs, enabled: false })).toMatchObject({
+      state: 0,
+      content: { enabled: false },
+    });
+    const afterTheirs = await loaded();
+    // My form still shows it on: saving new points would switch it on again, unseen. Refused.
+    for (const lang of ['zh', 'en', 'ko'] as const) {
+      expect(
+        await adminCall(ctx, operator, 'updateTaskDefinition', { ...mine, points: 99 }, lang),
+      ).toMatchObject({ state: State.Refused, message: translate(lang, 'taskEditedMeanwhile') });
+    }
+    expect(await loaded()).toEqual(afterTheirs);
+    // Without a version: refused, naming the field.
+    const { updatedAt: _u, ...unversioned } = mine;
+    expect(await adminCall(ctx, operator, 'updateTaskDefinition', unversioned)).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'updatedAt: this field is required',
+    });
+    // Reloaded, my change goes in on top of theirs.
+    expect(
+      await adminCall(ctx, operator, 'updateTaskDefinition', { ...form(afterTheirs), points: 99 }),
+    ).toMatchObject({ state: 0, content: { points: 99, enabled: false } });
   });
 });
 

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
   listTaskDefinitions,
+  lockTaskDefinition,
   type TaskDefinitionRow,
   type TaskDefinitionUpdate,
   updateTaskDefinition,
@@ -32,16 +33,23 @@ export async function getTaskDefinitions(deps: AppDeps): Promise<{ tasks: AdminT
   return { tasks: (await listTaskDefinitions(deps.db)).map(toDefinition) };
 }
 
-/** /elex/admin/updateTaskDefinition */
+/**
+ * /elex/admin/updateTaskDefinition: the form sends every field, so it saves only if the task is still
+ * the version the form was loaded with (`expectedUpdatedAt`, checked under the task's row lock):
+ * otherwise another operator saved it since, and this save would silently set their fields back.
+ * Refused with `taskEditedMeanwhile`, nothing written.
+ */
 export async function saveTaskDefinition(
   deps: AppDeps,
   context: ActionContext,
   id: string,
   update: TaskDefinitionUpdate,
+  expectedUpdatedAt: string,
 ): Promise<AdminTaskDefinition> {
   return deps.db.transaction(async (tx) => {
-    const before = (await listTaskDefinitions(tx)).find((row) => row.id === id);
+    const before = await lockTaskDefinition(tx, id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
+    if (before.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('taskEditedMeanwhile');
     // A threshold only exists for trade tasks: the editor sends none for the others.
     const { threshold, ...rest } = update;
     const change: TaskDefinitionUpdate =

@@ -1,5 +1,5 @@
 import type { SocialNetwork } from '@elex/contract';
-import { and, asc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type SocialAccountRow,
@@ -21,6 +21,23 @@ export async function findTaskDefinition(db: Executor, id: string): Promise<Task
   return row;
 }
 
+/**
+ * One task's row, held until the transaction ends: the console's save checks its version under it. FOR
+ * NO KEY UPDATE: a claim's payout row references the task (FOR KEY SHARE) and must not wait for it.
+ */
+export async function lockTaskDefinitionRow(
+  db: Executor,
+  id: string,
+): Promise<TaskDefinitionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(taskDefinitions)
+    .where(eq(taskDefinitions.id, id))
+    .limit(1)
+    .for('no key update');
+  return row;
+}
+
 export type TaskDefinitionPatch = Partial<
   Pick<TaskDefinitionRow, 'points' | 'thresholdMicro' | 'link' | 'appLink' | 'sortOrder' | 'enabled'>
 >;
@@ -33,7 +50,12 @@ export async function updateTaskDefinitionRow(
 ): Promise<TaskDefinitionRow | undefined> {
   const [row] = await db
     .update(taskDefinitions)
-    .set({ ...patch, updatedAt: at })
+    // A version, as for a partner's or an activity's row: strictly later than before even on a clock
+    // that stands still, so a save built on the previous one is told apart.
+    .set({
+      ...patch,
+      updatedAt: sql`greatest(${at.toISOString()}::timestamptz, ${taskDefinitions.updatedAt} + interval '1 millisecond')`,
+    })
     .where(eq(taskDefinitions.id, id))
     .returning();
   return row;

@@ -34,6 +34,7 @@ import {
   findTaskDefinition,
   insertPayout,
   isVerifiedForOther,
+  lockTaskDefinitionRow,
   markSocialAccountVerified,
   saveSocialAccount,
   selectPayoutsOfAccounts,
@@ -384,6 +385,11 @@ export async function checkTaskMembership(
 /** Every task definition, disabled ones included, in display order. */
 export function listTaskDefinitions(db: Executor): Promise<TaskDefinitionRow[]> {
   return selectTaskDefinitions(db);
+}
+
+/** One task, held until the transaction ends (the console's save checks its version under it). */
+export function lockTaskDefinition(tx: Executor, taskId: string): Promise<TaskDefinitionRow | undefined> {
+  return lockTaskDefinitionRow(tx, taskId);
 }
 
 export interface TaskDefinitionUpdate {

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ApiError } from '../../shared/api/api-client';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -26,6 +27,7 @@ function TaskForm({ task }: { task: AdminTaskDefinition }) {
     values: useMemo(
       () => ({
         id: task.id,
+        updatedAt: task.updatedAt,
         points: task.points,
         threshold: task.threshold ?? '',
         link: task.link ?? '',
@@ -49,8 +51,12 @@ function TaskForm({ task }: { task: AdminTaskDefinition }) {
           await updateTaskDefinition(values);
           toast.success(t('msg:savedSuccessfully'));
           await client.invalidateQueries({ queryKey: taskDefinitionsQuery.queryKey });
-        } catch {
-          // The API client showed the reason.
+        } catch (failure) {
+          // The API client showed the reason. A refusal may be another operator's save since this page
+          // loaded (taskEditedMeanwhile): the list reloads, and the form shows their version to change.
+          if (failure instanceof ApiError && failure.kind === 'refused') {
+            await client.invalidateQueries({ queryKey: taskDefinitionsQuery.queryKey });
+          }
         }
       })}
     >
