@@ -80,6 +80,8 @@ const en = {
   withdrawalUidNotBound: 'This UID is not bound to your account',
   withdrawalRequestReused: 'This request was already sent with other details. Reload the page and try again.',
   txHashAlreadyUsed: 'This transaction hash is already recorded for another withdrawal',
+  txHashIsPayout:
+    'This hash is a transfer signed by the payout wallet, for withdrawal {{withdrawal}}: it paid nothing here. Enter the hash of the payment you made by hand',
   alreadyCheckedIn: 'Already Checked In',
   claimSuccessful: 'Claim Successful',
   claimFailed: 'Claim Failed',
@@ -340,6 +342,8 @@ const zh: MessageCatalogue = {
   withdrawalUidNotBound: '该 UID 未绑定到您的账户',
   withdrawalRequestReused: '该请求已使用其他信息提交过，请刷新页面后重试。',
   txHashAlreadyUsed: '该交易哈希已用于另一笔提现',
+  txHashIsPayout:
+    '该哈希是付款钱包为提现 {{withdrawal}} 签名的转账，并未支付这笔提现。请输入您手动付款的交易哈希',
   alreadyCheckedIn: '今日已签到',
   claimSuccessful: '领取成功',
   claimFailed: '领取失败',
@@ -591,6 +595,8 @@ const ko: MessageCatalogue = {
   withdrawalRequestReused:
     '이 요청은 다른 내용으로 이미 전송되었습니다. 페이지를 새로 고친 후 다시 시도해 주세요.',
   txHashAlreadyUsed: '이 트랜잭션 해시는 이미 다른 출금에 기록되어 있습니다',
+  txHashIsPayout:
+    '이 해시는 지급 지갑이 출금 {{withdrawal}}을(를) 위해 서명한 전송이며 이 출금을 지급하지 않았습니다. 직접 지급한 거래의 해시를 입력해 주세요',
   alreadyCheckedIn: '오늘 출석 완료',
   claimSuccessful: '수령 성공',
   claimFailed: '수령 실패',

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/client.js';
-import { livePayoutOf } from './payouts.repository.js';
+import { livePayoutOf, payoutOfAttemptHash } from './payouts.repository.js';
 
 /**
  * What the withdrawal flow asks of payouts: the payout of a withdrawal that may still move money, or
@@ -9,4 +9,12 @@ import { livePayoutOf } from './payouts.repository.js';
  */
 export function payoutMovingMoneyFor(db: Executor, withdrawalId: number) {
   return livePayoutOf(db, withdrawalId);
+}
+
+/**
+ * The payout whose signed transaction this hash is, if it is one: the payout wallet's own transfer,
+ * which pays its own withdrawal or nothing (reverted, dropped), never a payment made by hand.
+ */
+export function payoutSignedAs(db: Executor, txHash: string) {
+  return payoutOfAttemptHash(db, txHash.toLowerCase());
 }

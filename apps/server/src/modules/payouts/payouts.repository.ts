@@ -29,6 +29,20 @@ export async function livePayoutOf(db: Executor, withdrawalId: number): Promise<
   return row;
 }
 
+/** The payout one of whose signed transactions has this hash (lower-case), if any. */
+export async function payoutOfAttemptHash(
+  db: Executor,
+  txHash: string,
+): Promise<{ id: number; withdrawalId: number; state: PayoutState } | undefined> {
+  const [row] = await db
+    .select({ id: payouts.id, withdrawalId: payouts.withdrawalId, state: payouts.state })
+    .from(payoutAttempts)
+    .innerJoin(payouts, eq(payouts.id, payoutAttempts.payoutId))
+    .where(eq(payoutAttempts.txHash, txHash))
+    .limit(1);
+  return row;
+}
+
 /** A withdrawal's payouts, newest first (a reverted one, then the send that followed ...). */
 export async function payoutsOfWithdrawal(db: Executor, withdrawalId: number): Promise<PayoutRow[]> {
   return db.select().from(payouts).where(eq(payouts.withdrawalId, withdrawalId)).orderBy(desc(payouts.id));

@@ -184,6 +184,39 @@ describe('while a payout is in flight', () => {
     await everyInvariantHolds();
   });
 
+  it("no withdrawal is recorded as paid by hand with the hash of another one's payout", async () => {
+    await setup.chain.test.setAutomine(false);
+    let sent: Awaited<ReturnType<typeof pendingWithdrawal>>;
+    let other: Awaited<ReturnType<typeof pendingWithdrawal>>;
+    let payoutHash: string;
+    try {
+      sent = await pendingWithdrawal(ctx, '56');
+      other = await pendingWithdrawal(ctx, '57');
+      const { payout } = await send(sent.id);
+      payoutHash = payout.txHash;
+      // The operator pays the other one by hand and pastes the hash the queue shows beside the first.
+      const error = await approveWithdrawal(deps(), {
+        id: other.id,
+        txHash: payoutHash,
+        operatorId,
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ messageKey: 'txHashIsPayout', values: { withdrawal: sent.id } });
+      expect(translate('ko', 'txHashIsPayout', { withdrawal: sent.id })).toContain(sent.id);
+      expect((await getWithdrawal(deps(), other.id)).status).toBe('pending');
+      expect(await moneyOf(ctx, other.member, other.id)).toMatchObject({ hold: usdt('57') });
+    } finally {
+      await setup.chain.test.setAutomine(true);
+    }
+    // The payout lands and completes its own withdrawal, which the wrong record would have blocked.
+    await trackUntilSettled();
+    expect(await getWithdrawal(deps(), sent.id)).toMatchObject({ status: 'completed', txHash: payoutHash });
+    expect(await receiverBalance(sent.to)).toBe(usdt('56'));
+    expect((await getWithdrawal(deps(), other.id)).status).toBe('pending');
+    await rejectWithdrawal(deps(), { id: other.id, reason: 'test', operatorId });
+    await everyInvariantHolds();
+  });
+
   it('the operator may not send their own withdrawal', async () => {
     const { member, id } = await pendingWithdrawal(ctx, '50');
     const error = await sendWithdrawal(deps(), { id, operatorId: member.userId, via: 'console' }).catch(
@@ -403,6 +436,10 @@ describe('a transaction that does not land', () => {
     expect(reverted?.failureReason).toContain('USDT: transfer amount exceeds balance');
     expect(await getWithdrawal(deps(), id)).toMatchObject({ status: 'pending', txHash: null });
     expect(await moneyOf(ctx, member, id)).toEqual(ledgerBefore);
+    // Its hash paid nothing: an operator who takes it from the queue for a payment by hand is refused.
+    await expect(
+      approveWithdrawal(deps(), { id, txHash: reverted?.txHash ?? '', operatorId }),
+    ).rejects.toMatchObject({ messageKey: 'txHashIsPayout', values: { withdrawal: id } });
     expect(await receiverBalance(to)).toBe(0n);
     await everyInvariantHolds();
 

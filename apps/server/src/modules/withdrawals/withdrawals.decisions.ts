@@ -9,7 +9,7 @@ import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { MailParams } from '../mail/templates.js';
-import { payoutMovingMoneyFor } from '../payouts/live-payout.js';
+import { payoutMovingMoneyFor, payoutSignedAs } from '../payouts/live-payout.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
   checkpoint,
@@ -184,6 +184,14 @@ async function decide(
     }
     if (options.payoutId !== undefined && live?.id !== options.payoutId) {
       throw new Error(`payout ${options.payoutId} is not the live payout of withdrawal ${id}`);
+    }
+    // A payment by hand is recorded with its own transaction, never one the payout wallet signed: that
+    // one paid its own withdrawal (which the tracker completes with it) or nothing (reverted, dropped).
+    // The console shows those hashes beside the withdrawals, so one pasted into the wrong row would
+    // mark a withdrawal paid that was not, and leave the landed payout unable to complete its own.
+    if (after.status === 'completed' && options.payoutId === undefined && after.txHash) {
+      const signed = await payoutSignedAs(tx, after.txHash);
+      if (signed) throw AppError.refused('txHashIsPayout', { withdrawal: String(signed.withdrawalId) });
     }
     // Frozen money is never paid: a dispute opened on the UID since the request must be decided first.
     // The UID's account lock orders this against a dispute being opened (it takes the same lock).
