@@ -162,4 +162,62 @@ describe(`withdrawals racing (${process.env.TEST_DATABASE_URL ? 'PostgreSQL, two
     }
     await everyInvariantHolds();
   });
+
+  it('a correction debit and a withdrawal racing for one balance on two instances: one takes it, the other is told', async () => {
+    const proposer = await newOperator(ctx);
+    const approver = await newOperator(ctx);
+    const consoleCall = (n: number, operator: { token: string }, path: string, payload: object) =>
+      appFor(n)
+        .inject({
+          method: 'POST',
+          url: `/elex/admin/corrections/${path}`,
+          headers: { 'content-type': 'application/json', token: operator.token },
+          payload,
+        })
+        .then(
+          (res) => res.json() as { state: number; message: string; content: { id: number; status: string } },
+        );
+    for (let round = 0; round < 6; round += 1) {
+      // Even rounds: a debit within the threshold, posted at once. Odd rounds: one above it, proposed
+      // first and approved by a second operator while the member withdraws.
+      const atOnce = round % 2 === 0;
+      const member = await fundedMember(ctx, { cashback: '200' });
+      const debit = atOnce ? '-60' : '-150';
+      const correction = {
+        userId: member.userId,
+        account: 'cashback',
+        platId: member.platId,
+        uid: member.uid,
+        amount: debit,
+        reason: `clawback ${round}`,
+      };
+      let pendingId: number | undefined;
+      if (!atOnce) {
+        const proposed = await consoleCall(round, proposer, 'propose', correction);
+        expect(proposed.content).toMatchObject({ status: 'pending' });
+        pendingId = proposed.content.id;
+      }
+      const withdrawal = atOnce ? '150' : '100';
+      const [corrected, withdrawn] = await Promise.all([
+        atOnce
+          ? consoleCall(round, proposer, 'propose', correction)
+          : consoleCall(round, approver, 'approve', { id: pendingId }),
+        apply(round + 1, member, withdrawal),
+      ]);
+      // Never a fault: each answers success or a refusal in words.
+      expect(
+        [corrected.state, withdrawn.state].every((state) => state === 0 || state === State.Refused),
+      ).toBe(true);
+      expect([corrected.state, withdrawn.state].filter((state) => state === 0)).toHaveLength(1);
+      const money = await moneyOf(ctx, member);
+      if (withdrawn.state === 0) {
+        expect(corrected.message).toContain('below zero');
+        expect(money.cashback).toBe(usdt('200') - usdt(withdrawal));
+      } else {
+        expect(withdrawn.message).toMatch(/more than|at least/i);
+        expect(money.cashback).toBe(usdt('200') + usdt(debit.slice(1)) * -1n);
+      }
+    }
+    await everyInvariantHolds();
+  });
 });
