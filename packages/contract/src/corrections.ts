@@ -47,7 +47,7 @@ export const correctionReasonSchema = z
   .min(1, fail('operatorReasonRequired'))
   .max(CORRECTION_REASON_MAX, fail('correctionReasonTooLong'));
 
-// /elex/admin/corrections/propose {userId, account, platId?, uid?, amount, reason}: posts at once up
+// /elex/admin/corrections/propose {userId, account, platId?, uid?, amount, reason, requestId?}: posts at once up
 // to the threshold, else waits for a second operator. A cashback correction names one of the UIDs the
 // member has bound (live or ended).
 export const ProposeCorrectionRequestSchema = z
@@ -58,6 +58,12 @@ export const ProposeCorrectionRequestSchema = z
     uid: exchangeUidSchema.optional(),
     amount: signedUsdtAmountSchema,
     reason: correctionReasonSchema,
+    /**
+     * A UUID the console makes per correction it means to post: a click sent again after a lost answer
+     * (same id) answers the correction the first made instead of booking a second; the same id with
+     * other details is refused. Optional: a call without one is not deduplicated.
+     */
+    requestId: z.uuid(fail('invalidValue')).optional(),
   })
   .refine((input) => input.account === 'rewards' || (input.platId !== undefined && input.uid), {
     ...fail('correctionUidRequired'),

@@ -189,6 +189,8 @@ const en = {
     'This UID is no longer bound to this member: its balance is its current holder’s. Correct the member’s rewards instead',
   correctionOwnAccount: 'You cannot correct your own money: another operator must propose it',
   correctionOverdraft: 'This debit would take the balance below zero: the account holds {{balance}} USDT',
+  correctionRequestReused:
+    'This correction was already sent with other details. Reload the member page to see what was booked, then correct again if needed.',
   correctionPosted: 'Correction posted',
   correctionPending: 'Correction saved: it waits for a second operator’s approval',
   correctionNotPending: 'This correction has already been decided',
@@ -445,6 +447,7 @@ const zh: MessageCatalogue = {
   correctionUidEnded: '该 UID 已不再绑定到此会员：其余额属于当前持有人。请改为调整该会员的奖励',
   correctionOwnAccount: '您不能调整自己的资金：须由其他运营人员提出',
   correctionOverdraft: '此扣减会使余额低于零：该账户现有 {{balance}} USDT',
+  correctionRequestReused: '该更正已使用其他信息提交过。请刷新会员页面查看已入账的内容，如有需要再重新更正。',
   correctionPosted: '调整已入账',
   correctionPending: '调整已保存，等待另一位运营人员审批',
   correctionNotPending: '该调整已处理',
@@ -702,6 +705,8 @@ const ko: MessageCatalogue = {
     '이 UID는 더 이상 이 회원에게 연동되어 있지 않습니다. 잔액은 현재 보유자의 것이니 회원의 리워드를 조정해 주세요',
   correctionOwnAccount: '본인의 자금은 조정할 수 없습니다. 다른 운영자가 제안해야 합니다',
   correctionOverdraft: '이 차감으로 잔액이 0 미만이 됩니다. 계정 잔액은 {{balance}} USDT입니다',
+  correctionRequestReused:
+    '이 정정은 다른 내용으로 이미 전송되었습니다. 회원 페이지를 새로 고쳐 반영된 내용을 확인한 후 필요하면 다시 정정하세요.',
   correctionPosted: '조정이 반영되었습니다',
   correctionPending: '조정이 저장되었습니다. 다른 운영자의 승인을 기다립니다',
   correctionNotPending: '이미 처리된 조정입니다',

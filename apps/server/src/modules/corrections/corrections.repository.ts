@@ -10,6 +10,20 @@ export async function insertCorrection(tx: Executor, row: NewCorrectionRow): Pro
   return inserted;
 }
 
+/** The correction a proposer made with this request id (a click sent again), if any. */
+export async function findByRequest(
+  db: Executor,
+  proposedBy: string,
+  requestId: string,
+): Promise<CorrectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(corrections)
+    .where(and(eq(corrections.proposedBy, proposedBy), eq(corrections.requestId, requestId)))
+    .limit(1);
+  return row;
+}
+
 /** The correction, locked until the transaction ends: of two racing decisions the second waits, then sees the first's. */
 export async function lockCorrection(tx: Executor, id: number): Promise<CorrectionRow | undefined> {
   const [row] = await tx.select().from(corrections).where(eq(corrections.id, id)).for('update');

@@ -10,6 +10,7 @@ import {
   toScaled,
 } from '@elex/contract';
 import type { Transaction } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { selectAdjustmentList } from '../../read-models/adjustment-list.js';
@@ -22,6 +23,7 @@ import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
 import {
   decideCorrection,
+  findByRequest,
   insertCorrection,
   lockCorrection,
   sumPostedAtOnceSince,
@@ -49,6 +51,8 @@ export interface ProposeInput {
   /** Signed USDT, as the contract checked it. */
   amount: string;
   reason: string;
+  /** The console's id of this proposal: sent again, it answers the correction it made (one per proposer). */
+  requestId?: string | undefined;
 }
 
 function signedMicro(amount: string): bigint {
@@ -198,9 +202,40 @@ export async function proposeCorrection(
   const target = await targetAccount(deps, input);
   const amountMicro = signedMicro(input.amount);
   const magnitude = amountMicro < 0n ? -amountMicro : amountMicro;
-  const row = await inMoneyTransaction(deps, async (tx) => {
+  const reason = input.reason.trim();
+  const { requestId } = input;
+  // A click sent again (the first's answer lost) answers the correction the first made; the same id
+  // with other details is refused rather than answered with a correction the operator did not mean.
+  const replay = (row: CorrectionRow) => {
+    if (
+      row.userId !== input.userId ||
+      row.accountCode !== target.code ||
+      row.amountMicro !== amountMicro ||
+      row.reason !== reason
+    ) {
+      throw AppError.refused('correctionRequestReused');
+    }
+    return row;
+  };
+  const earlier = requestId ? await findByRequest(deps.db, context.actor.label, requestId) : undefined;
+  const row = earlier
+    ? replay(earlier)
+    : await inMoneyTransaction(deps, (tx) => proposeUnderLocks(tx)).catch(async (error: unknown) => {
+        // Two sends of one id for different members took different locks: the index let one in.
+        if (!requestId || !isUniqueViolation(error)) throw error;
+        const twin = await findByRequest(deps.db, context.actor.label, requestId);
+        if (!twin) throw error;
+        return replay(twin);
+      });
+  const member = await findUserById(deps.db, row.userId);
+  return toCorrection(row, member?.email ?? null);
+
+  async function proposeUnderLocks(tx: Transaction): Promise<CorrectionRow> {
     const at = deps.clock.now();
     const balance = await lockTarget(tx, { userId: input.userId, ...target }, at);
+    // A twin sent for the same member waited for these locks: it has committed by now.
+    const twin = requestId ? await findByRequest(tx, context.actor.label, requestId) : undefined;
+    if (twin) return replay(twin);
     // Slices do not add up to more than the threshold without a second operator: what this operator
     // posted at once for this member in the last 24 hours counts.
     const postedAtOnce =
@@ -220,12 +255,13 @@ export async function proposeCorrection(
       uid: target.uid,
       accountCode: target.code,
       amountMicro,
-      reason: input.reason.trim(),
+      reason,
       status: 'pending',
       needsApproval,
       proposedById: context.actor.userId,
       proposedBy: context.actor.label,
       proposedAt: at,
+      requestId: requestId ?? null,
     });
     await recordAudit(tx, {
       actor: context.actor,
@@ -237,9 +273,7 @@ export async function proposeCorrection(
       requestId: context.requestId,
     });
     return needsApproval ? proposed : post(deps, tx, context, proposed);
-  });
-  const member = await findUserById(deps.db, row.userId);
-  return toCorrection(row, member?.email ?? null);
+  }
 }
 
 function sameOperator(row: CorrectionRow, actor: AuditActor): boolean {

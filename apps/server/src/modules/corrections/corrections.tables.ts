@@ -9,6 +9,8 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
@@ -56,11 +58,17 @@ export const corrections = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     rejectionReason: text('rejection_reason'),
     journalId: bigint('journal_id', { mode: 'number' }).references(() => ledgerJournals.id),
+    /**
+     * The console's id of the proposal (a retried click sends it again): one correction per proposer
+     * and id (migration 0043). Null for a call without one (the command line, older clients).
+     */
+    requestId: uuid('request_id'),
   },
   (table) => [
     index('corrections_status_proposed_idx').on(table.status, table.proposedAt, table.id),
     index('corrections_user_idx').on(table.userId, table.proposedAt),
     index('corrections_account_idx').on(table.accountCode, table.status),
+    uniqueIndex('corrections_request_unique').on(table.proposedBy, table.requestId),
     check('corrections_amount_check', sql`${table.amountMicro} <> 0`),
     check(
       'corrections_account_check',

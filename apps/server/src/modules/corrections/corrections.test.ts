@@ -311,6 +311,28 @@ describe('proposing a correction', () => {
   });
 });
 
+describe('a proposal sent again', () => {
+  it('with the same request id books once, answering the first; with other details it is refused', async () => {
+    const member = await fundedMember(ctx, { cashback: '40' });
+    const requestId = '0b6f5c1e-2a43-4d8e-9f31-7c2d5e8a9b10';
+    const body = { ...cashbackOf(member), amount: '30', reason: 'Missed rebate for 4 March', requestId };
+    // The operator's first click committed but the answer was lost; they click again.
+    const first = await propose(alice, body);
+    const again = await propose(alice, body);
+    expect(first).toMatchObject({ state: 0, content: { status: 'posted', amount: '30.000000' } });
+    expect(again).toMatchObject({ state: 0, content: { id: first.content.id, status: 'posted' } });
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('70'));
+    const changed = await propose(alice, { ...body, amount: '31' }, 'ko');
+    expect(changed).toMatchObject({ state: State.Refused });
+    expect(changed.message).toContain('새로');
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('70'));
+    // Another operator's request id of the same value is theirs: it books.
+    expect(await propose(bob, body)).toMatchObject({ state: 0, content: { status: 'posted' } });
+    expect((await moneyOf(ctx, member)).cashback).toBe(usdt('100'));
+    await soundLedger();
+  });
+});
+
 describe('whose money a correction may touch', () => {
   /** `first`'s UID unbound by an operator and bound (ownership confirmed) by another member. */
   async function movedUid(cashback: string) {

@@ -8,6 +8,7 @@ import { envelope, logIn, renderRoutes } from '../../test/helpers';
 import { serveConsole, TEST_OPERATOR } from './test-fixtures';
 
 const t = (key: string, values?: Record<string, unknown>) => i18next.t(key, values);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 function correction(overrides: Partial<Correction> = {}): Correction {
   return {
     id: 5,
@@ -127,9 +128,54 @@ describe('correcting a member’s balance', () => {
         uid: '40500001',
         amount: '-2.5',
         reason: 'Duplicate credit',
+        requestId: expect.stringMatching(UUID),
       }),
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('sends a proposal whose answer was lost again as the same request, so the server books it once', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    const user = userEvent.setup();
+    let proposals = 0;
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+      '/elex/admin/memberDetail': () => envelope(MEMBER),
+      '/elex/admin/memberLedger': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/corrections/list': () => page([]),
+      '/elex/admin/corrections/propose': (body) => {
+        proposals += 1;
+        // The first answer never arrives (the connection drops after the server booked it).
+        if (proposals === 1) throw new TypeError('Failed to fetch');
+        return envelope(
+          correction({ amount: '30.000000', status: 'posted', ...body }),
+          0,
+          'Correction posted',
+        );
+      },
+    });
+    renderRoutes(routes, '/admin/members/12');
+    const section = await screen.findByRole(
+      'region',
+      { name: t('admin.corrections.section') },
+      { timeout: 5000 },
+    );
+    await user.click(within(section).getByRole('button', { name: t('admin.corrections.propose') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.proposeTitle') });
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.amountLabel')), '30');
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.reasonLabel')), 'Missed rebate');
+    const submit = within(dialog).getByRole('button', { name: t('admin.corrections.submit') });
+    await user.click(submit);
+    await waitFor(() => expect(proposals).toBe(1));
+    // The dialog stays with what was typed; the operator clicks again.
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.click(submit);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = calls.filter((call) => call.path === '/elex/admin/corrections/propose');
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.body.requestId).toMatch(UUID);
+    expect(sent[1]?.body.requestId).toBe(sent[0]?.body.requestId);
   });
 });
 

@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/api-client';
+import { newRequestId } from '../../shared/api/request-id';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { useRequestCode } from '../../shared/hooks/use-request-code';
 import { formatLocalTime } from '../../shared/i18n/intl-formats';
@@ -27,19 +28,6 @@ import { formatWithdrawalAmount } from './format-amount';
 import './withdrawal.css';
 
 const PAGE_SIZE = 10;
-
-/**
- * One id per withdrawal the member means to make: a retried click (or a retry after a lost answer)
- * sends the same id and the server answers the same withdrawal. crypto.randomUUID needs a secure
- * context; getRandomValues does not.
- */
-function newRequestId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** A refusal because an import is crediting this balance right now: the same request works soon. */
 const isAccountBusy = (error: unknown) =>

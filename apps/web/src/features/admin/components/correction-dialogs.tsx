@@ -6,9 +6,12 @@ import {
   signedUsdtAmountSchema,
 } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod';
+import { ApiError } from '../../../shared/api/api-client';
+import { newRequestId } from '../../../shared/api/request-id';
 import { Field } from '../../../shared/ui/field';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { toast } from '../../../shared/ui/toast';
@@ -79,6 +82,9 @@ export function ProposeCorrectionDialog({
     defaultValues: { target: 'rewards', amount: '', reason: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  // One id per correction meant: a click sent again after a lost answer (no answer, a fault) is the same
+  // proposal, and the server answers the correction the first made instead of booking a second.
+  const [requestId, setRequestId] = useState(newRequestId);
   // Only the UIDs the member holds now: an ended binding's balance is its next holder's.
   const uids = bindings.filter((binding) => binding.unboundAt === null);
   return (
@@ -104,12 +110,16 @@ export function ProposeCorrectionDialog({
               ...account,
               amount: values.amount,
               reason: values.reason,
+              requestId,
             });
+            setRequestId(newRequestId());
             toast.success(t(saved.status === 'posted' ? 'msg:correctionPosted' : 'msg:correctionPending'));
             form.reset();
             onDone();
-          } catch {
-            // The API client showed the reason (an overdraft names the balance).
+          } catch (error) {
+            // The API client showed the reason (an overdraft names the balance). Refused: nothing was
+            // booked, so the next try is a new proposal; no answer: it may have been, so the same one.
+            if (error instanceof ApiError && error.kind === 'refused') setRequestId(newRequestId());
           }
         })}
       >
