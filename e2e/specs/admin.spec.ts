@@ -333,6 +333,45 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
   await expectNoSeriousA11yViolations(page, '/admin/imports with a result');
 });
 
+test('1024 px: the uploads table fits with a long file name; on a phone it says more columns are to the side', async ({
+  newPage,
+}) => {
+  const hint = message(en, 'admin.common.scrollHint');
+  const longName = 'bitget-referral-roster-export_2026-11-01_2026-11-27_affiliate-8812345.csv';
+  const page = await newPage({ viewport: 'desktop' });
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openAs(base(), page, operator, '/admin/imports');
+  await page.getByLabel('Report').selectOption('referrals');
+  await page.getByLabel('Exchange', { exact: true }).first().selectOption({ label: 'Bitget' });
+  await page.getByLabel('File', { exact: true }).setInputFiles({
+    name: longName,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`uid,registered_at\nE2E${Date.now().toString().slice(-8)},2026-01-02T00:00:00Z\n`),
+  });
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  const runs = page.getByRole('region', { name: 'Uploads' });
+  await runs.getByText(longName).waitFor();
+  const fit = await runs.evaluate((region) => ({ scroll: region.scrollWidth, client: region.clientWidth }));
+  assert.ok(fit.scroll <= fit.client, `the uploads table fits at 1024 px (${fit.scroll} > ${fit.client})`);
+  assert.equal(await page.getByText(hint).count(), 0, 'no scroll hint on a table that fits');
+  await expectNoSeriousA11yViolations(page, '/admin/imports at 1024 px');
+
+  const phone = await newPage({ viewport: 'mobile' });
+  await openAs(base(), phone, operator, '/admin/imports');
+  const phoneRuns = phone.getByRole('region', { name: 'Uploads' });
+  await phoneRuns.getByText(longName).waitFor();
+  await phone.getByText(hint).first().waitFor({ state: 'visible' });
+  const description = await phoneRuns.evaluate((region) =>
+    (region.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  assert.match(description, new RegExp(hint), "the hint is the region's description");
+  assert.equal(await phoneRuns.getAttribute('tabindex'), '0', 'a keyboard can still scroll it');
+  await expectNoSeriousA11yViolations(phone, '/admin/imports on a phone, with the scroll hint');
+});
+
 const CONSOLE_PAGES = [
   ['/admin', 'Dashboard'],
   ['/admin/withdrawals', 'Withdrawal queue'],

@@ -10,6 +10,15 @@ export function formatTime(iso: string | null | undefined): string {
   return `${text} UTC`;
 }
 
+/**
+ * A UTC period as short as it reads unambiguously: the date once when both ends share it
+ * ("Nov 28, 2026, 1:00 – 2:00 AM UTC"), both in full otherwise.
+ */
+export function formatTimeRange(fromIso: string, toIso: string): string {
+  const format = dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' });
+  return `${format.formatRange(new Date(fromIso), new Date(toIso))} UTC`;
+}
+
 /** A short UTC time for dense tables whose header says UTC: "Nov 22, 01:00". */
 export function formatShortTime(iso: string): string {
   return dateTimeFormat({

@@ -15,14 +15,20 @@ function ImportRunRow({ run, exchangeName }: { run: ImportRunPage['rows'][number
   const { t } = useTranslation();
   return (
     <tr>
-      <td>{formatTime(run.startedAt)}</td>
-      <td>
-        <span className="mono">{run.fileName}</span>
+      <td className="admin-when">
+        {formatTime(run.startedAt)}
+        {run.operator ? (
+          <span className="status-reason admin-break">
+            {t('admin.imports.byOperator', { operator: run.operator })}
+          </span>
+        ) : null}
+      </td>
+      <td className="admin-file">
+        <span className="mono admin-break">{run.fileName}</span>
         <span className="status-reason">
-          {t(`admin.imports.kinds.${run.kind}`)} · {formatBytes(run.sizeBytes)}
+          {exchangeName} · {t(`admin.imports.kinds.${run.kind}`)} · {formatBytes(run.sizeBytes)}
         </span>
       </td>
-      <td>{exchangeName}</td>
       <td className="wrap">
         <span className={`status status-${run.status === 'succeeded' ? 'completed' : 'failed'}`}>
           {t(`admin.imports.statuses.${run.status}`)}
@@ -40,7 +46,6 @@ function ImportRunRow({ run, exchangeName }: { run: ImportRunPage['rows'][number
       <td className="numeric">{run.rows}</td>
       <td className="numeric">{run.inserted}</td>
       <td className="numeric">{formatAmount(run.credited)}</td>
-      <td>{run.operator ?? '—'}</td>
     </tr>
   );
 }
@@ -64,12 +69,11 @@ export function ImportRuns() {
       ) : (
         <>
           <ScrollRegion label={t('admin.imports.runsTitle')}>
-            <table className="data-table">
+            <table className="data-table admin-compact admin-fit">
               <thead>
                 <tr>
                   <th scope="col">{t('admin.imports.when')}</th>
                   <th scope="col">{t('admin.imports.file')}</th>
-                  <th scope="col">{t('admin.imports.exchange')}</th>
                   <th scope="col">{t('admin.imports.status')}</th>
                   <th scope="col" className="numeric">
                     {t('admin.imports.rows')}
@@ -80,7 +84,6 @@ export function ImportRuns() {
                   <th scope="col" className="numeric">
                     {t('admin.imports.credited')}
                   </th>
-                  <th scope="col">{t('admin.imports.by')}</th>
                 </tr>
               </thead>
               <tbody>

@@ -5,7 +5,7 @@ import { Skeleton } from '../../../shared/ui/skeleton';
 import { useSyncRuns } from '../api/get-sync-runs';
 import { LoadError } from '../components/load-error';
 import { ScrollRegion } from '../components/scroll-region';
-import { formatTime } from '../format';
+import { formatTime, formatTimeRange } from '../format';
 import { useExchangeNames } from '../use-exchange-names';
 import { ExchangeOptions } from './exchange-options';
 
@@ -13,15 +13,14 @@ function SyncRunRow({ run, exchangeName }: { run: SyncRunList['runs'][number]; e
   const { t } = useTranslation();
   return (
     <tr>
-      <td>
+      <td className="admin-when">
         {formatTime(run.startedAt)}
         <span className="status-reason">
-          {t(`admin.imports.triggers.${run.trigger}`, { defaultValue: run.trigger })}
+          {exchangeName} · {t(`admin.imports.triggers.${run.trigger}`, { defaultValue: run.trigger })}
         </span>
-      </td>
-      <td>{exchangeName}</td>
-      <td>
-        {formatTime(run.windowStart)} – {formatTime(run.windowEnd)}
+        <span className="status-reason">
+          {t('admin.imports.windowRange', { range: formatTimeRange(run.windowStart, run.windowEnd) })}
+        </span>
       </td>
       <td className="wrap">
         <span
@@ -66,7 +65,7 @@ function SkippedSegments({
       <h3 id="skipped-segments-title">{t('admin.imports.skippedTitle')}</h3>
       <p className="muted">{t('admin.imports.skippedHint')}</p>
       <ScrollRegion label={t('admin.imports.skippedTitle')}>
-        <table className="data-table" aria-labelledby="skipped-segments-title">
+        <table className="data-table admin-compact admin-fit" aria-labelledby="skipped-segments-title">
           <thead>
             <tr>
               <th scope="col">{t('admin.imports.exchange')}</th>
@@ -79,9 +78,7 @@ function SkippedSegments({
             {skipped.map((segment) => (
               <tr key={segment.runId}>
                 <td>{exchangeName(segment.platId)}</td>
-                <td>
-                  {formatTime(segment.from)} – {formatTime(segment.to)}
-                </td>
+                <td className="admin-when">{formatTimeRange(segment.from, segment.to)}</td>
                 <td className="wrap">
                   {segment.note}
                   <span className="status-reason">{formatTime(segment.skippedAt)}</span>
@@ -91,7 +88,8 @@ function SkippedSegments({
                     <>
                       <span className="status status-failed">{t('admin.imports.skippedNotPulled')}</span>
                       <span className="status-reason">
-                        {t('admin.imports.skippedPull')}: <code>{segment.pullCommand}</code>
+                        {t('admin.imports.skippedPull')}:{' '}
+                        <code className="admin-break">{segment.pullCommand}</code>
                       </span>
                     </>
                   ) : (
@@ -144,12 +142,10 @@ export function SyncRuns() {
       ) : (
         <>
           <ScrollRegion label={t('admin.imports.syncTitle')}>
-            <table className="data-table">
+            <table className="data-table admin-compact admin-fit">
               <thead>
                 <tr>
                   <th scope="col">{t('admin.imports.when')}</th>
-                  <th scope="col">{t('admin.imports.exchange')}</th>
-                  <th scope="col">{t('admin.imports.window')}</th>
                   <th scope="col">{t('admin.imports.status')}</th>
                   <th scope="col" className="numeric">
                     {t('admin.imports.segments')}
