@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
 
@@ -96,9 +96,17 @@ export async function selectLiveOwners(
 /**
  * Inserts a live binding unless the UID has one: the partial unique index decides a race, so of two
  * members binding one UID at once exactly one row is written. Undefined when the UID was taken.
+ *
+ * The binding never starts before an earlier binding of the UID ended (found in review,
+ * 2026-11-29): the previous holder's deletion may carry a later time than this insert's clock
+ * (another instance whose clock is behind, a clock set back), and where the new holder's history
+ * starts is read from those times (`historyFrom`: the deletions that ended by the start). The start
+ * is moved up by a second statement: the insert could only go in once that binding's end had
+ * committed (the unique index waits for it), so this statement sees it, where the insert's own
+ * snapshot may not. In a transaction, so that nobody reads the binding with its earlier start.
  */
 export async function insertBindingUnlessTaken(
-  tx: Executor,
+  tx: Transaction,
   binding: {
     userId: number;
     platId: number;
@@ -117,8 +125,19 @@ export async function insertBindingUnlessTaken(
       where: sql`${exchangeBindings.unboundAt} is null`,
     })
     .returning();
-  return row;
+  if (!row) return undefined;
+  const [moved] = await tx
+    .update(exchangeBindings)
+    .set({ boundAt: sql`${previousEnd(row)}` })
+    .where(and(eq(exchangeBindings.id, row.id), sql`${exchangeBindings.boundAt} < ${previousEnd(row)}`))
+    .returning();
+  return moved ?? row;
 }
+
+/** The latest end of the UID's other bindings (null when none ended). */
+const previousEnd = (row: ExchangeBindingRow) => sql`(
+  select max(earlier.unbound_at) from exchange_bindings earlier
+  where earlier.plat_id = ${row.platId} and earlier.uid = ${row.uid} and earlier.id <> ${row.id})`;
 
 export interface UnbindInput {
   platId: number;

@@ -141,13 +141,15 @@ export async function bindExchangeUid(
     });
     throw bindingRefused('uidNotYetListed');
   }
-  const row = await insertBindingUnlessTaken(deps.db, {
-    userId,
-    platId: input.platId,
-    uid: input.uid,
-    address,
-    boundAt: deps.clock.now(),
-  });
+  const row = await deps.db.transaction((tx) =>
+    insertBindingUnlessTaken(tx, {
+      userId,
+      platId: input.platId,
+      uid: input.uid,
+      address,
+      boundAt: deps.clock.now(),
+    }),
+  );
   if (!row) throw bindingRefused('uidAlreadyBound');
   const balance = await balanceOf(deps.db, accountCode.cashback(row.platId, row.uid));
   return {
