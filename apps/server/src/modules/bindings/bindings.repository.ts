@@ -93,6 +93,24 @@ export async function selectLiveOwners(
   return owners;
 }
 
+/** When the latest binding of any of these UIDs ended (null when none has ended). */
+export async function selectLastBindingEnd(
+  db: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Date | null> {
+  let last: Date | null = null;
+  for (const part of chunks([...new Set(uids)])) {
+    const [row] = await db
+      .select({ ended: sql<Date | string | null>`max(${exchangeBindings.unboundAt})` })
+      .from(exchangeBindings)
+      .where(and(eq(exchangeBindings.platId, platId), inArray(exchangeBindings.uid, part)));
+    const ended = asDate(row?.ended ?? null);
+    if (ended && (!last || ended > last)) last = ended;
+  }
+  return last;
+}
+
 /**
  * Inserts a live binding unless the UID has one: the partial unique index decides a race, so of two
  * members binding one UID at once exactly one row is written. Undefined when the UID was taken.

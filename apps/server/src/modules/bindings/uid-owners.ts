@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { memberContact } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { markListedWatches, selectLiveOwners } from './bindings.repository.js';
+import { markListedWatches, selectLastBindingEnd, selectLiveOwners } from './bindings.repository.js';
 import { ownershipHeldUntil } from './ownership-hold.js';
 
 /**
@@ -29,6 +29,19 @@ export async function liveOwnersOf(
       { userId: owner.userId, bindingId: owner.bindingId, holdEndsAt: ownershipHeldUntil(owner, at) },
     ]),
   );
+}
+
+/**
+ * The time settlement stamps a credit to these UIDs with, asked under their cashback account locks:
+ * `now` (when the run began), or just after the latest end of a binding of theirs when that is later.
+ * A deletion ends a binding under the UID's lock, so a credit that waited for it lands after it and
+ * must read so: the next holder's view starts at that end and shows what settled after it (found in
+ * review, 2026-11-29: a run that began before the deletion stamped its credit before it, and the next
+ * holder saw the balance without the record or total that explain it).
+ */
+export async function creditStampOf(tx: Transaction, platId: number, uids: readonly string[], now: Date) {
+  const ended = await selectLastBindingEnd(tx, platId, uids);
+  return ended && ended.getTime() >= now.getTime() ? new Date(ended.getTime() + 1) : now;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Transaction } from '../../db/client.js';
 import { isLockTimeout } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { activeInvitersOf } from '../auth/auth.service.js';
-import { liveOwnersOf } from '../bindings/uid-owners.js';
+import { creditStampOf, liveOwnersOf } from '../bindings/uid-owners.js';
 import { waitForLocksAtMost } from '../ledger/account-lock-wait.js';
 import { accountCode, holdAccounts, postJournals } from '../ledger/ledger.service.js';
 import { openDisputesOf } from '../support/frozen.js';
@@ -93,8 +93,8 @@ export async function settleExchange(
       rule: ruleOf(partner),
     });
     if (page.decided === 0) continue;
-    await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
-      const moved = await applySettlementPage(tx, journals, now);
+    await creditPage(tx, deps, partner.platId, now, page, result, async (journals, at) => {
+      const moved = await applySettlementPage(tx, journals, at);
       if (moved !== page.decided) throw new Error('a rebate record changed during settlement');
     });
   }
@@ -128,13 +128,13 @@ export async function storeSettledRows(
     rule: ruleOf(partner),
   });
   if (page.rows === 0) return 0;
-  await creditPage(tx, deps, partner.platId, now, page, result, async (journals) => {
+  await creditPage(tx, deps, partner.platId, now, page, result, async (journals, at) => {
     const stored = await insertSettledPage(tx, {
       platId: partner.platId,
       staging: staged.table,
       source: staged.source,
       journals,
-      at: now,
+      at,
     });
     if (stored !== page.rows)
       throw new Error('a rebate record of the same period was stored during the import');
@@ -174,14 +174,24 @@ async function creditPage(
   now: Date,
   page: SettlementPage,
   result: SettlementResult,
-  writeRecords: (journals: Array<{ uid: string; journalId: number }>) => Promise<void>,
+  writeRecords: (journals: Array<{ uid: string; journalId: number }>, at: Date) => Promise<void>,
 ): Promise<void> {
+  // The UIDs' accounts held first (in code order, as the posting takes them), then the page's time
+  // read: never before a binding of theirs ended (creditStampOf), so a credit that waited for a
+  // holder's deletion is stamped after its cut, records, journals and bonuses alike.
+  const uids = page.credits.map((credit) => credit.uid);
+  await holdAccounts(
+    tx,
+    uids.map((uid) => accountCode.cashback(platId, uid)),
+    now,
+  );
+  const at = uids.length > 0 ? await creditStampOf(tx, platId, uids, now) : now;
   const posted = await postJournals(
     tx,
     page.credits.map((credit) => ({
       kind: 'rebate',
       key: `rebate:${credit.firstRebateId}`,
-      at: now,
+      at,
       memo: `${credit.records} ${credit.records === 1 ? 'record' : 'records'}`,
       lines: [
         { account: accountCode.commission(platId), amount: -credit.amountMicro },
@@ -192,8 +202,9 @@ async function creditPage(
   if (posted.some((journal) => !journal.created)) throw new Error('a rebate journal was booked before');
   await writeRecords(
     page.credits.map((credit, n) => ({ uid: credit.uid, journalId: posted[n]?.journalId as number })),
+    at,
   );
-  const bonusMicro = await payInviteBonuses(tx, deps, platId, page.credits, now);
+  const bonusMicro = await payInviteBonuses(tx, deps, platId, page.credits, at);
 
   result.completed += page.completed;
   result.failed += page.failed;
