@@ -180,6 +180,8 @@ const en = {
   promotionValidThroughPast: 'The last valid day cannot be before today (UTC)',
   promotionCapBelowSignups: 'The cap cannot be lower than the {{signups}} sign-ups already made',
   promotionCodeCreated: 'Promotion code {{code}} created',
+  promotionCodeEditedMeanwhile:
+    'Someone else changed this promotion code after you loaded it. Nothing was saved: the list now shows their version; check it, then make your change again.',
   correctionAmountInvalid: 'Enter an amount in USDT with up to 6 decimals, with - in front for a debit',
   correctionAmountZero: 'A correction cannot be zero',
   correctionReasonTooLong: 'Keep the reason under 300 characters: the member reads it',
@@ -439,6 +441,8 @@ const zh: MessageCatalogue = {
   promotionValidThroughPast: '最后有效日不能早于今天（UTC）',
   promotionCapBelowSignups: '上限不能低于已有的 {{signups}} 次注册',
   promotionCodeCreated: '推广码 {{code}} 已创建',
+  promotionCodeEditedMeanwhile:
+    '在您加载后，其他人已修改了该推广码。本次未保存：列表现已显示其版本，请确认后再次进行您的修改。',
   correctionAmountInvalid: '请输入 USDT 金额，最多 6 位小数，扣减时在前面加 -',
   correctionAmountZero: '调整金额不能为零',
   correctionReasonTooLong: '原因请少于 300 个字符：会员会看到它',
@@ -696,6 +700,8 @@ const ko: MessageCatalogue = {
   promotionValidThroughPast: '마지막 유효일은 오늘(UTC)보다 이전일 수 없습니다',
   promotionCapBelowSignups: '한도는 이미 이루어진 가입 {{signups}}건보다 낮을 수 없습니다',
   promotionCodeCreated: '프로모션 코드 {{code}}이(가) 생성되었습니다',
+  promotionCodeEditedMeanwhile:
+    '이 프로모션 코드를 불러온 뒤 다른 사람이 변경했습니다. 저장되지 않았습니다. 목록에 그 사람의 변경 내용이 표시되어 있으니 확인한 뒤 다시 수정하세요.',
   correctionAmountInvalid: '소수점 6자리까지 USDT 금액을 입력해 주세요. 차감은 앞에 -를 붙입니다',
   correctionAmountZero: '조정 금액은 0일 수 없습니다',
   correctionReasonTooLong: '사유는 300자 미만으로 입력해 주세요. 회원에게 표시됩니다',

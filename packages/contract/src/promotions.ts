@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { expectedUpdatedAtSchema } from './admin.js';
 import type { MessageKey } from './messages.js';
 import { isCalendarDay, strictIdSchema } from './rules.js';
 
@@ -101,6 +102,11 @@ export const PromotionCodeSchema = z.object({
   disabledAt: z.string().nullable(),
   /** What a registration with it would meet now: disabled, then expired, then used up. */
   status: z.enum(PROMOTION_STATUSES),
+  /**
+   * The version an operator's change is built on, sent back with it (`updatePromotionCode`): moved by
+   * every operator change, never by a sign-up.
+   */
+  updatedAt: z.string(),
 });
 export type PromotionCode = z.infer<typeof PromotionCodeSchema>;
 
@@ -127,10 +133,14 @@ export const CreatePromotionCodeRequestSchema = z.object({
 });
 export type CreatePromotionCodeRequest = z.input<typeof CreatePromotionCodeRequestSchema>;
 
-// /elex/admin/updatePromotionCode {id, note?, validThrough?, maxUses?, disabled?}: changes only the
-// fields sent, so disabling a code cannot undo another operator's edit made meanwhile.
+// /elex/admin/updatePromotionCode {id, updatedAt, note?, validThrough?, maxUses?, disabled?}: changes
+// only the fields sent, and only if the code is still the version the operator saw (`updatedAt` as the
+// list answered it): else `promotionCodeEditedMeanwhile`, nothing saved. The edit dialog sends note,
+// last day and cap together, and the switch flips what the row showed: built on an older version,
+// either would undo or override another operator's change unseen.
 export const UpdatePromotionCodeRequestSchema = z.object({
   id: strictIdSchema,
+  updatedAt: expectedUpdatedAtSchema,
   note: noteSchema.optional(),
   validThrough: validThroughSchema.optional(),
   maxUses: maxUsesSchema.optional(),

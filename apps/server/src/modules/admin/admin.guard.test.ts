@@ -214,7 +214,12 @@ beforeAll(async () => {
     explainTransfer: { txHash: foreignTransfer, reason: 'Float back to cold storage' },
     promotionCodes: {},
     createPromotionCode: { code: 'guard-new', note: 'Guard test', validThrough: '2026-12-31', maxUses: 10 },
-    updatePromotionCode: { id: promotion.id, disabled: true, maxUses: 7 },
+    updatePromotionCode: {
+      id: promotion.id,
+      updatedAt: promotion.updatedAt.toISOString(),
+      disabled: true,
+      maxUses: 7,
+    },
     auditLog: {},
     'exports/create': { kind: 'withdrawals', from: '2026-05-01', to: '2026-06-01' },
     alertPreferences: {},

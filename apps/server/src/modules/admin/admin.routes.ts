@@ -226,10 +226,10 @@ export async function adminRoutes(app: FastifyInstance) {
     const created = await addPromotionCode(deps, await operatorContext(request), input);
     return success(request, created, 'promotionCodeCreated', { code: created.code });
   });
-  serve(app, ENDPOINTS.adminUpdatePromotionCode, async (request, { id, ...change }) => {
+  serve(app, ENDPOINTS.adminUpdatePromotionCode, async (request, { id, updatedAt, ...change }) => {
     return success(
       request,
-      await editPromotionCode(deps, await operatorContext(request), id, change),
+      await editPromotionCode(deps, await operatorContext(request), id, change, updatedAt),
       'savedSuccessfully',
     );
   });

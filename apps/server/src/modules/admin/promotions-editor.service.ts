@@ -43,16 +43,20 @@ export async function addPromotionCode(
   });
 }
 
-/** /elex/admin/updatePromotionCode */
+/**
+ * /elex/admin/updatePromotionCode: saved only if the code is still the version the operator's list
+ * showed (`expectedUpdatedAt`), else refused with `promotionCodeEditedMeanwhile`, nothing written.
+ */
 export async function editPromotionCode(
   deps: AppDeps,
   context: ActionContext,
   id: number,
   change: PromotionCodeChange,
+  expectedUpdatedAt: string,
 ): Promise<PromotionCode> {
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    const { before, after } = await changePromotionCode(tx, id, change, now);
+    const { before, after } = await changePromotionCode(tx, id, change, expectedUpdatedAt, now);
     const answer = toPromotionCode(after, now);
     await recordAudit(tx, {
       actor: context.actor,

@@ -10,7 +10,12 @@ export async function findPromotionCodeByCode(
   return row;
 }
 
-/** The row held `FOR UPDATE` until the transaction ends: a registration using the code waits. */
+/**
+ * The row held until the transaction ends: a registration using the code waits, and an operator's
+ * change checks its version under it. FOR NO KEY UPDATE, as for the other versioned rows: nothing
+ * references a code's key (a member keeps the code's text), and a registration's count is an UPDATE
+ * that waits for this lock all the same.
+ */
 export async function findPromotionCodeForUpdate(
   tx: Executor,
   id: number,
@@ -20,7 +25,7 @@ export async function findPromotionCodeForUpdate(
     .from(promotionCodes)
     .where(eq(promotionCodes.id, id))
     .limit(1)
-    .for('update');
+    .for('no key update');
   return row;
 }
 
@@ -62,12 +67,23 @@ export async function insertPromotionCode(
   return row;
 }
 
+/** An operator's change: moves the code's version (`updatedAt`), a sign-up's count does not. */
 export async function updatePromotionCodeRow(
   tx: Executor,
   id: number,
-  patch: Partial<Pick<NewPromotionCode, 'note' | 'expiresAt' | 'maxUses' | 'disabledAt' | 'updatedAt'>>,
+  patch: Partial<Pick<NewPromotionCode, 'note' | 'expiresAt' | 'maxUses' | 'disabledAt'>>,
+  at: Date,
 ): Promise<PromotionCodeRow> {
-  const [row] = await tx.update(promotionCodes).set(patch).where(eq(promotionCodes.id, id)).returning();
+  const [row] = await tx
+    .update(promotionCodes)
+    // A version, as for a partner's, an activity's or a task's row: strictly later than before even on
+    // a clock that stands still, so a change built on the previous one is told apart.
+    .set({
+      ...patch,
+      updatedAt: sql`greatest(${at.toISOString()}::timestamptz, ${promotionCodes.updatedAt} + interval '1 millisecond')`,
+    })
+    .where(eq(promotionCodes.id, id))
+    .returning();
   if (!row) throw new Error(`promotion code ${id} vanished inside its transaction`);
   return row;
 }

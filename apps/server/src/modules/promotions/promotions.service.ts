@@ -92,6 +92,7 @@ export function toPromotionCode(row: PromotionCodeRow, now: Date): PromotionCode
     signups: row.signups,
     disabledAt: row.disabledAt?.toISOString() ?? null,
     status: statusOf(row, now),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -148,18 +149,26 @@ export interface PromotionCodeChange {
 
 /**
  * Changes the fields given, under the row's lock (a registration counting a use waits, so a cap is
- * never lowered below a sign-up committed meanwhile). A new last valid day cannot be in the past (to
- * stop a code, disable it); a cap cannot go below the sign-ups made. Answers the row before and after.
+ * never lowered below a sign-up committed meanwhile), only if the code is still the version the
+ * operator's change was built on (`expectedUpdatedAt`, checked under that lock): else another operator
+ * changed it since and this change would set their fields back or flip their switch unseen, refused
+ * with `promotionCodeEditedMeanwhile`, nothing written. A sign-up does not move the version. A new last
+ * valid day cannot be in the past (to stop a code, disable it); a cap cannot go below the sign-ups
+ * made. Answers the row before and after.
  */
 export async function changePromotionCode(
   tx: Executor,
   id: number,
   change: PromotionCodeChange,
+  expectedUpdatedAt: string,
   now: Date,
 ): Promise<{ before: PromotionCodeRow; after: PromotionCodeRow }> {
   const before = await findPromotionCodeForUpdate(tx, id);
   if (!before) throw new AppError(State.NotFound, 'notFound');
-  const patch: Parameters<typeof updatePromotionCodeRow>[2] = { updatedAt: now };
+  if (before.updatedAt.toISOString() !== expectedUpdatedAt) {
+    throw AppError.refused('promotionCodeEditedMeanwhile');
+  }
+  const patch: Parameters<typeof updatePromotionCodeRow>[2] = {};
   if (change.note !== undefined) patch.note = change.note;
   if (change.validThrough !== undefined && change.validThrough !== validThroughOf(before.expiresAt)) {
     refuseDayInPast(change.validThrough, now);
@@ -172,5 +181,5 @@ export async function changePromotionCode(
     patch.maxUses = change.maxUses;
   }
   if (change.disabled !== undefined) patch.disabledAt = change.disabled ? (before.disabledAt ?? now) : null;
-  return { before, after: await updatePromotionCodeRow(tx, id, patch) };
+  return { before, after: await updatePromotionCodeRow(tx, id, patch, now) };
 }

@@ -1,10 +1,12 @@
-import { CodeModule, EXCLUSIVE_SIGNUP, State } from '@elex/contract';
+import { CodeModule, EXCLUSIVE_SIGNUP, State, translate } from '@elex/contract';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, pointsEntries, promotionCodes, users, verificationCodes } from '../../db/schema.js';
+import { deferred } from '../../test/deferred.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { call, nextEmail, nextIp, PASSWORD, readCode, requestCode, signUp } from '../auth/test-support.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
+import { changePromotionCode } from './promotions.service.js';
 import { givePromotionCode } from './test-support.js';
 
 let ctx: CashbackTestContext;
@@ -99,14 +101,22 @@ describe('an encr code that cannot be used is refused before the code mail is se
 
   it('refuses a disabled code, and takes it again once enabled', async () => {
     const code = await givePromotionCode(ctx, 'PAUSED-PROMO');
-    const off = await adminCall(ctx, operator, 'updatePromotionCode', { id: code.id, disabled: true });
+    const off = await adminCall(ctx, operator, 'updatePromotionCode', {
+      id: code.id,
+      updatedAt: code.updatedAt.toISOString(),
+      disabled: true,
+    });
     expect(off).toMatchObject({ state: 0, content: { status: 'disabled' } });
     const before = await writes();
     expect(await askCode(nextEmail(), 'paused-promo')).toEqual(refusal('disabled'));
     expect(await checkEncr('PAUSED-PROMO')).toEqual(refusal('disabled'));
     expect(await writes()).toEqual(before);
 
-    const on = await adminCall(ctx, operator, 'updatePromotionCode', { id: code.id, disabled: false });
+    const on = await adminCall(ctx, operator, 'updatePromotionCode', {
+      id: code.id,
+      updatedAt: off.content.updatedAt,
+      disabled: false,
+    });
     expect(on).toMatchObject({ state: 0, content: { status: 'active', disabledAt: null } });
     expect(await checkEncr('PAUSED-PROMO')).toEqual({ state: 0, message: 'OK', content: null });
   });
@@ -160,7 +170,13 @@ describe('registering with an encr code', () => {
     const email = nextEmail();
     expect((await askCode(email, 'SPENT-MEANWHILE')).state).toBe(0);
     const authcode = await readCode(ctx, email);
-    await adminCall(ctx, operator, 'updatePromotionCode', { id: code.id, disabled: true });
+    expect(
+      await adminCall(ctx, operator, 'updatePromotionCode', {
+        id: code.id,
+        updatedAt: code.updatedAt.toISOString(),
+        disabled: true,
+      }),
+    ).toMatchObject({ state: 0 });
 
     const usersBefore = await rowCount(users);
     expect(await register(email, authcode, 'SPENT-MEANWHILE')).toEqual(refusal('disabled'));
@@ -318,7 +334,12 @@ describe('the console: /elex/admin/promotionCodes, createPromotionCode, updatePr
     await signUp(ctx, nextEmail(), { encr: 'EDIT-ME' });
     expect((await checkEncr('EDIT-ME')).content).toEqual({ encrRefused: 'usedUp' });
 
-    const below = await adminCall(ctx, operator, 'updatePromotionCode', { id: code.id, maxUses: 1 });
+    const updatedAt = code.updatedAt.toISOString();
+    const below = await adminCall(ctx, operator, 'updatePromotionCode', {
+      id: code.id,
+      updatedAt,
+      maxUses: 1,
+    });
     expect(below).toEqual({
       state: State.Refused,
       message: 'The cap cannot be lower than the 2 sign-ups already made',
@@ -326,12 +347,14 @@ describe('the console: /elex/admin/promotionCodes, createPromotionCode, updatePr
     });
     const past = await adminCall(ctx, operator, 'updatePromotionCode', {
       id: code.id,
+      updatedAt,
       validThrough: '2026-01-01',
     });
     expect(past.message).toBe('The last valid day cannot be before today (UTC)');
 
     const raised = await adminCall(ctx, operator, 'updatePromotionCode', {
       id: code.id,
+      updatedAt,
       maxUses: 3,
       note: 'Raised for the second wave',
       validThrough: '2026-07-15',
@@ -359,8 +382,152 @@ describe('the console: /elex/admin/promotionCodes, createPromotionCode, updatePr
     expect(await auditOf(code.id)).toHaveLength(1);
   });
 
+  it('refuses a change built on a version another operator changed since, saving nothing; the current version saves', async () => {
+    const other = await newOperator(ctx);
+    const code = await givePromotionCode(ctx, 'TWO-DESKS', { maxUses: 50 });
+    expect(
+      await adminCall(ctx, other, 'updatePromotionCode', {
+        id: code.id,
+        updatedAt: code.updatedAt.toISOString(),
+        disabled: true,
+      }),
+    ).toMatchObject({ state: 0 });
+    const stored = async () =>
+      (await ctx.db.select().from(promotionCodes).where(eq(promotionCodes.id, code.id)))[0];
+    // Both load the list: the code is paused.
+    const mine = await listed('TWO-DESKS');
+    expect(mine).toMatchObject({ status: 'disabled', updatedAt: expect.any(String) });
+    // The other operator finds fraud on it: a low cap, a note saying why, still disabled.
+    const theirs = await adminCall(ctx, other, 'updatePromotionCode', {
+      id: code.id,
+      updatedAt: mine?.updatedAt,
+      note: 'Fraud ring: do not enable',
+      validThrough: '',
+      maxUses: '1',
+    });
+    expect(theirs).toMatchObject({ state: 0, content: { note: 'Fraud ring: do not enable', maxUses: 1 } });
+    // The clock stands still: the version moved all the same.
+    expect(theirs.content.updatedAt).not.toBe(mine?.updatedAt);
+    const afterTheirs = await stored();
+    const entries = (await auditOf(code.id)).length;
+
+    // My dialog, opened before, sends note, last day and cap together: it would set theirs back.
+    const myDialog = {
+      id: code.id,
+      updatedAt: mine?.updatedAt,
+      note: 'Autumn newsletter',
+      validThrough: '2026-09-30',
+      maxUses: '500',
+    };
+    for (const lang of ['zh', 'en', 'ko'] as const) {
+      expect(await adminCall(ctx, operator, 'updatePromotionCode', myDialog, lang)).toEqual({
+        state: State.Refused,
+        message: translate(lang, 'promotionCodeEditedMeanwhile'),
+        content: null,
+      });
+    }
+    // My switch, on the row as I loaded it (paused), would enable the code they stopped: refused too.
+    expect(
+      await adminCall(ctx, operator, 'updatePromotionCode', {
+        id: code.id,
+        updatedAt: mine?.updatedAt,
+        disabled: false,
+      }),
+    ).toMatchObject({ state: State.Refused, message: translate('en', 'promotionCodeEditedMeanwhile') });
+    expect(await stored()).toEqual(afterTheirs);
+    expect(await checkEncr('TWO-DESKS')).toEqual(refusal('disabled'));
+    expect(await auditOf(code.id)).toHaveLength(entries);
+    // Without a version: refused, naming the field.
+    const { updatedAt: _version, ...unversioned } = myDialog;
+    expect(await adminCall(ctx, operator, 'updatePromotionCode', unversioned)).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'updatedAt: this field is required',
+    });
+    expect(await stored()).toEqual(afterTheirs);
+
+    // Reloaded, I see their note and change what I meant on top of it; audited under my name.
+    const reloaded = await listed('TWO-DESKS');
+    expect(reloaded).toMatchObject({
+      note: 'Fraud ring: do not enable',
+      updatedAt: theirs.content.updatedAt,
+    });
+    const mineNow = await adminCall(ctx, operator, 'updatePromotionCode', {
+      id: code.id,
+      updatedAt: reloaded?.updatedAt,
+      note: 'Fraud ring: do not enable (checked)',
+      validThrough: '',
+      maxUses: '1',
+    });
+    expect(mineNow).toMatchObject({
+      state: 0,
+      content: { note: 'Fraud ring: do not enable (checked)', maxUses: 1, status: 'disabled' },
+    });
+    const [entry] = await auditOf(code.id);
+    expect(entry).toMatchObject({
+      action: 'promotion.update',
+      actor: operator.email,
+      before: { note: 'Fraud ring: do not enable', updatedAt: theirs.content.updatedAt },
+      after: { note: 'Fraud ring: do not enable (checked)', updatedAt: mineNow.content.updatedAt },
+    });
+    expect(await listed('TWO-DESKS')).toEqual(mineNow.content);
+  });
+
+  it('takes a change whose version only a sign-up moved on from: a sign-up is no operator change', async () => {
+    const code = await givePromotionCode(ctx, 'BUSY-CODE', { maxUses: 10 });
+    const loaded = await listed('BUSY-CODE');
+    await signUp(ctx, nextEmail(), { encr: 'BUSY-CODE' });
+    expect(
+      await adminCall(ctx, operator, 'updatePromotionCode', {
+        id: code.id,
+        updatedAt: loaded?.updatedAt,
+        maxUses: '20',
+      }),
+    ).toMatchObject({ state: 0, content: { maxUses: 20, signups: 1 } });
+  });
+
+  // PGlite is one connection: nothing there can hold the row while a change runs.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a change sent while another operator's is running waits for it, then is refused on its version",
+    async () => {
+      const code = await givePromotionCode(ctx, 'IN-FLIGHT', { maxUses: 10 });
+      const version = code.updatedAt.toISOString();
+      // Their switch is running: the code is being disabled, not committed yet.
+      const held = deferred();
+      const released = deferred();
+      const theirs = ctx.db.transaction(async (tx) => {
+        const change = await changePromotionCode(tx, code.id, { disabled: true }, version, ctx.clock.now());
+        held.resolve();
+        await released.promise;
+        return change;
+      });
+      await held.promise;
+      // My dialog, opened on the version they are building on, saves note, last day and cap.
+      const mine = adminCall(ctx, operator, 'updatePromotionCode', {
+        id: code.id,
+        updatedAt: version,
+        note: 'Second wave',
+        validThrough: '',
+        maxUses: '20',
+      });
+      const waited = await Promise.race([
+        mine,
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 1 s'), 1_000)),
+      ]);
+      expect(waited).toBe('still waiting after 1 s');
+      released.resolve();
+      await theirs;
+      expect(await mine).toMatchObject({
+        state: State.Refused,
+        message: translate('en', 'promotionCodeEditedMeanwhile'),
+      });
+      expect(await listed('IN-FLIGHT')).toMatchObject({ status: 'disabled', maxUses: 10, note: '' });
+      expect(await auditOf(code.id)).toEqual([]);
+    },
+  );
+
   it('answers 1004 for an unknown id', async () => {
-    expect(await adminCall(ctx, operator, 'updatePromotionCode', { id: 999_999, disabled: true })).toEqual({
+    const unknown = { id: 999_999, updatedAt: '2026-06-01T12:00:00.000Z', disabled: true };
+    expect(await adminCall(ctx, operator, 'updatePromotionCode', unknown)).toEqual({
       state: State.NotFound,
       message: 'Not found',
       content: null,
