@@ -5,6 +5,7 @@ import {
   type PromotionStatus,
   type SyncRun,
   type SyncRunList,
+  translate,
 } from '@elex/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -417,9 +418,17 @@ describe('the promotion codes page', () => {
       signups: 12,
       disabledAt: null,
       status: 'active',
+      updatedAt: '2026-05-01T09:00:00.000Z',
       ...overrides,
     };
   }
+
+  /** Each saved change moves a code's version, as the server's does. */
+  let versions = 0;
+  const nextVersion = () => {
+    versions += 1;
+    return new Date(Date.parse('2026-06-01T00:00:00.000Z') + versions).toISOString();
+  };
 
   /** The console's three promotion calls over a list the test can read. */
   function servePromotions(initial: PromotionCode[]) {
@@ -443,6 +452,9 @@ describe('the promotion codes page', () => {
       '/elex/admin/updatePromotionCode': (body) => {
         const index = stored.findIndex((code) => code.id === body.id);
         const current = stored[index] as PromotionCode;
+        if (body.updatedAt !== current.updatedAt) {
+          return envelope(null, 1002, translate('en', 'promotionCodeEditedMeanwhile'));
+        }
         if (typeof body.maxUses === 'number' && body.maxUses < current.signups) {
           return envelope(
             null,
@@ -450,7 +462,9 @@ describe('the promotion codes page', () => {
             `The cap cannot be lower than the ${current.signups} sign-ups already made`,
           );
         }
-        const next = { ...current, ...body } as PromotionCode & { disabled?: boolean };
+        const next = { ...current, ...body, updatedAt: nextVersion() } as PromotionCode & {
+          disabled?: boolean;
+        };
         if (body.disabled !== undefined) {
           next.disabledAt = body.disabled ? '2026-06-01T00:00:00.000Z' : null;
           next.status = body.disabled ? 'disabled' : 'active';
@@ -554,11 +568,16 @@ describe('the promotion codes page', () => {
       }),
     );
     await waitFor(() => hasStatus('SPRING-PROMO', 'disabled'));
-    expect(server.bodies('/elex/admin/updatePromotionCode')).toEqual([{ id: 1, disabled: true }]);
+    expect(server.bodies('/elex/admin/updatePromotionCode')).toEqual([
+      { id: 1, updatedAt: '2026-05-01T09:00:00.000Z', disabled: true },
+    ]);
     await user.click(
       screen.getByRole('button', { name: t('admin.promotions.enableCode', { code: 'SPRING-PROMO' }) }),
     );
     await waitFor(() => hasStatus('SPRING-PROMO', 'active'));
+    // Enabled on the version the list reloaded after the disabling (the server refuses an older one);
+    // the dialog opens on the enabling's.
+    const enabled = server.stored[0]?.updatedAt;
 
     await user.click(
       screen.getByRole('button', { name: t('admin.promotions.editCode', { code: 'SPRING-PROMO' }) }),
@@ -582,11 +601,106 @@ describe('the promotion codes page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.bodies('/elex/admin/updatePromotionCode').at(-1)).toEqual({
       id: 1,
+      updatedAt: enabled,
       note: 'Spring newsletter',
       validThrough: null,
       maxUses: 200,
     });
     await waitFor(() => expect(cells(rowOf('SPRING-PROMO'))[2]).toBe('200'));
+  });
+
+  it('saves nothing from a dialog opened before another operator changed the code, reloads their version, then saves on it', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const server = servePromotions([promotion({})]);
+    renderRoutes(routes, '/admin/promotions');
+    await user.click(
+      await screen.findByRole('button', { name: t('admin.promotions.editCode', { code: 'SPRING-PROMO' }) }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: t('admin.promotions.editTitle', { code: 'SPRING-PROMO' }),
+    });
+    // Another operator lowers the cap and says why, after this dialog opened.
+    const theirs = {
+      ...promotion({}),
+      note: 'Fraud ring: capped',
+      maxUses: 12,
+      updatedAt: '2026-05-02T00:00:00.000Z',
+    };
+    server.stored[0] = theirs;
+    const lists = () => server.calls.filter((call) => call.path === '/elex/admin/promotionCodes').length;
+    const listsBefore = lists();
+
+    const note = within(dialog).getByLabelText(t('admin.promotions.note'));
+    await user.clear(note);
+    await user.type(note, 'Summer newsletter');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.promotions.save') }));
+    expect(await screen.findByText(translate('en', 'promotionCodeEditedMeanwhile'))).toBeVisible();
+    expect(server.bodies('/elex/admin/updatePromotionCode')).toEqual([
+      {
+        id: 1,
+        updatedAt: '2026-05-01T09:00:00.000Z',
+        note: 'Summer newsletter',
+        validThrough: null,
+        maxUses: 100,
+      },
+    ]);
+    expect(server.stored[0]).toEqual(theirs);
+    // The list reloads behind the dialog, which keeps what was typed.
+    await waitFor(() => expect(lists()).toBe(listsBefore + 1));
+    expect(note).toHaveValue('Summer newsletter');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.common.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The row shows their note and cap.
+    expect(within(codeCell('SPRING-PROMO')).getByText('Fraud ring: capped')).toBeVisible();
+    expect(cells(rowOf('SPRING-PROMO'))[2]).toBe('12');
+
+    // Opened again, the dialog starts from their version, and a save on it goes in.
+    await user.click(
+      screen.getByRole('button', { name: t('admin.promotions.editCode', { code: 'SPRING-PROMO' }) }),
+    );
+    const again = await screen.findByRole('dialog', {
+      name: t('admin.promotions.editTitle', { code: 'SPRING-PROMO' }),
+    });
+    expect(within(again).getByLabelText(t('admin.promotions.note'))).toHaveValue('Fraud ring: capped');
+    expect(within(again).getByLabelText(t('admin.promotions.maxUses'))).toHaveValue('12');
+    await user.type(within(again).getByLabelText(t('admin.promotions.note')), ' (checked)');
+    await user.click(within(again).getByRole('button', { name: t('admin.promotions.save') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.bodies('/elex/admin/updatePromotionCode').at(-1)).toEqual({
+      id: 1,
+      updatedAt: '2026-05-02T00:00:00.000Z',
+      note: 'Fraud ring: capped (checked)',
+      validThrough: null,
+      maxUses: 12,
+    });
+    expect(server.stored[0]).toMatchObject({ note: 'Fraud ring: capped (checked)', maxUses: 12 });
+  });
+
+  it('does not enable a code another operator changed since the row loaded; the row then shows why', async () => {
+    logIn();
+    const user = userEvent.setup();
+    const paused = promotion({ disabledAt: '2026-05-20T00:00:00.000Z', status: 'disabled' });
+    const server = servePromotions([paused]);
+    renderRoutes(routes, '/admin/promotions');
+    const enable = await screen.findByRole('button', {
+      name: t('admin.promotions.enableCode', { code: 'SPRING-PROMO' }),
+    });
+    // Another operator, finding fraud, notes it on the paused code after this page loaded.
+    const theirs = { ...paused, note: 'Fraud ring: do not enable', updatedAt: '2026-05-21T00:00:00.000Z' };
+    server.stored[0] = theirs;
+
+    await user.click(enable);
+    expect(await screen.findByText(translate('en', 'promotionCodeEditedMeanwhile'))).toBeVisible();
+    expect(server.bodies('/elex/admin/updatePromotionCode')).toEqual([
+      { id: 1, updatedAt: '2026-05-01T09:00:00.000Z', disabled: false },
+    ]);
+    expect(server.stored[0]).toEqual(theirs);
+    // The list reloaded: the row shows their note, still disabled.
+    await waitFor(() =>
+      expect(within(codeCell('SPRING-PROMO')).getByText('Fraud ring: do not enable')).toBeInTheDocument(),
+    );
+    hasStatus('SPRING-PROMO', 'disabled');
   });
 });
 

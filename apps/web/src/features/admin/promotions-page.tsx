@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ApiError } from '../../shared/api/api-client';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
 import { Field } from '../../shared/ui/field';
 import { Page } from '../../shared/ui/page';
@@ -125,13 +126,19 @@ function RowActions({ code, onEdit }: { code: PromotionCode; onEdit(code: Promot
   const toggle = async () => {
     setBusy(true);
     try {
-      await updatePromotionCode({ id: code.id, disabled: !isDisabled });
+      // On the version this row shows: a code another operator changed since (disabled for fraud, a
+      // note saying why) is not switched back unseen.
+      await updatePromotionCode({ id: code.id, updatedAt: code.updatedAt, disabled: !isDisabled });
       toast.success(
         t(isDisabled ? 'admin.promotions.enabled' : 'admin.promotions.disabled', { code: code.code }),
       );
       await client.invalidateQueries({ queryKey: PROMOTIONS_KEY });
-    } catch {
-      // The API client showed the reason.
+    } catch (failure) {
+      // The API client showed the reason. A refusal (promotionCodeEditedMeanwhile) reloads the list, so
+      // the row shows the other operator's version before anyone switches it again.
+      if (failure instanceof ApiError && failure.kind === 'refused') {
+        await client.invalidateQueries({ queryKey: PROMOTIONS_KEY });
+      }
     } finally {
       setBusy(false);
     }
@@ -289,6 +296,7 @@ export default function PromotionsPage() {
           setEditing(null);
           refresh();
         }}
+        onRefused={refresh}
       />
     </Page>
   );

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ApiError } from '../../../shared/api/api-client';
 import { Field } from '../../../shared/ui/field';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { toast } from '../../../shared/ui/toast';
@@ -10,20 +11,24 @@ import { updatePromotionCode } from '../api/promotion-codes';
 import { fieldError } from './field-error';
 
 /**
- * Changes a code's note, last valid day and cap (disabling is the row's own button). The server
- * refuses a cap below the sign-ups made and a new last day in the past.
+ * Changes a code's note, last valid day and cap (disabling is the row's own button), on the version
+ * the list showed when the dialog opened. The server refuses a cap below the sign-ups made, a new last
+ * day in the past, and a change built on a version another operator changed since.
  */
 export function PromotionEditDialog({
   code,
   minDay,
   onClose,
   onSaved,
+  onRefused,
 }: {
   code: PromotionCode | null;
   /** Today (UTC): the date picker offers no earlier day. */
   minDay: string;
   onClose(): void;
   onSaved(): void;
+  /** The server refused the change: the list reloads. */
+  onRefused(): void;
 }) {
   const { t } = useTranslation();
   const form = useForm<
@@ -35,6 +40,7 @@ export function PromotionEditDialog({
     mode: 'onTouched',
     values: {
       id: code?.id ?? 0,
+      updatedAt: code?.updatedAt ?? '',
       note: code?.note ?? '',
       validThrough: code?.validThrough ?? '',
       maxUses: code?.maxUses === null || code?.maxUses === undefined ? '' : String(code.maxUses),
@@ -58,8 +64,12 @@ export function PromotionEditDialog({
             await updatePromotionCode(values);
             toast.success(t('msg:savedSuccessfully'));
             onSaved();
-          } catch {
-            // The API client showed the reason (a cap below the sign-ups made ...).
+          } catch (failure) {
+            // The API client showed the reason (a cap below the sign-ups made ...). A refusal may be
+            // another operator's change since this dialog opened (promotionCodeEditedMeanwhile): the
+            // list reloads to show their version, and the dialog stays open with what was typed here;
+            // opened again, it starts from theirs.
+            if (failure instanceof ApiError && failure.kind === 'refused') onRefused();
           }
         })}
       >
