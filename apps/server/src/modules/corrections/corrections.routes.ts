@@ -33,11 +33,13 @@ export async function correctionsAdminRoutes(app: FastifyInstance) {
   });
   serve(app, ENDPOINTS.adminCorrectionsPropose, async (request, input) => {
     const correction = await proposeCorrection(deps, await operatorContext(request), input);
-    return success(
-      request,
-      correction,
-      correction.status === 'posted' ? 'correctionPosted' : 'correctionPending',
-    );
+    // A proposal sent again answers the first correction as it is now, rejected meanwhile included.
+    const said = {
+      posted: 'correctionPosted',
+      pending: 'correctionPending',
+      rejected: 'correctionAlreadyRejected',
+    } as const;
+    return success(request, correction, said[correction.status]);
   });
   serve(app, ENDPOINTS.adminCorrectionsApprove, async (request, { id }) => {
     return success(

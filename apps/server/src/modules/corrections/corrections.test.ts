@@ -331,6 +331,32 @@ describe('a proposal sent again', () => {
     expect((await moneyOf(ctx, member)).cashback).toBe(usdt('100'));
     await soundLedger();
   });
+
+  it('answers a first correction rejected meanwhile as rejected, not as waiting for approval', async () => {
+    const member = await fundedMember(ctx, { cashback: '10', rewards: '5' });
+    const requestId = '5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    const body = {
+      userId: member.userId,
+      account: 'rewards',
+      amount: '150',
+      reason: 'Campaign prize',
+      requestId,
+    };
+    const first = await propose(alice, body);
+    expect(first).toMatchObject({ state: 0, content: { status: 'pending' } });
+    expect(await reject(bob, first.content.id as number, 'Not owed')).toMatchObject({ state: 0 });
+    // Alice's first answer was lost; her click sent again learns what became of it.
+    const again = await propose(alice, body);
+    expect(again).toMatchObject({
+      state: 0,
+      message:
+        'This correction was already sent and has been rejected by a second operator; nothing was posted',
+      content: { id: first.content.id, status: 'rejected' },
+    });
+    expect((await propose(alice, body, 'zh')).message).toContain('已被另一位运营人员拒绝');
+    expect((await propose(alice, body, 'ko')).message).toContain('거절');
+    expect((await moneyOf(ctx, member)).rewards).toBe(usdt('5'));
+  });
 });
 
 describe('whose money a correction may touch', () => {

@@ -177,6 +177,96 @@ describe('correcting a member’s balance', () => {
     expect(sent[0]?.body.requestId).toMatch(UUID);
     expect(sent[1]?.body.requestId).toBe(sent[0]?.body.requestId);
   });
+
+  it('a proposal sent again whose first was rejected meanwhile says so, not that it waits for approval', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    const user = userEvent.setup();
+    serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+      '/elex/admin/memberDetail': () => envelope(MEMBER),
+      '/elex/admin/memberLedger': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/corrections/list': () => page([]),
+      // The server answers the first correction sent with this id: a second operator rejected it.
+      '/elex/admin/corrections/propose': (body) =>
+        envelope(correction({ status: 'rejected', ...body }), 0, t('msg:correctionAlreadyRejected')),
+    });
+    renderRoutes(routes, '/admin/members/12');
+    const section = await screen.findByRole(
+      'region',
+      { name: t('admin.corrections.section') },
+      { timeout: 5000 },
+    );
+    await user.click(within(section).getByRole('button', { name: t('admin.corrections.propose') }));
+    const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.proposeTitle') });
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.amountLabel')), '150');
+    await user.type(within(dialog).getByLabelText(t('admin.corrections.reasonLabel')), 'Campaign prize');
+    await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.submit') }));
+    expect(await screen.findByText(t('msg:correctionAlreadyRejected'))).toBeVisible();
+    expect(screen.queryByText(t('msg:correctionPending'))).toBeNull();
+  });
+
+  it('a proposal for another member after a lost answer is a new one (its own id, an empty form)', async () => {
+    window.innerWidth = 1280;
+    logIn();
+    const user = userEvent.setup();
+    const calls = serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+      '/elex/admin/memberDetail': (body) =>
+        envelope({
+          ...MEMBER,
+          member: {
+            ...MEMBER.member,
+            userId: Number(body.userId),
+            email: `member${body.userId}@example.com`,
+          },
+        }),
+      '/elex/admin/memberLedger': () => envelope({ rows: [], total: 0, page: 1, pageSize: 20 }),
+      '/elex/admin/corrections/list': () => page([]),
+      '/elex/admin/corrections/propose': (body) => {
+        // The answer for member 12 never arrives; member 13's is booked.
+        if (body.userId === 12) throw new TypeError('Failed to fetch');
+        return envelope(correction({ status: 'posted', ...body }), 0, 'Correction posted');
+      },
+    });
+    // Member 13's page was seen first: coming back to it shows it at once, without unmounting the page.
+    const { router } = renderRoutes(routes, '/admin/members/13');
+    await screen.findByRole('heading', { name: 'member13@example.com' }, { timeout: 5000 });
+    await router.navigate('/admin/members/12');
+    await screen.findByRole('heading', { name: 'member12@example.com' }, { timeout: 5000 });
+    const propose = async (amount: string) => {
+      const section = await screen.findByRole(
+        'region',
+        { name: t('admin.corrections.section') },
+        { timeout: 5000 },
+      );
+      await user.click(within(section).getByRole('button', { name: t('admin.corrections.propose') }));
+      const dialog = await screen.findByRole('dialog', { name: t('admin.corrections.proposeTitle') });
+      const field = within(dialog).getByLabelText(t('admin.corrections.amountLabel'));
+      expect(field).toHaveValue('');
+      await user.type(field, amount);
+      await user.type(within(dialog).getByLabelText(t('admin.corrections.reasonLabel')), 'Missed rebate');
+      await user.click(within(dialog).getByRole('button', { name: t('admin.corrections.submit') }));
+      return dialog;
+    };
+    const first = await propose('30');
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === '/elex/admin/corrections/propose')).toHaveLength(1),
+    );
+    await waitFor(() =>
+      expect(within(first).getByRole('button', { name: t('admin.corrections.submit') })).toBeEnabled(),
+    );
+    await user.click(within(first).getByRole('button', { name: t('admin.common.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await router.navigate('/admin/members/13');
+    await screen.findByRole('heading', { name: 'member13@example.com' }, { timeout: 5000 });
+    await propose('5');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = calls.filter((call) => call.path === '/elex/admin/corrections/propose');
+    expect(sent.map((call) => call.body.userId)).toEqual([12, 13]);
+    expect(sent[1]?.body.requestId).toMatch(UUID);
+    expect(sent[1]?.body.requestId).not.toBe(sent[0]?.body.requestId);
+  });
 });
 
 describe('the corrections queue', () => {

@@ -3,6 +3,7 @@ import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { ApiError } from '../../shared/api/api-client';
 import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -332,6 +333,7 @@ export default function MemberPage() {
             )}
           </section>
           <ProposeCorrectionDialog
+            key={userId}
             open={proposing}
             userId={userId}
             bindings={data.bindings}
@@ -411,11 +413,17 @@ export default function MemberPage() {
             danger={copy?.danger}
             onClose={() => setDialog(null)}
             onSubmit={async (reason) => {
-              await copy?.run(reason, userId);
+              const unbinding = dialog?.kind === 'unbind';
+              try {
+                await copy?.run(reason, userId);
+              } catch (failure) {
+                // The API client showed the reason. An unbind refused (unbindHolderChanged, uidNotBound):
+                // the UID changed hands since this page loaded; the dialog closes and the page loads the
+                // member again, so it no longer offers the UID as their live binding.
+                if (!(unbinding && failure instanceof ApiError && failure.kind === 'refused')) throw failure;
+              }
               setDialog(null);
-              await refresh(
-                dialog?.kind === 'unbind' ? CHANGED_BY.unbinding(userId) : CHANGED_BY.memberStatus(userId),
-              );
+              await refresh(unbinding ? CHANGED_BY.unbinding(userId) : CHANGED_BY.memberStatus(userId));
             }}
           />
         </>

@@ -179,12 +179,20 @@ describe('a decision refreshes the other console pages that show its data', { ti
       unbindReason: null,
       balance: '75.500000',
     };
+    // Meanwhile a dispute moved the UID to another member: this member no longer holds it.
+    let current: MemberDetail = { ...member(), bindings: [binding] };
     const calls = serveConsole({
-      '/elex/admin/memberDetail': () => envelope({ ...member(), bindings: [binding] }),
+      '/elex/admin/memberDetail': () => envelope(current),
       '/elex/admin/memberLedger': emptyPage,
       '/elex/admin/corrections/list': () =>
         envelope({ rows: [], total: 0, page: 1, pageSize: 20, approvalThreshold: '100.000000' }),
-      '/elex/admin/unbindUid': () => envelope({ ...binding, unboundAt: '2026-06-02T00:00:00.000Z' }),
+      '/elex/admin/unbindUid': () => {
+        current = {
+          ...member({ liveBindings: 0 }),
+          bindings: [{ ...binding, unboundAt: '2026-06-01T00:00:00.000Z', unbindReason: 'Moved' }],
+        };
+        return envelope(null, 1002, t('msg:unbindHolderChanged'));
+      },
     });
     const user = userEvent.setup();
     const { router } = renderRoutes(routes, '/admin/members/12');
@@ -205,6 +213,16 @@ describe('a decision refreshes the other console pages that show its data', { ti
       uid: '40512345',
       reason: 'Squatter',
     });
+    // The refusal is shown, the dialog closes and the page loads the member again: the UID is no
+    // longer offered as this member's live binding.
+    expect(await screen.findByText(t('msg:unbindHolderChanged'))).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(count(calls, '/elex/admin/memberDetail')).toBe(2));
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('button', { name: t('admin.members.unbindUid', { uid: binding.uid }) }),
+      ).toBeNull(),
+    );
   });
 
   it('a dispute decided: the holder’s page opened again no longer shows the UID', async () => {

@@ -83,7 +83,9 @@ export function ProposeCorrectionDialog({
   });
   const { errors, isSubmitting } = form.formState;
   // One id per correction meant: a click sent again after a lost answer (no answer, a fault) is the same
-  // proposal, and the server answers the correction the first made instead of booking a second.
+  // proposal, and the server answers the correction the first made instead of booking a second. An
+  // answer (booked or refused) renews it for the next proposal; the member page keys this dialog by the
+  // member, so another member's proposal never takes an id kept from a lost answer.
   const [requestId, setRequestId] = useState(newRequestId);
   // Only the UIDs the member holds now: an ended binding's balance is its next holder's.
   const uids = bindings.filter((binding) => binding.unboundAt === null);
@@ -113,7 +115,13 @@ export function ProposeCorrectionDialog({
               requestId,
             });
             setRequestId(newRequestId());
-            toast.success(t(saved.status === 'posted' ? 'msg:correctionPosted' : 'msg:correctionPending'));
+            // A click sent again answers the first correction as it is now: rejected meanwhile, it says so.
+            const said = {
+              posted: 'correctionPosted',
+              pending: 'correctionPending',
+              rejected: 'correctionAlreadyRejected',
+            } as const;
+            toast.success(t(`msg:${said[saved.status]}`));
             form.reset();
             onDone();
           } catch (error) {

@@ -19,7 +19,7 @@ export interface ReasonDialogProps {
   submitLabel: string;
   danger?: boolean;
   onClose(): void;
-  /** Does the action; a refusal is shown by the API client and keeps the dialog open. */
+  /** Does the action; a failure it rethrows (shown by the API client) keeps the dialog open. */
   onSubmit(reason: string): Promise<void>;
 }
 
