@@ -770,6 +770,54 @@ describe('the exchange syncs on the imports page', () => {
     expect(within(runs).queryByText(t('admin.imports.syncStatuses.skipped'))).toBeNull();
   });
 
+  it('names each column for what its cells hold (a screen reader reads the heading with the cell)', async () => {
+    logIn();
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/importRuns': () =>
+        envelope({
+          rows: [
+            {
+              id: 3,
+              kind: 'referrals',
+              platId: 4,
+              fileName: 'roster.csv',
+              sizeBytes: 120,
+              operator: 'ops@example.com',
+              status: 'succeeded',
+              rows: 1,
+              inserted: 1,
+              duplicates: 0,
+              settledCompleted: 0,
+              settledFailed: 0,
+              credited: '0.000000',
+              problemCount: 0,
+              problems: [],
+              error: null,
+              startedAt: '2026-01-20T12:00:00.000Z',
+              finishedAt: '2026-01-20T12:00:01.000Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 10,
+        }),
+      '/elex/admin/syncRuns': () => envelope(syncRuns(null)),
+    });
+    renderRoutes(routes, '/admin/imports');
+    const headings = async (name: string) =>
+      within(await screen.findByRole('region', { name }, { timeout: 5000 }))
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent);
+    expect((await headings(t('admin.imports.runsTitle'))).slice(0, 2)).toEqual([
+      t('admin.imports.whenBy'),
+      t('admin.imports.fileExchange'),
+    ]);
+    expect(t('admin.imports.whenBy')).toBe('When / by');
+    expect((await headings(t('admin.imports.syncTitle')))[0]).toBe('Run');
+  });
+
   it('says which run pulled a skipped segment since', async () => {
     open(syncRuns(21));
     const skipped = await screen.findByRole(

@@ -72,8 +72,8 @@ export function ImportRuns() {
             <table className="data-table admin-compact admin-fit">
               <thead>
                 <tr>
-                  <th scope="col">{t('admin.imports.when')}</th>
-                  <th scope="col">{t('admin.imports.file')}</th>
+                  <th scope="col">{t('admin.imports.whenBy')}</th>
+                  <th scope="col">{t('admin.imports.fileExchange')}</th>
                   <th scope="col">{t('admin.imports.status')}</th>
                   <th scope="col" className="numeric">
                     {t('admin.imports.rows')}

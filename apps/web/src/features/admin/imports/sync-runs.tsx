@@ -145,7 +145,7 @@ export function SyncRuns() {
             <table className="data-table admin-compact admin-fit">
               <thead>
                 <tr>
-                  <th scope="col">{t('admin.imports.when')}</th>
+                  <th scope="col">{t('admin.imports.syncRun')}</th>
                   <th scope="col">{t('admin.imports.status')}</th>
                   <th scope="col" className="numeric">
                     {t('admin.imports.segments')}
