@@ -18,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import { refuseUnlessVersion } from '../../db/row-version.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
@@ -145,7 +146,7 @@ async function lockUnchanged(tx: Transaction, platId: number, expectedUpdatedAt:
   // (FOR KEY SHARE), and a save of its fees must not hang behind it (found in review).
   const row = await lockExchangeRow(tx, platId);
   if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
-  if (row.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('exchangeEditedMeanwhile');
+  refuseUnlessVersion(row, expectedUpdatedAt, 'exchangeEditedMeanwhile');
 }
 
 /** Runs a catalog write and its audit entry in one transaction, then drops the home cache. */
@@ -370,7 +371,7 @@ export async function saveActivity(
     }
     const before = await lockActivityRow(tx, input.id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
-    if (before.updatedAt.toISOString() !== input.updatedAt) throw AppError.refused('activityEditedMeanwhile');
+    refuseUnlessVersion(before, input.updatedAt, 'activityEditedMeanwhile');
     const row = await updateActivity(within(tx, deps), input.id, fields);
     if (!row) throw new AppError(State.NotFound, 'notFound');
     const after = toActivity(row);
@@ -403,8 +404,7 @@ export async function deleteActivity(
   await catalogWrite(deps, async (tx) => {
     const before = await lockActivityRow(tx, id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
-    if (before.updatedAt.toISOString() !== expectedUpdatedAt)
-      throw AppError.refused('activityEditedMeanwhile');
+    refuseUnlessVersion(before, expectedUpdatedAt, 'activityEditedMeanwhile');
     if (!(await removeActivity(within(tx, deps), id))) throw new AppError(State.NotFound, 'notFound');
     await recordAudit(tx, {
       actor: context.actor,

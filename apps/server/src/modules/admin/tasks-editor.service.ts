@@ -1,4 +1,5 @@
 import { type AdminTaskDefinition, DECIMALS, fromScaled, State } from '@elex/contract';
+import { refuseUnlessVersion } from '../../db/row-version.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import {
@@ -49,7 +50,7 @@ export async function saveTaskDefinition(
   return deps.db.transaction(async (tx) => {
     const before = await lockTaskDefinition(tx, id);
     if (!before) throw new AppError(State.NotFound, 'notFound');
-    if (before.updatedAt.toISOString() !== expectedUpdatedAt) throw AppError.refused('taskEditedMeanwhile');
+    refuseUnlessVersion(before, expectedUpdatedAt, 'taskEditedMeanwhile');
     // A threshold only exists for trade tasks: the editor sends none for the others.
     const { threshold, ...rest } = update;
     const change: TaskDefinitionUpdate =

@@ -1,5 +1,6 @@
 import { asc, count, eq, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { nextVersion } from '../../db/row-version.js';
 import { rowsOf } from '../../db/rows.js';
 import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
 
@@ -68,13 +69,8 @@ export async function updateExchangeRow(
     .update(exchanges)
     .set({
       ...rest,
-      // Strictly later than before, even within one millisecond or on a clock that stands still:
-      // the console's editor sends `updatedAt` back to prove it saw the latest version.
-      ...(updatedAt
-        ? {
-            updatedAt: sql`greatest(${updatedAt.toISOString()}::timestamptz, ${exchanges.updatedAt} + interval '1 millisecond')`,
-          }
-        : {}),
+      // The console's editor sends `updatedAt` back to prove it saw the latest version.
+      ...(updatedAt ? { updatedAt: nextVersion(exchanges.updatedAt, updatedAt) } : {}),
     })
     .where(eq(exchanges.id, id))
     .returning({ id: exchanges.id });
@@ -128,8 +124,7 @@ export async function updateActivityRow(
     .update(exchangeActivities)
     .set({
       ...patch,
-      // A version, as for a partner's row: strictly later than before even on a clock that stands still.
-      updatedAt: sql`greatest(${now.toISOString()}::timestamptz, ${exchangeActivities.updatedAt} + interval '1 millisecond')`,
+      updatedAt: nextVersion(exchangeActivities.updatedAt, now),
     })
     .where(eq(exchangeActivities.id, id))
     .returning();

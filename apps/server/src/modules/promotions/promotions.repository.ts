@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { nextVersion } from '../../db/row-version.js';
 import { type NewPromotionCode, type PromotionCodeRow, promotionCodes } from './promotions.tables.js';
 
 export async function findPromotionCodeByCode(
@@ -76,12 +77,7 @@ export async function updatePromotionCodeRow(
 ): Promise<PromotionCodeRow> {
   const [row] = await tx
     .update(promotionCodes)
-    // A version, as for a partner's, an activity's or a task's row: strictly later than before even on
-    // a clock that stands still, so a change built on the previous one is told apart.
-    .set({
-      ...patch,
-      updatedAt: sql`greatest(${at.toISOString()}::timestamptz, ${promotionCodes.updatedAt} + interval '1 millisecond')`,
-    })
+    .set({ ...patch, updatedAt: nextVersion(promotionCodes.updatedAt, at) })
     .where(eq(promotionCodes.id, id))
     .returning();
   if (!row) throw new Error(`promotion code ${id} vanished inside its transaction`);

@@ -8,6 +8,7 @@ import {
   State,
 } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
+import { refuseUnlessVersion } from '../../db/row-version.js';
 import { AppError } from '../../http/app-error.js';
 import {
   countSignup,
@@ -165,9 +166,7 @@ export async function changePromotionCode(
 ): Promise<{ before: PromotionCodeRow; after: PromotionCodeRow }> {
   const before = await findPromotionCodeForUpdate(tx, id);
   if (!before) throw new AppError(State.NotFound, 'notFound');
-  if (before.updatedAt.toISOString() !== expectedUpdatedAt) {
-    throw AppError.refused('promotionCodeEditedMeanwhile');
-  }
+  refuseUnlessVersion(before, expectedUpdatedAt, 'promotionCodeEditedMeanwhile');
   const patch: Parameters<typeof updatePromotionCodeRow>[2] = {};
   if (change.note !== undefined) patch.note = change.note;
   if (change.validThrough !== undefined && change.validThrough !== validThroughOf(before.expiresAt)) {

@@ -1,6 +1,7 @@
 import type { SocialNetwork } from '@elex/contract';
-import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { nextVersion } from '../../db/row-version.js';
 import {
   type SocialAccountRow,
   socialAccounts,
@@ -50,12 +51,7 @@ export async function updateTaskDefinitionRow(
 ): Promise<TaskDefinitionRow | undefined> {
   const [row] = await db
     .update(taskDefinitions)
-    // A version, as for a partner's or an activity's row: strictly later than before even on a clock
-    // that stands still, so a save built on the previous one is told apart.
-    .set({
-      ...patch,
-      updatedAt: sql`greatest(${at.toISOString()}::timestamptz, ${taskDefinitions.updatedAt} + interval '1 millisecond')`,
-    })
+    .set({ ...patch, updatedAt: nextVersion(taskDefinitions.updatedAt, at) })
     .where(eq(taskDefinitions.id, id))
     .returning();
   return row;
