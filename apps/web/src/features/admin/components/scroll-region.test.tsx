@@ -104,4 +104,30 @@ describe('a console table that may scroll sideways', () => {
     expect(i18next.t('admin.common.scrollHint')).not.toBe(HINT);
     await i18next.changeLanguage('en');
   });
+
+  it('starts the left shade after a pinned first column, so the column that stays is not covered', () => {
+    Object.assign(layout, { scrollWidth: 1400, clientWidth: 900 });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { width: this.tagName === 'TH' ? 172.4 : 0 } as DOMRect;
+    });
+    render(
+      <ScrollRegion label="Summary" pinnedFirstColumn>
+        <table>
+          <thead>
+            <tr>
+              <th>Exchange</th>
+              <th>Fees</th>
+            </tr>
+          </thead>
+        </table>
+      </ScrollRegion>,
+    );
+    const frame = screen.getByRole('region', { name: 'Summary' }).parentElement as HTMLElement;
+    expect(frame).toHaveAttribute('data-pinned');
+    expect(frame.style.getPropertyValue('--scroll-pinned')).toBe('172px');
+    // A table without a pinned column keeps the shade at the region's edge.
+    const plain = renderTable().parentElement as HTMLElement;
+    expect(plain).not.toHaveAttribute('data-pinned');
+    expect(plain.style.getPropertyValue('--scroll-pinned')).toBe('');
+  });
 });

@@ -1,4 +1,13 @@
-import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface HiddenSides {
@@ -7,6 +16,12 @@ interface HiddenSides {
 }
 
 const NOTHING_HIDDEN: HiddenSides = { left: false, right: false };
+
+/** How wide the table's pinned first column is (its heading's width), whole pixels; 0 when none. */
+function pinnedWidth(region: HTMLElement): number {
+  const heading = region.querySelector('thead th');
+  return heading ? Math.round(heading.getBoundingClientRect().width) : 0;
+}
 
 /** Which sides of the region have columns out of view; a pixel of rounding is not a column. */
 function hiddenSides(region: HTMLElement): HiddenSides {
@@ -23,17 +38,28 @@ function hiddenSides(region: HTMLElement): HiddenSides {
  * again whenever the region or the table changes size (ResizeObserver), so neither shows on a table
  * that fits.
  */
-export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollRegion({
+  label,
+  pinnedFirstColumn = false,
+  children,
+}: {
+  label: string;
+  /** The table keeps its first column in view (position: sticky): the left shade starts after it. */
+  pinnedFirstColumn?: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const hintId = useId();
   const regionRef = useRef<HTMLElement>(null);
   const [hidden, setHidden] = useState<HiddenSides>(NOTHING_HIDDEN);
+  const [pinned, setPinned] = useState(0);
   const measure = useCallback(() => {
     const region = regionRef.current;
     if (!region) return;
     const next = hiddenSides(region);
     setHidden((shown) => (shown.left === next.left && shown.right === next.right ? shown : next));
-  }, []);
+    if (pinnedFirstColumn) setPinned(pinnedWidth(region));
+  }, [pinnedFirstColumn]);
 
   useLayoutEffect(() => {
     const region = regionRef.current;
@@ -65,6 +91,10 @@ export function ScrollRegion({ label, children }: { label: string; children: Rea
         className="scroll-frame"
         data-hidden-left={hidden.left || undefined}
         data-hidden-right={hidden.right || undefined}
+        data-pinned={pinned > 0 || undefined}
+        // The columns scrolled out of view on the left pass under the pinned one: the shade marks
+        // them at its right edge rather than covering the column that stays.
+        style={pinned > 0 ? ({ '--scroll-pinned': `${pinned}px` } as CSSProperties) : undefined}
       >
         <section
           ref={regionRef}

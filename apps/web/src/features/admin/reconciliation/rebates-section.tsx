@@ -177,7 +177,7 @@ export function RebatesSection() {
           {rebates.data.rows.length === 0 ? (
             <p className="card muted">{t('admin.reconciliation.rebatesEmpty')}</p>
           ) : isWide ? (
-            <ScrollRegion label={t('admin.reconciliation.tabs.rebates')}>
+            <ScrollRegion label={t('admin.reconciliation.tabs.rebates')} pinnedFirstColumn>
               <table className="data-table reconciliation-table">
                 <thead>
                   <tr>

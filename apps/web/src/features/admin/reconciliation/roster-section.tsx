@@ -90,7 +90,7 @@ export function RosterSection() {
           {roster.data.rows.length === 0 ? (
             <p className="card muted">{t('admin.reconciliation.rosterEmpty')}</p>
           ) : isWide ? (
-            <ScrollRegion label={t('admin.reconciliation.tabs.roster')}>
+            <ScrollRegion label={t('admin.reconciliation.tabs.roster')} pinnedFirstColumn>
               <table className="data-table reconciliation-table">
                 <thead>
                   <tr>

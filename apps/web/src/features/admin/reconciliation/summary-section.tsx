@@ -102,7 +102,7 @@ export function SummarySection() {
             })}
           </p>
           {isWide ? (
-            <ScrollRegion label={t('admin.reconciliation.tabs.summary')}>
+            <ScrollRegion label={t('admin.reconciliation.tabs.summary')} pinnedFirstColumn>
               <table className="data-table reconciliation-table">
                 <thead>
                   <tr>
