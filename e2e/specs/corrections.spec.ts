@@ -21,7 +21,8 @@ import {
  * Issue 12, corrections, end to end: an operator credits a member's UID 150 USDT (above the default
  * 100 USDT threshold) from the member's page; it waits; the same operator cannot approve it; a second
  * operator approves it from the Corrections queue; the member sees it as an "Adjustment" with the
- * reason under the cashback records, and the balance includes it; the approver downloads the day's
+ * reason under the cashback records, and the balance includes it; at 1024 px the member page's bindings
+ * and ledger fit; the approver downloads the day's
  * audit log from /admin/exports and it names both operators; `ledger:check` is clean.
  */
 const appSecret = randomBytes(24).toString('hex');
@@ -115,6 +116,22 @@ test(
       '190.000000',
     );
     assert.equal(info.content?.totalRebate, '190.000000');
+
+    // At 1024 px (a common laptop) the member's bindings and ledger fit their card: the unbind button
+    // and each movement's balance after it are in view without scrolling sideways.
+    await proposerPage.setViewportSize({ width: 1024, height: 800 });
+    await openAs(base(), proposerPage, proposer, `/admin/members/${userId}`);
+    for (const name of ['Bindings', 'Ledger history']) {
+      const region = proposerPage.getByRole('region', { name, exact: true });
+      await region.getByRole('row').nth(1).waitFor();
+      const fit = await region.evaluate((table) => ({
+        scroll: table.scrollWidth,
+        client: table.clientWidth,
+      }));
+      assert.ok(fit.scroll <= fit.client, `${name} fits at 1024 px (${fit.scroll} > ${fit.client})`);
+    }
+    await proposerPage.getByRole('button', { name: `Unbind UID ${member.uid}` }).waitFor();
+    await expectNoSeriousA11yViolations(proposerPage, '/admin/members/:userId at 1024 px');
 
     // The approver exports today's audit log: the file names who proposed and who approved.
     await openAs(base(), approverPage, approver, '/admin/exports');

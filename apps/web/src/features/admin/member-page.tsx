@@ -255,7 +255,7 @@ export default function MemberPage() {
               <p className="muted">{t('admin.members.noBindings')}</p>
             ) : (
               <ScrollRegion label={t('admin.members.bindings')}>
-                <table className="data-table">
+                <table className="data-table admin-compact admin-fit">
                   <thead>
                     <tr>
                       <th scope="col">{t('admin.members.exchange')}</th>
@@ -275,7 +275,7 @@ export default function MemberPage() {
                           <span className="mono">{binding.uid}</span>
                           <span className="status-reason mono admin-break">{binding.address}</span>
                         </td>
-                        <td>{formatTime(binding.boundAt)}</td>
+                        <td className="admin-when">{formatTime(binding.boundAt)}</td>
                         <td className="numeric">{formatAmount(binding.balance)}</td>
                         <td className="wrap">
                           {binding.unboundAt ? (
@@ -358,7 +358,7 @@ export default function MemberPage() {
             ) : (
               <>
                 <ScrollRegion label={t('admin.members.ledger')}>
-                  <table className="data-table">
+                  <table className="data-table admin-compact admin-fit">
                     <thead>
                       <tr>
                         <th scope="col">{t('admin.ledger.at')}</th>
@@ -375,10 +375,10 @@ export default function MemberPage() {
                     <tbody>
                       {ledger.data.rows.map((line) => (
                         <tr key={line.lineId}>
-                          <td>{formatTime(line.at)}</td>
+                          <td className="admin-when">{formatTime(line.at)}</td>
                           <td>{t(`admin.ledger.kinds.${line.kind}`, { defaultValue: line.kind })}</td>
-                          <td>
-                            <span className="mono">{line.account}</span>
+                          <td className="admin-account">
+                            <span className="mono admin-break">{line.account}</span>
                             {line.bindingEnded ? (
                               <span className="status-reason">{t('admin.ledger.bindingEnded')}</span>
                             ) : null}
