@@ -435,9 +435,14 @@ export type UpdateExchangeRequest = z.input<typeof UpdateExchangeRequestSchema>;
 export const CreateExchangeRequestSchema = ExchangeFieldsSchema.pick({ name: true, abbreviation: true });
 export type CreateExchangeRequest = z.input<typeof CreateExchangeRequestSchema>;
 
-// /elex/admin/publishExchange, /retireExchange, /reinstateExchange {platId}: draft -> live,
-// live -> retired, retired -> live. Each answers the partner.
-export const ExchangeStatusRequestSchema = z.object({ platId: platIdSchema });
+// /elex/admin/publishExchange, /retireExchange, /reinstateExchange {platId, updatedAt}: draft -> live,
+// live -> retired, retired -> live, if the partner is still the version the page showed (`updatedAt`):
+// otherwise refused with `exchangeStatusEditedMeanwhile`, so a publish never makes live what another
+// operator saved unseen. Each answers the partner, with its new version.
+export const ExchangeStatusRequestSchema = z.object({
+  platId: platIdSchema,
+  updatedAt: expectedUpdatedAtSchema,
+});
 export type ExchangeStatusRequest = z.input<typeof ExchangeStatusRequestSchema>;
 
 // /elex/admin/replaceVipTiers {platId, updatedAt, tiers}: the whole VIP table, in level order, if the
@@ -488,10 +493,13 @@ export const LOGO_UPLOAD = {
   accept: '.svg,.png,.webp,image/svg+xml,image/png,image/webp',
 } as const;
 
-// /elex/admin/uploadLogo {platId, fileName, content}: `content` is the file in base64. Stores the file
-// under /media/<sha256>.<ext> and makes it the partner's logo; answers the partner.
+// /elex/admin/uploadLogo {platId, updatedAt, fileName, content}: `content` is the file in base64. Stores
+// the file under /media/<sha256>.<ext> and makes it the partner's logo, if the partner is still the
+// version the page showed (`updatedAt`; else `logoEditedMeanwhile`); answers the partner, with its new
+// version.
 export const UploadLogoRequestSchema = z.object({
   platId: platIdSchema,
+  updatedAt: expectedUpdatedAtSchema,
   fileName: z.string().trim().min(1, fail('requiredValue')).max(200, fail('invalidValue')),
   content: z
     .string(fail('requiredValue'))

@@ -252,6 +252,10 @@ const en = {
   exchangeReinstated: 'Exchange reinstated: it is on the public lists again',
   exchangeEditedMeanwhile:
     'Someone else saved this exchange after you opened it. Nothing was saved: reload it to see their changes, then make yours again.',
+  exchangeStatusEditedMeanwhile:
+    'Someone else changed this exchange after you loaded the page. Nothing was published, retired or reinstated: the page now shows their version; check it, then try again.',
+  logoEditedMeanwhile:
+    'Someone else changed this exchange after you loaded the page. The logo was not saved: the page now shows their version; upload the file again if it is still meant.',
   taskEditedMeanwhile:
     'Someone else saved this task after you loaded the page. Nothing was saved: the form now shows their version; make your change again.',
   activityEditedMeanwhile:
@@ -508,6 +512,10 @@ const zh: MessageCatalogue = {
   exchangeReinstated: '交易所已恢复：重新显示在公开列表中',
   exchangeEditedMeanwhile:
     '在您打开后，其他人已保存了该交易所。本次未保存：请重新加载查看其更改，然后再次进行您的修改。',
+  exchangeStatusEditedMeanwhile:
+    '在您加载页面后，其他人已修改了该交易所。本次未发布、下线或恢复：页面现已显示其版本，请核对后重试。',
+  logoEditedMeanwhile:
+    '在您加载页面后，其他人已修改了该交易所。Logo 未保存：页面现已显示其版本，如仍需更换，请重新上传文件。',
   taskEditedMeanwhile:
     '在您加载页面后，其他人已保存了该任务。本次未保存：表单现已显示其版本，请再次进行您的修改。',
   activityEditedMeanwhile:
@@ -771,6 +779,10 @@ const ko: MessageCatalogue = {
   exchangeReinstated: '거래소를 복원했습니다. 다시 공개 목록에 표시됩니다',
   exchangeEditedMeanwhile:
     '이 거래소를 연 뒤 다른 사람이 저장했습니다. 저장되지 않았습니다. 다시 불러와 변경 내용을 확인한 뒤 다시 수정하세요.',
+  exchangeStatusEditedMeanwhile:
+    '페이지를 불러온 뒤 다른 사람이 이 거래소를 변경했습니다. 게시, 종료, 복원 중 아무것도 하지 않았습니다. 페이지에 그 사람의 변경 내용이 표시되어 있으니 확인한 뒤 다시 시도하세요.',
+  logoEditedMeanwhile:
+    '페이지를 불러온 뒤 다른 사람이 이 거래소를 변경했습니다. 로고를 저장하지 않았습니다. 페이지에 그 사람의 변경 내용이 표시되어 있으니 여전히 필요하면 파일을 다시 올리세요.',
   taskEditedMeanwhile:
     '페이지를 불러온 뒤 다른 사람이 이 작업을 저장했습니다. 저장되지 않았습니다. 양식에 그 사람의 변경 내용이 표시되어 있으니 다시 수정하세요.',
   activityEditedMeanwhile:

@@ -115,7 +115,7 @@ beforeAll(async () => {
     activities: _da,
     ...draftFields
   } = draft;
-  await saveExchange(
+  const completed = await saveExchange(
     ctx.deps,
     setup,
     draftId,
@@ -126,11 +126,19 @@ beforeAll(async () => {
     } as never,
     draftUpdatedAt,
   );
-  const [toReinstate, toRetire] = catalog.exchanges.filter(
+  // The logo goes to a partner of its own: the calls run in name order, and a field save or VIP table
+  // before it would move the version it carries.
+  const [toReinstate, toRetire, logoTarget] = catalog.exchanges.filter(
     (exchange) => exchange.platId !== platId && exchange.platId !== BITGET,
   );
-  if (!toReinstate || !toRetire) throw new Error('the seeded catalog has too few exchanges');
-  await changeExchangeStatus(ctx.deps, setup, toReinstate.platId, 'retire');
+  if (!toReinstate || !toRetire || !logoTarget) throw new Error('the seeded catalog has too few exchanges');
+  const retired = await changeExchangeStatus(
+    ctx.deps,
+    setup,
+    toReinstate.platId,
+    'retire',
+    toReinstate.updatedAt,
+  );
   const suspended = await newMember(ctx);
   await suspendMember(ctx.deps, setup, { userId: suspended.userId, reason: 'set up by the guard test' });
   const toSuspend = await newMember(ctx);
@@ -184,7 +192,12 @@ beforeAll(async () => {
       position: 99,
     },
     deleteActivity: { id: activity.id, updatedAt: activity.updatedAt },
-    uploadLogo: { platId, fileName: 'logo.svg', content: SAFE_SVG },
+    uploadLogo: {
+      platId: logoTarget.platId,
+      updatedAt: logoTarget.updatedAt,
+      fileName: 'logo.svg',
+      content: SAFE_SVG,
+    },
     uploadImport: {
       kind: 'referrals',
       platId: BITGET,
@@ -225,9 +238,9 @@ beforeAll(async () => {
     alertPreferences: {},
     saveAlertPreferences: { dailySummary: false },
     createExchange: { name: 'Guard new', abbreviation: 'GNEW' },
-    publishExchange: { platId: draftId },
-    reinstateExchange: { platId: toReinstate.platId },
-    retireExchange: { platId: toRetire.platId },
+    publishExchange: { platId: draftId, updatedAt: completed.updatedAt },
+    reinstateExchange: { platId: toReinstate.platId, updatedAt: retired.updatedAt },
+    retireExchange: { platId: toRetire.platId, updatedAt: toRetire.updatedAt },
     suspendMember: { userId: toSuspend.userId, reason: 'guard test' },
     reinstateMember: { userId: suspended.userId, reason: 'guard test' },
     liftWithdrawalLock: { userId: locked.userId, reason: 'guard test' },

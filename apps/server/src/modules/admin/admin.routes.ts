@@ -144,10 +144,10 @@ export async function adminRoutes(app: FastifyInstance) {
     [ENDPOINTS.adminReinstateExchange, 'reinstate', 'exchangeReinstated'],
   ] as const satisfies ReadonlyArray<readonly [Endpoint, ExchangeTransition, MessageKey]>;
   for (const [endpoint, transition, message] of statusRoutes) {
-    serve(app, endpoint, async (request, { platId }) =>
+    serve(app, endpoint, async (request, { platId, updatedAt }) =>
       success(
         request,
-        await changeExchangeStatus(deps, await operatorContext(request), platId, transition),
+        await changeExchangeStatus(deps, await operatorContext(request), platId, transition, updatedAt),
         message,
       ),
     );

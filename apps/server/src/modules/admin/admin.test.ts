@@ -391,8 +391,10 @@ describe('two operators editing one partner', () => {
     'a status change does not wait for an import that references the partner',
     async () => {
       const release = await holdLikeAnImport(OKX);
-      const inFiveSeconds = (path: string) =>
-        withinFiveSeconds(adminCall(ctx, operator, path, { platId: OKX }));
+      const inFiveSeconds = async (path: string) => {
+        const { updatedAt } = await editorEntry(OKX);
+        return withinFiveSeconds(adminCall(ctx, operator, path, { platId: OKX, updatedAt }));
+      };
       try {
         expect(await inFiveSeconds('retireExchange')).toMatchObject({
           state: 0,
@@ -414,6 +416,137 @@ describe('two operators editing one partner', () => {
       ['1.1', '2.2'].map((score) => adminCall(ctx, operator, 'updateExchange', { ...loaded.fields, score })),
     );
     expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+  });
+});
+
+describe('publish, retire, reinstate and a logo built on a page another operator saved since', () => {
+  const SVG = (fill: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="${fill}"/></svg>`;
+  const logoCall = (caller: Caller, platId: number, updatedAt: string, fill: string, lang?: string) =>
+    adminCall(
+      ctx,
+      caller,
+      'uploadLogo',
+      { platId, updatedAt, fileName: `${fill}.svg`, content: Buffer.from(SVG(fill)).toString('base64') },
+      lang,
+    );
+  const actions = async (platId: number) => (await auditRows(`exchange:${platId}`)).map((row) => row.action);
+
+  it('refuses each move made from the old page, changes nothing, and takes it from the page as it is now', async () => {
+    const other = await newOperator(ctx);
+    const created = await adminCall(ctx, operator, 'createExchange', {
+      name: 'Stalex',
+      abbreviation: 'STLX',
+    });
+    const platId = created.content.platId as number;
+    const draft = await editorEntry(platId);
+    expect(
+      await adminCall(ctx, operator, 'updateExchange', {
+        ...draft.fields,
+        referralCode: 'STALEX1',
+        signupUrlTemplate: 'https://www.stalex.example/register?ref={code}',
+      }),
+    ).toMatchObject({ state: 0 });
+
+    // I open the editor on the completed draft; they lower the cash rate meanwhile.
+    const mine = await editorEntry(platId);
+    const theirs = await editorEntry(platId);
+    expect(
+      await adminCall(ctx, other, 'updateExchange', { ...theirs.fields, cashRate: '12.5' }),
+    ).toMatchObject({ state: 0 });
+    const afterTheirs = await editorEntry(platId);
+    // I publish from my page: it did not show their cash rate. Refused in my language, still a draft.
+    for (const lang of ['zh', 'en', 'ko'] as const) {
+      expect(
+        await adminCall(ctx, operator, 'publishExchange', { platId, updatedAt: mine.updatedAt }, lang),
+      ).toMatchObject({ state: State.Refused, message: translate(lang, 'exchangeStatusEditedMeanwhile') });
+    }
+    expect(await editorEntry(platId)).toEqual(afterTheirs);
+    // A move without the version it was built on is refused, naming the field.
+    expect(await adminCall(ctx, operator, 'publishExchange', { platId })).toMatchObject({
+      state: State.ValidationFailed,
+      message: 'updatedAt: this field is required',
+    });
+    // Reloaded, the page shows their cash rate: published, and the answer carries the new version.
+    const published = await adminCall(ctx, operator, 'publishExchange', {
+      platId,
+      updatedAt: afterTheirs.updatedAt,
+    });
+    expect(published).toMatchObject({ state: 0, content: { status: 'live', cashRate: '12.50' } });
+    expect(Date.parse(published.content.updatedAt)).toBeGreaterThan(Date.parse(afterTheirs.updatedAt));
+    expect((await editorEntry(platId)).updatedAt).toBe(published.content.updatedAt);
+    // A save from a page loaded before the publish is refused: it would not know the partner is live.
+    expect(
+      await adminCall(ctx, other, 'updateExchange', { ...afterTheirs.fields, cashRate: '13' }),
+    ).toMatchObject({ state: State.Refused, message: translate('en', 'exchangeEditedMeanwhile') });
+
+    // Retire and reinstate alike: a page older than their save is refused, the current one goes through.
+    for (const [move, status] of [
+      ['retireExchange', 'retired'],
+      ['reinstateExchange', 'live'],
+    ] as const) {
+      const seen = await editorEntry(platId);
+      const now = await adminCall(ctx, other, 'updateExchange', {
+        ...seen.fields,
+        score: `${Number(seen.fields.score) + 1}`,
+      });
+      expect(now.state).toBe(0);
+      const before = await editorEntry(platId);
+      expect(await adminCall(ctx, operator, move, { platId, updatedAt: seen.updatedAt })).toMatchObject({
+        state: State.Refused,
+        message: translate('en', 'exchangeStatusEditedMeanwhile'),
+      });
+      expect(await editorEntry(platId)).toEqual(before);
+      const moved = await adminCall(ctx, operator, move, { platId, updatedAt: before.updatedAt });
+      expect(moved).toMatchObject({ state: 0, content: { status } });
+      expect(Date.parse(moved.content.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+    }
+    // Each refusal left no entry: create, the two saves, publish, then save and move twice.
+    expect(await actions(platId)).toEqual([
+      'exchange.reinstate',
+      'exchange.update',
+      'exchange.retire',
+      'exchange.update',
+      'exchange.publish',
+      'exchange.update',
+      'exchange.update',
+      'exchange.create',
+    ]);
+  });
+
+  it('refuses a logo uploaded from the old page: the other operator’s logo stays, no file is stored', async () => {
+    const other = await newOperator(ctx);
+    const OKX = 2;
+    const mine = await editorEntry(OKX);
+    const theirs = await editorEntry(OKX);
+    const uploaded = await logoCall(other, OKX, theirs.updatedAt, 'red');
+    expect(uploaded).toMatchObject({ state: 0, content: { logo: expect.stringMatching(/^\/media\//) } });
+    expect(Date.parse(uploaded.content.updatedAt)).toBeGreaterThan(Date.parse(theirs.updatedAt));
+    const before = await editorEntry(OKX);
+    const files = await countRows(ctx, 'media_files');
+    const entries = await actions(OKX);
+    const stale = await logoCall(operator, OKX, mine.updatedAt, 'blue', 'ko');
+    expect(stale).toMatchObject({ state: State.Refused, message: translate('ko', 'logoEditedMeanwhile') });
+    expect(await editorEntry(OKX)).toEqual(before);
+    expect(await countRows(ctx, 'media_files')).toBe(files);
+    expect(await actions(OKX)).toEqual(entries);
+    // Reloaded: mine replaces theirs, and a fields form open from before the upload is refused.
+    const replaced = await logoCall(operator, OKX, before.updatedAt, 'blue');
+    expect(replaced).toMatchObject({ state: 0 });
+    expect(replaced.content.logo).not.toBe(uploaded.content.logo);
+    expect(await adminCall(ctx, other, 'updateExchange', { ...before.fields, score: '1.1' })).toMatchObject({
+      state: State.Refused,
+      message: translate('en', 'exchangeEditedMeanwhile'),
+    });
+    // Two uploads built on one version at the same moment: one goes through.
+    const loaded = await editorEntry(OKX);
+    const answers = await Promise.all(
+      ['green', 'black'].map((fill) => logoCall(operator, OKX, loaded.updatedAt, fill)),
+    );
+    expect(answers.map((answer) => answer.state).sort()).toEqual([0, State.Refused].sort());
+    expect((await editorEntry(OKX)).fields.logo).toBe(
+      answers.find((answer) => answer.state === 0)?.content.logo,
+    );
   });
 });
 
@@ -609,9 +742,10 @@ describe('abbreviations', () => {
 });
 
 describe('logo upload', () => {
-  const upload = (fileName: string, bytes: Buffer | string, platId = BITGET) =>
+  const upload = async (fileName: string, bytes: Buffer | string, platId = BITGET) =>
     adminCall(ctx, operator, 'uploadLogo', {
       platId,
+      updatedAt: (await editorEntry(platId)).updatedAt,
       fileName,
       content: Buffer.from(bytes).toString('base64'),
     });

@@ -138,15 +138,22 @@ function within(tx: Transaction, deps: AppDeps): CatalogDeps {
 
 /**
  * Locks the partner's row for the rest of the transaction and checks it is still the version the
- * editor loaded (`expectedUpdatedAt`): otherwise another operator saved it since, and this save,
- * built on the old values, would silently undo theirs. Refused, nothing written.
+ * editor loaded (`expectedUpdatedAt`): otherwise another operator saved it since, and this write,
+ * built on the old page, would silently undo theirs or act on what it never showed. Refused (with
+ * `refusal`), nothing written. Answers the row as locked.
  */
-async function lockUnchanged(tx: Transaction, platId: number, expectedUpdatedAt: string) {
+async function lockUnchanged(
+  tx: Transaction,
+  platId: number,
+  expectedUpdatedAt: string,
+  refusal: MessageKey = 'exchangeEditedMeanwhile',
+): Promise<ExchangeRow> {
   // FOR NO KEY UPDATE: an import of this partner inserts records that reference the row for minutes
   // (FOR KEY SHARE), and a save of its fees must not hang behind it (found in review).
   const row = await lockExchangeRow(tx, platId);
   if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
-  refuseUnlessVersion(row, expectedUpdatedAt, 'exchangeEditedMeanwhile');
+  refuseUnlessVersion(row, expectedUpdatedAt, refusal);
+  return row;
 }
 
 /** Runs a catalog write and its audit entry in one transaction, then drops the home cache. */
@@ -269,19 +276,22 @@ export type ExchangeTransition = keyof typeof TRANSITIONS;
 /**
  * /elex/admin/publishExchange, /retireExchange, /reinstateExchange. The row is held (FOR NO KEY UPDATE,
  * like a save) so two operators cannot both move it, yet a running import of the partner does not hold
- * the move up; a draft is published only with a sign-up link that refers traders. Retiring touches no
- * binding and no money: the UIDs there keep their records and balances.
+ * the move up. The move is made only on the version the operator's page showed (`expectedUpdatedAt`):
+ * a publish never makes live what another operator saved unseen, and a retire or reinstate from a stale
+ * page does not act unseen. It moves the version, so a save built on the page before it is refused. A
+ * draft is published only with a sign-up link that refers traders. Retiring touches no binding and no
+ * money: the UIDs there keep their records and balances.
  */
 export async function changeExchangeStatus(
   deps: AppDeps,
   context: ActionContext,
   platId: number,
   transition: ExchangeTransition,
+  expectedUpdatedAt: string,
 ): Promise<CatalogExchange> {
   const { from, to, refusal } = TRANSITIONS[transition];
   return catalogWrite(deps, async (tx) => {
-    const row = await lockExchangeRow(tx, platId);
-    if (!row) throw new AppError(State.NotFound, 'exchangeNotFound');
+    const row = await lockUnchanged(tx, platId, expectedUpdatedAt, 'exchangeStatusEditedMeanwhile');
     if (row.status !== from) throw AppError.refused(refusal);
     if (transition === 'publish' && signupProblems(row).length > 0) {
       throw AppError.refused('exchangePublishNotReady');
@@ -420,12 +430,14 @@ export async function deleteActivity(
 
 /**
  * /elex/admin/uploadLogo: checks the file (type by content, 200 KB, safe SVG), stores it under its
- * SHA-256 and makes it the partner's logo, in one transaction with the audit entry.
+ * SHA-256 and makes it the partner's logo, in one transaction with the audit entry, if the partner is
+ * still the version the page showed (`updatedAt`, under the row lock): of two uploads from one page
+ * version the second is refused, not silently replacing the first. Moves the version.
  */
 export async function uploadLogo(
   deps: AppDeps,
   context: ActionContext,
-  input: { platId: number; fileName: string; content: string },
+  input: { platId: number; updatedAt: string; fileName: string; content: string },
 ): Promise<CatalogExchange> {
   const bytes = Buffer.from(input.content, 'base64');
   let type: ReturnType<typeof inspectLogo>;
@@ -438,6 +450,7 @@ export async function uploadLogo(
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const logo = `/media/${sha256}.${type.extension}`;
   return catalogWrite(deps, async (tx) => {
+    await lockUnchanged(tx, input.platId, input.updatedAt, 'logoEditedMeanwhile');
     const before = await loadExchange(tx, input.platId);
     const now = deps.clock.now();
     await insertMediaUnlessPresent(tx, {

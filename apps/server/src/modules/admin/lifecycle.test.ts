@@ -52,6 +52,13 @@ const dictionary = async () =>
   (await ctx.app.inject({ method: 'GET', url: '/elex/user/config/res.json' })).json().content
     .exchangeList as Array<{ id: number; retired: boolean; signupUrl: string | null }>;
 
+/** A move of the partner from its current version, as the editor's page loaded it. */
+async function move(path: 'publishExchange' | 'retireExchange' | 'reinstateExchange', platId: number) {
+  const { exchanges } = (await adminCall(ctx, operator, 'catalog')).content;
+  const { updatedAt } = exchanges.find((row: { platId: number }) => row.platId === platId);
+  return adminCall(ctx, operator, path, { platId, updatedAt });
+}
+
 /** A new partner, completed and published through the console, as an operator would. */
 async function publishedExchange(): Promise<number> {
   counter += 1;
@@ -72,7 +79,9 @@ async function publishedExchange(): Promise<number> {
     signupUrlTemplate: 'https://www.newex.example/register?ref={code}',
   });
   expect(saved.state).toBe(0);
-  expect(await adminCall(ctx, operator, 'publishExchange', { platId })).toMatchObject({
+  // The save answers the partner's new version: the page publishes from it.
+  const updatedAt = saved.content.updatedAt;
+  expect(await adminCall(ctx, operator, 'publishExchange', { platId, updatedAt })).toMatchObject({
     state: 0,
     content: { status: 'live' },
   });
@@ -102,7 +111,7 @@ describe('adding a partner', () => {
     expect(bind).toMatchObject({ state: State.NotFound });
 
     // The placeholder code and the empty link: publishing would send traders nowhere.
-    const early = await adminCall(ctx, operator, 'publishExchange', { platId });
+    const early = await move('publishExchange', platId);
     expect(early).toMatchObject({
       state: State.Refused,
       message: translate('en', 'exchangePublishNotReady'),
@@ -123,7 +132,7 @@ describe('adding a partner', () => {
       'exchange.update',
       'exchange.create',
     ]);
-    expect(await adminCall(ctx, operator, 'publishExchange', { platId: live })).toMatchObject({
+    expect(await move('publishExchange', live)).toMatchObject({
       state: State.Refused,
       message: translate('en', 'exchangeNotDraft'),
     });
@@ -145,7 +154,7 @@ describe('retiring a partner', () => {
     const estimateBody = { platId, leverage: 10, seed: '1000', frequency: 'oneToTwo' };
     expect((await call(ctx, '/elex/exchange/estimate', estimateBody)).json().state).toBe(0);
 
-    const retired = await adminCall(ctx, operator, 'retireExchange', { platId });
+    const retired = await move('retireExchange', platId);
     expect(retired).toMatchObject({ state: 0, content: { status: 'retired' } });
     expect(retired.message).toBe(translate('en', 'exchangeRetiredDone'));
 
@@ -197,11 +206,11 @@ describe('retiring a partner', () => {
     expect((await moneyOf(ctx, holder, withdrawal.content?.id)).hold).toBe(usdt('80'));
 
     // Twice is refused; reinstating brings it back and binding works again.
-    expect(await adminCall(ctx, operator, 'retireExchange', { platId })).toMatchObject({
+    expect(await move('retireExchange', platId)).toMatchObject({
       state: State.Refused,
       message: translate('en', 'exchangeNotLive'),
     });
-    expect(await adminCall(ctx, operator, 'reinstateExchange', { platId })).toMatchObject({
+    expect(await move('reinstateExchange', platId)).toMatchObject({
       state: 0,
       content: { status: 'live' },
     });
@@ -231,7 +240,7 @@ describe('retiring a partner', () => {
     ]);
     const before = await resolveSyncTargets(ctx.deps, adapters);
     expect(before.map((target) => target.platId).sort()).toEqual([4, platId].sort());
-    await adminCall(ctx, operator, 'retireExchange', { platId });
+    await move('retireExchange', platId);
     const after = await resolveSyncTargets(ctx.deps, adapters);
     expect(after.map((target) => target.platId)).toEqual([4]);
   });

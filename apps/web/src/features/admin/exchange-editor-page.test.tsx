@@ -419,3 +419,123 @@ describe('removing an activity another operator changed meanwhile', () => {
     expect(await screen.findByText(t('admin.catalog.noActivities'))).toBeVisible();
   });
 });
+
+/** A fake server over one partner another operator changes while this page is open. */
+function serveChangingPartner(initial: Partial<CatalogExchange>) {
+  const stored: CatalogExchange = { ...bybit(), ...initial };
+  const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const refusal = (path: string) =>
+    path === '/elex/admin/uploadLogo' ? 'logoEditedMeanwhile' : 'exchangeStatusEditedMeanwhile';
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      if (path === '/elex/admin/catalog') {
+        return envelope({ exchanges: [structuredClone(stored)] });
+      }
+      const moves: Record<string, CatalogExchange['status']> = {
+        '/elex/admin/publishExchange': 'live',
+        '/elex/admin/retireExchange': 'retired',
+        '/elex/admin/reinstateExchange': 'live',
+      };
+      if (path in moves || path === '/elex/admin/uploadLogo') {
+        sent.push({ path, body });
+        if (body.updatedAt !== stored.updatedAt)
+          return envelope(null, State.Refused, translate('en', refusal(path)));
+        if (path === '/elex/admin/uploadLogo') stored.logo = '/media/mine.svg';
+        else stored.status = moves[path] as CatalogExchange['status'];
+        stored.updatedAt = new Date(Date.parse(stored.updatedAt) + 1000).toISOString();
+        return envelope(structuredClone(stored));
+      }
+      return envelope(null);
+    }),
+  );
+  return {
+    stored,
+    sent,
+    /** Another operator's save: new values, a new version. */
+    theirChange(change: Partial<CatalogExchange>) {
+      Object.assign(stored, change, { updatedAt: '2026-11-02T00:00:00.000Z' });
+    },
+  };
+}
+
+describe('publishing or retiring a partner another operator changed meanwhile', () => {
+  it('publishes nothing, says why, closes the confirmation and shows their version; confirmed on it, it is published', async () => {
+    const server = serveChangingPartner({ status: 'draft' });
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/admin/catalog/:platId', element: <ExchangeEditorPage /> }], '/admin/catalog/3');
+    expect(await screen.findByLabelText(t('admin.catalog.cashRate'))).toHaveValue('40.00');
+    // Another operator lowers the cash rate after this page loaded.
+    server.theirChange({ cashRate: '12.50' });
+
+    await user.click(screen.getByRole('button', { name: t('admin.lifecycle.publish.open') }));
+    let confirmation = await screen.findByRole('dialog', {
+      name: t('admin.lifecycle.publish.title', { name: 'Bybit' }),
+    });
+    await user.click(within(confirmation).getByRole('button', { name: t('admin.lifecycle.publish.submit') }));
+    expect(await screen.findByText(translate('en', 'exchangeStatusEditedMeanwhile'))).toBeVisible();
+    expect(server.sent[0]).toEqual({
+      path: '/elex/admin/publishExchange',
+      body: { platId: 3, updatedAt: '2026-11-01T00:00:00.000Z' },
+    });
+    // Still a draft; the page reloaded and shows the cash rate it would make live.
+    await vi.waitFor(() => expect(screen.getByLabelText(t('admin.catalog.cashRate'))).toHaveValue('12.50'));
+    expect(screen.getByText(t('admin.lifecycle.statuses.draft'))).toBeVisible();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByText(translate('en', 'exchangePublished'))).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: t('admin.lifecycle.publish.open') }));
+    confirmation = await screen.findByRole('dialog', {
+      name: t('admin.lifecycle.publish.title', { name: 'Bybit' }),
+    });
+    await user.click(within(confirmation).getByRole('button', { name: t('admin.lifecycle.publish.submit') }));
+    expect(await screen.findByText(translate('en', 'exchangePublished'))).toBeVisible();
+    expect(server.sent[1]?.body).toEqual({ platId: 3, updatedAt: '2026-11-02T00:00:00.000Z' });
+    expect(await screen.findByText(t('admin.lifecycle.statuses.live'))).toBeVisible();
+    // Retiring now starts from the version the publish answered, reloaded with the page.
+    await user.click(screen.getByRole('button', { name: t('admin.lifecycle.retire.open') }));
+    confirmation = await screen.findByRole('dialog', {
+      name: t('admin.lifecycle.retire.title', { name: 'Bybit' }),
+    });
+    await user.click(within(confirmation).getByRole('button', { name: t('admin.lifecycle.retire.submit') }));
+    expect(await screen.findByText(translate('en', 'exchangeRetiredDone'))).toBeVisible();
+    expect(server.sent[2]).toEqual({
+      path: '/elex/admin/retireExchange',
+      body: { platId: 3, updatedAt: '2026-11-02T00:00:01.000Z' },
+    });
+  });
+});
+
+describe('a logo uploaded on a partner another operator changed meanwhile', () => {
+  it('stores nothing, says why and shows their logo; picked again, the file goes in on their version', async () => {
+    const server = serveChangingPartner({});
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/admin/catalog/:platId', element: <ExchangeEditorPage /> }], '/admin/catalog/3');
+    const current = await screen.findByAltText(t('admin.catalog.currentLogo'));
+    expect(current).toHaveAttribute('src', '/logos/byb.svg');
+    // Another operator uploads their logo after this page loaded.
+    server.theirChange({ logo: '/media/theirs.svg' });
+    const file = new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'mine.svg', {
+      type: 'image/svg+xml',
+    });
+
+    await user.upload(screen.getByLabelText(t('admin.catalog.uploadLogo')), file);
+    expect(await screen.findByText(translate('en', 'logoEditedMeanwhile'))).toBeVisible();
+    expect(server.sent[0]?.body).toMatchObject({ platId: 3, updatedAt: '2026-11-01T00:00:00.000Z' });
+    await vi.waitFor(() =>
+      expect(screen.getByAltText(t('admin.catalog.currentLogo'))).toHaveAttribute('src', '/media/theirs.svg'),
+    );
+
+    await user.upload(screen.getByLabelText(t('admin.catalog.uploadLogo')), file);
+    await vi.waitFor(() =>
+      expect(screen.getByAltText(t('admin.catalog.currentLogo'))).toHaveAttribute('src', '/media/mine.svg'),
+    );
+    expect(server.sent[1]?.body).toMatchObject({
+      platId: 3,
+      updatedAt: '2026-11-02T00:00:00.000Z',
+      fileName: 'mine.svg',
+    });
+  });
+});

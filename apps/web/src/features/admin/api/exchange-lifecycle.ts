@@ -1,4 +1,9 @@
-import { ADMIN_API, CatalogExchangeSchema, type CreateExchangeRequest } from '@elex/contract';
+import {
+  ADMIN_API,
+  CatalogExchangeSchema,
+  type CreateExchangeRequest,
+  type ExchangeStatusRequest,
+} from '@elex/contract';
 import { apiCall } from '../../../shared/api/api-client';
 
 /** `/elex/admin/createExchange {name, abbreviation}`: a new partner, as a draft. */
@@ -8,5 +13,9 @@ export const createExchange = (request: CreateExchangeRequest) =>
 /** draft -> live, live -> retired, retired -> live. */
 export type ExchangeTransition = 'publish' | 'retire' | 'reinstate';
 
-export const changeExchangeStatus = (transition: ExchangeTransition, platId: number) =>
-  apiCall(`/elex/admin/${transition}Exchange`, { platId }, { schema: CatalogExchangeSchema });
+/**
+ * The move, from the version of the partner the page shows (`request.updatedAt`): refused
+ * (`exchangeStatusEditedMeanwhile`) when another operator changed it since.
+ */
+export const changeExchangeStatus = (transition: ExchangeTransition, request: ExchangeStatusRequest) =>
+  apiCall(`/elex/admin/${transition}Exchange`, request, { schema: CatalogExchangeSchema });

@@ -12,14 +12,15 @@ function readAsBase64(file: Blob): Promise<string> {
 }
 
 /**
- * `/elex/admin/uploadLogo {platId, fileName, content}`: the server reads the type from the content,
- * checks SVGs and makes the file the partner's logo.
+ * `/elex/admin/uploadLogo {platId, updatedAt, fileName, content}`: the server reads the type from the
+ * content, checks SVGs and makes the file the partner's logo, if the partner is still the version the
+ * page shows (`updatedAt`; else `logoEditedMeanwhile`).
  */
-export async function uploadLogo(platId: number, file: File) {
+export async function uploadLogo(exchange: { platId: number; updatedAt: string }, file: File) {
   const content = await readAsBase64(file);
   return apiCall(
     ADMIN_API.adminUploadLogo,
-    { platId, fileName: file.name, content },
+    { platId: exchange.platId, updatedAt: exchange.updatedAt, fileName: file.name, content },
     { schema: CatalogExchangeSchema },
   );
 }

@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { ApiError } from '../../../shared/api/api-client';
 import { Field } from '../../../shared/ui/field';
 import { ResponsiveDialog } from '../../../shared/ui/responsive-dialog';
 import { toast } from '../../../shared/ui/toast';
@@ -119,12 +120,18 @@ export function ExchangeStatusSection({
   const confirm = async () => {
     setBusy(true);
     try {
-      await changeExchangeStatus(transition, exchange.platId);
+      await changeExchangeStatus(transition, { platId: exchange.platId, updatedAt: exchange.updatedAt });
       toast.success(t(`msg:${DONE[transition]}`));
       setConfirming(false);
       await onSaved();
-    } catch {
-      // The API client showed the reason.
+    } catch (failure) {
+      // The API client showed the reason. A refusal may be another operator's change since the page
+      // loaded (exchangeStatusEditedMeanwhile): nothing moved; the confirmation closes and the page
+      // reloads to show their version, so the move is confirmed again only on what it will make live.
+      if (failure instanceof ApiError && failure.kind === 'refused') {
+        setConfirming(false);
+        await onSaved();
+      }
     } finally {
       setBusy(false);
     }

@@ -2,6 +2,7 @@ import { type CatalogExchange, LOGO_UPLOAD } from '@elex/contract';
 import { Upload } from 'lucide-react';
 import { type ChangeEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../shared/api/api-client';
 import { toast } from '../../../shared/ui/toast';
 import { uploadLogo } from '../api/upload-logo';
 import { formatBytes } from '../format';
@@ -24,11 +25,14 @@ export function LogoSection({ exchange, onSaved }: { exchange: CatalogExchange; 
     }
     setBusy(true);
     try {
-      await uploadLogo(exchange.platId, file);
+      await uploadLogo(exchange, file);
       toast.success(t('admin.catalog.logoSaved', { name: file.name, size: formatBytes(file.size) }));
       await onSaved();
-    } catch {
-      // The API client showed the reason.
+    } catch (failure) {
+      // The API client showed the reason. A refusal may be another operator's change since the page
+      // loaded (logoEditedMeanwhile): nothing was stored; the page reloads to show their version (their
+      // logo, perhaps), and the operator picks the file again only if it is still meant.
+      if (failure instanceof ApiError && failure.kind === 'refused') await onSaved();
     } finally {
       setBusy(false);
     }
