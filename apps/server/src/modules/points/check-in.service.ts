@@ -52,23 +52,28 @@ export async function checkIn(deps: AppDeps, userId: number): Promise<SignResult
 /**
  * A member's check-in facts in one statement (issue 14): the days checked in within [from, before),
  * whether today is one, and the streak, the consecutive days ending today, or yesterday while today's
- * check-in is still open (at most 400). The streak is the leading run of the newest days where each is
- * one day before the last: with unique days in descending order, `day = anchor - (rank - 1)` holds for
- * exactly that run.
+ * check-in is still open. The streak is counted from the start of the run that ends on that day (the
+ * newest checked-in day whose day before is not checked in), read backwards along the (member, day)
+ * key: one index probe per day of the streak, with no cap (found in review, 2026-11-29: the newest
+ * 400 days were read, so a streak of 450 days showed 400 for ever after).
  */
 const CHECK_IN_FACTS = `
-  with recent as (
-    select day, row_number() over (order by day desc) as rank
-    from (
-      select day from check_ins where user_id = $1::bigint and day <= $2::date order by day desc limit 400
-    ) newest
+  with today as (
+    select exists (select 1 from check_ins where user_id = $1::bigint and day = $2::date) as signed
   ), anchor as (
-    select case when exists (select 1 from recent where day = $2::date) then $2::date else $2::date - 1 end as day
+    select case when today.signed then $2::date else $2::date - 1 end as day from today
   )
   select
-    (select count(*) from recent, anchor where recent.day = anchor.day - (recent.rank - 1)::integer)::integer
-      as streak,
-    exists (select 1 from recent where day = $2::date) as signed_today,
+    coalesce((
+      select anchor.day - run_start.day + 1 from anchor, lateral (
+        select s.day from check_ins s
+        where s.user_id = $1::bigint and s.day <= anchor.day
+          and not exists (select 1 from check_ins p where p.user_id = $1::bigint and p.day = s.day - 1)
+        order by s.day desc limit 1
+      ) run_start
+      where exists (select 1 from check_ins a where a.user_id = $1::bigint and a.day = anchor.day)
+    ), 0)::integer as streak,
+    (select signed from today) as signed_today,
     (select string_agg(to_char(day, 'YYYY-MM-DD'), ',' order by day) from check_ins
       where user_id = $1::bigint and day >= $3::date and day < $4::date) as days`;
 
@@ -80,7 +85,7 @@ async function checkInFacts(
 ): Promise<{ streak: number; signedToday: boolean; days: string[] }> {
   const [row] = await queryPrepared<{ streak: number; signed_today: boolean; days: string | null }>(
     deps.db,
-    'check_in_facts_v1',
+    'check_in_facts_v2',
     CHECK_IN_FACTS,
     [userId, today, month.from, month.before],
   );
@@ -109,7 +114,7 @@ export async function checkInHistory(deps: AppDeps, userId: number, month?: stri
   };
 }
 
-/** Consecutive days ending today, or yesterday while today's check-in is still open. */
+/** Consecutive days ending today, or yesterday while today's check-in is still open (no cap). */
 async function currentStreak(deps: AppDeps, userId: number): Promise<number> {
   const today = utcDay(deps.clock.now());
   return (await checkInFacts(deps, userId, today, { from: today, before: today })).streak;

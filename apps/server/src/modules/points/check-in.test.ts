@@ -1,4 +1,7 @@
+import { utcDay } from '@elex/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../auth/auth.tables.js';
 import {
   call,
   createAccountsTestApp,
@@ -7,6 +10,7 @@ import {
   signUp,
   type TestContext,
 } from '../auth/test-support.js';
+import { checkIns } from './check-in.tables.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -144,5 +148,28 @@ describe('daily check-in', () => {
       expect((await call(ctx, path, {})).json().state).toBe(-5000);
       expect((await call(ctx, path, {}, { token: 'not-a-session' })).json().state).toBe(-5000);
     }
+  });
+});
+
+describe('a long streak', () => {
+  it('counts every consecutive day, past 400 (a year and more of daily check-ins)', async () => {
+    ctx.clock.set(new Date('2029-01-01T08:00:00Z'));
+    const email = nextEmail('longstreak');
+    await signUp(ctx, email);
+    const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const userId = user?.id as number;
+    // 450 days in a row, the last one yesterday, as the check-in writes them.
+    const days = Array.from({ length: 450 }, (_, n) =>
+      utcDay(new Date(Date.parse('2030-03-25T00:00:00Z') - n * 86_400_000)),
+    );
+    await ctx.db
+      .insert(checkIns)
+      .values(days.map((day) => ({ userId, day, points: 15, createdAt: new Date(`${day}T09:00:00Z`) })));
+    ctx.clock.set(new Date('2030-03-26T08:00:00Z'));
+    const session = await logIn(ctx, email);
+    expect(
+      (await call(ctx, '/elex/activity/signHistory', {}, { token: session })).json().content.streak,
+    ).toBe(450);
+    expect((await call(ctx, '/elex/activity/sign', {}, { token: session })).json().content.streak).toBe(451);
   });
 });
