@@ -32,7 +32,7 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
  * dispute freezes it. It was nine statements, seven of them side by side.
  *
  * A holder who follows a deleted account (history_from set) sees only what settled after it, as
- * visibleRecords() and myInfo's summary count: the daily series and the last arrival then read the
+ * the record list and myInfo's summary count: the daily series and the last arrival then read the
  * records, since the kept figures (rebate_uid_days, rebate_uid_totals) count the UID's whole history. The account codes are the ledger's
  * (`cashback:<platId>:<uid>`, ledger/accounts.ts). Undefined: not this member's live binding.
  */

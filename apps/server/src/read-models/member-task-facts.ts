@@ -22,7 +22,7 @@ export interface MemberTaskFacts {
 
 /**
  * What /elex/exchange/getExchangeTaskDetail needs of a member, in one statement (issue 14): the live
- * UIDs, their trading volume (the kept totals, or the records settled after an earlier holder's
+ * UIDs, their trading volume (the kept totals, or the records imported after an earlier holder's
  * deletion), the XME UID, the social accounts, the tasks already paid, the payouts other members got
  * for this member's accounts, the points balance, and whether a live UID is under an open dispute. It was seven statements in three round trips.
  * The account keys are the tasks module's (`accountKey` in tasks.service.ts: `<platId>:<uid>`,
@@ -64,9 +64,9 @@ export async function selectMemberTaskFacts(
         (select coalesce(sum(case when b.history_from is null
             then (select coalesce(sum(t.trading_volume_micro), 0) from rebate_uid_totals t
               where t.plat_id = b.plat_id and t.uid = b.uid)
+            -- The records imported after an earlier holder's deletion (cashback.repository's volumeRecords).
             else (select coalesce(sum(r.trading_volume_micro), 0) from rebates r
-              where r.plat_id = b.plat_id and r.uid = b.uid
-                and (r.settled_at is null or r.settled_at > b.history_from))
+              where r.plat_id = b.plat_id and r.uid = b.uid and r.created_at > b.history_from)
           end), 0) from b)::text as volume,
         (select xme.xme_uid from xme limit 1) as xme_uid,
         (select coalesce(json_agg(json_build_array(social.network, social.account_id, social.verified_at)),

@@ -50,7 +50,7 @@ const STATUS_CONDITIONS = {
 
 /**
  * Whether the member sees the record `alias` of a listed UID `p`: not one settled up to an earlier
- * holder's account deletion (visibleRecords() in the repository). The one text of that rule for the
+ * holder's account deletion (docs/cashback.md). The one text of that rule for the
  * list, its cursor and the cursor's check.
  */
 const seenRecord = (alias: 'r' | 'c') =>
@@ -58,7 +58,7 @@ const seenRecord = (alias: 'r' | 'c') =>
 
 /**
  * The filter's conditions on a record `r` of a UID `p` (plat_id, uid, history_from): records settled up
- * to an earlier holder's account deletion are not the member's (visibleRecords() in the repository).
+ * to an earlier holder's account deletion are not the member's (`seenRecord`).
  * An absent bound is ±infinity, so one text serves every period. The status is a literal, a text per
  * status: the pool names the statement and PostgreSQL may keep a generic plan, which cannot use the
  * partial indexes on records not completed for a status that is a parameter, and then read a heavy

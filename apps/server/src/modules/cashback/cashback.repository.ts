@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
@@ -480,21 +480,13 @@ export async function insertPageEventRewards(
 }
 
 /**
- * A UID as a member may see it: `historyFrom` set, only records settled after that moment (and records
- * not settled yet); what settled up to it belongs to an earlier holder who deleted their account.
+ * A UID as a member may see it: `historyFrom`, the latest deletion of an earlier holder before the
+ * binding began (null: the whole history). The trade tasks count the records imported after it.
  */
 export interface VisibleUid {
   platId: number;
   uid: string;
   historyFrom?: Date | null;
-}
-
-function visibleRecords(pair: VisibleUid): SQL | undefined {
-  return and(
-    eq(rebates.platId, pair.platId),
-    eq(rebates.uid, pair.uid),
-    pair.historyFrom ? or(isNull(rebates.settledAt), gt(rebates.settledAt, pair.historyFrom)) : undefined,
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -512,7 +504,26 @@ function keptTotalsOf(pairs: readonly VisibleUid[]): SQL | undefined {
   );
 }
 
-/** Sum of trading_volume (micro-USDT) over every visible rebate record of these UIDs, whatever its status. */
+/**
+ * The records whose trades count towards a holder's trade tasks: after an earlier holder's deletion,
+ * those imported after it (found in review, 2026-11-29). Not the cashback's rule (records settled
+ * after the deletion): a record imported before the deletion and settled after it had already counted
+ * for the deleted holder's tiers (volume counts whatever the status), and paid them again to whoever
+ * bound the UID next, the same trader under a new e-mail. A record the deleted holder could have
+ * counted was committed before the deletion, so its import time is before it.
+ */
+function volumeRecords(pair: VisibleUid): SQL | undefined {
+  return and(
+    eq(rebates.platId, pair.platId),
+    eq(rebates.uid, pair.uid),
+    pair.historyFrom ? gt(rebates.createdAt, pair.historyFrom) : undefined,
+  );
+}
+
+/**
+ * Sum of trading_volume (micro-USDT) over the rebate records of these UIDs, whatever their status,
+ * each from where its trading counts for the holder (`volumeRecords`).
+ */
 export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
   if (pairs.length === 0) return 0n;
   if (isWholeHistory(pairs)) {
@@ -525,7 +536,7 @@ export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${rebates.tradingVolumeMicro}), 0)::text` })
     .from(rebates)
-    .where(or(...pairs.map(visibleRecords)));
+    .where(or(...pairs.map(volumeRecords)));
   return BigInt(row?.total ?? '0');
 }
 
@@ -546,7 +557,7 @@ export interface MemberSummaryRow {
 /**
  * myInfo in one round trip, a prepared statement: the member's live bindings (oldest first) with each
  * UID's kept balance and the cashback credited from the binding's history start (journals after an
- * earlier holder's account deletion, as visibleRecords() counts records), and the rewards credited to
+ * earlier holder's account deletion, as the record list counts records), and the rewards credited to
  * the member. It reads the bindings and the ledger tables as well as its own: the hottest member call
  * pays one query, not five (issue 14). Amounts leave as text: exact on either driver.
  */

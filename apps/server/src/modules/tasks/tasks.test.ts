@@ -1,9 +1,9 @@
-import type { Task, TaskDetail } from '@elex/contract';
+import { forfeitOnDeletion, type Task, type TaskDetail } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
 import { users } from '../auth/auth.tables.js';
-import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { call, nextEmail, PASSWORD, signUp } from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
 import { ingestRebates, ingestReferrals } from '../cashback/ingest.service.js';
 import {
@@ -60,6 +60,12 @@ async function bindReferredUid(token: string): Promise<string> {
   expect(bound.state).toBe(0);
   return uid;
 }
+
+/** Binds a UID already in the roster (one an earlier holder had). */
+const bindAgain = (token: string, uid: string) =>
+  call(ctx, '/elex/user/bindExchangeUid', { platId: BITGET, uid, address: ADDRESS }, { token }).then((res) =>
+    res.json(),
+  );
 
 /** Daily figures with this trading volume each, ending before now. */
 async function trade(uid: string, volumes: string[]) {
@@ -227,15 +233,7 @@ describe('binding tasks', () => {
     await ctx.db.transaction((tx) =>
       unbindUid(tx, { platId: BITGET, uid, reason: 'kycTransfer', operatorId: null, at: ctx.clock.now() }),
     );
-    const rebound = (
-      await call(
-        ctx,
-        '/elex/user/bindExchangeUid',
-        { platId: BITGET, uid, address: ADDRESS },
-        { token: memberB },
-      )
-    ).json();
-    expect(rebound.state).toBe(0);
+    expect((await bindAgain(memberB, uid)).state).toBe(0);
 
     expect(taskOf(await detail(memberB), 'bindUid').state).toBe('unbound');
     const before = await points(memberB);
@@ -464,5 +462,57 @@ describe('social tasks without a bot configured', () => {
     expect(
       (await call(ctx, '/elex/exchange/fetchMetiaTaskStatus', { taskId: 'x' }, { token })).json(),
     ).toMatchObject({ state: 1002, message: 'This task cannot be verified automatically' });
+  });
+});
+
+describe('trade tasks after a deletion', () => {
+  it("pays the tiers once on a deleted holder's volume: the next holder counts only what came after", async () => {
+    const first = await signUp(ctx, nextEmail('farmer'));
+    const uid = await bindReferredUid(first);
+    // Yesterday's trades, imported but not yet due for settlement (pending).
+    const start = new Date(ctx.clock.now().getTime() - 30 * 60 * 60_000);
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [figures(uid, start, { fee: '1', commission: '2', volume: '20000' })],
+      api,
+    );
+    expect((await claim(first, 'tradeTier1')).state).toBe(0);
+
+    const withdrawable = (await call(ctx, '/elex/user/withdrawable', {}, { token: first })).json();
+    const deleted = (
+      await call(
+        ctx,
+        '/elex/user/deleteAccount',
+        { passwd: PASSWORD, forfeitTotal: forfeitOnDeletion(withdrawable.content) },
+        { token: first },
+      )
+    ).json();
+    expect(deleted.state).toBe(0);
+
+    // The same UID bound again under a new e-mail: the volume the first holder was paid for is not new.
+    ctx.clock.set(new Date(ctx.clock.now().getTime() + 60_000));
+    const second = await signUp(ctx, nextEmail('farmer-again'));
+    expect((await bindAgain(second, uid)).state).toBe(0);
+    expect(taskOf(await detail(second), 'tradeTier1')).toMatchObject({
+      state: 'unfinished',
+      progress: '0.000000',
+    });
+    expect(await claim(second, 'tradeTier1')).toMatchObject({ message: 'Claim Failed: Not Achieved' });
+
+    // Trades after the deletion count for the new holder.
+    ctx.clock.set(new Date(ctx.clock.now().getTime() + 3 * 60 * 60_000));
+    const later = new Date(ctx.clock.now().getTime() - 2 * 60 * 60_000);
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [figures(uid, later, { fee: '1', commission: '2', volume: '10000' }, 1)],
+      api,
+    );
+    expect(taskOf(await detail(second), 'tradeTier1')).toMatchObject({
+      state: 'claim',
+      progress: '10000.000000',
+    });
+    expect((await claim(second, 'tradeTier1')).state).toBe(0);
   });
 });
