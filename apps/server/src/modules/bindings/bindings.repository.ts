@@ -29,13 +29,16 @@ export type LiveBindingRow = ExchangeBindingRow & { historyFrom: Date | null };
 
 /**
  * When an earlier holder of the same UID deleted their account before this binding began: the latest
- * such moment. One correlated subquery, so a member's list needs no parameter per binding.
+ * such moment. One correlated subquery, so a member's list needs no parameter per binding. The outer
+ * row's columns are named with their table: drizzle writes a column of a one-table select without it,
+ * and inside the subquery a bare "plat_id" is `earlier`'s own (found 2026-11-29: the subquery compared
+ * each earlier binding with itself, so the trade-task claims counted a deleted holder's volume).
  */
 const historyFrom = sql<Date | string | null>`(
   select max(earlier.unbound_at) from exchange_bindings earlier
-  where earlier.plat_id = ${exchangeBindings.platId} and earlier.uid = ${exchangeBindings.uid}
+  where earlier.plat_id = exchange_bindings.plat_id and earlier.uid = exchange_bindings.uid
     and earlier.unbind_reason = ${ACCOUNT_DELETED_REASON}
-    and earlier.unbound_at <= ${exchangeBindings.boundAt})`;
+    and earlier.unbound_at <= exchange_bindings.bound_at)`;
 
 const asDate = (value: Date | string | null) => (value === null ? null : new Date(value));
 

@@ -323,6 +323,41 @@ describe('trade tasks', () => {
   });
 });
 
+describe('a UID bound after its holder deleted the account', () => {
+  // Found while repairing overlapping bindings (2026-11-29): the claim read where the new holder's
+  // history starts from a subquery whose columns named its own row, so it never found the deletion and
+  // paid the trade tiers on the deleted holder's volume, while the task list showed none of it.
+  it('pays no trade points on the deleted holder’s volume: the claim counts what the list shows', async () => {
+    const first = await signUp(ctx, nextEmail('leaver'));
+    const uid = await bindReferredUid(first);
+    await trade(uid, ['20000']);
+    expect((await detail(first)).tradingVolume).toBe('20000.000000');
+    // Held for a day: the binding ends after it began (a deletion at the very moment hid the fault).
+    ctx.clock.advance(DAY_MS);
+    const info = (await call(ctx, '/elex/user/myInfo', {}, { token: first })).json().content;
+    const deleted = await call(
+      ctx,
+      '/elex/user/deleteAccount',
+      { passwd: PASSWORD, forfeitTotal: info.exchangeBinds[0].balance },
+      { token: first },
+    );
+    expect(deleted.json()).toMatchObject({ state: 0 });
+    ctx.clock.advance(60_000);
+
+    const next = await signUp(ctx, nextEmail('next-holder'));
+    const bound = { platId: BITGET, uid, address: ADDRESS };
+    expect((await call(ctx, '/elex/user/bindExchangeUid', bound, { token: next })).json()).toMatchObject({
+      state: 0,
+    });
+    const tasks = await detail(next);
+    expect(tasks.tradingVolume).toBe('0.000000');
+    expect(taskOf(tasks, 'tradeTier1').state).toBe('unfinished');
+    const before = await points(next);
+    expect(await claim(next, 'tradeTier1')).toMatchObject({ state: 1002 });
+    expect(await points(next)).toBe(before);
+  });
+});
+
 describe('a UID its owner disputes', () => {
   it('pays no binding or trade points on it until support has decided', async () => {
     const squatter = await signUp(ctx, nextEmail('squatter'));
