@@ -852,6 +852,8 @@ export const AUDIT_ACTIONS = [
   'withdrawal.send',
   'payout.explainTransfer',
   'binding.unbind',
+  // Migration 0044: a binding stored overlapping its UID's previous one starts at that one's end.
+  'binding.moveStart',
   'exchange.update',
   'exchange.vipTiers',
   'exchange.logo',

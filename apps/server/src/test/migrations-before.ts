@@ -2,10 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import type { Database } from '../db/client.js';
 import * as schema from '../db/schema.js';
+import { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 /** The server's migrations folder. */
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
@@ -61,4 +67,56 @@ export function databaseBeforeMigration(name: string) {
     },
     migrateRest: () => migrate(database(), { migrationsFolder: MIGRATIONS }),
   };
+}
+
+/**
+ * As databaseBeforeMigration, on the suite's engine: with TEST_DATABASE_URL a PostgreSQL database of
+ * its own (dropped after the file), else an embedded one. For a data migration whose SQL must do the
+ * same on both.
+ */
+export function databaseBeforeMigrationOnEither(name: string) {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const embedded = databaseBeforeMigration(name);
+    return {
+      migrateBefore: async () => (await embedded.migrateBefore()) as unknown as Database,
+      migrateRest: embedded.migrateRest,
+    };
+  }
+  let scratch: ScratchDatabase | undefined;
+  let pool: pg.Pool | undefined;
+  let before: string | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(url, 'elex_migration');
+    pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
+    before = migrationsBefore(name);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await scratch?.drop();
+    if (before) fs.rmSync(before, { recursive: true, force: true });
+  });
+  const database = () => {
+    if (!pool) throw new Error('the database opens before the tests (beforeAll)');
+    return drizzlePg(pool, { schema });
+  };
+  return {
+    async migrateBefore() {
+      const db = database();
+      await migratePg(db, { migrationsFolder: before as string });
+      return db as unknown as Database;
+    },
+    migrateRest: () => migratePg(database(), { migrationsFolder: MIGRATIONS }),
+  };
+}
+
+/**
+ * Runs the SQL of the migration called `name` (its tag without the number) once more on a migrated
+ * database: a data migration that must be idempotent, or one applied to rows a test made after it ran.
+ */
+export async function runMigrationAgain(db: Database, name: string): Promise<void> {
+  const file = fs.readdirSync(MIGRATIONS).find((entry) => entry.replace(/^\d+_/, '') === `${name}.sql`);
+  if (!file) throw new Error(`no migration called ${name}`);
+  const statements = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8').split('--> statement-breakpoint');
+  for (const statement of statements) await db.execute(sql.raw(statement));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
+import { checkBindingInvariants } from '../bindings/bindings.check.js';
 import { checkCorrectionInvariants } from '../corrections/corrections.check.js';
 import { checkLedgerInvariants, describeRows, type InvariantProblem } from '../ledger/ledger.check.js';
 import { checkPayoutInvariants } from '../payouts/payouts.check.js';
@@ -25,6 +26,8 @@ export async function checkAllInvariants(db: Executor): Promise<InvariantProblem
     ...(await checkPayoutInvariants(db)),
     // Operator corrections match their journals and the adjustments account (docs/ledger.md).
     ...(await checkCorrectionInvariants(db)),
+    // One UID's bindings never overlap in time: its holders' histories are cut by them (docs/ledger.md).
+    ...(await checkBindingInvariants(db)),
   ];
 }
 
