@@ -50,9 +50,12 @@ export async function searchMemberRows(
       : undefined,
     query.suspendedOnly ? isNotNull(users.suspendedAt) : undefined,
   );
+  // The outer row named with its table: in a one-table select drizzle writes ${users.id} as a bare "id",
+  // which inside the subquery is the binding's own (found 2026-11-29: the list counted the bindings
+  // whose id equalled their member's).
   const liveBindings = sql<number>`(select count(*)::int from ${exchangeBindings}
-    where ${exchangeBindings.userId} = ${users.id} and ${exchangeBindings.unboundAt} is null)`;
-  const isOperator = sql<boolean>`exists (select 1 from ${operators} where ${operators.userId} = ${users.id})`;
+    where ${exchangeBindings.userId} = users.id and ${exchangeBindings.unboundAt} is null)`;
+  const isOperator = sql<boolean>`exists (select 1 from ${operators} where ${operators.userId} = users.id)`;
   const rows = await db
     .select({ user: users, liveBindings, isOperator })
     .from(users)
