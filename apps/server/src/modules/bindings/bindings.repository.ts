@@ -174,7 +174,14 @@ export async function markUnbound(tx: Executor, input: UnbindInput): Promise<Exc
   const held = input.holderId === undefined ? undefined : eq(exchangeBindings.userId, input.holderId);
   const [row] = await tx
     .update(exchangeBindings)
-    .set({ unboundAt: input.at, unbindReason: input.reason, unboundBy: input.operatorId })
+    .set({
+      // Never before the binding began: an instance whose clock is behind the binder's would otherwise
+      // end it before its start (ledger:check invariant 9), and the UID's next binding, which starts
+      // after this end, would reach back over the cut.
+      unboundAt: sql`greatest(${input.at.toISOString()}::timestamptz, ${exchangeBindings.boundAt})`,
+      unbindReason: input.reason,
+      unboundBy: input.operatorId,
+    })
     .where(and(eq(exchangeBindings.platId, input.platId), eq(exchangeBindings.uid, input.uid), live, held))
     .returning();
   return row;

@@ -106,4 +106,40 @@ describe('bindings of one UID that overlap in time', () => {
     expect(await views(next)).toEqual(NOTHING);
     expect((await ledgerCheckOutput()).code).toBe(0);
   });
+
+  it('a deletion on an instance whose clock is behind the bind never ends the binding before it began', async () => {
+    const holder = await fundedMember(ctx, { cashback: '20' });
+    // The deletion's instance runs five seconds behind the one that stored the bind.
+    ctx.clock.advance(-5_000);
+    expect(
+      (
+        await call(
+          ctx,
+          '/elex/user/deleteAccount',
+          { passwd: PASSWORD, forfeitTotal: '20' },
+          { token: holder.token },
+        )
+      ).json(),
+    ).toMatchObject({ state: 0 });
+    const [ended] = rowsOf<{ ends_before_start: boolean }>(
+      await ctx.db.execute(sql`
+        select unbound_at < bound_at as ends_before_start from exchange_bindings
+        where plat_id = ${holder.platId} and uid = ${holder.uid} and user_id = ${holder.userId}`),
+    );
+    expect(ended).toEqual({ ends_before_start: false });
+    ctx.clock.advance(5_200);
+    const next = { ...(await registerMember(ctx)), platId: holder.platId, uid: holder.uid };
+    expect(
+      (
+        await call(
+          ctx,
+          '/elex/user/bindExchangeUid',
+          { platId: next.platId, uid: next.uid, address: ADDRESS },
+          { token: next.token },
+        )
+      ).json(),
+    ).toMatchObject({ state: 0 });
+    expect(await views(next)).toEqual(NOTHING);
+    expect(await ledgerCheckOutput()).toMatchObject({ code: 0, err: '' });
+  });
 });
