@@ -10,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchColdStart, printStartGraph } from './cold-start.js';
 import {
   appCommand,
   benchDatabase,
@@ -22,7 +23,6 @@ import { type Spread, spread } from './spread.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 5);
 const CONNECTIONS = 50;
 
 interface Scenario {
@@ -252,34 +252,8 @@ export async function benchHttpPath() {
 
   try {
     // The data is there already (migrated, catalog seeded): a restart, as after a deploy.
-    // Wall time and the CPU the process used until then: a loaded machine stretches the first far
-    // more than the second, which counts only the start's own work.
-    const appStarts: number[] = [];
-    const appStartCpu: number[] = [];
-    const fastifyStarts: number[] = [];
-    const fastifyStartCpu: number[] = [];
-    for (let round = 0; round < START_ROUNDS; round += 1) {
-      const started = await startApp(database);
-      appStarts.push(started.startMs);
-      appStartCpu.push(started.cpuMs());
-      await started.stop();
-      const bare = await startBaseline('bare-fastify');
-      fastifyStarts.push(bare.startMs);
-      fastifyStartCpu.push(bare.cpuMs());
-      await bare.stop();
-    }
-    const startFigure = (wall: number[], cpu: number[]) => {
-      const wallSpread = spread(wall);
-      const cpuSpread = spread(cpu);
-      return (
-        `${number(wallSpread.median)} ms [${number(wallSpread.min)}–${number(wallSpread.max)}] ` +
-        `(CPU ${number(cpuSpread.median)} ms [${number(cpuSpread.min)}–${number(cpuSpread.max)}])`
-      );
-    };
-    console.log(
-      `  cold start, spawn to the first /healthz 200 (${START_ROUNDS} each, interleaved): ` +
-        `app ${startFigure(appStarts, appStartCpu)}, bare Fastify ${startFigure(fastifyStarts, fastifyStartCpu)}`,
-    );
+    await printStartGraph();
+    await benchColdStart(database);
   } finally {
     await database.drop();
   }
