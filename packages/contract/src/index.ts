@@ -1,3 +1,4 @@
+export * from './address.js';
 export * from './admin.js';
 export * from './admin-api-paths.js';
 export * from './analytics.js';

@@ -1,5 +1,5 @@
-import { isAddress } from 'viem';
 import * as z from 'zod';
+import { isAddress } from './address.js';
 import { LEVERAGE, PASSWORD, VERIFICATION_CODE } from './constants.js';
 import type { MessageKey } from './messages.js';
 
@@ -92,7 +92,7 @@ export const leverageSchema = z.coerce
 
 /**
  * A Polygon receiving address. EIP-55: an all-lowercase address carries no checksum and is accepted;
- * a mixed-case one must match its checksum (viem checks it).
+ * a mixed-case one must match its checksum (EIP-55, address.ts).
  */
 export const polygonAddressSchema = z
   .string(fail('requiredInformation'))

@@ -4,11 +4,11 @@ import {
   DECIMALS,
   type ExchangeBind,
   fromScaled,
+  getAddress,
   State,
   type UidEligibility,
   type VerifyExchangeUidResponse,
 } from '@elex/contract';
-import { getAddress } from 'viem';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';

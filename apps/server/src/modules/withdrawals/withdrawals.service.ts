@@ -2,6 +2,8 @@ import {
   DECIMALS,
   type DepositRecordPage,
   displayUsdt,
+  getAddress,
+  isAddress,
   toScaled,
   usdtAmountSchema,
   WITHDRAWAL,
@@ -9,8 +11,8 @@ import {
   type Withdrawal,
   type WithdrawalStatus,
   withdrawalAmountProblem,
+  ZERO_ADDRESS,
 } from '@elex/contract';
-import { getAddress, isAddress, zeroAddress } from 'viem';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -67,7 +69,7 @@ const MINIMUM = WITHDRAWAL.minimumMicroUsdt;
 /** A receiving address: EIP-55 checked (an all-lowercase one has no checksum), never the zero address. */
 function receivingAddress(raw: string): string {
   const value = raw.trim();
-  if (!isAddress(value, { strict: true }) || value.toLowerCase() === zeroAddress) {
+  if (!isAddress(value, { strict: true }) || value.toLowerCase() === ZERO_ADDRESS) {
     throw AppError.refused('walletAddressInvalid');
   }
   return getAddress(value);
