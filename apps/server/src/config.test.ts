@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import util from 'node:util';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, checkServerConfig, loadConfig } from './config.js';
 
@@ -119,6 +120,23 @@ describe('checkServerConfig (the web server, main.ts)', () => {
 });
 
 describe('payout settings', () => {
+  const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const hex64 = (value: bigint) => value.toString(16).padStart(64, '0');
+
+  it('refuse a key outside the curve (0, or n and above) as viem does, and take n - 1', async () => {
+    for (const key of [hex64(0n), hex64(SECP256K1_ORDER), hex64(SECP256K1_ORDER + 1n), 'f'.repeat(64)]) {
+      expect(() => privateKeyToAccount(`0x${key}`)).toThrow();
+      expect(
+        configError({ PAYOUT_PRIVATE_KEY: key, PAYOUT_RPC_URLS: 'https://a.example' }).message,
+      ).toContain('PAYOUT_PRIVATE_KEY: not a valid secp256k1 private key');
+    }
+    const last = `0x${hex64(SECP256K1_ORDER - 1n)}` as const;
+    const config = loadConfig({ PAYOUT_PRIVATE_KEY: last, PAYOUT_RPC_URLS: 'https://a.example' });
+    expect(config.payouts.enabled && (await config.payouts.account()).address).toBe(
+      privateKeyToAccount(last).address,
+    );
+  });
+
   const KEY = `0x${'4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'}`;
   const ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
 
@@ -126,7 +144,7 @@ describe('payout settings', () => {
     expect(loadConfig({}).payouts).toEqual({ enabled: false });
   });
 
-  it('read the key from the environment or a file, with Polygon USDT and the defaults', () => {
+  it('read the key from the environment or a file, with Polygon USDT and the defaults', async () => {
     const config = loadConfig({
       PAYOUT_PRIVATE_KEY: KEY,
       PAYOUT_RPC_URLS: 'https://a.example, https://b.example',
@@ -140,25 +158,31 @@ describe('payout settings', () => {
       feeBumpPercent: 20,
       stuckAfterMs: 180_000,
     });
-    expect(config.payouts.enabled && config.payouts.account.address).toBe(ADDRESS);
+    expect(config.payouts.enabled && (await config.payouts.account()).address).toBe(ADDRESS);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-key-'));
     const file = path.join(dir, 'payout.key');
     fs.writeFileSync(file, `${KEY.slice(2)}\n`);
     const fromFile = loadConfig({ PAYOUT_PRIVATE_KEY_FILE: file, PAYOUT_RPC_URLS: 'https://a.example' });
-    expect(fromFile.payouts.enabled && fromFile.payouts.account.address).toBe(ADDRESS);
+    expect(fromFile.payouts.enabled && (await fromFile.payouts.account()).address).toBe(ADDRESS);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('never show the key: not in a dump of the config, nor in a refusal', () => {
+  it('never show the key: not in a dump of the config, nor in a refusal', async () => {
     const config = loadConfig({ PAYOUT_PRIVATE_KEY: KEY, PAYOUT_RPC_URLS: 'https://a.example' });
     const bare = KEY.slice(2);
-    const dump = JSON.stringify(config, (_key, value: unknown) =>
-      typeof value === 'bigint' ? value.toString() : value,
-    );
-    expect(dump).toContain(ADDRESS);
-    expect(dump).not.toContain(bare);
-    expect(util.inspect(config, { depth: 20, showHidden: true })).not.toContain(bare);
+    const dumps = () => [
+      JSON.stringify(config, (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ),
+      util.inspect(config, { depth: 20, showHidden: true }),
+    ];
+    for (const dump of dumps()) expect(dump).not.toContain(bare);
+    // The account, once made, is the same one each time and shows no key either.
+    const account = config.payouts.enabled ? await config.payouts.account() : undefined;
+    expect(config.payouts.enabled && (await config.payouts.account())).toBe(account);
+    for (const dump of [...dumps(), util.inspect(account, { depth: 20, showHidden: true })])
+      expect(dump).not.toContain(bare);
 
     const bad = `${bare.slice(0, 60)}zzzz`;
     for (const env of [

@@ -40,7 +40,7 @@ async function main() {
     payoutTracker = startPayoutTracker(app.deps, { log: app.log.child({ job: 'payout-tracker' }) });
     app.log.info(
       {
-        wallet: config.payouts.account.address,
+        wallet: (await config.payouts.account()).address,
         chainId: config.payouts.chainId,
         token: config.payouts.tokenAddress,
         confirmations: config.payouts.confirmations,

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
-import { DECIMALS, toScaled } from '@elex/contract';
-import { type Address, getAddress, isAddress, type LocalAccount, parseGwei } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { DECIMALS, getAddress, isAddress, toScaled } from '@elex/contract';
+import type { Address, LocalAccount } from 'viem';
 import * as z from 'zod';
+import { parseGweiSetting } from './gwei.js';
 
 /**
  * The on-chain payout settings read by config.ts (docs/withdrawals.md, "On-chain payouts"). The key
- * comes from PAYOUT_PRIVATE_KEY or the file PAYOUT_PRIVATE_KEY_FILE names; it is turned into a signing
- * account here and the text is dropped: the config holds the account (whose key lives only in its
- * closures), so no dump, log line or error of the config can show it. Without a key, payouts are off
- * and withdrawals are paid by hand as before.
+ * comes from PAYOUT_PRIVATE_KEY or the file PAYOUT_PRIVATE_KEY_FILE names; it is checked here and kept
+ * only in the closure of `account`, which makes the signing account on first call (viem's accounts are
+ * loaded then, not at start: docs/decisions.md, "Cold start"), so no dump, log line or error of the
+ * config can show it. Without a key, payouts are off and withdrawals are paid by hand as before.
  */
 
 /** Polygon PoS mainnet's USDT (6 decimals): the documented default token. */
@@ -94,8 +94,11 @@ export type PayoutConfig =
   | { enabled: false }
   | {
       enabled: true;
-      /** Signs the wallet's transfers; its key is not a property of it (viem keeps it in closures). */
-      account: LocalAccount;
+      /**
+       * The account that signs the wallet's transfers, made (and viem's signing loaded) on the first call,
+       * then the same one; the key lives only in closures, never in a property.
+       */
+      account: () => Promise<LocalAccount>;
       rpcUrls: string[];
       chainId: number;
       tokenAddress: Address;
@@ -175,30 +178,40 @@ export function readPayoutSettings(env: {
   if (problems.length > 0) return { payouts: { enabled: false }, problems };
 
   const hex = (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`;
-  let account: LocalAccount;
-  try {
-    account = privateKeyToAccount(hex);
-  } catch {
-    // Out of the curve's range: said without the key.
+  const scalar = BigInt(hex);
+  if (scalar === 0n || scalar >= SECP256K1_ORDER) {
+    // Out of the curve's range (what viem's privateKeyToAccount refuses): said without the key.
     problems.push(`${source}: not a valid secp256k1 private key`);
     return { payouts: { enabled: false }, problems };
   }
   return {
     payouts: {
       enabled: true,
-      account,
+      account: accountOnFirstUse(hex),
       rpcUrls,
       chainId: env.PAYOUT_CHAIN_ID,
       tokenAddress: getAddress(env.PAYOUT_TOKEN_ADDRESS),
       confirmations: env.PAYOUT_CONFIRMATIONS,
       feeBumpPercent: env.PAYOUT_FEE_BUMP_PERCENT,
-      maxFeePerGas: parseGwei(String(env.PAYOUT_MAX_FEE_GWEI)),
+      maxFeePerGas: parseGweiSetting(env.PAYOUT_MAX_FEE_GWEI),
       stuckAfterMs: env.PAYOUT_STUCK_AFTER_SECONDS * 1000,
       pollMs: Math.round(env.PAYOUT_POLL_SECONDS * 1000),
       scanFromBlock: env.PAYOUT_SCAN_FROM_BLOCK ?? null,
       fastLane,
     },
     problems,
+  };
+}
+
+/** The order n of secp256k1's group (SEC 2): a private key is a number from 1 to n - 1. */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** The signing account of a checked key, made once on first call (viem/accounts loaded then). */
+function accountOnFirstUse(key: `0x${string}`): () => Promise<LocalAccount> {
+  let account: Promise<LocalAccount> | undefined;
+  return () => {
+    account ??= import('viem/accounts').then(({ privateKeyToAccount }) => privateKeyToAccount(key));
+    return account;
   };
 }
 

@@ -50,7 +50,7 @@ export async function scanWalletTransfers(
   deps: AppDeps,
   options: { maxChunks?: number } = {},
 ): Promise<ScanResult> {
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   const { config } = chain;
   const wallet = { chainId: config.chainId, address: chain.address };
   const head = Number(await chain.blockNumber());
@@ -112,7 +112,7 @@ export async function payoutReconciliation(
   options: { maxChunks?: number } = {},
 ): Promise<PayoutReconciliation> {
   if (!deps.config.payouts.enabled) return { enabled: false };
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   const wallet = { chainId: chain.config.chainId, address: chain.address };
   let scan: ScanResult | null = null;
   let unreachable: string | null = null;
@@ -176,7 +176,7 @@ export async function explainTransfer(
   deps: AppDeps,
   input: { txHash: string; reason: string; actor: AuditActor; requestId: string | null },
 ): Promise<{ txHash: string; explanation: string }> {
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   return deps.db.transaction(async (tx) => {
     const rows = await findForeignTransfer(tx, chain.config.chainId, input.txHash);
     if (rows.length === 0) throw AppError.refused('transferNotForeign');

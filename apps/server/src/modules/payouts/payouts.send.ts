@@ -61,7 +61,7 @@ export async function sendWithdrawal(
     guard?: (tx: Transaction, withdrawal: WithdrawalRow) => Promise<void>;
   },
 ): Promise<SendOutcome> {
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   const { config } = chain;
   // Read before the transaction, so no lock waits on the network: the chain's count lets the nonce
   // skip past transactions the wallet sent elsewhere; the fees are today's.

@@ -5,10 +5,10 @@ import {
   POLYGON_EXPLORER_TX_URL,
   payoutStageOf,
 } from '@elex/contract';
-import { formatGwei } from 'viem';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { type PayoutChain, payoutChainOf } from './payouts.chain.js';
+import { formatGwei } from './gwei.js';
+import type { EnabledPayoutConfig, PayoutChain } from './payouts.chain.js';
 import {
   attemptCounts,
   attemptsOf,
@@ -48,8 +48,30 @@ export async function checkpoint(deps: PayoutDeps, point: PayoutFaultPoint) {
   await deps.payoutFaults?.[point]?.();
 }
 
+const chains = new WeakMap<EnabledPayoutConfig, Promise<PayoutChain>>();
+
+/** The chain of a configuration, made once (one fallback transport, one account), viem loaded then. */
+export function payoutChainOf(config: EnabledPayoutConfig): Promise<PayoutChain> {
+  let chain = chains.get(config);
+  if (!chain) {
+    chain = loadPayoutChain(config);
+    chains.set(config, chain);
+    // A failed load (the account, the module) is tried again next time, not kept.
+    chain.catch(() => chains.delete(config));
+  }
+  return chain;
+}
+
+async function loadPayoutChain(config: EnabledPayoutConfig): Promise<PayoutChain> {
+  const [{ createPayoutChain }, account] = await Promise.all([
+    import('./payouts.chain-client.js'),
+    config.account(),
+  ]);
+  return createPayoutChain(config, account);
+}
+
 /** The payout chain, or the operator's refusal when no key is configured. */
-export function payoutChain(deps: AppDeps): PayoutChain {
+export async function payoutChain(deps: AppDeps): Promise<PayoutChain> {
   if (!deps.config.payouts.enabled) throw AppError.refused('payoutsOff');
   return payoutChainOf(deps.config.payouts);
 }

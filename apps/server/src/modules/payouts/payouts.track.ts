@@ -1,9 +1,10 @@
 import { DECIMALS, fromScaled } from '@elex/contract';
-import { type Address, formatGwei, type Hash, type Hex } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
 import type { AppDeps } from '../../deps.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';
 import { approveWithdrawal } from '../withdrawals/withdrawals.decisions.js';
-import { bumpedFees, cappedFees, type PayoutChain, payoutChainOf, replacesAtNode } from './payouts.chain.js';
+import { formatGwei } from './gwei.js';
+import { bumpedFees, cappedFees, type PayoutChain, replacesAtNode } from './payouts.chain.js';
 import {
   attemptsOf,
   claimInFlight,
@@ -13,7 +14,7 @@ import {
   updatePayout,
 } from './payouts.repository.js';
 import { attemptRow, broadcastAttempt, heldBelow } from './payouts.send.js';
-import { checkpoint, type PayoutDeps } from './payouts.service.js';
+import { checkpoint, type PayoutDeps, payoutChainOf } from './payouts.service.js';
 import { PAYOUT_IN_FLIGHT, type PayoutAttemptRow, type PayoutRow } from './payouts.tables.js';
 
 /** Following payouts on chain to their end (the tracker job runs trackPayouts). */
@@ -62,7 +63,7 @@ export async function trackPayouts(
     dropped: 0,
   };
   if (!deps.config.payouts.enabled) return summary;
-  const chain = payoutChainOf(deps.config.payouts);
+  const chain = await payoutChainOf(deps.config.payouts);
   const now = deps.clock.now();
   const claimed = await claimInFlight(deps.db, now, new Date(now.getTime() + LEASE_MS), options.limit ?? 50);
   if (claimed.length === 0) return summary;

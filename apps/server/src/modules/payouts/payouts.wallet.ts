@@ -1,9 +1,9 @@
 import { DECIMALS, fromScaled, type PayoutWallet, POLYGON_EXPLORER_ADDRESS_URL } from '@elex/contract';
-import { formatGwei } from 'viem';
 import type { AppDeps } from '../../deps.js';
 import { fastLaneSentSince } from '../../read-models/fast-lane.js';
 import { sendAlertOnce } from '../alerts/alerts.service.js';
 import { pendingWithdrawalTotals } from '../withdrawals/withdrawals.decisions.js';
+import { formatGwei } from './gwei.js';
 import { cappedFees, type EnabledPayoutConfig, errorText, TRANSFER_GAS_LIMIT } from './payouts.chain.js';
 import { FAST_LANE_WINDOW_MS } from './payouts.config.js';
 import { inFlightTotals } from './payouts.repository.js';
@@ -26,7 +26,7 @@ export interface WalletStatus {
 }
 
 export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   const config: EnabledPayoutConfig = chain.config;
   const [tokenBalance, gasBalance, inFlight] = await Promise.all([
     chain.tokenBalance(),
@@ -55,7 +55,7 @@ export async function walletStatus(deps: AppDeps): Promise<WalletStatus> {
  */
 export async function walletHealth(deps: AppDeps): Promise<PayoutWallet> {
   if (!deps.config.payouts.enabled) return { enabled: false };
-  const chain = payoutChain(deps);
+  const chain = await payoutChain(deps);
   const { config } = chain;
   const lane = config.fastLane;
   const [pending, inFlight, laneSent] = await Promise.all([

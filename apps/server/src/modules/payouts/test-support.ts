@@ -118,7 +118,7 @@ export function payoutConfig(
 ): PayoutConfig {
   return {
     enabled: true,
-    account: setup.account,
+    account: async () => setup.account,
     rpcUrls: [setup.chain.url],
     chainId: 137,
     tokenAddress: setup.token,
