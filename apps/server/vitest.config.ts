@@ -15,6 +15,8 @@ const PGLITE_ONLY = [
   'src/http/fuzz.test.ts',
   // The boundary rules on a tree of its own; no database.
   'src/boundaries.test.ts',
+  // The build's module graph (what main.js loads at start); no database.
+  'src/start-graph.test.ts',
   // The endpoint table against the HTTP layer (who may call, what it answers); the engine is the same.
   'src/http/openapi.test.ts',
 ];

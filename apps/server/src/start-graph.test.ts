@@ -1,0 +1,71 @@
+import os from 'node:os';
+import path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { serverBuildOptions } from '../scripts/build-options.mjs';
+
+/**
+ * What `node dist/main.js` loads before its first line runs (docs/decisions.md, "Cold start"): the
+ * server build (scripts/build-options.mjs), made in memory, followed from main.js through static
+ * imports only. viem (its clients, transports, signing, and the curves and ABI code beneath) waits for
+ * the first payout behind an `import()`; one value import of viem's index anywhere on the start path
+ * would bring it all back, as esbuild's code splitting shares the lazy chunk's modules with main.
+ */
+
+const HEAVY_ON_FIRST_USE = /node_modules\/(viem|ox|abitype|@noble\/curves|@scure)\//;
+
+async function serverOutputs(): Promise<Metafile['outputs']> {
+  const outdir = path.join(os.tmpdir(), 'elex-start-graph');
+  const result = await build({
+    ...serverBuildOptions(outdir),
+    write: false,
+    metafile: true,
+    sourcemap: false,
+  });
+  // Keyed by the output's path relative to the working directory, as the imports name them.
+  return result.metafile.outputs;
+}
+
+function reachable(outputs: Metafile['outputs'], entry: string, kinds: ReadonlySet<string>): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (!imported.external && kinds.has(imported.kind)) visit(imported.path);
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
+describe('the server start graph (the build, no timing)', () => {
+  it('loads no viem at start; a payout loads it through payouts.chain-client.ts', async () => {
+    const outputs = await serverOutputs();
+    const entryOf = (source: string) => {
+      const found = Object.entries(outputs).find(([, output]) => output.entryPoint === source);
+      if (!found) throw new Error(`no output for ${source}`);
+      return found[0];
+    };
+    const atStart = reachable(outputs, entryOf('src/main.ts'), new Set(['import-statement']));
+    const heavyAtStart = [...atStart].flatMap((file) =>
+      Object.keys(outputs[file]?.inputs ?? {}).filter((input) => HEAVY_ON_FIRST_USE.test(input)),
+    );
+    expect(heavyAtStart).toEqual([]);
+
+    // The chain client is an entry of its own, imported with import() only, and it does bring viem.
+    const client = entryOf('src/modules/payouts/payouts.chain-client.ts');
+    expect(atStart.has(client)).toBe(false);
+    const withClient = reachable(outputs, client, new Set(['import-statement']));
+    const viemThere = [...withClient].some((file) =>
+      Object.keys(outputs[file]?.inputs ?? {}).some((input) => input.includes('node_modules/viem/')),
+    );
+    expect(viemThere).toBe(true);
+    const everything = reachable(
+      outputs,
+      entryOf('src/main.ts'),
+      new Set(['import-statement', 'dynamic-import']),
+    );
+    expect(everything.has(client)).toBe(true);
+  });
+});
