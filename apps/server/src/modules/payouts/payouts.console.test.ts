@@ -19,6 +19,7 @@ import {
   payoutOverrides,
   payoutTestChain,
   pendingWithdrawal,
+  settlePayouts,
 } from './test-support.js';
 
 /**
@@ -127,6 +128,29 @@ describe('sending from the console', () => {
       status: 'completed',
       payout: { state: 'confirmed', confirmations: 3, finishedAt: expect.any(String) },
     });
+  });
+
+  it('two members paid at once: before their transfers are mined, each sees the hash of their own', async () => {
+    // Found 2026-11-29: the member's list took a not-yet-mined payout's hash from an attempt chosen by
+    // a subquery whose outer column named its own row, so members saw another payout's hash (or none).
+    const first = await pendingWithdrawal(ctx, '55');
+    const second = await pendingWithdrawal(ctx, '56');
+    const hashes: string[] = [];
+    for (const { id } of [first, second]) {
+      const sent = await adminCall(ctx, operator, 'sendWithdrawal', { id });
+      expect(sent).toMatchObject({ state: 0, content: { created: true, payout: { state: 'broadcast' } } });
+      hashes.push(sent.content.payout.txHash as string);
+    }
+    expect(new Set(hashes).size).toBe(2);
+    for (const [index, { member, id }] of [first, second].entries()) {
+      const txHash = hashes[index];
+      expect(await memberRecord(member, id)).toMatchObject({
+        status: 'pending',
+        payout: { stage: 'sent', txHash, explorerUrl: `https://polygonscan.com/tx/${txHash}` },
+      });
+      expect(await queueItem(id)).toMatchObject({ payout: { state: 'broadcast', txHash } });
+    }
+    await settlePayouts(ctx.deps, setup.chain);
   });
 
   it('sends a batch one by one and says in the operator\u2019s language why some were not sent', async () => {

@@ -1,6 +1,7 @@
 import type { TransferMismatchKind } from '@elex/contract';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { qualified } from '../../db/qualified.js';
 import {
   type NewPayoutRow,
   PAYOUT_IN_FLIGHT,
@@ -237,6 +238,8 @@ export async function selectLatestPayoutStates(
   Array<{ withdrawalId: number; state: PayoutState; chainId: number; confirmations: number; txHash: string }>
 > {
   if (withdrawalIds.length === 0) return [];
+  // The payout named with its table: a bare ${payouts.id} here is written "id", which inside the
+  // subquery is the attempt's own (found 2026-11-29: members saw another payout's hash, or none).
   return db
     .selectDistinctOn([payouts.withdrawalId], {
       withdrawalId: payouts.withdrawalId,
@@ -244,7 +247,7 @@ export async function selectLatestPayoutStates(
       chainId: payouts.chainId,
       confirmations: payouts.confirmations,
       txHash: sql<string>`coalesce(${payouts.minedHash}, (select a.tx_hash from ${payoutAttempts} a
-        where a.payout_id = ${payouts.id} order by a.id desc limit 1), '')`,
+        where a.payout_id = ${qualified(payouts.id)} order by a.id desc limit 1), '')`,
     })
     .from(payouts)
     .where(inArray(payouts.withdrawalId, [...new Set(withdrawalIds)]))
