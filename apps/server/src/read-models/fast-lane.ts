@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
+import { qualified } from '../db/qualified.js';
 import { operators } from '../modules/admin/admin.tables.js';
 import { users } from '../modules/auth/auth.tables.js';
 import { payouts } from '../modules/payouts/payouts.tables.js';
@@ -31,15 +32,15 @@ function laneConditions(terms: LaneTerms) {
   const earlier = sql`earlier`;
   return {
     overMaximum: lte(withdrawals.amountMicro, terms.maxMicro),
-    sentBefore: sql`not exists (select 1 from ${payouts} where ${payouts.withdrawalId} = ${withdrawals.id})`,
-    operator: sql`not exists (select 1 from ${operators} where ${operators.userId} = ${withdrawals.userId})`,
+    sentBefore: sql`not exists (select 1 from ${payouts} where ${payouts.withdrawalId} = ${qualified(withdrawals.id)})`,
+    operator: sql`not exists (select 1 from ${operators} where ${operators.userId} = ${qualified(withdrawals.userId)})`,
     suspended: isNull(users.suspendedAt),
     accountTooNew: lte(users.createdAt, terms.accountBefore),
     newAddress: sql`exists (select 1 from ${withdrawals} as ${earlier}
-          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.id < ${withdrawals.id}
-            and ${earlier}.status = 'completed' and lower(${earlier}.address) = lower(${withdrawals.address}))`,
+          where ${earlier}.user_id = ${qualified(withdrawals.userId)} and ${earlier}.id < ${qualified(withdrawals.id)}
+            and ${earlier}.status = 'completed' and lower(${earlier}.address) = lower(${qualified(withdrawals.address)}))`,
     recentRejection: sql`not exists (select 1 from ${withdrawals} as ${earlier}
-          where ${earlier}.user_id = ${withdrawals.userId} and ${earlier}.status = 'failed'
+          where ${earlier}.user_id = ${qualified(withdrawals.userId)} and ${earlier}.status = 'failed'
             and ${earlier}.decided_at >= ${terms.rejectedSince.toISOString()})`,
   } satisfies Record<string, SQL>;
 }

@@ -438,7 +438,7 @@ export async function findForeignTransfer(db: Executor, chainId: number, txHash:
       and(
         eq(payoutTransfers.chainId, chainId),
         eq(payoutTransfers.txHash, txHash),
-        sql`not exists (select 1 from payout_attempts a where a.tx_hash = ${payoutTransfers.txHash})`,
+        sql`not exists (select 1 from payout_attempts a where a.tx_hash = ${qualified(payoutTransfers.txHash)})`,
       ),
     )
     .for('update');

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { qualified } from '../../db/qualified.js';
 import { type SyncCursorRow, type SyncRunRow, syncCursors, syncRuns } from './sync.tables.js';
 
 /** Creates the exchange's cursor at `start` unless it exists. */
@@ -191,7 +192,7 @@ export async function deleteEmptyRunRowsBefore(db: Executor, cutoff: Date, limit
     inArray(syncRuns.status, ['succeeded', 'skipped']),
     eq(syncRuns.segmentsTotal, 0),
     lt(syncRuns.finishedAt, cutoff),
-    sql`exists (select 1 from ${syncRuns} as newer where newer.plat_id = ${syncRuns.platId} and newer.started_at > ${syncRuns.startedAt})`,
+    sql`exists (select 1 from ${syncRuns} as newer where newer.plat_id = ${qualified(syncRuns.platId)} and newer.started_at > ${qualified(syncRuns.startedAt)})`,
   );
   const batch = db
     .select({ id: syncRuns.id })
