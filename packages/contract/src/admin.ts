@@ -673,6 +673,7 @@ export const FAST_LANE_VERDICTS = [
   'sentBefore',
   'operator',
   'suspended',
+  'passwordChanged',
   'accountTooNew',
   'newAddress',
   'recentRejection',

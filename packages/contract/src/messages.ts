@@ -267,6 +267,8 @@ const en = {
     'Enter the real referral code and a sign-up link with {code} before publishing this exchange',
   accountSuspended: 'This account is suspended ({{reason}}). Contact support if you think this is a mistake.',
   withdrawalSuspended: 'This account is suspended: withdrawals are not available',
+  withdrawalPausedForPassword:
+    "The member's password was changed or reset since this request: nothing is paid until {{time}}. Reject it, or lift the pause once the member has confirmed the request.",
   memberSuspended: 'Member suspended: their sessions were ended',
   memberReinstated: 'Member reinstated: they can log in again',
   memberAlreadySuspended: 'This member is already suspended',
@@ -526,6 +528,8 @@ const zh: MessageCatalogue = {
   exchangePublishNotReady: '发布前请填写真实的推荐码和包含 {code} 的注册链接',
   accountSuspended: '该账户已被停用（{{reason}}）。如您认为有误，请联系客服。',
   withdrawalSuspended: '该账户已被停用：无法提现',
+  withdrawalPausedForPassword:
+    '该会员在此申请之后修改或重置了密码：{{time}} 之前不予支付。请拒绝该申请，或在会员确认申请后解除暂停。',
   memberSuspended: '会员已停用：其登录会话已全部结束',
   memberReinstated: '会员已恢复：可以重新登录',
   memberAlreadySuspended: '该会员已处于停用状态',
@@ -793,6 +797,8 @@ const ko: MessageCatalogue = {
   exchangePublishNotReady: '게시하기 전에 실제 추천 코드와 {code}가 들어간 가입 링크를 입력하세요',
   accountSuspended: '이 계정은 정지되었습니다({{reason}}). 착오라고 생각되면 고객 지원팀에 문의해 주세요.',
   withdrawalSuspended: '정지된 계정은 출금할 수 없습니다',
+  withdrawalPausedForPassword:
+    '이 신청 이후 회원의 비밀번호가 변경 또는 재설정되었습니다. {{time}}까지는 지급하지 않습니다. 신청을 거절하거나, 회원이 신청을 확인한 뒤 중지를 해제하세요.',
   memberSuspended: '회원을 정지했습니다. 로그인 세션이 모두 종료되었습니다',
   memberReinstated: '회원 정지를 해제했습니다. 다시 로그인할 수 있습니다',
   memberAlreadySuspended: '이미 정지된 회원입니다',

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNull, lte, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { qualified } from '../db/qualified.js';
 import { operators } from '../modules/admin/admin.tables.js';
@@ -16,6 +16,8 @@ import { type WithdrawalRow, withdrawals } from '../modules/withdrawals/withdraw
 /** What the lane's conditions depend on besides the withdrawal: its maximum and two moments. */
 interface LaneTerms {
   maxMicro: bigint;
+  /** A member's withdrawals paused after a password change or reset until later than this wait. */
+  now: Date;
   accountBefore: Date;
   rejectedSince: Date;
 }
@@ -24,7 +26,7 @@ interface LaneTerms {
  * The lane's conditions on a pending withdrawal (joined with its member), each named by the reason
  * it gives when it fails, in the order the lane asks them: at most `maxMicro`, never sent on chain
  * before (a reverted or dropped payout is the operator's to look at), no operator's own, a member not
- * suspended, an account older than `accountBefore`, paid before to this same address, and no
+ * suspended nor in the 72 h pause after a password change or reset, an account older than `accountBefore`, paid before to this same address, and no
  * withdrawal of theirs rejected since `rejectedSince`. The candidates' filter and the console's
  * reasons are these same texts.
  */
@@ -35,6 +37,10 @@ function laneConditions(terms: LaneTerms) {
     sentBefore: sql`not exists (select 1 from ${payouts} where ${payouts.withdrawalId} = ${qualified(withdrawals.id)})`,
     operator: sql`not exists (select 1 from ${operators} where ${operators.userId} = ${qualified(withdrawals.userId)})`,
     suspended: isNull(users.suspendedAt),
+    passwordChanged: or(
+      isNull(users.withdrawalLockedUntil),
+      lte(users.withdrawalLockedUntil, terms.now),
+    ) as SQL,
     accountTooNew: lte(users.createdAt, terms.accountBefore),
     newAddress: sql`exists (select 1 from ${withdrawals} as ${earlier}
           where ${earlier}.user_id = ${qualified(withdrawals.userId)} and ${earlier}.id < ${qualified(withdrawals.id)}

@@ -150,6 +150,7 @@ async function waitsFor(
 function laneTerms(lane: FastLaneConfig, now: Date) {
   return {
     maxMicro: lane.maxMicro,
+    now,
     accountBefore: new Date(now.getTime() - lane.minAccountAgeMs),
     rejectedSince: new Date(now.getTime() - REJECTION_LOOKBACK_MS),
   };

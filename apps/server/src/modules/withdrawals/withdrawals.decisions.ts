@@ -3,7 +3,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { isSuspended, memberContact } from '../auth/auth.service.js';
+import { isSuspended, memberContact, withdrawalLockedUntil } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, postJournal } from '../ledger/ledger.service.js';
@@ -13,6 +13,7 @@ import { payoutMovingMoneyFor, payoutSignedAs } from '../payouts/live-payout.js'
 import { isUidFrozen } from '../support/frozen.js';
 import {
   checkpoint,
+  displayTime,
   journalKey,
   mailParams,
   parseField,
@@ -197,8 +198,7 @@ async function decide(
     // The UID's account lock orders this against a dispute being opened (it takes the same lock).
     // A payout that landed has paid already: the record follows the chain.
     if (after.status === 'completed' && options.payoutId === undefined) {
-      // Nor is a suspended member's, by hand as on chain: the operator rejects it or reinstates first.
-      if (await isSuspended({ ...deps, db: tx }, after.userId)) throw AppError.refused('withdrawalSuspended');
+      await refuseWhileMemberPaused(tx, deps, after.userId);
       await balanceOf(tx, accountCode.cashback(after.platId, after.uid), { forUpdate: true, at: now });
       if (await isUidFrozen(tx, after.platId, after.uid)) throw AppError.refused('withdrawalFrozen');
     }
@@ -287,8 +287,8 @@ export async function lockWithdrawal(tx: Transaction, id: string | number): Prom
 
 /**
  * What an on-chain send checks on the locked withdrawal (the rules of a payment by hand): still
- * pending, not the operator's own, the member not suspended, the UID not under dispute (its account
- * lock taken, as the approval takes it).
+ * pending, not the operator's own, the member not suspended nor in the 72 h pause after a password
+ * change or reset, the UID not under dispute (its account lock taken, as the approval takes it).
  */
 export async function refuseUnlessPayable(
   tx: Transaction,
@@ -298,7 +298,21 @@ export async function refuseUnlessPayable(
 ): Promise<void> {
   if (row.status !== 'pending') throw AppError.refused('withdrawalNotPending');
   if (operatorId !== null && row.userId === operatorId) throw AppError.refused('withdrawalOwnDecision');
-  if (await isSuspended({ ...deps, db: tx }, row.userId)) throw AppError.refused('withdrawalSuspended');
+  await refuseWhileMemberPaused(tx, deps, row.userId);
   await balanceOf(tx, accountCode.cashback(row.platId, row.uid), { forUpdate: true, at: deps.clock.now() });
   if (await isUidFrozen(tx, row.platId, row.uid)) throw AppError.refused('withdrawalFrozen');
+}
+
+/**
+ * No payment, by hand or on chain, to a suspended member (the operator rejects it or reinstates
+ * first), nor while the member's withdrawals are paused after a password change or reset (spec
+ * sections 4 and 9: 72 hours). A withdrawal pending then was asked for before the change, maybe by
+ * whoever the member changed the password to keep out: the member cancels it, the operator rejects it,
+ * or lifts the pause once the member confirmed it (found in review, 2026-11-29; it was paid before).
+ */
+async function refuseWhileMemberPaused(tx: Transaction, deps: AppDeps, userId: number): Promise<void> {
+  const inTx = { ...deps, db: tx };
+  if (await isSuspended(inTx, userId)) throw AppError.refused('withdrawalSuspended');
+  const pausedUntil = await withdrawalLockedUntil(inTx, userId);
+  if (pausedUntil) throw AppError.refused('withdrawalPausedForPassword', { time: displayTime(pausedUntil) });
 }

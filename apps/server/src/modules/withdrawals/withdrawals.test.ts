@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { State } from '@elex/contract';
+import { State, translate } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, mailsTo, NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
+import { fastLaneConditionsOf } from '../../read-models/fast-lane.js';
+import {
+  call,
+  mailsTo,
+  NEW_PASSWORD,
+  nextIp,
+  PASSWORD,
+  passCoolDown,
+  readCode,
+} from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { BINANCE, type CashbackTestContext, nextUid } from '../cashback/test-support.js';
@@ -24,7 +33,12 @@ import {
   usdt,
 } from './test-support.js';
 import { checkWithdrawalInvariants } from './withdrawals.check.js';
-import { approveWithdrawal, rejectWithdrawal } from './withdrawals.decisions.js';
+import {
+  approveWithdrawal,
+  lockWithdrawal,
+  refuseUnlessPayable,
+  rejectWithdrawal,
+} from './withdrawals.decisions.js';
 import type { WithdrawalFaultPoint } from './withdrawals.model.js';
 import { listWithdrawalQueue } from './withdrawals.queue.js';
 import { requestWithdrawal } from './withdrawals.service.js';
@@ -590,6 +604,65 @@ describe('operator decisions', () => {
     ctx.clock.advance(49 * 3_600_000);
     const later = await listWithdrawalQueue(ctx.deps, { status: 'pending', page: 1, pageSize: 100 });
     expect(later.items.find((entry) => entry.id === withdrawal.id)?.isOverdue).toBe(true);
+  });
+
+  it('pays nothing requested before a password reset until the 72 h pause ends (found in review)', async () => {
+    // Someone in the member's session and mailbox asks for the money to their own address; the member
+    // gets back in and resets the password, which the spec says restricts withdrawal for 72 hours.
+    const member = await fundedMember(ctx, { cashback: '90' });
+    const withdrawal = await withdraw(member, '90', { address: OTHER_ADDRESS });
+    passCoolDown(ctx);
+    const ip = nextIp();
+    const sent = await call(ctx, '/elex/user/verifyCode', { module: 2, email: member.email }, { ip });
+    expect(sent.json()).toMatchObject({ state: 0 });
+    const authCode = await readCode(ctx, member.email);
+    const reset = await call(
+      ctx,
+      '/elex/user/changePasswd',
+      { email: member.email, authCode, passwd: NEW_PASSWORD },
+      { ip },
+    );
+    expect(reset.json()).toMatchObject({ state: 0 });
+    const until = new Date(ctx.clock.now().getTime() + 72 * 3_600_000);
+    const shown = `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+    const paid = approveWithdrawal(ctx.deps, { id: withdrawal.id, txHash: nextTx(), operatorId: null });
+    await expect(paid).rejects.toMatchObject({
+      messageKey: 'withdrawalPausedForPassword',
+      values: { time: shown },
+    });
+    expect(translate('en', 'withdrawalPausedForPassword', { time: shown })).toContain(
+      `nothing is paid until ${shown}`,
+    );
+    // Nor on chain: the send checks what a payment by hand checks, and the fast lane leaves it.
+    const sendable = ctx.db.transaction(async (tx) => {
+      const row = await lockWithdrawal(tx, withdrawal.id);
+      await refuseUnlessPayable(tx, ctx.deps, row, null);
+    });
+    await expect(sendable).rejects.toMatchObject({ messageKey: 'withdrawalPausedForPassword' });
+    const [lane] = await fastLaneConditionsOf(ctx.db, {
+      ids: [Number(withdrawal.id)],
+      maxMicro: usdt('1000'),
+      accountBefore: ctx.clock.now(),
+      rejectedSince: ctx.clock.now(),
+      now: ctx.clock.now(),
+    });
+    expect(lane?.failed).toBe('passwordChanged');
+    expect(await moneyOf(ctx, member, withdrawal.id)).toEqual({
+      cashback: 0n,
+      rewards: 0n,
+      hold: usdt('90'),
+    });
+
+    // The member, logged in again, cancels it; or, once the pause is over, it may be paid.
+    ctx.clock.set(new Date(until.getTime() + 1));
+    const { after } = await approveWithdrawal(ctx.deps, {
+      id: withdrawal.id,
+      txHash: nextTx(),
+      operatorId: null,
+    });
+    expect(after.status).toBe('completed');
+    await everyInvariantHolds();
   });
 });
 
