@@ -3,7 +3,7 @@ import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { requestLocale, success } from '../../http/envelope.js';
-import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
+import { AUTH_RATE_LIMIT, SESSION_PASSWORD_CHECKS } from '../../http/rate-limits.js';
 import { loadPartners } from '../cashback/partners.js';
 import { checkPromotionCode } from '../promotions/promotions.service.js';
 import { requireMember } from './auth.guard.js';
@@ -23,6 +23,7 @@ import {
   verifyCodeOnly,
 } from './auth.service.js';
 import { endMemberHoldings } from './deletion.js';
+import { tokenDigest } from './digests.js';
 import { prepareDummyHash } from './passwords.js';
 
 const limited = { config: { rateLimit: AUTH_RATE_LIMIT } };
@@ -39,6 +40,22 @@ function done<T>(request: FastifyRequest, messageKey: MessageKey, content: T): E
 export async function authRoutes(app: FastifyInstance) {
   const deps = app.deps;
   await prepareDummyHash();
+  // Per address (above) and per session (SESSION_PASSWORD_CHECKS): the member guard has run before
+  // this, so the token is a live session's. Counted in the limits' store (Redis when configured).
+  const perSession = app.createRateLimit({
+    ...SESSION_PASSWORD_CHECKS,
+    keyGenerator: (request) =>
+      `session|${request.routeOptions.url}|${tokenDigest(String(request.headers.token ?? '').trim())}`,
+  });
+  const passwordChecked = {
+    ...limited,
+    preHandler: async (request: FastifyRequest) => {
+      const counted = await perSession(request);
+      if ('isExceeded' in counted && counted.isExceeded) {
+        throw Object.assign(new Error('too many password checks for this session'), { statusCode: 429 });
+      }
+    },
+  };
 
   serve(app, ENDPOINTS.userVerifyEmail, limited, async (request, { email }) => {
     return success(request, await hasAccount(deps, email));
@@ -96,7 +113,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'passwordResetSuccessful', null);
   });
 
-  serve(app, ENDPOINTS.userUpdatePass, limited, async (request, payload) => {
+  serve(app, ENDPOINTS.userUpdatePass, passwordChecked, async (request, payload) => {
     const member = await requireMember(request);
     const answer = await updatePassword(
       deps,
@@ -112,7 +129,7 @@ export async function authRoutes(app: FastifyInstance) {
     return done(request, 'loggedOut', null);
   });
 
-  serve(app, ENDPOINTS.userDeleteAccount, limited, async (request, payload) => {
+  serve(app, ENDPOINTS.userDeleteAccount, passwordChecked, async (request, payload) => {
     const member = await requireMember(request);
     // Before the transaction: on PGlite a query outside it would wait for it (the holder's mail names it).
     const partners = await loadPartners(deps);

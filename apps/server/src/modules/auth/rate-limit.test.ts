@@ -5,11 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { type Config, ConfigError, loadConfig } from '../../config.js';
-import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
+import { AUTH_RATE_LIMIT, SESSION_PASSWORD_CHECKS } from '../../http/rate-limits.js';
 import { testConfig } from '../../test/test-app.js';
 import {
   call,
   createAccountsTestApp,
+  logIn,
+  NEW_PASSWORD,
   nextEmail,
   nextIp,
   PASSWORD,
@@ -169,6 +171,8 @@ describe('configuration', () => {
 
 describe('the calls that check a signed-in member’s password', () => {
   it('limit guesses per address: a stolen session cannot try passwords without end', async () => {
+    // Sessions enough that none reaches its own bound (SESSION_PASSWORD_CHECKS, below): the address's counts.
+    const guessing = [await signUp(ctx), await signUp(ctx)];
     const token = await signUp(ctx);
     for (const [url, body] of [
       ['/elex/user/updatePass', { oldPasswd: 'Wrong#Guess1', passwd: 'Another#Pass2' }],
@@ -176,7 +180,10 @@ describe('the calls that check a signed-in member’s password', () => {
     ] as const) {
       const ip = nextIp();
       for (let guess = 0; guess < AUTH_RATE_LIMIT.max; guess += 1) {
-        expect((await call(ctx, url, body, { token, ip })).json()).toMatchObject({ state: State.Refused });
+        const from = guessing[guess % guessing.length];
+        expect((await call(ctx, url, body, { token: from, ip })).json()).toMatchObject({
+          state: State.Refused,
+        });
       }
       const limited = await call(ctx, url, body, { token, ip });
       expect(limited.statusCode).toBe(429);
@@ -185,5 +192,34 @@ describe('the calls that check a signed-in member’s password', () => {
         (await call(ctx, url, { ...body, oldPasswd: PASSWORD, passwd: PASSWORD }, { token, ip })).statusCode,
       ).toBe(429);
     }
+  });
+});
+
+describe('the password guesses of one session (found in review)', () => {
+  it('are bounded however many addresses they come from; a new login starts afresh', async () => {
+    const email = nextEmail();
+    const token = await signUp(ctx, email);
+    for (const [url, body] of [
+      ['/elex/user/updatePass', { oldPasswd: 'Wrong#Guess1', passwd: 'Another#Pass2' }],
+      ['/elex/user/deleteAccount', { passwd: 'Wrong#Guess1', forfeitTotal: '0.000000' }],
+    ] as const) {
+      // Each guess from another address, as a stolen token used through many proxies would be.
+      for (let guess = 0; guess < SESSION_PASSWORD_CHECKS.max; guess += 1) {
+        const answer = (await call(ctx, url, body, { token, ip: nextIp() })).json();
+        expect(answer).toMatchObject({ state: State.Refused });
+      }
+      const limited = await call(ctx, url, body, { token, ip: nextIp() });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ state: State.TooManyRequests });
+    }
+    // The member, logged in again (which needs the mailbox's code), is not held by that session's count.
+    const fresh = await logIn(ctx, email);
+    const changed = await call(
+      ctx,
+      '/elex/user/updatePass',
+      { oldPasswd: PASSWORD, passwd: NEW_PASSWORD },
+      { token: fresh, ip: nextIp() },
+    );
+    expect(changed.json()).toMatchObject({ state: 0 });
   });
 });
