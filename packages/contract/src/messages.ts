@@ -277,6 +277,7 @@ const en = {
   operatorNotSuspendable: 'An operator cannot be suspended: revoke the operator role first',
   withdrawalLockLifted: 'Withdrawal lock lifted: the member can withdraw now',
   withdrawalNotLocked: 'This member has no withdrawal lock to lift',
+  withdrawalLockOwnAccount: 'You cannot lift your own withdrawal lock: another operator must',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -538,6 +539,7 @@ const zh: MessageCatalogue = {
   operatorNotSuspendable: '运营人员不能被停用：请先撤销其运营权限',
   withdrawalLockLifted: '提现限制已解除：该会员现在即可提现',
   withdrawalNotLocked: '该会员没有需要解除的提现限制',
+  withdrawalLockOwnAccount: '不能解除自己的提现限制，请由其他运营人员处理',
 };
 
 const ko: MessageCatalogue = {
@@ -807,6 +809,7 @@ const ko: MessageCatalogue = {
   operatorNotSuspendable: '운영자는 정지할 수 없습니다. 먼저 운영자 권한을 해제하세요',
   withdrawalLockLifted: '출금 제한을 해제했습니다. 회원은 지금 바로 출금할 수 있습니다',
   withdrawalNotLocked: '해제할 출금 제한이 없는 회원입니다',
+  withdrawalLockOwnAccount: '본인의 출금 제한은 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

@@ -23,6 +23,7 @@ import {
   usdt,
 } from '../withdrawals/test-support.js';
 import { requestWithdrawal } from '../withdrawals/withdrawals.service.js';
+import { grantOperator } from './operators.service.js';
 import { adminCall, type Caller, newMember, newOperator } from './test-support.js';
 
 /** issue 12: adding and retiring a partner, suspending a member, lifting a withdrawal lock. */
@@ -450,5 +451,34 @@ describe('lifting the 72 h withdrawal lock', () => {
       before: { withdrawalLockedUntil: lockedUntil },
       after: { withdrawalLockedUntil: null, reason },
     });
+  });
+  it('refuses an operator lifting their own lock: a second operator must, who may', async () => {
+    const self = await fundedMember(ctx, { cashback: '55' });
+    await grantOperator(ctx.deps, self.email, { userId: null, label: 'cli:test' });
+    const changed = await memberCall(ctx, self, '/elex/user/updatePass', {
+      oldPasswd: PASSWORD,
+      passwd: NEW_PASSWORD,
+    });
+    expect(changed.state).toBe(0);
+    const lockedUntil = changed.content.withdrawalLockedUntil as string;
+    const reason = 'I changed it myself';
+    expect(await adminCall(ctx, self, 'liftWithdrawalLock', { userId: self.userId, reason })).toMatchObject({
+      state: State.Refused,
+      message: translate('en', 'withdrawalLockOwnAccount'),
+    });
+    const detail = await adminCall(ctx, operator, 'memberDetail', { userId: self.userId });
+    expect(detail.content.member).toMatchObject({ withdrawalLockedUntil: lockedUntil, lockLifted: null });
+    expect(await applyDeposit(ctx, self, { amount: '55', authCode: await ownCode(ctx, self) })).toMatchObject(
+      {
+        state: State.Refused,
+      },
+    );
+    expect(await auditOf(`user:${self.userId}`)).toMatchObject([{ action: 'operator.grant' }]);
+    expect(
+      await adminCall(ctx, operator, 'liftWithdrawalLock', {
+        userId: self.userId,
+        reason: 'Checked by phone',
+      }),
+    ).toMatchObject({ state: 0, content: { member: { withdrawalLockedUntil: null } } });
   });
 });

@@ -302,12 +302,17 @@ export async function reinstateMember(
   return memberDetail(deps, input.userId);
 }
 
-/** /elex/admin/liftWithdrawalLock: the 72 h lock after a password change or reset ends now. */
+/**
+ * /elex/admin/liftWithdrawalLock: the 72 h lock after a password change or reset ends now. Never by
+ * the member themselves: the lock guards a password taken over, so an operator's own is another
+ * operator's to lift (as their own withdrawal and corrections are).
+ */
 export async function liftWithdrawalLock(
   deps: AppDeps,
   context: ActionContext,
   input: { userId: number; reason: string },
 ): Promise<MemberDetail> {
+  if (context.actor.userId === input.userId) throw AppError.refused('withdrawalLockOwnAccount');
   await deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
     const lockedUntil = await liftUserWithdrawalLock(tx, input.userId, at);
