@@ -323,7 +323,10 @@ export async function approveCorrection(
   return toCorrection(row, member?.email ?? null);
 }
 
-/** /elex/admin/corrections/reject: any operator, the proposer too (withdrawing it); nothing is booked. */
+/**
+ * /elex/admin/corrections/reject: any operator, the proposer too (withdrawing it); nothing is booked.
+ * Not the member whose money it is: a clawback waiting for approval is not theirs to stop.
+ */
 export async function rejectCorrection(
   deps: AppDeps,
   context: ActionContext,
@@ -331,6 +334,9 @@ export async function rejectCorrection(
 ): Promise<Correction> {
   const row = await deps.db.transaction(async (tx) => {
     const pending = await lockPending(tx, input.id);
+    if (context.actor.userId !== null && pending.userId === context.actor.userId) {
+      throw AppError.refused('correctionOwnDecision');
+    }
     const at = deps.clock.now();
     const rejected = await decideCorrection(tx, input.id, {
       status: 'rejected',

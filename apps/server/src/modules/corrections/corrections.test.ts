@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
 import { listAudit } from '../admin/audit.service.js';
+import { grantOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, countRows, newOperator } from '../admin/test-support.js';
 import { endMemberHoldings } from '../auth/deletion.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
@@ -461,6 +462,22 @@ describe('whose money a correction may touch', () => {
     });
     expect(await aliceRewards()).toBe(before);
     expect(await reject(bob, forAlice.content.id, 'Withdrawn')).toMatchObject({ state: 0 });
+  });
+
+  it('refuses an operator rejecting a correction of their own money: a clawback is not theirs to stop', async () => {
+    const carol = await fundedMember(ctx, { cashback: '10', rewards: '200' });
+    await grantOperator(ctx.deps, carol.email, { userId: null, label: 'cli:test' });
+    const clawback = { userId: carol.userId, account: 'rewards', amount: '-150', reason: 'Prize paid twice' };
+    const proposed = await propose(bob, clawback);
+    expect(proposed.content).toMatchObject({ status: 'pending' });
+    const id = proposed.content.id as number;
+    expect(await reject(carol, id, 'Not owed')).toMatchObject({
+      state: State.Refused,
+      message: 'This correction concerns your own money: another operator must decide it',
+    });
+    expect(await auditTrail(id)).toEqual([['correction.propose', bob.email]]);
+    expect(await approve(alice, id)).toMatchObject({ state: 0, content: { status: 'posted' } });
+    expect(await balanceOf(ctx.db, accountCode.rewards(carol.userId))).toBe(usdt('50'));
   });
 
   it('counts what one operator posted at once for a member in 24 hours toward the threshold', async () => {
