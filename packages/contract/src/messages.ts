@@ -279,6 +279,7 @@ const en = {
   withdrawalLockLifted: 'Withdrawal lock lifted: the member can withdraw now',
   withdrawalNotLocked: 'This member has no withdrawal lock to lift',
   withdrawalLockOwnAccount: 'You cannot lift your own withdrawal lock: another operator must',
+  unbindOwnAccount: 'You cannot unbind your own UID: another operator must',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -542,6 +543,7 @@ const zh: MessageCatalogue = {
   withdrawalLockLifted: '提现限制已解除：该会员现在即可提现',
   withdrawalNotLocked: '该会员没有需要解除的提现限制',
   withdrawalLockOwnAccount: '不能解除自己的提现限制，请由其他运营人员处理',
+  unbindOwnAccount: '不能解绑自己的 UID，请由其他运营人员处理',
 };
 
 const ko: MessageCatalogue = {
@@ -813,6 +815,7 @@ const ko: MessageCatalogue = {
   withdrawalLockLifted: '출금 제한을 해제했습니다. 회원은 지금 바로 출금할 수 있습니다',
   withdrawalNotLocked: '해제할 출금 제한이 없는 회원입니다',
   withdrawalLockOwnAccount: '본인의 출금 제한은 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
+  unbindOwnAccount: '본인의 UID는 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

@@ -1091,6 +1091,20 @@ describe('members', () => {
     expect(await unbind()).toMatchObject({ state: 0, content: { balance: '80.000000' } });
   });
 
+  it('refuses an operator unbinding their own UID: another operator decides about their bindings', async () => {
+    const self = await fundedMember(ctx, { cashback: '30' });
+    await grantOperator(ctx.deps, self.email, { userId: null, label: 'cli:test' });
+    const input = { userId: self.userId, platId: self.platId, uid: self.uid, reason: 'Disputed' };
+    expect(await adminCall(ctx, self, 'unbindUid', input, 'ko')).toMatchObject({
+      state: State.Refused,
+      message: translate('ko', 'unbindOwnAccount'),
+    });
+    expect(
+      (await call(ctx, '/elex/user/myInfo', {}, { token: self.token })).json().content.exchangeBinds,
+    ).toHaveLength(1);
+    expect(await adminCall(ctx, operator, 'unbindUid', input)).toMatchObject({ state: 0 });
+  });
+
   it('keeps an unbound UID’s history on the member’s ledger, marked as no longer bound', async () => {
     const member = await fundedMember(ctx, { cashback: '64' });
     const account = `cashback:${member.platId}:${member.uid}`;

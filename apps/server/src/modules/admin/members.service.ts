@@ -171,12 +171,14 @@ function bindingSnapshot(row: ExchangeBindingRow, balanceMicro: bigint) {
  * is: its cashback part would return to the account after the unbind, that is to the UID's next
  * holder. Refused ('unbindHolderChanged') when someone else holds the UID by now (a move, or an unbind
  * and a new binding, since the operator's page loaded): that member's binding is not the one reviewed.
+ * Never the operator's own binding (`unbindOwnAccount`): as for a dispute about it, another operator decides.
  */
 export async function unbindMemberUid(
   deps: AppDeps,
   context: ActionContext,
   input: { userId: number; platId: number; uid: string; reason: string },
 ): Promise<AdminBinding> {
+  if (context.actor.userId === input.userId) throw AppError.refused('unbindOwnAccount');
   return inMoneyTransaction(deps, async (tx) => {
     const at = deps.clock.now();
     // The holder read under the UID's account lock, which a move, a deletion and another unbind take:
