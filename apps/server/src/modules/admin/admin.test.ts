@@ -33,7 +33,7 @@ import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
 import { rebatesImport, referralsImport } from './imports.commands.js';
-import { grantOperator } from './operators.service.js';
+import { findOperator, grantOperator } from './operators.service.js';
 import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
 import { approveAudited, rejectAudited } from './withdrawals-queue.service.js';
 
@@ -109,6 +109,20 @@ describe('admin:grant and admin:revoke', () => {
       'operator.revoke',
       'operator.grant',
     ]);
+  });
+
+  it('refuses the role to a suspended member: an operator is never a suspended one', async () => {
+    const member = await newMember(ctx);
+    expect(
+      await adminCall(ctx, operator, 'suspendMember', { userId: member.userId, reason: 'Fraud' }),
+    ).toMatchObject({ state: 0 });
+    expect(await runCommand(adminGrant, [member.email])).toEqual({
+      code: 1,
+      out: '',
+      err: `${member.email} is suspended: reinstate the member in the console first. Nothing was changed.`,
+    });
+    expect(await findOperator(ctx.db, member.userId)).toBeNull();
+    expect((await auditRows(`user:${member.userId}`)).map((row) => row.action)).toEqual(['member.suspend']);
   });
 
   it('refuses an unknown e-mail and a wrong number of arguments', async () => {

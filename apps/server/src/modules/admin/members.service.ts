@@ -262,7 +262,6 @@ export async function suspendMember(
   input: { userId: number; reason: string },
 ): Promise<MemberDetail> {
   await deps.db.transaction(async (tx) => {
-    if (await findOperatorRow(tx, input.userId)) throw AppError.refused('operatorNotSuspendable');
     const at = deps.clock.now();
     const { before, after } = await suspendUser(tx, {
       userId: input.userId,
@@ -270,6 +269,9 @@ export async function suspendMember(
       operatorId: context.actor.userId,
       at,
     });
+    // Asked with the member's row locked (suspendUser), which a grant locks too: a grant committed
+    // meanwhile is seen here, and a later one sees the suspension and is refused.
+    if (await findOperatorRow(tx, input.userId)) throw AppError.refused('operatorNotSuspendable');
     await recordAudit(tx, {
       actor: context.actor,
       action: 'member.suspend',

@@ -2,7 +2,7 @@ import type { Operator } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { anyLiveOperator } from '../../read-models/live-operators.js';
-import { findUserById, liveAccountByEmail } from '../auth/auth.service.js';
+import { findUserById, liveAccountByEmail, lockMemberRow } from '../auth/auth.service.js';
 import {
   deleteOperatorRow,
   findOperatorRow,
@@ -78,6 +78,13 @@ export async function grantOperator(deps: AppDeps, email: string, actor: AuditAc
     if (isBootstrapActor(actor)) {
       await lockOperatorBootstrap(tx);
       if (await anyLiveOperator(tx)) throw new OperatorCommandError(bootstrapClosed);
+    }
+    // An operator cannot be suspended (the console refuses it); nor is a suspended member granted the
+    // role (they would get the alerts' mails). The row lock orders this against a suspension.
+    if ((await lockMemberRow(tx, user.id))?.suspendedAt) {
+      throw new OperatorCommandError(
+        `${user.email} is suspended: reinstate the member in the console first. Nothing was changed.`,
+      );
     }
     const at = deps.clock.now();
     const granted = await insertOperatorUnlessPresent(tx, {
