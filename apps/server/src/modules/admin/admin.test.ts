@@ -4,8 +4,11 @@ import path from 'node:path';
 import { State, translate } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Transaction } from '../../db/client.js';
 import { deferred } from '../../test/deferred.js';
 import { testOperatorActor } from '../../test/ops-command.js';
+import { lockMemberRow } from '../auth/auth.service.js';
+import { suspendUser } from '../auth/suspension.js';
 import { call } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import { ingestRebates } from '../cashback/ingest.service.js';
@@ -32,6 +35,7 @@ import {
 import { checkWithdrawalInvariants } from '../withdrawals/withdrawals.check.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import { adminGrant, adminRevoke } from './admin.commands.js';
+import { insertOperatorUnlessPresent } from './admin.repository.js';
 import { rebatesImport, referralsImport } from './imports.commands.js';
 import { findOperator, grantOperator } from './operators.service.js';
 import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
@@ -124,6 +128,65 @@ describe('admin:grant and admin:revoke', () => {
     expect(await findOperator(ctx.db, member.userId)).toBeNull();
     expect((await auditRows(`user:${member.userId}`)).map((row) => row.action)).toEqual(['member.suspend']);
   });
+
+  /** Holds a transaction open once `begin` ran in it, until the answer is released. */
+  async function heldWhile(begin: (tx: Transaction) => Promise<unknown>) {
+    const held = deferred();
+    const released = deferred();
+    const done = ctx.db.transaction(async (tx) => {
+      await begin(tx);
+      held.resolve();
+      await released.promise;
+    });
+    await held.promise;
+    return {
+      release: () => {
+        released.resolve();
+        return done;
+      },
+    };
+  }
+  const stillWaiting = <T>(answer: Promise<T>) =>
+    Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000))]);
+
+  // PGlite is one connection: nothing there can hold the member's row while a grant runs.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a grant and a suspension at the same moment: never both',
+    async () => {
+      const suspending = await newMember(ctx);
+      const inFlight = await heldWhile((tx) =>
+        suspendUser(tx, {
+          userId: suspending.userId,
+          reason: 'Fraud',
+          operatorId: null,
+          at: ctx.clock.now(),
+        }),
+      );
+      const grant = runCommand(adminGrant, [suspending.email]);
+      expect(await stillWaiting(grant)).toBe('waiting');
+      await inFlight.release();
+      expect(await grant).toMatchObject({ code: 1 });
+      expect(await findOperator(ctx.db, suspending.userId)).toBeNull();
+
+      const granting = await newMember(ctx);
+      const granted = await heldWhile(async (tx) => {
+        await lockMemberRow(tx, granting.userId);
+        await insertOperatorUnlessPresent(tx, {
+          userId: granting.userId,
+          grantedAt: ctx.clock.now(),
+          grantedBy: 'x',
+        });
+      });
+      const suspend = adminCall(ctx, operator, 'suspendMember', { userId: granting.userId, reason: 'Fraud' });
+      expect(await stillWaiting(suspend)).toBe('waiting');
+      await granted.release();
+      expect(await suspend).toMatchObject({
+        state: State.Refused,
+        message: translate('en', 'operatorNotSuspendable'),
+      });
+      expect((await adminCall(ctx, granting, 'whoami')).state).toBe(0);
+    },
+  );
 
   it('refuses an unknown e-mail and a wrong number of arguments', async () => {
     expect(await runCommand(adminGrant, ['nobody@example.com'])).toMatchObject({
