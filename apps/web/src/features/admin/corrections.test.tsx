@@ -270,7 +270,7 @@ describe('correcting a member’s balance', () => {
 });
 
 describe('the corrections queue', () => {
-  it('offers Approve on another operator’s correction, only Withdraw on one’s own', async () => {
+  it('offers Approve on another operator’s correction, only Withdraw on one’s own, nothing on one’s own money', async () => {
     logIn();
     const user = userEvent.setup();
     const calls = serveConsole({
@@ -283,6 +283,14 @@ describe('the corrections queue', () => {
             proposedBy: TEST_OPERATOR.email,
             proposedById: TEST_OPERATOR.userId,
             reason: 'Mine',
+          }),
+          // Another operator's clawback of this operator's own cashback.
+          correction({
+            id: 7,
+            userId: TEST_OPERATOR.userId,
+            memberEmail: TEST_OPERATOR.email,
+            amount: '-150.000000',
+            reason: 'Clawback of mine',
           }),
         ]),
       '/elex/admin/corrections/approve': () =>
@@ -300,6 +308,11 @@ describe('the corrections queue', () => {
     expect(within(mine).queryByRole('button', { name: named('admin.corrections.approve') })).toBeNull();
     expect(within(mine).getByText(t('admin.corrections.yours'))).toBeVisible();
     expect(within(mine).getByRole('button', { name: named('admin.corrections.withdraw') })).toBeVisible();
+
+    // The operator whose money it moves decides nothing on it: another operator does.
+    const ownMoney = screen.getByText('Clawback of mine').closest('tr') as HTMLElement;
+    expect(within(ownMoney).getByText(t('admin.corrections.ownMoney'))).toBeVisible();
+    expect(within(ownMoney).queryByRole('button')).toBeNull();
 
     await user.click(within(others).getByRole('button', { name: named('admin.corrections.approve') }));
     await waitFor(() =>

@@ -144,6 +144,45 @@ describe('suspending a member', { timeout: 90_000 }, () => {
     expect(within(status).getByText(t('admin.lifecycle.notLocked'))).toBeVisible();
     expect(calls.filter((call) => call.path === '/elex/admin/liftWithdrawalLock')).toHaveLength(1);
   });
+
+  it('on the operator’s own page offers neither lifting the lock nor unbinding, and says another operator does', async () => {
+    const own = detail({
+      userId: TEST_OPERATOR.userId,
+      email: TEST_OPERATOR.email,
+      isOperator: true,
+      liveBindings: 1,
+      withdrawalLockedUntil: '2026-06-04T12:00:00.000Z',
+    });
+    own.bindings = [
+      {
+        platId: 4,
+        uid: '40500001',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        boundAt: '2026-05-02T00:00:00.000Z',
+        balance: '10.000000',
+        unboundAt: null,
+        unbindReason: null,
+      },
+    ] as MemberDetail['bindings'];
+    serveConsole({
+      '/elex/admin/whoami': () => envelope(TEST_OPERATOR),
+      '/elex/admin/memberDetail': () => envelope(own),
+      '/elex/admin/memberLedger': emptyLedger,
+    });
+    renderRoutes(routes, `/admin/members/${TEST_OPERATOR.userId}`);
+    const status = await screen.findByRole(
+      'region',
+      { name: t('admin.lifecycle.statusTitle') },
+      { timeout: LOAD_MS },
+    );
+    expect(await within(status).findByText(t('admin.lifecycle.ownAccount'))).toBeVisible();
+    expect(
+      within(status).queryByRole('button', { name: t('admin.lifecycle.liftWithdrawalLock.open') }),
+    ).not.toBeInTheDocument();
+    const bindings = screen.getByRole('region', { name: t('admin.members.bindings') });
+    expect(within(bindings).getByText(t('admin.members.ownUid'))).toBeVisible();
+    expect(within(bindings).queryByRole('button', { name: /40500001/ })).not.toBeInTheDocument();
+  });
 });
 
 function partner(overrides: Partial<CatalogExchange>): CatalogExchange {

@@ -11,6 +11,7 @@ import { toast } from '../../shared/ui/toast';
 import { useCorrections } from './api/corrections';
 import { useMemberDetail } from './api/get-member-detail';
 import { useMemberLedger } from './api/get-member-ledger';
+import { useWhoami } from './api/get-whoami';
 import { memberAction } from './api/member-actions';
 import { CHANGED_BY, useRefreshAfterDecision } from './api/refresh-after-decision';
 import { unbindUid } from './api/unbind-uid';
@@ -75,9 +76,12 @@ function useDialogCopy(dialog: Dialog | null, exchangeName: (platId: number) => 
 function AccountStatus({
   member,
   onAction,
+  own,
 }: {
   member: MemberDetail['member'];
   onAction(kind: 'suspendMember' | 'reinstateMember' | 'liftWithdrawalLock'): void;
+  /** The operator's own account: its lock is another operator's to lift (the server refuses it). */
+  own: boolean;
 }) {
   const { t } = useTranslation();
   const { suspension, lockLifted, withdrawalLockedUntil } = member;
@@ -142,7 +146,7 @@ function AccountStatus({
               {t('admin.lifecycle.suspendMember.open')}
             </button>
           )}
-          {withdrawalLockedUntil ? (
+          {withdrawalLockedUntil && !own ? (
             <button
               type="button"
               className="button button-ghost"
@@ -153,6 +157,7 @@ function AccountStatus({
           ) : null}
         </div>
       )}
+      {own && !member.deletedAt ? <p className="muted">{t('admin.lifecycle.ownAccount')}</p> : null}
     </section>
   );
 }
@@ -174,6 +179,7 @@ export default function MemberPage() {
   const copy = useDialogCopy(dialog, exchangeName);
 
   const data = detail.data;
+  const own = useWhoami().data?.userId === userId;
   const title = data?.member.email ?? (data ? t('admin.members.deletedAccount') : t('admin.members.member'));
   return (
     <Page title={title} wide>
@@ -247,7 +253,7 @@ export default function MemberPage() {
             </section>
           </div>
 
-          <AccountStatus member={data.member} onAction={(kind) => setDialog({ kind })} />
+          <AccountStatus member={data.member} own={own} onAction={(kind) => setDialog({ kind })} />
 
           <section className="card admin-section">
             <h2>{t('admin.members.bindings')}</h2>
@@ -285,6 +291,8 @@ export default function MemberPage() {
                                 {formatTime(binding.unboundAt)} · {binding.unbindReason}
                               </span>
                             </>
+                          ) : own ? (
+                            <span className="status-reason">{t('admin.members.ownUid')}</span>
                           ) : (
                             <button
                               type="button"

@@ -25,7 +25,8 @@ export function useRefreshAfterCorrection() {
 
 /**
  * Corrections with their decisions. A pending one offers Approve to any other operator and Reject to
- * everyone (the proposer's is a withdrawal); the server checks both again.
+ * everyone (the proposer's is a withdrawal), except to the operator whose money it moves, who is told
+ * another operator decides; the server checks all of it again.
  */
 export function CorrectionsTable({ rows, showMember }: { rows: readonly Correction[]; showMember: boolean }) {
   const { t } = useTranslation();
@@ -73,6 +74,9 @@ export function CorrectionsTable({ rows, showMember }: { rows: readonly Correcti
           <tbody>
             {rows.map((row) => {
               const mine = whoami.data?.userId === row.proposedById;
+              // A correction of the operator's own money is another operator's to approve or reject
+              // (the server refuses both); a proposal of their own they may still withdraw.
+              const ownMoney = !mine && whoami.data?.userId === row.userId;
               return (
                 <tr key={row.id}>
                   <td>
@@ -93,7 +97,9 @@ export function CorrectionsTable({ rows, showMember }: { rows: readonly Correcti
                     <span className={`status ${STATUS_CLASS[row.status]}`}>
                       {t(`admin.corrections.statuses.${row.status}`)}
                     </span>
-                    {row.status === 'pending' ? (
+                    {row.status === 'pending' && ownMoney ? (
+                      <span className="status-reason">{t('admin.corrections.ownMoney')}</span>
+                    ) : row.status === 'pending' ? (
                       <span className="admin-row-actions">
                         {mine ? (
                           <span className="status-reason">{t('admin.corrections.yours')}</span>
