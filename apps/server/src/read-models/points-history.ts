@@ -9,7 +9,10 @@ interface PointsHistoryRow {
   reason: string;
   reference: string;
   createdAt: Date;
-  /** The task a 'task' entry paid, when its definition still exists. */
+  /**
+   * The task a 'task' entry paid, when its definition still exists: its kind, and the threshold the
+   * entry was claimed under (kept with the entry, not the definition's current one).
+   */
   task: { kind: string; thresholdMicro: bigint | null } | null;
 }
 
@@ -24,9 +27,9 @@ export interface PointsHistoryPage {
 
 /**
  * /elex/activity/pointsHistory in one round trip (issue 14): a page of the member's points or XME
- * entries, newest first, each task entry with its task's kind and threshold, the count under the
- * filter and both balances. It joins the points ledger with the task definitions, so it lives here;
- * the call made three or four statements before. A member's entries are few (a check-in a day, a
+ * entries, newest first, each task entry with its task's kind and the threshold it was claimed under
+ * (kept with the entry), the count under the filter and both balances. It joins the points ledger with
+ * the task definitions, so it lives here; the call made three or four statements before. A member's entries are few (a check-in a day, a
  * task each), so the sums read them all.
  */
 const POINTS_HISTORY = `
@@ -39,7 +42,7 @@ const POINTS_HISTORY = `
     (select coalesce(sum(amount), 0) from mine where currency = 'points')::bigint::text as points,
     (select coalesce(sum(amount), 0) from mine where currency = 'xme')::bigint::text as xme,
     e.id, e.currency, e.amount, e.reason, e.reference, e.created_at,
-    t.kind as task_kind, t.threshold_micro::text as task_threshold
+    t.kind as task_kind, e.threshold_micro::text as task_threshold
   from (select 1) one
   left join lateral (
     select * from points_entries where user_id = $1::bigint and ($2::text is null or currency = $2::text)
@@ -65,7 +68,7 @@ export async function selectPointsHistory(
     created_at: Date | string;
     task_kind: string | null;
     task_threshold: string | null;
-  }>(db, 'points_history_v1', POINTS_HISTORY, [userId, filter.currency, filter.offset, filter.limit]);
+  }>(db, 'points_history_v2', POINTS_HISTORY, [userId, filter.currency, filter.offset, filter.limit]);
   const { first, rows } = pageRows(found, (row) => row.id);
   return {
     total: Number(first?.total ?? 0),

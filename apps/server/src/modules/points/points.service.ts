@@ -15,6 +15,8 @@ export interface PointsGrant {
   /** What makes it unique within the reason, e.g. 'signup', a day, a task id. */
   reference: string;
   at: Date;
+  /** A trade task's claim: the threshold it was claimed under, micro-USDT (its history label). */
+  thresholdMicro?: bigint | null;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function grantPoints(tx: Executor, grant: PointsGrant): Promise<boo
       reason: grant.reason,
       reference: grant.reference,
       createdAt: grant.at,
+      thresholdMicro: grant.thresholdMicro ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: pointsEntries.id });

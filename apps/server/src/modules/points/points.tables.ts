@@ -28,6 +28,11 @@ export const pointsEntries = pgTable(
     reason: text('reason').notNull(),
     reference: text('reference').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * A trade task's entry: the cumulative volume (micro-USDT) the tier asked when it was claimed, which
+     * its history label shows; the definition's threshold is operator-editable (migration 0045).
+     */
+    thresholdMicro: bigint('threshold_micro', { mode: 'bigint' }),
   },
   (table) => [
     uniqueIndex('points_entries_grant_unique').on(
@@ -37,5 +42,9 @@ export const pointsEntries = pgTable(
       table.reference,
     ),
     check('points_entries_currency_check', sql`${table.currency} in ('points', 'xme')`),
+    check(
+      'points_entries_threshold_check',
+      sql`${table.thresholdMicro} is null or (${table.reason} = 'task' and ${table.thresholdMicro} > 0)`,
+    ),
   ],
 );

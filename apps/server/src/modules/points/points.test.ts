@@ -129,6 +129,7 @@ describe('/elex/activity/pointsHistory', () => {
       reason: 'task',
       reference: 'tradeTier1',
       at: at(7),
+      thresholdMicro: 12_500_000_000n,
     });
     const history = async (body: object) =>
       (await call(ctx, '/elex/activity/pointsHistory', body, { token })).json().content;
@@ -142,7 +143,8 @@ describe('/elex/activity/pointsHistory', () => {
     ]);
     const [task] = all.entries;
     expect(task.reference).toBe('tradeTier1');
-    expect(task.task).toEqual({ kind: 'tradingVolume', threshold: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    // The threshold the entry was booked with, not the tier's current one (10,000).
+    expect(task.task).toEqual({ kind: 'tradingVolume', threshold: '12500.000000' });
     // Internal references stay hidden; a check-in shows its day.
     expect(all.entries[1].reference).toBeNull();
 

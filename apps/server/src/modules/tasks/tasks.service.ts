@@ -287,7 +287,14 @@ export async function claimTask(
       );
     }
     if (definition.points <= 0) throw AppError.refused('claimFailedNoPoints');
-    const booked = await grantPoints(tx, { ...key, amount: definition.points, at: now });
+    // The threshold is kept with the entry: an operator may change the tier later, and the member's
+    // history must still say what was traded for these points (found in red-team review, 2026-11-29).
+    const booked = await grantPoints(tx, {
+      ...key,
+      amount: definition.points,
+      at: now,
+      thresholdMicro: definition.kind === 'tradingVolume' ? definition.thresholdMicro : null,
+    });
     if (!booked) throw AppError.refused('claimFailedAlreadyClaimed');
     const account = payoutAccountFor(definition, facts);
     if (account !== undefined) {

@@ -471,6 +471,43 @@ describe('task definitions (operator console)', () => {
   });
 });
 
+describe('a trade tier claimed before the operator changed it', () => {
+  const historyTask = async (token: string, taskId: string) => {
+    const body = (await call(ctx, '/elex/activity/pointsHistory', {}, { token })).json();
+    expect(body.state).toBe(0);
+    const entry = (
+      body.content.entries as { reference: string | null; amount: number; task: unknown }[]
+    ).find((item) => item.reference === taskId);
+    return entry && { amount: entry.amount, task: entry.task };
+  };
+
+  it('keeps the threshold it was claimed under in the points history', async () => {
+    const token = await signUp(ctx, nextEmail('tier-kept'));
+    await trade(await bindReferredUid(token), ['10000']);
+    expect((await claim(token, 'tradeTier1')).content.pointsEarned).toBe(100);
+
+    // Found in red-team review (2026-11-29): the entry was labelled with the live definition, so raising
+    // the tier to 50,000 made this member's history read "traded 50,000 USDT".
+    await updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '50000', points: 300 });
+    try {
+      expect(await historyTask(token, 'tradeTier1')).toEqual({
+        amount: 100,
+        task: { kind: 'tradingVolume', threshold: '10000.000000' },
+      });
+      // A claim under the new definition is labelled with it.
+      const later = await signUp(ctx, nextEmail('tier-new'));
+      await trade(await bindReferredUid(later), ['50000']);
+      expect((await claim(later, 'tradeTier1')).content.pointsEarned).toBe(300);
+      expect(await historyTask(later, 'tradeTier1')).toEqual({
+        amount: 300,
+        task: { kind: 'tradingVolume', threshold: '50000.000000' },
+      });
+    } finally {
+      await updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '10000', points: 100 });
+    }
+  });
+});
+
 describe('social tasks without a bot configured', () => {
   it('stores the account id but never verifies or pays', async () => {
     const token = await signUp(ctx, nextEmail('nobot'));
