@@ -294,9 +294,12 @@ export async function login(
 
   return deps.db.transaction(async (tx) => {
     // A suspension committing since the look above revoked the sessions it saw: with the row held
-    // FOR SHARE, it is seen here or waits until this session exists (and then revokes it too).
+    // FOR SHARE, it is seen here or waits until this session exists (and then revokes it too). So
+    // does a password reset (red-team review, 2026-11-29): the password checked above must still be
+    // the one stored, or the old password's holder would get a session the reset never revoked.
     const current = await findUserByIdForShare(tx, user.id);
-    if (current) refuseIfSuspended(current);
+    if (!current || !samePasswordAsChecked(current, user)) throw AppError.refused('loginFailed');
+    refuseIfSuspended(current);
     // Another login with this code won the race: the code is used.
     if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('codeInvalid');
     if (user.locale !== context.locale) await updateUser(tx, user.id, { locale: context.locale });
@@ -360,13 +363,12 @@ export async function updatePassword(
   context: RequestContext,
 ): Promise<{ withdrawalLockedUntil: string }> {
   const user = await activeMember(deps.db, member);
-  // The field it names, so the page marks the current-password field rather than only saying it.
-  if (!(await verifyPassword(user.passwordHash, input.oldPassword)))
-    throw new AppError(State.Refused, 'passwordIncorrect', {}, { field: 'oldPasswd' });
+  if (!(await verifyPassword(user.passwordHash, input.oldPassword))) throw passwordIncorrectForChange();
   const passwordHash = await hashPassword(input.password);
   const lockedUntil = await deps.db.transaction(async (tx) => {
-    // A deletion committing while the new password was hashed leaves nothing to change, or to mail.
-    await refuseUnlessStillMember(tx, user.id);
+    // A deletion committing while the new password was hashed leaves nothing to change, or to mail;
+    // a reset (or another change) leaves a password the old one must not overwrite.
+    await refuseUnlessPasswordStands(tx, user, passwordIncorrectForChange);
     const until = await changePassword(tx, deps, user, passwordHash, 'change', context.locale);
     await revokeUserSessions(tx, user.id, deps.clock.now(), member.sessionId);
     return until;
@@ -409,8 +411,9 @@ export async function deleteAccount(
     const now = deps.clock.now();
     // The ledger accounts before the user row, as every money path takes them (lockMemberRow).
     await endMemberHoldings(tx, user.id, now, toScaled(input.forfeitTotal, DECIMALS.usdt));
-    // A second deletion (a double click) waited for the first's locks: it finds the member gone.
-    await refuseUnlessStillMember(tx, user.id);
+    // A second deletion (a double click) waited for the first's locks: it finds the member gone. A
+    // reset since the password check leaves the account to the member who reset it.
+    await refuseUnlessPasswordStands(tx, user, () => AppError.refused('passwordIncorrect'));
     // A code or a withdrawal mail still queued would reach the erased address after the notice.
     await dropPendingMailsOf(tx, user.id, 'account deleted before it was sent');
     await enqueueMail(tx, deps, {
@@ -431,6 +434,36 @@ export async function deleteAccount(
     await revokeUserSessions(tx, user.id, now);
     await deleteCodesForEmail(tx, emailHash);
   });
+}
+
+/** updatePass's wrong current password, naming the field so the page marks it rather than only saying it. */
+function passwordIncorrectForChange(): AppError {
+  return new AppError(State.Refused, 'passwordIncorrect', {}, { field: 'oldPasswd' });
+}
+
+/**
+ * Whether the member's row, read under its lock in the writing transaction, still holds the password
+ * hash that was verified before it (argon2 runs outside the lock, it is slow). The stored value is
+ * compared, not the password re-hashed: a reset or change writes a fresh salt even for the same
+ * password, and a deletion erases it.
+ */
+function samePasswordAsChecked(current: UserRow, checked: UserRow): boolean {
+  return current.passwordHash !== null && current.passwordHash === checked.passwordHash;
+}
+
+/**
+ * refuseUnlessStillMember for a call that verified the member's password before its transaction:
+ * refused as a wrong password (`wrongPassword`, the call's own answer, so nothing tells a stranger a
+ * reset happened) when the password changed since, which the row lock makes final until commit.
+ */
+async function refuseUnlessPasswordStands(
+  tx: Transaction,
+  checked: UserRow,
+  wrongPassword: () => AppError,
+): Promise<void> {
+  const user = await lockMemberRow(tx, checked.id);
+  if (!user || user.deletedAt) throw sessionExpired();
+  if (!samePasswordAsChecked(user, checked)) throw wrongPassword();
 }
 
 /** /elex/user/getSettings */
