@@ -67,7 +67,6 @@ export async function findUserByIdForShare(db: Executor, id: number): Promise<Us
   return row;
 }
 
-/** The user row held `FOR UPDATE` until the transaction ends: for an operator's change of it. */
 /**
  * The user row held `FOR NO KEY UPDATE`: one money action on a member at a time (corrections, a
  * dispute's move, a deletion), while rows that merely reference the member (a bonus, an account, a
@@ -78,6 +77,7 @@ export async function findUserByIdForNoKeyUpdate(db: Executor, id: number): Prom
   return row;
 }
 
+/** The user row held `FOR UPDATE` until the transaction ends: for an operator's change of it. */
 export async function findUserByIdForUpdate(db: Executor, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('update');
   return row;
