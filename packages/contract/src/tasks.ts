@@ -46,6 +46,10 @@ export const TaskSchema = z.object({
   taskId: z.string(),
   group: z.enum(TASK_GROUPS),
   kind: z.enum(TASK_KINDS),
+  /**
+   * What a claim pays now; a `claimed` task: what the member was paid (their points entry), which an
+   * operator's later change of the task does not alter.
+   */
   points: z.number().int(),
   state: z.enum(TASK_CLAIM_STATES),
   verification: z.enum(TASK_VERIFICATIONS),
@@ -53,7 +57,10 @@ export const TaskSchema = z.object({
   link: z.string().nullable(),
   /** The app's own link (tg://, discord://) tried first; null when there is none. */
   appLink: z.string().nullable(),
-  /** Trade tasks: the cumulative volume to reach, USDT; else null. */
+  /**
+   * Trade tasks: the cumulative volume to reach, USDT; a `claimed` tier: the volume it was claimed
+   * under (kept with the member's points entry). Else null.
+   */
   threshold: usdt.nullable(),
   /** Trade tasks: the member's cumulative volume now, USDT; else null. */
   progress: usdt.nullable(),

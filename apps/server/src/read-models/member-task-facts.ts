@@ -4,6 +4,15 @@ import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { historyFromOf } from './history-from.js';
 
+/** A task the member was paid points for, as its entry booked it. */
+export interface ClaimedTask {
+  taskId: string;
+  /** The points the entry paid. */
+  points: number;
+  /** A trade tier's entry: the threshold it was claimed under (micro-USDT), else null. */
+  thresholdMicro: bigint | null;
+}
+
 export interface MemberTaskFacts {
   /** The member's live UIDs as task accounts (`<platId>:<uid>`), oldest binding first. */
   uidAccounts: string[];
@@ -11,8 +20,12 @@ export interface MemberTaskFacts {
   volumeMicro: bigint;
   xmeUid: string | null;
   social: Array<{ network: SocialNetwork; accountId: string; verifiedAt: Date | null }>;
-  /** Task ids the member was paid points for. */
-  claimedTaskIds: string[];
+  /**
+   * The tasks the member was paid points for, with what each entry paid and the threshold it was
+   * claimed under: the task list shows a claimed task by these, not by its definition, which an
+   * operator may have changed since.
+   */
+  claimed: ClaimedTask[];
   /** Task and account pairs another member was paid for, among this member's accounts. */
   paidToOthers: Array<{ taskId: string; account: string }>;
   points: number;
@@ -23,7 +36,8 @@ export interface MemberTaskFacts {
 /**
  * What /elex/exchange/getExchangeTaskDetail needs of a member, in one statement (issue 14): the live
  * UIDs, their trading volume (the kept totals, or the records imported after an earlier holder's
- * deletion), the XME UID, the social accounts, the tasks already paid, the payouts other members got
+ * deletion), the XME UID, the social accounts, the tasks already paid (each entry's amount and
+ * threshold), the payouts other members got
  * for this member's accounts, the points balance, and whether a live UID is under an open dispute. It was seven statements in three round trips.
  * The account keys are the tasks module's (`accountKey` in tasks.service.ts: `<platId>:<uid>`,
  * `xme:<lowercase uid>`, `<network>:<account id>`); tasks.test.ts and social-tasks.test.ts hold the
@@ -39,7 +53,7 @@ export async function selectMemberTaskFacts(
     volume: string;
     xme_uid: string | null;
     social: Array<[SocialNetwork, string, string | null]> | string;
-    claimed: string[] | string;
+    claimed: Array<[string, number | string, string | null]> | string;
     paid_to_others: Array<[string, string]> | string;
     points: string;
     has_disputed_uid: boolean | string;
@@ -71,7 +85,9 @@ export async function selectMemberTaskFacts(
         (select xme.xme_uid from xme limit 1) as xme_uid,
         (select coalesce(json_agg(json_build_array(social.network, social.account_id, social.verified_at)),
           '[]'::json) from social) as social,
-        (select coalesce(json_agg(p.reference), '[]'::json) from points_entries p
+        -- One entry per task at most (points_entries_grant_unique), so as many rows as tasks.
+        (select coalesce(json_agg(json_build_array(p.reference, p.amount, p.threshold_micro::text)),
+          '[]'::json) from points_entries p
           where p.user_id = ${userId}::bigint and p.currency = 'points' and p.reason = ${taskReason}::text) as claimed,
         (select coalesce(json_agg(json_build_array(tp.task_id, tp.account)), '[]'::json) from task_payouts tp
           where tp.account in (select account from accounts) and tp.user_id <> ${userId}::bigint) as paid_to_others,
@@ -95,7 +111,13 @@ export async function selectMemberTaskFacts(
         verifiedAt: verifiedAt === null ? null : new Date(verifiedAt),
       }),
     ),
-    claimedTaskIds: json<string[]>(row?.claimed) ?? [],
+    claimed: (json<Array<[string, number | string, string | null]>>(row?.claimed) ?? []).map(
+      ([taskId, points, threshold]) => ({
+        taskId,
+        points: Number(points),
+        thresholdMicro: threshold === null ? null : BigInt(threshold),
+      }),
+    ),
     paidToOthers: (json<Array<[string, string]>>(row?.paid_to_others) ?? []).map(([taskId, account]) => ({
       taskId,
       account,

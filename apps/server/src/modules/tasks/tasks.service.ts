@@ -23,7 +23,7 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
-import { selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
+import { type ClaimedTask, selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
 import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
@@ -175,26 +175,36 @@ function stateOf(task: TaskDefinitionRow, facts: MemberFacts): TaskClaimState {
   return task.points > 0 ? 'claim' : 'bound';
 }
 
+/**
+ * A task's card. A claimed task shows what its entry paid and, a trade tier, the threshold it was
+ * claimed under, not the definition's present values: an operator raising tier 1 from 10,000 USDT /
+ * 100 points to 50,000 / 300 made a member paid 100 points for 10,000 read "50,000 USDT, 300 points"
+ * on the claimed card (found in red-team review, 2026-11-29). Tasks not claimed show what a claim
+ * pays now.
+ */
 function toTask(
   task: TaskDefinitionRow,
   facts: MemberFacts,
   social: SocialConfig,
   hasDisputedUid: boolean,
+  paid: ClaimedTask | undefined,
 ): Task {
   const network = networkOf(task);
   const isTrade = task.kind === 'tradingVolume';
   const state = stateOf(task, facts);
+  // An entry booked before migration 0045 was filled with its tier's threshold then; none is null.
+  const thresholdMicro = paid?.thresholdMicro ?? task.thresholdMicro;
   return {
     taskId: task.id,
     group: task.group,
     kind: task.kind,
     // spec: points are proof of future airdrops; the X follow cannot be verified, so it shows none.
-    points: task.kind === 'x' ? 0 : task.points,
+    points: paid ? paid.points : task.kind === 'x' ? 0 : task.points,
     state,
     verification: verificationOf(task, social),
     link: task.link,
     appLink: task.appLink,
-    threshold: isTrade && task.thresholdMicro !== null ? usdt(task.thresholdMicro) : null,
+    threshold: isTrade && thresholdMicro !== null ? usdt(thresholdMicro) : null,
     progress: isTrade ? usdt(facts.volumeMicro) : null,
     accountId: network ? (facts.social.get(network)?.accountId ?? null) : null,
     // What claimTask refuses with 'claimFailedUidDisputed', said before the member clicks Claim.
@@ -223,15 +233,16 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
     social: new Map(found.social.map((row) => [row.network, row])),
     volumeMicro: found.volumeMicro,
     paidToOthers: new Set(found.paidToOthers.map((paid) => payoutKey(paid.taskId, paid.account))),
-    claimed: new Set(found.claimedTaskIds),
+    claimed: new Set(found.claimed.map((entry) => entry.taskId)),
   };
+  const paid = new Map(found.claimed.map((entry) => [entry.taskId, entry]));
   const enabled = definitions.filter((task) => task.enabled);
   return {
     groups: TASK_GROUPS.map((group) => ({
       group,
       tasks: enabled
         .filter((task) => task.group === group)
-        .map((task) => toTask(task, facts, deps.config.social, found.hasDisputedUid)),
+        .map((task) => toTask(task, facts, deps.config.social, found.hasDisputedUid, paid.get(task.id))),
     })),
     tradingVolume: usdt(facts.volumeMicro),
     points: found.points,

@@ -506,6 +506,48 @@ describe('a trade tier claimed before the operator changed it', () => {
       await updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '10000', points: 100 });
     }
   });
+
+  it('shows the claimed card with what the member was paid and the threshold it was claimed under', async () => {
+    const token = await signUp(ctx, nextEmail('card-kept'));
+    await trade(await bindReferredUid(token), ['12000']);
+    expect((await claim(token, 'tradeTier1')).content.pointsEarned).toBe(100);
+    expect((await claim(token, 'bindUid')).content.pointsEarned).toBe(100);
+
+    // Found in red-team review (2026-11-29): the card read the live definition, so raising tier 1 to
+    // 50,000 USDT / 300 points made a member paid 100 points for 10,000 look short-paid.
+    await updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '50000', points: 300 });
+    await updateTaskDefinition(ctx.deps, 'bindUid', { points: 150 });
+    try {
+      const tasks = await detail(token);
+      expect(taskOf(tasks, 'tradeTier1')).toMatchObject({
+        state: 'claimed',
+        points: 100,
+        threshold: '10000.000000',
+        progress: '12000.000000',
+      });
+      expect(taskOf(tasks, 'bindUid')).toMatchObject({ state: 'claimed', points: 100, threshold: null });
+      // The tiers not claimed show what a claim pays now.
+      expect(taskOf(tasks, 'tradeTier2')).toMatchObject({ state: 'unfinished', points: 300 });
+
+      // A member who has not claimed it sees the new definition, and once paid under it, that.
+      const later = await signUp(ctx, nextEmail('card-new'));
+      await trade(await bindReferredUid(later), ['50000']);
+      expect(taskOf(await detail(later), 'tradeTier1')).toMatchObject({
+        state: 'claim',
+        points: 300,
+        threshold: '50000.000000',
+      });
+      await claim(later, 'tradeTier1');
+      expect(taskOf(await detail(later), 'tradeTier1')).toMatchObject({
+        state: 'claimed',
+        points: 300,
+        threshold: '50000.000000',
+      });
+    } finally {
+      await updateTaskDefinition(ctx.deps, 'tradeTier1', { threshold: '10000', points: 100 });
+      await updateTaskDefinition(ctx.deps, 'bindUid', { points: 100 });
+    }
+  });
 });
 
 describe('social tasks without a bot configured', () => {
