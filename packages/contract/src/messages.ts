@@ -235,6 +235,8 @@ const en = {
   importOverlapsLine: 'the period overlaps the one on line {{line}} for the same UID',
   importOverlapsRow: 'overlaps the period of row #{{row}} for the same UID',
   importOverlapsStored: 'overlaps the imported period {{start}} - {{end}} of this UID',
+  importRestatesStored:
+    'the figures differ from those imported for this UID and period (volume {{volume}}, fee {{fee}}, commission {{commission}}); the first figures stand: remove the line, and post a correction if the new ones are right',
   importNotTime: 'not a time',
   importInFuture: 'in the future',
   importNotAfterStart: 'not after period_start',
@@ -501,6 +503,8 @@ const zh: MessageCatalogue = {
   importOverlapsLine: '该周期与第 {{line}} 行同一 UID 的周期重叠',
   importOverlapsRow: '与第 #{{row}} 行同一 UID 的周期重叠',
   importOverlapsStored: '与该 UID 已导入的周期 {{start}} - {{end}} 重叠',
+  importRestatesStored:
+    '数字与该 UID 此周期已导入的不同（交易量 {{volume}}，手续费 {{fee}}，佣金 {{commission}}）；以最初导入的数字为准：请删除此行，如新数字正确请提交调整',
   importNotTime: '不是时间',
   importInFuture: '在未来',
   importNotAfterStart: '不晚于 period_start',
@@ -772,6 +776,8 @@ const ko: MessageCatalogue = {
   importOverlapsLine: '같은 UID의 {{line}}행 기간과 겹칩니다',
   importOverlapsRow: '같은 UID의 #{{row}}행 기간과 겹칩니다',
   importOverlapsStored: '이 UID의 이미 가져온 기간 {{start}} - {{end}}과 겹칩니다',
+  importRestatesStored:
+    '이 UID와 기간에 이미 가져온 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 처음 가져온 수치가 유지됩니다: 이 행을 삭제하고, 새 수치가 맞다면 조정을 등록하세요',
   importNotTime: '시간이 아닙니다',
   importInFuture: '미래 시점입니다',
   importNotAfterStart: 'period_start보다 뒤가 아닙니다',

@@ -58,10 +58,15 @@ describe('a figures file', () => {
     const friend = await createMember(ctx, { inviterId: inviter.id });
     await bindExchangeUid(ctx.deps, friend.id, { platId: BITGET, uid: paid, address: ADDRESS });
     const day = (daysAgo: number) => new Date(Date.UTC(2026, 9, 20) - daysAgo * DAY_MS);
-    await ingestRebates(ctx.deps, BITGET, [figures(stored, day(5), { fee: '2', commission: '1' })], {
-      kind: 'api',
-      label: 'earlier',
-    });
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [figures(stored, day(5), { fee: '2', commission: '1', volume: '100' })],
+      {
+        kind: 'api',
+        label: 'earlier',
+      },
+    );
 
     const period = (start: Date, hours = 24) =>
       `${start.toISOString()},${new Date(start.getTime() + hours * HOUR_MS).toISOString()}`;
@@ -76,8 +81,9 @@ describe('a figures file', () => {
         `${unlisted},${period(day(3))},100,4,1`,
         `${lost},${period(day(10))},100,4,1`,
         `${free},${period(day(3))},100,4,0`,
-        // Stored already with other figures: a duplicate, left as it was.
-        `${stored},${period(day(5))},100,9,9`,
+        // Stored already with the same figures: a duplicate, left as it was (other figures refuse
+        // the file: see the next test).
+        `${stored},${period(day(5))},100,2,1`,
         '',
       ].join('\n'),
     );
@@ -139,6 +145,74 @@ describe('a figures file', () => {
       true,
     ]);
     expect(later[`UNLISTED:${day(3).toISOString().slice(0, 10)}`]).toEqual(['completed', 1_000_000n, true]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('refuses a line that restates the figures of a stored period, naming both; the same figures are a duplicate', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const [restated, same, fresh] = [nextUid('RESTATE'), nextUid('SAME'), nextUid('FRESH')];
+    await ingestReferrals(
+      ctx.deps,
+      BITGET,
+      [restated, same, fresh].map((uid) => ({ uid, registeredAt: new Date('2025-01-01T00:00:00Z') })),
+      { kind: 'csv', label: 'roster.csv' },
+      { settle: false },
+    );
+    const start = new Date('2026-10-10T00:00:00Z');
+    await ingestRebates(
+      ctx.deps,
+      BITGET,
+      [
+        figures(restated, start, { fee: '2', commission: '1', volume: '100' }),
+        figures(same, start, { fee: '2', commission: '1', volume: '100' }),
+      ],
+      { kind: 'csv', label: 'first.csv' },
+    );
+    const period = '2026-10-10T00:00:00Z,2026-10-11T00:00:00Z';
+    // The exchange restated one UID's day (a higher commission): the operator must hear it, not read
+    // "1 duplicate" and believe the member was paid on the file's figures.
+    const csv = Buffer.from(
+      [
+        'uid,period_start,period_end,trading_volume,fee,commission',
+        `${same},${period},100,2,1`,
+        `${restated},${period},100,9,3`,
+        `${fresh},${period},100,2,1`,
+        '',
+      ].join('\n'),
+    );
+    const result = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'restated.csv', source: csv, sizeBytes: csv.length },
+    );
+    expect(result).toMatchObject({ status: 'rejected', inserted: 0 });
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        line: 3,
+        field: 'row',
+        reason:
+          'the figures differ from those imported for this UID and period (volume 100.000000, fee 2.000000, commission 1.000000); the first figures stand: remove the line, and post a correction if the new ones are right',
+      }),
+    ]);
+    // Nothing of the file was written, and the stored figures are untouched.
+    expect(await ctx.db.select({ id: rebates.id }).from(rebates).where(eq(rebates.uid, fresh))).toEqual([]);
+    expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, restated))).toBe(1_000_000n);
+
+    // Without the restated line the same file imports, the known period a duplicate.
+    const kept = Buffer.from(
+      [
+        'uid,period_start,period_end,trading_volume,fee,commission',
+        `${same},${period},100,2,1`,
+        `${fresh},${period},100,2,1`,
+        '',
+      ].join('\n'),
+    );
+    const again = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'kept.csv', source: kept, sizeBytes: kept.length },
+    );
+    expect(again).toMatchObject({ status: 'succeeded', rows: 2, inserted: 1, duplicates: 1 });
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 

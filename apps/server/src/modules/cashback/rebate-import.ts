@@ -1,3 +1,4 @@
+import { DECIMALS, fromScaled } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
@@ -126,8 +127,8 @@ export async function importRebateFile(
   if (problems.length > 0) throw new RebateFileRejectedError(rows, sortByLine(problems));
 
   await lockExchangeLedger(tx, platId);
-  const clashes = await storedOverlaps(tx, platId);
-  if (clashes.length > 0) throw new RebateFileRejectedError(rows, clashes);
+  const clashes = [...(await storedOverlaps(tx, platId)), ...(await storedRestatements(tx, platId))];
+  if (clashes.length > 0) throw new RebateFileRejectedError(rows, sortByLine(clashes));
   options.onParsed?.(rows);
 
   const toStore = await withoutStoredKeys(tx, platId);
@@ -302,6 +303,43 @@ async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProbl
     ),
   }));
 }
+
+/**
+ * Staged rows whose key is stored already with other figures: the exchange restated a period. The
+ * first figures stand (the record may be paid), so such a line is not a duplicate to skip in silence:
+ * the file is refused naming the stored figures, and the operator removes the line and posts a
+ * correction if the new figures are right (found in review: a restatement read "1 duplicate").
+ */
+async function storedRestatements(tx: Transaction, platId: number): Promise<CsvProblem[]> {
+  const restated = rowsOf<{
+    line: number;
+    trading_volume_micro: bigint | string;
+    fee_micro: bigint | string;
+    commission_micro: bigint | string;
+  }>(
+    await tx.execute(sql`
+      select s.line, r.trading_volume_micro, r.fee_micro, r.commission_micro
+      from ${STAGING} s
+      join rebates r on r.plat_id = ${platId} and r.uid = s.uid and r.period_start = s.period_start
+        and r.period_end = s.period_end
+      where (r.trading_volume_micro, r.fee_micro, r.commission_micro)
+        is distinct from (s.trading_volume_micro, s.fee_micro, s.commission_micro)
+      order by s.line`),
+  );
+  return restated.map((row) => ({
+    line: Number(row.line),
+    field: 'row',
+    ...explained(
+      because('importRestatesStored', {
+        volume: usdt(row.trading_volume_micro),
+        fee: usdt(row.fee_micro),
+        commission: usdt(row.commission_micro),
+      }),
+    ),
+  }));
+}
+
+const usdt = (micro: bigint | string) => fromScaled(BigInt(micro), DECIMALS.usdt);
 
 /**
  * Fresh planner statistics for what a large import wrote, after it committed: without them the
