@@ -114,18 +114,28 @@ export async function insertRebateRows(
 }
 
 /** Stored periods of these UIDs that intersect [from, to): the overlap check of an import. */
+/** A stored record's key and figures. */
+type StoredPeriod = NewRebate;
+
 export async function selectPeriodsTouching(
   tx: Executor,
   platId: number,
   uids: readonly string[],
   from: Date,
   to: Date,
-): Promise<Array<{ uid: string; periodStart: Date; periodEnd: Date }>> {
-  const found: Array<{ uid: string; periodStart: Date; periodEnd: Date }> = [];
+): Promise<StoredPeriod[]> {
+  const found: StoredPeriod[] = [];
   for (const part of chunks([...new Set(uids)])) {
     found.push(
       ...(await tx
-        .select({ uid: rebates.uid, periodStart: rebates.periodStart, periodEnd: rebates.periodEnd })
+        .select({
+          uid: rebates.uid,
+          periodStart: rebates.periodStart,
+          periodEnd: rebates.periodEnd,
+          tradingVolumeMicro: rebates.tradingVolumeMicro,
+          feeMicro: rebates.feeMicro,
+          commissionMicro: rebates.commissionMicro,
+        })
         .from(rebates)
         .where(
           and(

@@ -1,3 +1,4 @@
+import { DECIMALS, fromScaled } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
@@ -37,6 +38,25 @@ export interface IngestOptions {
   onProgress?: (done: number, total: number) => void;
   /** false: record the referrals only; the next import or `rebates:settle` settles what they unblock. */
   settle?: boolean;
+}
+
+/** A row a sync page left out because a stored record of its UID clashes with it (kept as stored). */
+export interface LeftOutRow {
+  uid: string;
+  periodStart: Date;
+  periodEnd: Date;
+  /** In English, naming the stored period or figures. */
+  reason: string;
+}
+
+export interface IngestRebatesOptions extends IngestOptions {
+  /**
+   * The sync's pages: a row overlapping a different stored period of its UID, or repeating a stored
+   * period with other figures, is left out and returned in `leftOut` instead of refusing the page. A
+   * page is every UID of a segment, and a refusal there repeats on every run: one UID's period imported
+   * by CSV would hold back every other UID's figures of the segment for good.
+   */
+  leaveOutStored?: boolean;
 }
 
 export class UnknownExchangeError extends Error {
@@ -116,12 +136,13 @@ export async function ingestRebates(
   platId: number,
   rows: readonly CommissionEntry[],
   source: IngestSource,
-  options: IngestOptions = {},
+  options: IngestRebatesOptions = {},
 ): Promise<{
   inserted: number;
   duplicates: number;
   settled: number;
   settlement: SettlementResult;
+  leftOut: LeftOutRow[];
 }> {
   const now = deps.clock.now();
   const problems = validateCommissionEntries(rows, now);
@@ -147,26 +168,37 @@ export async function ingestRebates(
 
   return deps.db.transaction(async (tx) => {
     await lockExchangeLedger(tx, platId);
-    const stored = await storedOverlaps(tx, platId, rows);
-    if (stored.length > 0) throw new IngestRejectedError(stored);
-    const inserted = await insertRebateRows(tx, platId, unique, source, now, (done) =>
-      options.onProgress?.(done, unique.length),
+    const stored = await storedClashes(tx, platId, rows, options.leaveOutStored === true);
+    if (stored.length > 0 && !options.leaveOutStored) throw new IngestRejectedError(stored);
+    const leftOut = stored.map(({ index, reason }) => {
+      const row = rows[index] as CommissionEntry;
+      return { uid: row.uid, periodStart: row.periodStart, periodEnd: row.periodEnd, reason };
+    });
+    const leftOutKeys = new Set(leftOut.map(periodKey));
+    const kept = unique.filter((row) => !leftOutKeys.has(periodKey(row)));
+    const inserted = await insertRebateRows(tx, platId, kept, source, now, (done) =>
+      options.onProgress?.(done, kept.length),
     );
     const settlement = await settleExchange(tx, deps, partner, now);
     return {
       inserted,
-      duplicates: rows.length - inserted,
+      duplicates: rows.length - inserted - leftOut.length,
       settled: settlement.completed + settlement.failed,
       settlement,
+      leftOut,
     };
   });
 }
 
-/** Rows whose period overlaps a different stored period of the same UID. */
-async function storedOverlaps(
+/**
+ * Rows whose period overlaps a different stored period of the same UID; with `restatements`, also
+ * rows that repeat a stored period with other figures (otherwise those are duplicates).
+ */
+async function storedClashes(
   tx: Executor,
   platId: number,
   rows: readonly CommissionEntry[],
+  restatements: boolean,
 ): Promise<RowProblem[]> {
   if (rows.length === 0) return [];
   let from = rows[0]?.periodStart ?? new Date(0);
@@ -195,7 +227,30 @@ async function storedOverlaps(
           period.periodEnd > row.periodStart &&
           periodKey(period) !== periodKey(row),
       );
-    if (clash) {
+    const restated = restatements
+      ? byUid
+          .get(row.uid)
+          ?.find(
+            (period) =>
+              periodKey(period) === periodKey(row) &&
+              (period.tradingVolumeMicro !== row.tradingVolumeMicro ||
+                period.feeMicro !== row.feeMicro ||
+                period.commissionMicro !== row.commissionMicro),
+          )
+      : undefined;
+    if (restated) {
+      problems.push({
+        index,
+        field: 'row',
+        ...explained(
+          because('importRestatesStored', {
+            volume: fromScaled(restated.tradingVolumeMicro, DECIMALS.usdt),
+            fee: fromScaled(restated.feeMicro, DECIMALS.usdt),
+            commission: fromScaled(restated.commissionMicro, DECIMALS.usdt),
+          }),
+        ),
+      });
+    } else if (clash) {
       problems.push({
         index,
         field: 'period_start',

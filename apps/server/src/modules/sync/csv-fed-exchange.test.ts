@@ -91,3 +91,85 @@ describe('BingX: roster by API, figures by CSV', () => {
     expect(record).toMatchObject({ status: 'completed', feeMicro: 2_000_000n, amountMicro: 1_200_000n });
   });
 });
+
+describe('Bitget: a CSV row and the sync over the same days', () => {
+  it("a UID's period imported by CSV leaves out that UID's overlapping API rows, not the segment's other UIDs", async () => {
+    ctx.clock.set(new Date('2026-02-16T13:30:00Z'));
+    const BITGET = 4;
+    const [csvUid, apiUid] = ['72000001', '72000002'];
+    fake = await exchangeCase('bitget').createFake().start();
+    fake
+      .addReferral(csvUid, new Date('2026-02-01T00:00:00Z'))
+      .addReferral(apiUid, new Date('2026-02-01T00:00:00Z'))
+      // The 13th, due 48 h after it ends: one trade of each UID.
+      .addTrade({
+        uid: csvUid,
+        at: new Date('2026-02-13T09:00:00Z'),
+        volume: '100',
+        fee: '2',
+        commission: '1',
+      })
+      .addTrade({
+        uid: apiUid,
+        at: new Date('2026-02-13T10:00:00Z'),
+        volume: '100',
+        fee: '2',
+        commission: '1',
+      });
+    // An operator imported the portal's report for csvUid over the 10th to the 14th (its trades of
+    // those days, the 13th's among them).
+    const file = path.join(dir, 'bitget-week.csv');
+    fs.writeFileSync(
+      file,
+      'uid,period_start,period_end,trading_volume,fee,commission\n' +
+        `${csvUid},2026-02-10T00:00:00Z,2026-02-14T00:00:00Z,400,8,4\n`,
+    );
+    const code = await runCommandAs(rebatesImport, ctx.deps, ['bitget', file], {
+      out: () => {},
+      err: () => {},
+    });
+    expect(code).toBe(0);
+
+    const summary = await syncExchange(
+      { db: ctx.db, clock: ctx.clock, ingest: cashbackIngest(ctx.deps) },
+      { platId: BITGET, adapter: exchangeCase('bitget').createAdapter(fake, fast) },
+      { trigger: 'job', backfillDays: 4 },
+    );
+    // The other UID of the segment is paid; the clashing row is left out, and the run says so.
+    expect(summary).toMatchObject({ status: 'succeeded', rebatesInserted: 1 });
+    expect(summary.error).toContain(csvUid);
+    const [apiRecord] = await ctx.db
+      .select()
+      .from(rebates)
+      .where(and(eq(rebates.platId, BITGET), eq(rebates.uid, apiUid)));
+    expect(apiRecord).toMatchObject({ feeMicro: 2_000_000n, periodStart: new Date('2026-02-13T00:00:00Z') });
+    const csvRecords = await ctx.db
+      .select()
+      .from(rebates)
+      .where(and(eq(rebates.platId, BITGET), eq(rebates.uid, csvUid)));
+    expect(csvRecords.map((record) => record.feeMicro)).toEqual([8_000_000n]);
+
+    // The exchange restates apiUid's 13th and an operator pulls that day again: the stored figures
+    // stand, and the run names the row instead of counting it as a duplicate.
+    fake.addTrade({
+      uid: apiUid,
+      at: new Date('2026-02-13T11:00:00Z'),
+      volume: '50',
+      fee: '1',
+      commission: '0.5',
+    });
+    const again = await syncExchange(
+      { db: ctx.db, clock: ctx.clock, ingest: cashbackIngest(ctx.deps) },
+      { platId: BITGET, adapter: exchangeCase('bitget').createAdapter(fake, fast) },
+      {
+        trigger: 'cli',
+        backfillDays: 4,
+        window: { from: new Date('2026-02-13T18:00:00Z'), to: new Date('2026-02-14T00:00:00Z') },
+      },
+    );
+    expect(again).toMatchObject({ status: 'succeeded', rebatesInserted: 0, rebatesDuplicates: 0 });
+    expect(again.error).toContain(
+      `${apiUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: the figures differ`,
+    );
+  });
+});

@@ -41,7 +41,13 @@ export interface SyncIngest {
     platId: number,
     rows: CommissionEntry[],
     source: IngestSource,
-  ): Promise<{ inserted: number; duplicates: number; settled: number }>;
+  ): Promise<{
+    inserted: number;
+    duplicates: number;
+    settled: number;
+    /** Rows left out because a stored record of their UID clashes (kept as stored), described. */
+    leftOut?: string[];
+  }>;
 }
 
 export interface IngestSource {
@@ -184,10 +190,11 @@ export async function syncExchange(
     };
     let segmentsDone = 0;
     let failure: { segment: TimeWindow; error: string } | undefined;
+    const leftOut: string[] = [];
 
     for (const segment of segments) {
       try {
-        await pullSegment(deps, target, segment, totals, `${adapter.exchange} sync run ${run.id}`);
+        await pullSegment(deps, target, segment, totals, leftOut, `${adapter.exchange} sync run ${run.id}`);
         const now = clock.now();
         const held = await renewCursorLease(
           db,
@@ -208,13 +215,18 @@ export async function syncExchange(
     }
 
     const status = failure ? 'failed' : 'succeeded';
+    // Rows left out for a clash with stored figures: the run says which, so an operator can look.
+    const note = leftOutNote(leftOut);
+    const error = [failure?.error, note].filter((part) => part !== undefined).join(' | ') || undefined;
     await updateRunRow(db, run.id, {
       status,
       segmentsDone,
       ...totals,
-      ...(failure ? { failedSegmentStart: failure.segment.from, error: failure.error } : {}),
+      ...(failure ? { failedSegmentStart: failure.segment.from } : {}),
+      ...(error ? { error } : {}),
       finishedAt: clock.now(),
     });
+    if (note) deps.log?.warn({ exchange: adapter.exchange, runId: run.id, leftOut }, note);
     if (failure) {
       deps.log?.warn(
         {
@@ -235,7 +247,8 @@ export async function syncExchange(
       segmentsTotal: segments.length,
       segmentsDone,
       ...totals,
-      ...(failure ? { failedSegmentStart: failure.segment.from, error: failure.error } : {}),
+      ...(failure ? { failedSegmentStart: failure.segment.from } : {}),
+      ...(error ? { error } : {}),
     };
   } finally {
     await releaseCursorRow(db, platId, token, clock.now());
@@ -247,6 +260,7 @@ async function pullSegment(
   { platId, adapter }: SyncTarget,
   segment: TimeWindow,
   totals: SyncTotals,
+  leftOut: string[],
   label: string,
 ) {
   const source: IngestSource = {
@@ -267,7 +281,19 @@ async function pullSegment(
     totals.rebatesInserted += result.inserted;
     totals.rebatesDuplicates += result.duplicates;
     totals.rebatesSettled += result.settled;
+    leftOut.push(...(result.leftOut ?? []));
   }
+}
+
+/** How many rows listed in a run's note (the log has them all). */
+const LEFT_OUT_LISTED = 20;
+
+/** The run's note on rows left out for a clash with stored figures, or undefined when none was. */
+function leftOutNote(leftOut: readonly string[]): string | undefined {
+  if (leftOut.length === 0) return undefined;
+  const listed = leftOut.slice(0, LEFT_OUT_LISTED).join('; ');
+  const more = leftOut.length > LEFT_OUT_LISTED ? `; and ${leftOut.length - LEFT_OUT_LISTED} more` : '';
+  return `left out ${leftOut.length} row(s) that clash with figures stored before, which stand: ${listed}${more}`;
 }
 
 /** The newest segment end whose figures have settled at `now`. */

@@ -16,8 +16,18 @@ export function cashbackIngest(deps: AppDeps): SyncIngest & { settle(platId?: nu
       return { inserted, alreadyKnown };
     },
     async ingestRebates(platId, rows, source) {
-      const { inserted, duplicates, settled } = await ingestRebates(deps, platId, rows, source);
-      return { inserted, duplicates, settled };
+      const { inserted, duplicates, settled, leftOut } = await ingestRebates(deps, platId, rows, source, {
+        leaveOutStored: true,
+      });
+      return {
+        inserted,
+        duplicates,
+        settled,
+        leftOut: leftOut.map(
+          (row) =>
+            `${row.uid} ${row.periodStart.toISOString()}..${row.periodEnd.toISOString()}: ${row.reason}`,
+        ),
+      };
     },
     settle: (platId) => settleRebates(deps, platId === undefined ? {} : { platId }),
   };
