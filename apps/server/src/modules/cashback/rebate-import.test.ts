@@ -216,6 +216,62 @@ describe('a figures file', () => {
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 
+  it('reads a portal file as written: BOM, CRLF, columns in another order and case, quoted cells; refuses grouped or exponent amounts', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const uid = nextUid('PORTAL');
+    await ingestReferrals(
+      ctx.deps,
+      BITGET,
+      [{ uid, registeredAt: new Date('2025-01-01T00:00:00Z') }],
+      {
+        kind: 'csv',
+        label: 'roster.csv',
+      },
+      { settle: false },
+    );
+    const upload = (fileName: string, text: string) => {
+      const csv = Buffer.from(text);
+      return runCsvImport(
+        ctx.deps,
+        { actor: testOperatorActor, requestId: null },
+        { kind: 'rebates', platId: BITGET, fileName, source: csv, sizeBytes: csv.length },
+      );
+    };
+    // Commission before fee: read by name, not by place (swapped, the member would be paid on the fee).
+    const portal = await upload(
+      'portal.csv',
+      `\ufeffCommission,FEE,uid,Period_End,period_start,trading_volume\r\n"0.5","3.000001","${uid}",2026-10-02T00:00:00Z,"2026-10-01T00:00:00Z","1234.5"\r\n`,
+    );
+    expect(portal).toMatchObject({ status: 'succeeded', inserted: 1 });
+    const [record] = await ctx.db.select().from(rebates).where(eq(rebates.uid, uid));
+    expect(record).toMatchObject({
+      commissionMicro: 500_000n,
+      feeMicro: 3_000_001n,
+      tradingVolumeMicro: 1_234_500_000n,
+      amountMicro: 500_000n,
+    });
+
+    const header = 'uid,period_start,period_end,trading_volume,fee,commission';
+    const odd = await upload(
+      'odd.csv',
+      [
+        header,
+        `${uid},2026-10-03T00:00:00Z,2026-10-04T00:00:00Z,"1,234.5",2,1`,
+        `${uid},2026-10-04T00:00:00Z,2026-10-05T00:00:00Z,100,1e3,1`,
+        `${uid},2026-10-05T00:00:00Z,2026-10-06T00:00:00Z,100,2,1.5E-7`,
+        `${uid},2026-10-06T00:00:00Z,2026-10-07T00:00:00Z,100,2,0.0000001`,
+        '',
+      ].join('\n'),
+    );
+    expect(odd).toMatchObject({ status: 'rejected', inserted: 0 });
+    expect(odd.problems.map((problem) => [problem.line, problem.field])).toEqual([
+      [2, 'trading_volume'],
+      [3, 'fee'],
+      [4, 'commission'],
+      [5, 'commission'],
+    ]);
+  });
+
   it('pays each UID once per step whatever the file order: a file sorted by day is stored UID by UID', async () => {
     ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
     const uids = Array.from({ length: 25 }, () => nextUid('DAY'));
