@@ -8,18 +8,26 @@ import {
   getExchangeDetail,
   getExchangeDictionary,
   getExchangeIndexEnvelopeJson,
+  loadedExchangeIndexEnvelopeJson,
   signupLinkPolicy,
 } from './exchanges.service.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The public catalog calls (issue 4). No token needed: visitors see all of it. */
 export async function exchangesRoutes(app: FastifyInstance) {
   const signupLinks = signupLinkPolicy(app.deps.config.env);
 
   // spec: empty payload. The answer is served from the catalog cache, already serialized and, per
-  // coding, compressed once (the compress plugin would run brotli on every request).
-  serve(app, ENDPOINTS.exchangeIndex, { compress: false }, async (request, _body, reply) => {
-    const body = await getExchangeIndexEnvelopeJson(app.deps, requestLocale(request));
-    return sendCachedAnswer(request, reply, body, 'application/json; charset=utf-8');
+  // coding, compressed once (the compress plugin would run brotli on every request); with the catalog
+  // loaded, in the same turn of the event loop (no promise to wait on).
+  serve(app, ENDPOINTS.exchangeIndex, { compress: false }, (request, _body, reply) => {
+    const locale = requestLocale(request);
+    const loaded = loadedExchangeIndexEnvelopeJson(app.deps, locale);
+    if (loaded) return sendCachedAnswer(request, reply, loaded, JSON_TYPE);
+    return getExchangeIndexEnvelopeJson(app.deps, locale).then((body) =>
+      sendCachedAnswer(request, reply, body, JSON_TYPE),
+    );
   });
 
   // spec section 7: the one GET call, the shared resource file of the exchange dictionary.

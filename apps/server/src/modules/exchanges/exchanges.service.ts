@@ -93,6 +93,8 @@ interface CacheEntry {
   generation: number;
   loadedAt: number;
   snapshot: Promise<CatalogSnapshot>;
+  /** The snapshot once loaded: a request then reads it without waiting on a promise. */
+  loaded?: CatalogSnapshot;
 }
 
 let generation = 0;
@@ -104,9 +106,13 @@ export function invalidateCatalogCache() {
 }
 
 async function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
-  const snapshot = await cachedCatalog(deps);
-  // Statistics refreshed in the background since the snapshot was built: answers use them from now on.
-  const latest = latestStatistics(deps.db, deps.clock.now());
+  const now = deps.clock.now();
+  return withLatestStatistics(deps, await cachedCatalog(deps, now), now);
+}
+
+/** Statistics refreshed in the background since the snapshot was built: answers use them from now on. */
+function withLatestStatistics(deps: CatalogDeps, snapshot: CatalogSnapshot, now: Date): CatalogSnapshot {
+  const latest = latestStatistics(deps.db, now);
   if (latest && latest.version > snapshot.statisticsVersion) {
     snapshot.statistics = latest.value;
     snapshot.statisticsVersion = latest.version;
@@ -115,22 +121,41 @@ async function catalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
   return snapshot;
 }
 
-function cachedCatalog(deps: CatalogDeps): Promise<CatalogSnapshot> {
-  const now = deps.clock.now().getTime();
+function freshEntry(deps: CatalogDeps, now: number): CacheEntry | undefined {
   const entry = cache.get(deps.db);
-  if (entry && entry.generation === generation && now - entry.loadedAt < CATALOG_CACHE_TTL_MS) {
-    return entry.snapshot;
-  }
+  return entry && entry.generation === generation && now - entry.loadedAt < CATALOG_CACHE_TTL_MS
+    ? entry
+    : undefined;
+}
+
+/**
+ * The catalog when a fresh snapshot is loaded already, without a promise: the hottest call answers
+ * in the same turn of the event loop (issue 14). Undefined when it must be loaded (`catalog`).
+ */
+function loadedCatalog(deps: CatalogDeps): CatalogSnapshot | undefined {
+  const now = deps.clock.now();
+  const loaded = freshEntry(deps, now.getTime())?.loaded;
+  return loaded && withLatestStatistics(deps, loaded, now);
+}
+
+function cachedCatalog(deps: CatalogDeps, now: Date): Promise<CatalogSnapshot> {
+  const entry = freshEntry(deps, now.getTime());
+  if (entry) return entry.snapshot;
   const created: CacheEntry = {
     generation,
-    loadedAt: now,
-    snapshot: loadSnapshot(deps.db, deps.clock.now()),
+    loadedAt: now.getTime(),
+    snapshot: loadSnapshot(deps.db, now),
   };
   cache.set(deps.db, created);
-  // A failed load is not cached: the next request tries again.
-  created.snapshot.catch(() => {
-    if (cache.get(deps.db) === created) cache.delete(deps.db);
-  });
+  created.snapshot.then(
+    (snapshot) => {
+      created.loaded = snapshot;
+    },
+    // A failed load is not cached: the next request tries again.
+    () => {
+      if (cache.get(deps.db) === created) cache.delete(deps.db);
+    },
+  );
   return created.snapshot;
 }
 
@@ -159,8 +184,12 @@ async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
 }
 
 function memoized<T>(snapshot: CatalogSnapshot, key: string, build: () => T): T {
-  if (!snapshot.memo.has(key)) snapshot.memo.set(key, build());
-  return snapshot.memo.get(key) as T;
+  let value = snapshot.memo.get(key) as T | undefined;
+  if (value === undefined) {
+    value = build();
+    snapshot.memo.set(key, value);
+  }
+  return value;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -303,8 +332,28 @@ function buildIndex(snapshot: CatalogSnapshot, locale: Locale): ExchangeIndexRes
  * costs a map lookup, which keeps the hottest call close to a bare HTTP server.
  */
 export async function getExchangeIndexEnvelopeJson(deps: CatalogDeps, locale: Locale): Promise<Buffer> {
-  const snapshot = await catalog(deps);
-  return memoized(snapshot, `index-json:${locale}`, () =>
+  return indexEnvelopeJson(await catalog(deps), locale);
+}
+
+/**
+ * The same answer without waiting, when the catalog is loaded and fresh (nearly every request);
+ * undefined when it must be loaded first (`getExchangeIndexEnvelopeJson`).
+ */
+export function loadedExchangeIndexEnvelopeJson(deps: CatalogDeps, locale: Locale): Buffer | undefined {
+  const snapshot = loadedCatalog(deps);
+  return snapshot && indexEnvelopeJson(snapshot, locale);
+}
+
+// The memo keys made once: a key built per request was hashed again on every lookup.
+const INDEX_JSON_KEYS = new Map<Locale, string>();
+
+function indexEnvelopeJson(snapshot: CatalogSnapshot, locale: Locale): Buffer {
+  let key = INDEX_JSON_KEYS.get(locale);
+  if (!key) {
+    key = `index-json:${locale}`;
+    INDEX_JSON_KEYS.set(locale, key);
+  }
+  return memoized(snapshot, key, () =>
     Buffer.from(
       JSON.stringify({
         state: State.Success,
