@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * The policy every answer carries. Scripts strictly same-origin; toasts and dialogs set inline
- * styles; nothing may frame the site.
+ * The policy of every page. Scripts strictly same-origin; toasts and dialogs set inline styles;
+ * nothing may frame the site.
  */
-const CONTENT_SECURITY_POLICY = [
+const DOCUMENT_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -18,18 +18,19 @@ const CONTENT_SECURITY_POLICY = [
 ].join(';');
 
 /**
- * The headers helmet sent with our options (same names and values), as one constant: helmet rebuilt
- * them and re-serialised the policy on every request, which cost a third of the hottest call's
- * throughput (issue 14). HSTS only in production: a development server on http must stay reachable.
+ * A page gets what helmet sent with our options (same names and values), as one constant: helmet
+ * rebuilt them and re-serialised the policy on every request, which cost a third of the hottest
+ * call's throughput (issue 14). HSTS only in production: a development server on http must stay
+ * reachable.
  */
-function securityHeaders(options: { hsts: boolean }): Record<string, string> {
+function documentHeaders(hsts: Record<string, string>): Record<string, string> {
   return {
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': DOCUMENT_POLICY,
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
     'referrer-policy': 'strict-origin-when-cross-origin',
-    ...(options.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    ...hsts,
     'x-content-type-options': 'nosniff',
     'x-dns-prefetch-control': 'off',
     'x-download-options': 'noopen',
@@ -40,13 +41,42 @@ function securityHeaders(options: { hsts: boolean }): Record<string, string> {
 }
 
 /**
+ * An API answer, a hashed asset, a logo or the health check is never a page a browser renders with
+ * our scripts: it gets OWASP's set for REST answers. A policy that allows nothing and no framing
+ * (should one be opened on its own), no sniffing, no embedding by another site, HSTS. The page-only
+ * fields (opener, referrer, agent cluster, DNS prefetch, and the legacy IE and Flash ones) do
+ * nothing on such an answer, and each field costs the hottest call measurably (decisions.md,
+ * "Security header fields by kind of answer").
+ */
+function resourceHeaders(hsts: Record<string, string>): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    ...hsts,
+    'x-content-type-options': 'nosniff',
+  };
+}
+
+const RESOURCE_PREFIXES = ['/elex/', '/assets/', '/media/', '/logos/'];
+
+/** Anything not known to be a resource is treated as a page: the stricter default. */
+function isResourcePath(url: string): boolean {
+  return url === '/healthz' || RESOURCE_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
+
+/**
  * Sets the security headers and the request id on every answer, in one hook that runs first: errors,
  * not-found answers and pages carry them too. A route may still replace one (the media route sends
  * its own stricter policy).
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { hsts: boolean }) {
-  const headers = Object.entries(securityHeaders(options));
-  app.addHook('onRequest', (request, reply, done) => {
+  const hsts: Record<string, string> = options.hsts
+    ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+    : {};
+  const forDocument = Object.entries(documentHeaders(hsts));
+  const forResource = Object.entries(resourceHeaders(hsts));
+  app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
+    const headers = isResourcePath(request.url) ? forResource : forDocument;
     for (const [name, value] of headers) reply.header(name, value);
     reply.header('x-request-id', request.id);
     done();
