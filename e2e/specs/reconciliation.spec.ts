@@ -138,6 +138,12 @@ test(
     const after = await bitgetRow.getByRole('cell').allInnerTexts();
     assert.match(after[1] ?? '', /^308\.00/);
     assert.equal(after[5], '0.00');
+
+    // At 1024 px (a common laptop) the nine columns of the identity fit: "held now" is in view.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    const summary = page.locator('.table-scroll[aria-label="Period summary"]');
+    const fit = await summary.evaluate((table) => ({ scroll: table.scrollWidth, client: table.clientWidth }));
+    assert.ok(fit.scroll <= fit.client, `the period summary fits at 1024 px (${fit.scroll} > ${fit.client})`);
   },
   // Two uploads, each settling, and axe three times: minutes on a busy machine.
   { timeout: 300_000 },

@@ -69,7 +69,7 @@ export default function CatalogPage() {
         )
       ) : isWide ? (
         <ScrollRegion label={t('admin.catalog.title')}>
-          <table className="data-table">
+          <table className="data-table admin-compact admin-fit admin-catalog-table">
             <thead>
               <tr>
                 <th scope="col">{t('admin.catalog.position')}</th>
@@ -85,7 +85,9 @@ export default function CatalogPage() {
                   {t('admin.catalog.fees')}
                 </th>
                 <th scope="col">{t('admin.catalog.signupLink')}</th>
-                <th scope="col">{t('admin.catalog.activities')}</th>
+                <th scope="col" className="numeric">
+                  {t('admin.catalog.activities')}
+                </th>
                 <th scope="col">{t('admin.catalog.feesCheckedOn')}</th>
                 <th scope="col">{t('admin.catalog.updatedAt')}</th>
               </tr>
@@ -106,14 +108,15 @@ export default function CatalogPage() {
                   <td className="numeric">{exchange.score}</td>
                   <td className="numeric">{exchange.cashRate}%</td>
                   <td className="numeric">
-                    {exchange.limitPrice}% / {exchange.marketPrice}%
+                    <span className="admin-stacked">{exchange.limitPrice}% /</span>
+                    <span className="admin-stacked">{exchange.marketPrice}%</span>
                   </td>
-                  <td>
+                  <td className="admin-signup">
                     <SignupStatus exchange={exchange} />
                   </td>
-                  <td>{exchange.activities.length}</td>
+                  <td className="numeric">{exchange.activities.length}</td>
                   <td>{exchange.feesCheckedOn ?? t('admin.catalog.notChecked')}</td>
-                  <td>{formatTime(exchange.updatedAt)}</td>
+                  <td className="admin-when">{formatTime(exchange.updatedAt)}</td>
                 </tr>
               ))}
             </tbody>

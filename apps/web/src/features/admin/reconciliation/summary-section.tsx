@@ -103,7 +103,7 @@ export function SummarySection() {
           </p>
           {isWide ? (
             <ScrollRegion label={t('admin.reconciliation.tabs.summary')} pinnedFirstColumn>
-              <table className="data-table reconciliation-table">
+              <table className="data-table admin-compact reconciliation-table">
                 <thead>
                   <tr>
                     <th scope="col">{t('admin.reconciliation.exchange')}</th>
