@@ -865,6 +865,9 @@ export const AUDIT_ACTIONS = [
   'member.suspend',
   'member.reinstate',
   'member.liftWithdrawalLock',
+  // Migration 0046: a stored e-mail written in the canonical form, or left (two accounts of one mailbox).
+  'member.emailCanonical',
+  'member.emailLeft',
   'activity.create',
   'activity.update',
   'activity.delete',

@@ -270,6 +270,31 @@ describe('e-mail normalisation', () => {
     expect(emailSchema.parse(decomposed)).toBe(emailSchema.parse(composed));
     expect(emailSchema.parse('JOSE\u0301@Example.com')).toBe(composed);
   });
+
+  it('reads the forms that reach one mailbox as one address (red-team review, 2026-11-30)', () => {
+    expect(emailSchema.parse('Trader@Example.COM.')).toBe('trader@example.com');
+    expect(strictEmailSchema.parse('trader@example.com.')).toBe('trader@example.com');
+    expect(emailSchema.parse('Trader@Bücher.DE')).toBe('trader@xn--bcher-kva.de');
+    expect(emailSchema.parse('trader@xn--bcher-kva.de')).toBe('trader@xn--bcher-kva.de');
+    expect(strictEmailSchema.parse('trader@bücher.de.')).toBe('trader@xn--bcher-kva.de');
+    // The ideographic full stop separates labels as a dot does.
+    expect(emailSchema.parse('trader@例え。テスト')).toBe('trader@xn--r8jz45g.xn--zckzah');
+  });
+
+  it('refuses a quoted local part with its own message', () => {
+    expect(failureOf(emailSchema, '"trader"@example.com')).toBe('emailQuotedLocalPart');
+    expect(failureOf(emailSchema, '"tr@der"@example.com')).toBe('emailQuotedLocalPart');
+    expect(failureOf(strictEmailSchema, '"trader"@example.com')).toBe('emailQuotedLocalPart');
+  });
+
+  it.each([
+    'trader@example.com..',
+    'trader@.example.com',
+    'trader@exa..mple.com',
+    'trader@b\u00fc\u0000cher.de',
+  ])('refuses %s, a domain no mail reaches', (value) => {
+    expect(failureOf(emailSchema, value)).toBe('emailInvalid');
+  });
 });
 
 describe('strict ids (issue 13)', () => {

@@ -15,36 +15,72 @@ export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const STRICT_EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 
 /**
+ * A domain in its ASCII form (IDNA as browsers and node apply it, UTS #46): `bücher.de` is
+ * `xn--bcher-kva.de`, the form mail systems look up. The WHATWG URL parser does it the same way in the
+ * browser and on the server, so both sides agree on one canonical address. An ASCII domain is left as
+ * it is (already lower-cased); undefined when the domain is no host name.
+ */
+function asciiDomain(domain: string): string | undefined {
+  if (!/[^\x20-\x7e]/.test(domain)) return domain;
+  if (/[/\\?#@:%[\]]/.test(domain)) return undefined;
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * spec: spaces in the e-mail are trimmed (register strips them anywhere); e-mails compare
  * case-insensitively. Also in Unicode's composed form (NFC): an accented letter typed as one
  * character or as a letter plus a combining accent looks the same and is one address (RFC 6530 asks
  * mail systems to normalise so), so it cannot open a second account or pass a deleted one's ban.
+ * One mailbox, one form (red-team review, 2026-11-30): the domain loses one trailing dot (the DNS
+ * root, `example.com.` is `example.com`) and an IDN domain is written in punycode. A domain that does
+ * not convert is left as typed, and the schemas refuse it (not ASCII).
  */
 export function normalizeEmail(raw: string): string {
-  return raw.replace(/\s+/g, '').normalize('NFC').toLowerCase();
+  const email = raw.replace(/\s+/g, '').normalize('NFC').toLowerCase();
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email;
+  const typed = email.slice(at + 1);
+  const domain = typed.endsWith('.') ? typed.slice(0, -1) : typed;
+  return `${email.slice(0, at)}@${asciiDomain(domain) ?? domain}`;
 }
 
-export const emailSchema = z
-  .string(fail('emailRequired'))
-  .transform(normalizeEmail)
-  .pipe(
-    z
-      .string()
-      .min(1, fail('emailRequired'))
-      .max(254, fail('emailInvalid'))
-      .regex(SIMPLE_EMAIL_PATTERN, fail('emailInvalid')),
-  );
+/**
+ * A quoted local part (`"a"@example.com`) reaches the same mailbox as the bare one, and quoting
+ * lets one mailbox be written many ways: refused with its own message rather than canonicalised.
+ */
+function hasQuotedLocalPart(email: string): boolean {
+  const at = email.lastIndexOf('@');
+  return email.slice(0, at < 0 ? email.length : at).includes('"');
+}
 
-export const strictEmailSchema = z
-  .string(fail('emailRequired'))
-  .transform(normalizeEmail)
-  .pipe(
-    z
-      .string()
-      .min(1, fail('emailRequired'))
-      .max(254, fail('emailInvalidStrict'))
-      .regex(STRICT_EMAIL_PATTERN, fail('emailInvalidStrict')),
-  );
+/** The domain as mail systems take it: ASCII labels, none empty. */
+function hasMailDomain(email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  return /^[\x21-\x7e]+$/.test(domain) && domain.split('.').every((label) => label.length > 0);
+}
+
+function emailSchemaWith(invalid: MessageKey, pattern: RegExp) {
+  return z
+    .string(fail('emailRequired'))
+    .transform(normalizeEmail)
+    .pipe(
+      z
+        .string()
+        .min(1, fail('emailRequired'))
+        .refine((email) => !hasQuotedLocalPart(email), fail('emailQuotedLocalPart'))
+        .max(254, fail(invalid))
+        .regex(pattern, fail(invalid))
+        .refine(hasMailDomain, fail(invalid)),
+    );
+}
+
+export const emailSchema = emailSchemaWith('emailInvalid', SIMPLE_EMAIL_PATTERN);
+
+export const strictEmailSchema = emailSchemaWith('emailInvalidStrict', STRICT_EMAIL_PATTERN);
 
 export const loginPasswordSchema = z
   .string(fail('passwordRequired'))

@@ -1,4 +1,4 @@
-import type { Operator } from '@elex/contract';
+import { normalizeEmail, type Operator } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { anyLiveOperator } from '../../read-models/live-operators.js';
@@ -46,7 +46,7 @@ export async function resolveOperator(
     userId = Number(text);
   } else if (text.includes('@')) {
     userId = (await liveAccountByEmail(db, text))?.id;
-    if (userId === undefined) return { refusal: `No member with the e-mail ${text.toLowerCase()}.` };
+    if (userId === undefined) return { refusal: `No member with the e-mail ${normalizeEmail(text)}.` };
   } else {
     return { refusal: `"${text}" is neither an e-mail nor a user id.` };
   }
@@ -72,7 +72,7 @@ const bootstrapClosed =
 /** Grants the role to the member with this e-mail. Answers false when the member already held it. */
 export async function grantOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
   const user = await liveAccountByEmail(deps.db, email);
-  if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
+  if (!user) throw new OperatorCommandError(`No member with the e-mail ${normalizeEmail(email)}.`);
   return deps.db.transaction(async (tx) => {
     // The bootstrap was decided before this transaction: another first grant may have landed since.
     if (isBootstrapActor(actor)) {
@@ -109,7 +109,7 @@ export async function grantOperator(deps: AppDeps, email: string, actor: AuditAc
 /** Takes the role away. Answers false when the member did not hold it. */
 export async function revokeOperator(deps: AppDeps, email: string, actor: AuditActor): Promise<boolean> {
   const user = await liveAccountByEmail(deps.db, email);
-  if (!user) throw new OperatorCommandError(`No member with the e-mail ${email.trim().toLowerCase()}.`);
+  if (!user) throw new OperatorCommandError(`No member with the e-mail ${normalizeEmail(email)}.`);
   return deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
     const removed = await deleteOperatorRow(tx, user.id);

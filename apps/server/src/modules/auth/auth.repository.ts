@@ -20,6 +20,24 @@ export type NewVerificationCode = typeof verificationCodes.$inferInsert;
 
 // --- users
 
+/**
+ * A live account stored under any of these forms of one address, the first form (the canonical one)
+ * before the others: an account stored in an older form is still found (migration 0046).
+ */
+export async function findActiveUserByEmailForms(
+  db: Executor,
+  forms: readonly string[],
+): Promise<UserRow | undefined> {
+  const [canonical] = forms;
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(inArray(users.email, [...forms]), isNull(users.deletedAt)))
+    .orderBy(sql`${users.email} = ${canonical} desc`, users.id)
+    .limit(1);
+  return row;
+}
+
 export async function findActiveUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
@@ -110,11 +128,12 @@ export async function updateUser(tx: Executor, id: number, patch: Partial<NewUse
   await tx.update(users).set(patch).where(eq(users.id, id));
 }
 
-export async function isEmailDeleted(db: Executor, emailHash: string): Promise<boolean> {
+/** True when any of these hashes (the forms of one address) is a deleted account's. */
+export async function isEmailDeleted(db: Executor, emailHashes: readonly string[]): Promise<boolean> {
   const rows = await db
     .select({ emailHash: deletedEmails.emailHash })
     .from(deletedEmails)
-    .where(eq(deletedEmails.emailHash, emailHash))
+    .where(inArray(deletedEmails.emailHash, [...emailHashes]))
     .limit(1);
   return rows.length > 0;
 }

@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
+import { domainToUnicode } from 'node:url';
 import {
   CodeModule,
   DECIMALS,
   EXCLUSIVE_SIGNUP,
   type Locale,
+  normalizeEmail,
   type Profile,
   type Settings,
   State,
@@ -21,6 +23,7 @@ import { checkPromotionCode, usePromotionCode } from '../promotions/promotions.s
 import {
   deleteCodesForEmail,
   findActiveUserByEmail,
+  findActiveUserByEmailForms,
   findActiveUserByInviteCode,
   findUserById,
   findUserByIdForNoKeyUpdate,
@@ -53,15 +56,38 @@ const MAX_CODE_COLLISIONS = 5;
 /** The reason and reference that make the exclusive sign-up grant once per account. */
 export const EXCLUSIVE_SIGNUP_GRANT = { reason: 'exclusiveSignup', reference: 'signup' } as const;
 
-/** accounts issue: e-mails compare case-insensitively, stored lower-cased. */
+/**
+ * accounts issue: e-mails compare case-insensitively, stored lower-cased; since the red-team review
+ * of 2026-11-30 in the contract's one canonical form (no trailing dot, punycode domain), which the
+ * request schemas already produced: applied again here for callers that are not requests.
+ */
 function canonicalEmail(email: string): string {
-  return email.toLowerCase();
+  return normalizeEmail(email);
+}
+
+/**
+ * The forms one address may have been stored in before the canonical form, the canonical one first:
+ * a deleted account's ban hashed the address as the member had it (a trailing dot, an IDN domain in
+ * Unicode), and an account migration 0046 could not rewrite is still found by them.
+ */
+function accountForms(email: string): string[] {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const unicode = domainToUnicode(domain);
+  const domains = new Set([domain, `${domain}.`, ...(unicode ? [unicode, `${unicode}.`] : [])]);
+  return [...domains].map((form) => `${local}@${form}`);
 }
 
 function randomCode(length: number): string {
   let code = '';
   for (let i = 0; i < length; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
+}
+
+/** The live account of this address in any of its stored forms. */
+function findAccount(db: Executor, email: string): Promise<UserRow | undefined> {
+  return findActiveUserByEmailForms(db, accountForms(canonicalEmail(email)));
 }
 
 function sessionExpired(): AppError {
@@ -79,7 +105,7 @@ async function activeMember(db: Executor, member: Member): Promise<UserRow & { e
 
 /** /elex/user/verifyEmail. A deleted account's address answers false (register then refuses it). */
 export async function hasAccount(deps: AppDeps, rawEmail: string): Promise<{ hasEmail: boolean }> {
-  return { hasEmail: (await findActiveUserByEmail(deps.db, canonicalEmail(rawEmail))) !== undefined };
+  return { hasEmail: (await findAccount(deps.db, rawEmail)) !== undefined };
 }
 
 /**
@@ -111,7 +137,7 @@ export async function requestCode(
   }
   if (input.email === undefined) throw AppError.refused('emailRequired');
   const email = canonicalEmail(input.email);
-  const user = await findActiveUserByEmail(deps.db, email);
+  const user = await findAccount(deps.db, email);
   if (input.module === CodeModule.Register) {
     await refuseTakenEmail(deps, email, user);
     // issue 11: a promotion code that cannot be used is refused before a mail goes out; issue 15: so
@@ -146,7 +172,8 @@ export async function requestCode(
 
 async function refuseTakenEmail(deps: AppDeps, email: string, user: UserRow | undefined) {
   // spec: the same e-mail cannot register again after deletion
-  if (await isEmailDeleted(deps.db, emailDigest(deps.config.appSecret, email))) {
+  const hashes = accountForms(email).map((form) => emailDigest(deps.config.appSecret, form));
+  if (await isEmailDeleted(deps.db, hashes)) {
     throw AppError.refused('emailDeleted');
   }
   if (user) throw AppError.refused('emailExists');
@@ -185,7 +212,7 @@ export async function register(
   context: RequestContext,
 ): Promise<{ token: string }> {
   const email = canonicalEmail(input.email);
-  await refuseTakenEmail(deps, email, await findActiveUserByEmail(deps.db, email));
+  await refuseTakenEmail(deps, email, await findAccount(deps.db, email));
   // Checked before the code so that a typo in the invite code does not cost a code try.
   let inviterId: number | null = null;
   if (input.inviteCode) {
@@ -284,7 +311,7 @@ export async function login(
   context: RequestContext,
 ): Promise<{ token: string }> {
   const email = canonicalEmail(input.email);
-  const user = await findActiveUserByEmail(deps.db, email);
+  const user = await findAccount(deps.db, email);
   const attempt = await attemptCode(deps, { email, module: CodeModule.Login, code: input.code });
   if (!attempt.matches) throw AppError.refused('codeInvalid');
   const passwordMatches = await verifyPassword(user?.passwordHash, input.password);
@@ -317,7 +344,7 @@ export async function resetPassword(
   context: RequestContext,
 ): Promise<void> {
   const email = canonicalEmail(input.email);
-  const user = await findActiveUserByEmail(deps.db, email);
+  const user = await findAccount(deps.db, email);
   const codeId = await checkCode(deps, { email, module: CodeModule.ResetPassword, code: input.code });
   // Unreachable unless the account was deleted since the code was sent: no mail went to unknown e-mails.
   if (!user) throw AppError.refused('codeInvalid');
@@ -637,7 +664,7 @@ export {
   insertUserUnlessTaken,
 } from './auth.repository.js';
 
-/** A live (not deleted) account by e-mail in any letter case (e-mails are stored lower-cased). */
+/** A live (not deleted) account by e-mail in any of its forms (e-mails are stored canonical). */
 export function liveAccountByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  return findActiveUserByEmail(db, email.trim().toLowerCase());
+  return findAccount(db, email);
 }

@@ -1,4 +1,4 @@
-import { CodeModule, VERIFICATION_CODE } from '@elex/contract';
+import { CodeModule, normalizeEmail, VERIFICATION_CODE } from '@elex/contract';
 import { and, eq, lte } from 'drizzle-orm';
 import pg from 'pg';
 import { expect } from 'vitest';
@@ -75,7 +75,7 @@ export async function mailsTo(ctx: TestContext, email: string) {
   }
   return devMailbox(ctx.app.deps)
     .list()
-    .filter((mail) => mail.to === email.toLowerCase());
+    .filter((mail) => mail.to === normalizeEmail(email));
 }
 
 /** The newest code mailed to an address (the test-only way to learn a code). */
