@@ -11,6 +11,11 @@ export const VERIFICATION_CODE = {
   resendSeconds: 60,
   validMinutes: 10,
   maxWrongAttempts: 5,
+  /**
+   * Wrong reset codes (module 2) an e-mail may have in 24 hours, across its codes: beyond them reset
+   * is refused until the oldest leave the window (red-team review, 2026-11-30). Login is not counted.
+   */
+  maxWrongResetTriesPerDay: 10,
   maxPerEmailPerHour: 10,
   maxPerIpPerHour: 30,
 } as const;

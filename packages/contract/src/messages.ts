@@ -112,6 +112,8 @@ const en = {
   loginFailed: 'Incorrect e-mail or password',
   codeExpired: 'The verification code has expired, please request a new one',
   codeAttemptsExceeded: 'This code has been tried too many times, please request a new code',
+  resetCodeTriesExceeded:
+    'Too many wrong reset codes for this e-mail: password reset is closed until {{time}}. You can still log in with your password.',
   passwordIncorrect: 'The current password is incorrect',
   passwordChanged: 'Password changed',
   loggedOut: 'You have logged out',
@@ -391,6 +393,7 @@ const zh: MessageCatalogue = {
   loginFailed: '邮箱或密码不正确',
   codeExpired: '验证码已过期，请重新获取',
   codeAttemptsExceeded: '该验证码的尝试次数过多，请重新获取验证码',
+  resetCodeTriesExceeded: '该邮箱的重置验证码错误次数过多：{{time}} 前无法重置密码。您仍可使用密码登录。',
   passwordIncorrect: '当前密码不正确',
   passwordChanged: '密码已修改',
   loggedOut: '您已退出登录',
@@ -661,6 +664,8 @@ const ko: MessageCatalogue = {
   loginFailed: '이메일 또는 비밀번호가 올바르지 않습니다',
   codeExpired: '인증 코드가 만료되었습니다. 새 코드를 요청해 주세요',
   codeAttemptsExceeded: '이 코드로 너무 많이 시도했습니다. 새 코드를 요청해 주세요',
+  resetCodeTriesExceeded:
+    '이 이메일의 재설정 코드가 너무 많이 틀렸습니다. {{time}}까지 비밀번호를 재설정할 수 없습니다. 비밀번호로 로그인은 계속 가능합니다.',
   passwordIncorrect: '현재 비밀번호가 올바르지 않습니다',
   passwordChanged: '비밀번호가 변경되었습니다',
   loggedOut: '로그아웃되었습니다',

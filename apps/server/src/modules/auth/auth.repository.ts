@@ -282,6 +282,30 @@ export async function insertCode(tx: Executor, code: NewVerificationCode) {
   await tx.insert(verificationCodes).values(code);
 }
 
+/** Serialises the reset-code budget's check and a try's reservation for one e-mail (any instance). */
+export async function lockResetTries(tx: Executor, emailHash: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`reset-tries|${emailHash}`}, 0))`);
+}
+
+/**
+ * The tries still counted (wrong ones: a right one is given back) on an e-mail's codes of a module
+ * created after `since`, oldest code first.
+ */
+export function wrongTriesSince(db: Executor, emailHash: string, module: number, since: Date) {
+  return db
+    .select({ createdAt: verificationCodes.createdAt, attempts: verificationCodes.attempts })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.emailHash, emailHash),
+        eq(verificationCodes.module, module),
+        gt(verificationCodes.createdAt, since),
+        gt(verificationCodes.attempts, 0),
+      ),
+    )
+    .orderBy(verificationCodes.createdAt, verificationCodes.id);
+}
+
 /**
  * Counts a try before the code is compared, in one statement: however many requests race, no more
  * than `maxAttempts` comparisons ever happen for one code. Answers undefined when the code is spent

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { type CodeModule, type Locale, State, VERIFICATION_CODE } from '@elex/contract';
+import { CodeModule, type Locale, State, VERIFICATION_CODE } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -12,12 +12,46 @@ import {
   findNewestCode,
   insertCode,
   lockCodeRequests,
+  lockResetTries,
   releaseCodeAttempt,
   reserveCodeAttempt,
+  wrongTriesSince,
 } from './auth.repository.js';
 import { codeDigest, emailDigest, ipDigest, sameDigest } from './digests.js';
 
 const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A time in refusals: minutes, UTC (as the withdrawal pauses are named). */
+function displayTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The reset budget (red-team review, 2026-11-30): an e-mail's wrong reset codes in the last 24 hours,
+ * across its codes, are at most `maxWrongResetTriesPerDay`; beyond, reset is refused, naming when the
+ * oldest tries leave the window. Counted by e-mail, not account, so an unknown address answers alike.
+ * Login codes are another module: a stranger's reset guesses never stop a login by password.
+ */
+async function refuseIfResetTriesSpent(deps: AppDeps, db: Executor, emailHash: string): Promise<void> {
+  const now = deps.clock.now();
+  const codes = await wrongTriesSince(
+    db,
+    emailHash,
+    CodeModule.ResetPassword,
+    new Date(now.getTime() - DAY_MS),
+  );
+  let wrong = codes.reduce((sum, code) => sum + code.attempts, 0);
+  if (wrong < VERIFICATION_CODE.maxWrongResetTriesPerDay) return;
+  for (const code of codes) {
+    wrong -= code.attempts;
+    if (wrong < VERIFICATION_CODE.maxWrongResetTriesPerDay) {
+      throw AppError.refused('resetCodeTriesExceeded', {
+        time: displayTime(new Date(code.createdAt.getTime() + DAY_MS)),
+      });
+    }
+  }
+}
 
 export interface IssueCodeInput {
   email: string;
@@ -44,6 +78,8 @@ export async function issueCode(
   const ipHash = ipDigest(config.appSecret, input.ip);
   await deps.db.transaction(async (tx) => {
     await lockCodeRequests(tx, emailHash, ipHash);
+    // A reset code that could not be used is not mailed.
+    if (input.module === CodeModule.ResetPassword) await refuseIfResetTriesSpent(deps, tx, emailHash);
     const now = clock.now();
     const previous = await findNewestCode(tx, emailHash, input.module);
     if (previous) {
@@ -110,7 +146,15 @@ export async function attemptCode(deps: AppDeps, input: CodeInput): Promise<Code
   const newest = await findNewestCode(db, emailDigest(config.appSecret, input.email), input.module);
   if (!newest || newest.consumedAt) throw AppError.refused('codeInvalid');
   if (newest.expiresAt.getTime() <= clock.now().getTime()) throw AppError.refused('codeExpired');
-  const reserved = await reserveCodeAttempt(db, newest.id, VERIFICATION_CODE.maxWrongAttempts);
+  const reserved =
+    input.module === CodeModule.ResetPassword
+      ? await db.transaction(async (tx) => {
+          // The budget's check and the try's reservation under one lock: racing guesses cannot pass it.
+          await lockResetTries(tx, newest.emailHash);
+          await refuseIfResetTriesSpent(deps, tx, newest.emailHash);
+          return reserveCodeAttempt(tx, newest.id, VERIFICATION_CODE.maxWrongAttempts);
+        })
+      : await reserveCodeAttempt(db, newest.id, VERIFICATION_CODE.maxWrongAttempts);
   if (!reserved) {
     const current = await findCodeById(db, newest.id);
     throw AppError.refused(current?.consumedAt ? 'codeInvalid' : 'codeAttemptsExceeded');
