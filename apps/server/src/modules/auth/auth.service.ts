@@ -317,7 +317,6 @@ export async function login(
   const passwordMatches = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordMatches) throw AppError.refused('loginFailed');
   refuseIfSuspended(user);
-  await releaseAttempt(deps, attempt);
 
   return deps.db.transaction(async (tx) => {
     // A suspension committing since the look above revoked the sessions it saw: with the row held
@@ -329,6 +328,9 @@ export async function login(
     refuseIfSuspended(current);
     // Another login with this code won the race: the code is used.
     if (!(await useCode(tx, deps, attempt.codeId))) throw AppError.refused('codeInvalid');
+    // The try is given back only with the session (red-team review, 2026-11-30): a login refused above
+    // keeps it counted, as a wrong password does, so the code allows no sixth guess.
+    await releaseAttempt(deps, attempt, tx);
     if (user.locale !== context.locale) await updateUser(tx, user.id, { locale: context.locale });
     return { token: await startSession(tx, deps, user.id) };
   });

@@ -166,8 +166,9 @@ export async function attemptCode(deps: AppDeps, input: CodeInput): Promise<Code
   return { codeId: newest.id, matches };
 }
 
-export function releaseAttempt(deps: AppDeps, attempt: CodeAttempt) {
-  return releaseCodeAttempt(deps.db, attempt.codeId);
+/** Gives a right try back, in the caller's transaction when it is given (so a refusal keeps it counted). */
+export function releaseAttempt(deps: AppDeps, attempt: CodeAttempt, db: Executor = deps.db) {
+  return releaseCodeAttempt(db, attempt.codeId);
 }
 
 /** Checks a code without using it up; a wrong one counts as a try. Answers the code's id. */

@@ -1,4 +1,4 @@
-import { CodeModule, State } from '@elex/contract';
+import { CodeModule, State, VERIFICATION_CODE } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -69,6 +69,18 @@ describe('a reset between the password check and the transaction (any engine, in
     const res = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: loginCode });
     // The answer a wrong password gets: nothing tells the old password's holder that a reset happened.
     expect(res.json()).toMatchObject({ state: State.Refused, message: 'Incorrect e-mail or password' });
+    // The refused login kept its code try counted, as a wrong password does (it was given back before
+    // the transaction): four more guesses with the code, then it is spent, so the refusal is told
+    // apart from a wrong password in no way and one code still allows five guesses of anything.
+    for (let i = 0; i < VERIFICATION_CODE.maxWrongAttempts - 1; i += 1) {
+      const again = await call(ctx, '/elex/user/login', { email, passwd: PASSWORD, authcode: loginCode });
+      expect(again.json()).toMatchObject({ message: 'Incorrect e-mail or password' });
+    }
+    const spent = await call(ctx, '/elex/user/login', { email, passwd: NEW_PASSWORD, authcode: loginCode });
+    expect(spent.json()).toMatchObject({
+      state: State.Refused,
+      message: 'This code has been tried too many times, please request a new code',
+    });
     // The member's new password works.
     expect((await profile(ctx, await logIn(ctx, email, NEW_PASSWORD))).state).toBe(0);
   });
