@@ -240,6 +240,11 @@ const en = {
   importOverlapsStored: 'overlaps the imported period {{start}} - {{end}} of this UID',
   importRestatesStored:
     'the figures differ from those imported for this UID and period (volume {{volume}}, fee {{fee}}, commission {{commission}}); the first figures stand: remove the line, and post a correction if the new ones are right',
+  syncLeftOutRows: 'left out {{count}} row(s) that clash with figures stored before, which stand: {{rows}}',
+  syncLeftOutRow: '{{uid}} {{start}}..{{end}}: {{reason}}',
+  syncLeftOutMore: 'and {{count}} more (all in the server log)',
+  syncRestatesStored:
+    'the figures differ from those stored for this UID and period (volume {{volume}}, fee {{fee}}, commission {{commission}}); the stored figures stand: post a correction if the new ones are right',
   importNotTime: 'not a time',
   importInFuture: 'in the future',
   importNotAfterStart: 'not after period_start',
@@ -510,6 +515,11 @@ const zh: MessageCatalogue = {
   importOverlapsStored: '与该 UID 已导入的周期 {{start}} - {{end}} 重叠',
   importRestatesStored:
     '数字与该 UID 此周期已导入的不同（交易量 {{volume}}，手续费 {{fee}}，佣金 {{commission}}）；以最初导入的数字为准：请删除此行，如新数字正确请提交调整',
+  syncLeftOutRows: '略去 {{count}} 行与此前已存数据冲突的记录，已存数据保持不变：{{rows}}',
+  syncLeftOutRow: '{{uid}} {{start}}..{{end}}：{{reason}}',
+  syncLeftOutMore: '另有 {{count}} 行（服务器日志中有全部）',
+  syncRestatesStored:
+    '交易所的数字与该 UID 此周期已存的不同（交易量 {{volume}}，手续费 {{fee}}，佣金 {{commission}}）；以已存的数字为准：如新数字正确请提交调整',
   importNotTime: '不是时间',
   importInFuture: '在未来',
   importNotAfterStart: '不晚于 period_start',
@@ -786,6 +796,12 @@ const ko: MessageCatalogue = {
   importOverlapsStored: '이 UID의 이미 가져온 기간 {{start}} - {{end}}과 겹칩니다',
   importRestatesStored:
     '이 UID와 기간에 이미 가져온 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 처음 가져온 수치가 유지됩니다: 이 행을 삭제하고, 새 수치가 맞다면 조정을 등록하세요',
+  syncLeftOutRows:
+    '이전에 저장된 수치와 충돌하는 {{count}}개 행을 제외했습니다(저장된 수치가 유지됩니다): {{rows}}',
+  syncLeftOutRow: '{{uid}} {{start}}..{{end}}: {{reason}}',
+  syncLeftOutMore: '외 {{count}}개 행(전체는 서버 로그에 있습니다)',
+  syncRestatesStored:
+    '이 UID와 기간에 저장된 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 저장된 수치가 유지됩니다: 새 수치가 맞다면 조정을 등록하세요',
   importNotTime: '시간이 아닙니다',
   importInFuture: '미래 시점입니다',
   importNotAfterStart: 'period_start보다 뒤가 아닙니다',

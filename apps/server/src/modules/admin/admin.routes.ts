@@ -202,7 +202,7 @@ export async function adminRoutes(app: FastifyInstance) {
     });
   });
   serve(app, ENDPOINTS.adminSyncRuns, async (request, filter) => {
-    return success(request, await listSyncRuns(deps, filter));
+    return success(request, await listSyncRuns(deps, filter, requestLocale(request)));
   });
 
   // Points tasks

@@ -8,6 +8,7 @@ import {
   type ImportRun,
   type ImportRunPage,
   type ImportStatus,
+  type Locale,
   State,
   type SyncRunList,
 } from '@elex/contract';
@@ -21,6 +22,7 @@ import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service
 import { loadPartners } from '../cashback/partners.js';
 import { analyzeAfterImport, importRebateFile, RebateFileRejectedError } from '../cashback/rebate-import.js';
 import type { SettlementResult } from '../cashback/settlement.service.js';
+import { runErrorText } from '../sync/run-error.js';
 import { getSyncStatus, isSegmentSkip, pullSegmentCommand } from '../sync/sync.service.js';
 import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
@@ -321,6 +323,7 @@ const SYNC_PAGE = 50;
 export async function listSyncRuns(
   deps: AppDeps,
   filter: { platId?: number | undefined; beforeId?: number | undefined },
+  locale: Locale,
 ): Promise<SyncRunList> {
   const status = await getSyncStatus(deps, {
     ...(filter.platId === undefined ? {} : { platId: filter.platId }),
@@ -344,7 +347,8 @@ export async function listSyncRuns(
       rebatesDuplicates: run.rebatesDuplicates,
       rebatesSettled: run.rebatesSettled,
       segmentSkipped: isSegmentSkip(run),
-      error: run.error,
+      // Rows a run left out are kept as facts: said in the operator's language.
+      error: runErrorText(run.error, locale),
       startedAt: run.startedAt.toISOString(),
       finishedAt: run.finishedAt?.toISOString() ?? null,
     })),

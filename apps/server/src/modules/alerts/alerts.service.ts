@@ -12,6 +12,7 @@ import { recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { checkAllInvariants, type InvariantProblem } from '../cashback/cashback.check.js';
 import { enqueueMail, enqueueWebhook } from '../mail/outbox.js';
+import { runErrorText } from '../sync/run-error.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
 import { type AlertMailParams, type AlertMailTemplate, renderAlertMail } from './alert-mails.js';
 import {
@@ -103,7 +104,7 @@ export async function alertAfterSyncRun(
       platId: run.platId,
       failures: streak.failures,
       since: (streak.since ?? deps.clock.now()).toISOString(),
-      error: (streak.error ?? 'unknown error').slice(0, 500),
+      error: (runErrorText(streak.error, 'en') ?? 'unknown error').slice(0, 500),
     }),
   );
   return true;

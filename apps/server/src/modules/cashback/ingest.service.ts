@@ -2,7 +2,7 @@ import { DECIMALS, fromScaled } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
-import { because, explained } from '../../lib/reasons.js';
+import { because, explained, type Reason } from '../../lib/reasons.js';
 import { notifyListedUids } from '../bindings/uid-owners.js';
 import {
   findReferral,
@@ -41,12 +41,10 @@ export interface IngestOptions {
 }
 
 /** A row a sync page left out because a stored record of its UID clashes with it (kept as stored). */
-export interface LeftOutRow {
+export interface LeftOutRow extends Reason {
   uid: string;
   periodStart: Date;
   periodEnd: Date;
-  /** In English, naming the stored period or figures. */
-  reason: string;
 }
 
 export interface IngestRebatesOptions extends IngestOptions {
@@ -170,9 +168,15 @@ export async function ingestRebates(
     await lockExchangeLedger(tx, platId);
     const stored = await storedClashes(tx, platId, rows, options.leaveOutStored === true);
     if (stored.length > 0 && !options.leaveOutStored) throw new IngestRejectedError(stored);
-    const leftOut = stored.map(({ index, reason }) => {
+    const leftOut = stored.map(({ index, key, params }): LeftOutRow => {
       const row = rows[index] as CommissionEntry;
-      return { uid: row.uid, periodStart: row.periodStart, periodEnd: row.periodEnd, reason };
+      return {
+        uid: row.uid,
+        periodStart: row.periodStart,
+        periodEnd: row.periodEnd,
+        key,
+        ...(params ? { params } : {}),
+      };
     });
     const leftOutKeys = new Set(leftOut.map(periodKey));
     const kept = unique.filter((row) => !leftOutKeys.has(periodKey(row)));
@@ -199,7 +203,7 @@ async function storedClashes(
   platId: number,
   rows: readonly CommissionEntry[],
   restatements: boolean,
-): Promise<RowProblem[]> {
+): Promise<Array<RowProblem & Reason>> {
   if (rows.length === 0) return [];
   let from = rows[0]?.periodStart ?? new Date(0);
   let to = rows[0]?.periodEnd ?? new Date(0);
@@ -217,7 +221,7 @@ async function storedClashes(
   if (stored.length === 0) return [];
   const byUid = new Map<string, typeof stored>();
   for (const period of stored) byUid.set(period.uid, [...(byUid.get(period.uid) ?? []), period]);
-  const problems: RowProblem[] = [];
+  const problems: Array<RowProblem & Reason> = [];
   rows.forEach((row, index) => {
     const clash = byUid
       .get(row.uid)
@@ -243,7 +247,8 @@ async function storedClashes(
         index,
         field: 'row',
         ...explained(
-          because('importRestatesStored', {
+          // Only the sync asks for restatements: there is no file line to remove, as for a CSV.
+          because('syncRestatesStored', {
             volume: fromScaled(restated.tradingVolumeMicro, DECIMALS.usdt),
             fee: fromScaled(restated.feeMicro, DECIMALS.usdt),
             commission: fromScaled(restated.commissionMicro, DECIMALS.usdt),

@@ -8,10 +8,13 @@ import { exchangeCase } from '../../integrations/exchanges/testing/cases.js';
 import type { FakeExchange } from '../../integrations/exchanges/testing/fake-exchange.js';
 import { runCommandAs } from '../../test/ops-command.js';
 import { rebatesImport } from '../admin/imports.commands.js';
+import { adminCall, newOperator } from '../admin/test-support.js';
 import { rebates } from '../cashback/cashback.tables.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
+import { runErrorText, storedRunError } from './run-error.js';
 import { syncExchange } from './sync.service.js';
+import { syncRuns } from './sync.tables.js';
 import { cashbackIngest } from './sync.wiring.js';
 
 /**
@@ -171,5 +174,85 @@ describe('Bitget: a CSV row and the sync over the same days', () => {
     expect(again.error).toContain(
       `${apiUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: the figures differ`,
     );
+
+    // The console says the same in the operator's language, and keeps no English in it.
+    const operator = await newOperator(ctx);
+    const runsIn = async (lang: string) =>
+      (await adminCall(ctx, operator, 'syncRuns', { platId: BITGET }, lang)).content.runs as Array<{
+        id: number;
+        error: string | null;
+      }>;
+    const zh = await runsIn('zh');
+    expect(zh.find((run) => run.id === again.runId)?.error).toBe(
+      '略去 2 行与此前已存数据冲突的记录，已存数据保持不变：' +
+        `${csvUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z：` +
+        '与该 UID 已导入的周期 2026-02-10T00:00:00.000Z - 2026-02-14T00:00:00.000Z 重叠; ' +
+        `${apiUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z：` +
+        '交易所的数字与该 UID 此周期已存的不同（交易量 100.000000，手续费 2.000000，佣金 1.000000）；以已存的数字为准：如新数字正确请提交调整',
+    );
+    expect(zh.find((run) => run.id === summary.runId)?.error).toMatch(/^略去 1 行与此前已存数据冲突的记录/);
+    const ko = await runsIn('ko');
+    expect(ko.find((run) => run.id === again.runId)?.error).toMatch(
+      /^이전에 저장된 수치와 충돌하는 2개 행을 제외했습니다.*거래량 100\.000000, 수수료 2\.000000, 커미션 1\.000000/,
+    );
+    const en = await runsIn('en');
+    expect(en.find((run) => run.id === again.runId)?.error).toBe(
+      'left out 2 row(s) that clash with figures stored before, which stand: ' +
+        `${csvUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: ` +
+        'overlaps the imported period 2026-02-10T00:00:00.000Z - 2026-02-14T00:00:00.000Z of this UID; ' +
+        `${apiUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: ` +
+        'the figures differ from those stored for this UID and period (volume 100.000000, fee 2.000000, commission 1.000000); the stored figures stand: post a correction if the new ones are right',
+    );
+
+    // A note kept in English before notes were kept as facts is shown as it was kept.
+    const oldNote = `left out 1 row(s) that clash with figures stored before, which stand: ${apiUid} 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: the figures differ`;
+    const [old] = await ctx.db
+      .insert(syncRuns)
+      .values({
+        platId: BITGET,
+        exchange: 'bitget',
+        trigger: 'cli',
+        status: 'succeeded',
+        windowStart: new Date('2026-02-13T18:00:00Z'),
+        windowEnd: new Date('2026-02-14T00:00:00Z'),
+        segmentsTotal: 1,
+        segmentsDone: 1,
+        error: oldNote,
+        instance: 'test',
+        startedAt: ctx.clock.now(),
+        finishedAt: ctx.clock.now(),
+      })
+      .returning();
+    expect((await runsIn('zh')).find((run) => run.id === old?.id)?.error).toBe(oldNote);
+  });
+
+  it('a run that fails after leaving out rows names both, and the command line reads English', async () => {
+    const failure = 'bitget answered 503';
+    const row = {
+      uid: '73000001',
+      periodStart: new Date('2026-02-13T00:00:00Z'),
+      periodEnd: new Date('2026-02-14T00:00:00Z'),
+      key: 'importOverlapsStored' as const,
+      params: { start: '2026-02-10T00:00:00.000Z', end: '2026-02-14T00:00:00.000Z' },
+    };
+    const rows = [row];
+    const stored = storedRunError(failure, rows);
+    expect(runErrorText(stored ?? null, 'en')).toBe(
+      `${failure} | left out 1 row(s) that clash with figures stored before, which stand: ` +
+        '73000001 2026-02-13T00:00:00.000Z..2026-02-14T00:00:00.000Z: overlaps the imported period 2026-02-10T00:00:00.000Z - 2026-02-14T00:00:00.000Z of this UID',
+    );
+    expect(runErrorText(stored ?? null, 'zh')).toMatch(new RegExp(`^${failure} \\| 略去 1 行`));
+    // A failure alone is kept as its text, as before.
+    expect(storedRunError(failure, [])).toBe(failure);
+    // Past 20 rows the note lists 20 and counts the rest.
+    const many = Array.from({ length: 23 }, (_, i) => ({
+      ...row,
+      uid: `7300${String(i).padStart(4, '0')}`,
+    }));
+    const text = runErrorText(storedRunError(undefined, many) ?? null, 'en') ?? '';
+    expect(text).toMatch(/^left out 23 row\(s\)/);
+    expect(text).toContain('73000019 ');
+    expect(text).not.toContain('73000020 ');
+    expect(text).toMatch(/; and 3 more \(all in the server log\)$/);
   });
 });

@@ -375,7 +375,7 @@ describe('ops sync:skip <platId> --segment <iso> --reason <text>', () => {
     expect(
       status.out.some((line) => line.includes(`#${runId} bitget  cli skipped `) && line.includes(reason)),
     ).toBe(true);
-    const console = await listSyncRuns(deps(), { platId: 4 });
+    const console = await listSyncRuns(deps(), { platId: 4 }, 'en');
     expect(console.skippedSegments).toEqual([
       {
         runId: Number(runId),
@@ -411,7 +411,9 @@ describe('ops sync:skip <platId> --segment <iso> --reason <text>', () => {
     // ...leaves the cursor where the sync got to...
     expect(await cursorAt()).toEqual(iso('2026-01-18T12:00:00Z'));
     expect(await storedRebates()).toEqual(['71000011', '71000012']);
-    expect((await listSyncRuns(deps(), { platId: 4 })).skippedSegments[0]?.pulledByRunId).toBe(pullRunId);
+    expect((await listSyncRuns(deps(), { platId: 4 }, 'en')).skippedSegments[0]?.pulledByRunId).toBe(
+      pullRunId,
+    );
     const after = io();
     await runSyncStatusCommand(deps(), ['bitget'], after.io);
     expect(after.out.at(-1)).toMatch(new RegExp(`pulled since by run #${pullRunId}$`));

@@ -5,6 +5,7 @@ import { explained } from '../../lib/reasons.js';
 import { type AuditActor, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
+import { runErrorText } from './run-error.js';
 import {
   findSyncTarget,
   getSyncStatus,
@@ -337,7 +338,7 @@ export async function runSyncStatusCommand(
         `${time(run.windowStart)} .. ${time(run.windowEnd)}  segments ${run.segmentsDone}/${run.segmentsTotal}  ` +
         `referrals +${run.referralsInserted}/${run.referralsKnown} known  ` +
         `rebates +${run.rebatesInserted}/${run.rebatesDuplicates} dup  started ${time(run.startedAt)}` +
-        (run.error ? `\n      ${run.error}` : ''),
+        (run.error ? `\n      ${runErrorText(run.error, 'en')}` : ''),
     );
   }
   // Skips stay listed however many runs came since: each is a hole in the data until pulled.

@@ -7,6 +7,7 @@ import type { CommissionEntry, ReferralEntry, TimeWindow } from '../../integrati
 import { ceilToSegment, DAY_MS, floorToSegment, HOUR_MS } from '../../integrations/exchanges/windows.js';
 import type { Clock } from '../../lib/clock.js';
 import { getExchangeDictionary } from '../exchanges/exchanges.service.js';
+import { type LeftOutRow, runErrorText, storedRunError } from './run-error.js';
 import {
   claimCursorRow,
   ensureCursorRow,
@@ -45,8 +46,8 @@ export interface SyncIngest {
     inserted: number;
     duplicates: number;
     settled: number;
-    /** Rows left out because a stored record of their UID clashes (kept as stored), described. */
-    leftOut?: string[];
+    /** Rows left out because a stored record of their UID clashes (kept as stored). */
+    leftOut?: LeftOutRow[];
   }>;
 }
 
@@ -190,7 +191,7 @@ export async function syncExchange(
     };
     let segmentsDone = 0;
     let failure: { segment: TimeWindow; error: string } | undefined;
-    const leftOut: string[] = [];
+    const leftOut: LeftOutRow[] = [];
 
     for (const segment of segments) {
       try {
@@ -215,18 +216,24 @@ export async function syncExchange(
     }
 
     const status = failure ? 'failed' : 'succeeded';
-    // Rows left out for a clash with stored figures: the run says which, so an operator can look.
-    const note = leftOutNote(leftOut);
-    const error = [failure?.error, note].filter((part) => part !== undefined).join(' | ') || undefined;
+    // Rows left out for a clash with stored figures: the run names them (as facts, so the console
+    // says them in the operator's language), so an operator can look; the log has every row.
+    const stored = storedRunError(failure?.error, leftOut);
+    const error = runErrorText(stored ?? null, 'en') ?? undefined;
     await updateRunRow(db, run.id, {
       status,
       segmentsDone,
       ...totals,
       ...(failure ? { failedSegmentStart: failure.segment.from } : {}),
-      ...(error ? { error } : {}),
+      ...(stored ? { error: stored } : {}),
       finishedAt: clock.now(),
     });
-    if (note) deps.log?.warn({ exchange: adapter.exchange, runId: run.id, leftOut }, note);
+    if (leftOut.length > 0) {
+      deps.log?.warn(
+        { exchange: adapter.exchange, runId: run.id, leftOut },
+        runErrorText(storedRunError(undefined, leftOut) ?? null, 'en') ?? '',
+      );
+    }
     if (failure) {
       deps.log?.warn(
         {
@@ -260,7 +267,7 @@ async function pullSegment(
   { platId, adapter }: SyncTarget,
   segment: TimeWindow,
   totals: SyncTotals,
-  leftOut: string[],
+  leftOut: LeftOutRow[],
   label: string,
 ) {
   const source: IngestSource = {
@@ -283,17 +290,6 @@ async function pullSegment(
     totals.rebatesSettled += result.settled;
     leftOut.push(...(result.leftOut ?? []));
   }
-}
-
-/** How many rows listed in a run's note (the log has them all). */
-const LEFT_OUT_LISTED = 20;
-
-/** The run's note on rows left out for a clash with stored figures, or undefined when none was. */
-function leftOutNote(leftOut: readonly string[]): string | undefined {
-  if (leftOut.length === 0) return undefined;
-  const listed = leftOut.slice(0, LEFT_OUT_LISTED).join('; ');
-  const more = leftOut.length > LEFT_OUT_LISTED ? `; and ${leftOut.length - LEFT_OUT_LISTED} more` : '';
-  return `left out ${leftOut.length} row(s) that clash with figures stored before, which stand: ${listed}${more}`;
 }
 
 /** The newest segment end whose figures have settled at `now`. */

@@ -19,15 +19,7 @@ export function cashbackIngest(deps: AppDeps): SyncIngest & { settle(platId?: nu
       const { inserted, duplicates, settled, leftOut } = await ingestRebates(deps, platId, rows, source, {
         leaveOutStored: true,
       });
-      return {
-        inserted,
-        duplicates,
-        settled,
-        leftOut: leftOut.map(
-          (row) =>
-            `${row.uid} ${row.periodStart.toISOString()}..${row.periodEnd.toISOString()}: ${row.reason}`,
-        ),
-      };
+      return { inserted, duplicates, settled, leftOut };
     },
     settle: (platId) => settleRebates(deps, platId === undefined ? {} : { platId }),
   };

@@ -1,0 +1,91 @@
+import { isMessageKey, type Locale, type MessageKey, translate } from '@elex/contract';
+
+/**
+ * What a sync run keeps in `sync_runs.error`, and how it reads in a language. A failure is kept as its
+ * text (an exception's message, in English, as before). Rows left out for a clash with stored figures
+ * are kept as facts (UID, period, the reason's message key and parameters) in a JSON document, so
+ * the console says them in the operator's language and the command line and the log in English. A
+ * text that is not such a document (a failure alone, a skip's note, a note kept in English before
+ * notes were kept as facts) reads as it was kept.
+ */
+
+/** A row a sync page left out, as the ingest names it. */
+export interface LeftOutRow {
+  uid: string;
+  periodStart: Date;
+  periodEnd: Date;
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
+
+/** How many rows a run keeps and lists (the log has them all). */
+const LEFT_OUT_LISTED = 20;
+
+/** Marks the document; a failure's text never starts with it. */
+const FORMAT = 'elex.sync-run-error/1';
+
+interface KeptRow {
+  uid: string;
+  start: string;
+  end: string;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+interface KeptError {
+  format: typeof FORMAT;
+  failure?: string;
+  leftOut: { count: number; rows: KeptRow[] };
+}
+
+/** What to keep in the run's `error`: undefined when nothing failed and no row was left out. */
+export function storedRunError(
+  failure: string | undefined,
+  leftOut: readonly LeftOutRow[],
+): string | undefined {
+  if (leftOut.length === 0) return failure;
+  const kept: KeptError = {
+    format: FORMAT,
+    ...(failure === undefined ? {} : { failure }),
+    leftOut: {
+      count: leftOut.length,
+      rows: leftOut.slice(0, LEFT_OUT_LISTED).map((row) => ({
+        uid: row.uid,
+        start: row.periodStart.toISOString(),
+        end: row.periodEnd.toISOString(),
+        key: row.key,
+        ...(row.params ? { params: row.params } : {}),
+      })),
+    },
+  };
+  return JSON.stringify(kept);
+}
+
+function parsed(stored: string): KeptError | undefined {
+  if (!stored.startsWith(`{"format":"${FORMAT}"`)) return undefined;
+  try {
+    const value = JSON.parse(stored) as KeptError;
+    return Array.isArray(value.leftOut?.rows) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A run's kept `error` in `locale`: the failure, then the rows left out; other texts as kept. */
+export function runErrorText(stored: string | null, locale: Locale): string | null {
+  if (stored === null) return null;
+  const kept = parsed(stored);
+  if (!kept) return stored;
+  const rows = kept.leftOut.rows.map((row) =>
+    translate(locale, 'syncLeftOutRow', {
+      uid: row.uid,
+      start: row.start,
+      end: row.end,
+      reason: isMessageKey(row.key) ? translate(locale, row.key, row.params) : row.key,
+    }),
+  );
+  const more = kept.leftOut.count - kept.leftOut.rows.length;
+  if (more > 0) rows.push(translate(locale, 'syncLeftOutMore', { count: more }));
+  const note = translate(locale, 'syncLeftOutRows', { count: kept.leftOut.count, rows: rows.join('; ') });
+  return kept.failure === undefined ? note : `${kept.failure} | ${note}`;
+}
