@@ -549,6 +549,11 @@ export const ImportResultSchema = z.object({
   credited: usdt,
   /** Every problem of a refused file, by line (empty when it was imported). */
   problems: z.array(ImportProblemSchema),
+  /**
+   * Lines of an imported file the operator should know of, by line: a roster line that states another
+   * registration time for a UID already in the roster (the stored time stays).
+   */
+  notices: z.array(ImportProblemSchema),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
@@ -572,6 +577,9 @@ export const ImportRunSchema = z.object({
   problemCount: z.number().int(),
   /** The first problems of a refused file. */
   problems: z.array(ImportProblemSchema),
+  /** How many notices an imported file had, and the first ones (see ImportResult). */
+  noticeCount: z.number().int(),
+  notices: z.array(ImportProblemSchema),
   error: z.string().nullable(),
   startedAt: isoTime,
   finishedAt: isoTime,

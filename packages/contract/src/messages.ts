@@ -245,6 +245,10 @@ const en = {
   syncLeftOutMore: 'and {{count}} more (all in the server log)',
   syncRestatesStored:
     'the figures differ from those stored for this UID and period (volume {{volume}}, fee {{fee}}, commission {{commission}}); the stored figures stand: post a correction if the new ones are right',
+  importRegistrationDiffers:
+    'UID {{uid}} is already in the roster, registered at {{stored}}; this line says {{stated}}: the stored time stays',
+  importRegistrationsDiffer:
+    '{{count}} line(s) state another registration time for a UID already in the roster; the stored times stay',
   importNotTime: 'not a time',
   importInFuture: 'in the future',
   importNotAfterStart: 'not after period_start',
@@ -520,6 +524,9 @@ const zh: MessageCatalogue = {
   syncLeftOutMore: '另有 {{count}} 行（服务器日志中有全部）',
   syncRestatesStored:
     '交易所的数字与该 UID 此周期已存的不同（交易量 {{volume}}，手续费 {{fee}}，佣金 {{commission}}）；以已存的数字为准：如新数字正确请提交调整',
+  importRegistrationDiffers:
+    'UID {{uid}} 已在名单中，注册时间为 {{stored}}；此行写的是 {{stated}}：保留已存的时间',
+  importRegistrationsDiffer: '有 {{count}} 行为名单中已有的 UID 写了另一个注册时间；保留已存的时间',
   importNotTime: '不是时间',
   importInFuture: '在未来',
   importNotAfterStart: '不晚于 period_start',
@@ -802,6 +809,10 @@ const ko: MessageCatalogue = {
   syncLeftOutMore: '외 {{count}}개 행(전체는 서버 로그에 있습니다)',
   syncRestatesStored:
     '이 UID와 기간에 저장된 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 저장된 수치가 유지됩니다: 새 수치가 맞다면 조정을 등록하세요',
+  importRegistrationDiffers:
+    'UID {{uid}}는 이미 명단에 있으며 등록 시각은 {{stored}}입니다. 이 행에는 {{stated}}로 적혀 있습니다: 저장된 시각이 유지됩니다',
+  importRegistrationsDiffer:
+    '{{count}}개 행이 이미 명단에 있는 UID에 다른 등록 시각을 적었습니다. 저장된 시각이 유지됩니다',
   importNotTime: '시간이 아닙니다',
   importInFuture: '미래 시점입니다',
   importNotAfterStart: 'period_start보다 뒤가 아닙니다',

@@ -187,7 +187,11 @@ export async function adminRoutes(app: FastifyInstance) {
       const result = await importUpload(deps, await operatorContext(request), input);
       // Each problem's reason in the operator's language (the run keeps it in English, with its key).
       const locale = requestLocale(request);
-      return success(request, { ...result, problems: result.problems.map((item) => inLocale(locale, item)) });
+      return success(request, {
+        ...result,
+        problems: result.problems.map((item) => inLocale(locale, item)),
+        notices: result.notices.map((item) => inLocale(locale, item)),
+      });
     },
   );
   serve(app, ENDPOINTS.adminImportRuns, async (request, page) => {
@@ -198,6 +202,7 @@ export async function adminRoutes(app: FastifyInstance) {
       rows: runs.rows.map((run) => ({
         ...run,
         problems: run.problems.map((item) => inLocale(locale, item)),
+        notices: run.notices.map((item) => inLocale(locale, item)),
       })),
     });
   });

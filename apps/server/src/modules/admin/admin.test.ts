@@ -1013,6 +1013,95 @@ describe('CSV upload', () => {
     ]);
   });
 
+  it('names roster lines that restate a known UID with another registration time; the first time stays', async () => {
+    ctx.clock.set(new Date('2026-06-01T12:00:00Z'));
+    const [moved, same, dayOnly, fresh] = [nextUid('T'), nextUid('T'), nextUid('T'), nextUid('T')];
+    const first = file([
+      'uid,registered_at',
+      `${moved},2026-01-02T10:00:00Z`,
+      `${same},2026-01-02T10:00:00Z`,
+      `${dayOnly},2026-01-02T10:30:00Z`,
+    ]);
+    expect(
+      await adminCall(ctx, operator, 'uploadImport', {
+        kind: 'referrals',
+        platId: BITGET,
+        fileName: 'roster-1.csv',
+        csv: first.text,
+      }),
+    ).toMatchObject({ state: 0, content: { status: 'succeeded', inserted: 3 } });
+    const second = file([
+      'uid,registered_at',
+      `${fresh},2026-01-06T00:00:00Z`,
+      `${moved},2026-01-05T10:00:00Z`,
+      `${same},2026-01-02T10:00:00Z`,
+      // The day alone (midnight UTC) of the stored time: the same registration, not named.
+      `${dayOnly},2026-01-02T00:00:00Z`,
+    ]);
+    const answer = await adminCall(
+      ctx,
+      operator,
+      'uploadImport',
+      { kind: 'referrals', platId: BITGET, fileName: 'roster-2.csv', csv: second.text },
+      'zh',
+    );
+    expect(answer).toMatchObject({
+      state: 0,
+      content: {
+        status: 'succeeded',
+        inserted: 1,
+        duplicates: 3,
+        problems: [],
+        notices: [
+          {
+            line: 3,
+            field: 'registered_at',
+            reason: `UID ${moved} 已在名单中，注册时间为 2026-01-02T10:00:00.000Z；此行写的是 2026-01-05T10:00:00.000Z：保留已存的时间`,
+          },
+        ],
+      },
+    });
+    expect(answer.content.notices).toHaveLength(1);
+    // The first time stays.
+    const [row] = rowsOf<{ registered_at: Date | string }>(
+      await ctx.db.execute(
+        sql`select registered_at from referrals where plat_id = ${BITGET} and uid = ${moved}`,
+      ),
+    );
+    expect(new Date(row?.registered_at ?? 0).toISOString()).toBe('2026-01-02T10:00:00.000Z');
+    // The history keeps them, in the operator's language.
+    const runs = (await adminCall(ctx, operator, 'importRuns', { pageSize: 1 }, 'ko')).content;
+    expect(runs.rows[0]).toMatchObject({
+      status: 'succeeded',
+      problemCount: 0,
+      problems: [],
+      noticeCount: 1,
+      notices: [
+        {
+          line: 3,
+          field: 'registered_at',
+          reason: `UID ${moved}는 이미 명단에 있으며 등록 시각은 2026-01-02T10:00:00.000Z입니다. 이 행에는 2026-01-05T10:00:00.000Z로 적혀 있습니다: 저장된 시각이 유지됩니다`,
+        },
+      ],
+    });
+    // The command says the same in English.
+    const out: string[] = [];
+    expect(
+      await referralsImport.run(
+        ctx.deps,
+        [String(BITGET), second.name],
+        { out: (l) => out.push(l), err: () => {} },
+        testOperatorActor,
+      ),
+    ).toBe(0);
+    expect(out).toContain(
+      `  line 3, registered_at: UID ${moved} is already in the roster, registered at 2026-01-02T10:00:00.000Z; this line says 2026-01-05T10:00:00.000Z: the stored time stays`,
+    );
+    expect(out.join('\n')).toMatch(
+      /1 line\(s\) state another registration time for a UID already in the roster/,
+    );
+  });
+
   it('imports a good rebate file, settles it, and lists the run with its result', async () => {
     const uid = nextUid('R');
     await addToRoster(ctx, BITGET, uid);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportKind, ImportProblem } from '@elex/contract';
+import { type ImportKind, type ImportProblem, translate } from '@elex/contract';
 import { type CommandIo, progressBar } from '../../lib/progress-bar.js';
 import type { OperatorCommand } from '../../ops/command.js';
 import { settlementSummary } from '../cashback/cashback.commands.js';
@@ -29,6 +29,16 @@ function reportBadLines(io: CommandIo, file: string, problems: readonly ImportPr
   }
   if (problems.length > PRINTED_PROBLEMS)
     io.err(`  … and ${problems.length - PRINTED_PROBLEMS} more problem(s).`);
+}
+
+/** Lines of an imported file named to the operator (a known UID with another registration time). */
+function reportNotices(io: CommandIo, notices: readonly ImportProblem[]) {
+  if (notices.length === 0) return;
+  io.out(translate('en', 'importRegistrationsDiffer', { count: notices.length }));
+  for (const notice of notices.slice(0, PRINTED_PROBLEMS)) {
+    io.out(`  line ${notice.line}, ${notice.field}: ${notice.reason}`);
+  }
+  if (notices.length > PRINTED_PROBLEMS) io.out(`  … and ${notices.length - PRINTED_PROBLEMS} more.`);
 }
 
 /** What each kind of file is called in the command's lines. */
@@ -97,6 +107,7 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
             (outcome.settlement ? `; ${settlementSummary(outcome.settlement)}.` : '.') +
             ` Recorded as import #${outcome.runId}.`,
         );
+        reportNotices(io, outcome.notices);
         return 0;
       } finally {
         reading.stop();

@@ -16,6 +16,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
+import { because, explained } from '../../lib/reasons.js';
 import { findUserById } from '../auth/auth.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
@@ -57,6 +58,8 @@ interface Outcome {
   settledFailed: number;
   creditedMicro: bigint;
   problems: ImportProblem[];
+  /** Lines of an imported file named to the operator (kept in the run's `problems` column). */
+  notices: ImportProblem[];
   error: string | null;
 }
 
@@ -81,8 +84,10 @@ async function recordRun(
     settledCompleted: outcome.settledCompleted,
     settledFailed: outcome.settledFailed,
     creditedMicro: outcome.creditedMicro,
-    problemCount: outcome.problems.length,
-    problems: outcome.problems.slice(0, STORED_PROBLEMS),
+    // An imported file has no problems: its notices take the column (listImportRuns reads them so).
+    ...(outcome.status === 'succeeded'
+      ? { problemCount: outcome.notices.length, problems: outcome.notices.slice(0, STORED_PROBLEMS) }
+      : { problemCount: outcome.problems.length, problems: outcome.problems.slice(0, STORED_PROBLEMS) }),
     error: outcome.error,
     startedAt: upload.startedAt,
     finishedAt,
@@ -104,6 +109,7 @@ async function recordRun(
       settledFailed: outcome.settledFailed,
       credited: usdt(outcome.creditedMicro),
       problemCount: outcome.problems.length,
+      noticeCount: outcome.notices.length,
       error: outcome.error,
     },
     at: finishedAt,
@@ -123,6 +129,7 @@ function toResult(runId: number, outcome: Outcome): ImportResult {
     settledFailed: outcome.settledFailed,
     credited: usdt(outcome.creditedMicro),
     problems: outcome.problems,
+    notices: outcome.notices,
   };
 }
 
@@ -135,6 +142,7 @@ const emptyOutcome = (status: ImportStatus, rows: number): Outcome => ({
   settledFailed: 0,
   creditedMicro: 0n,
   problems: [],
+  notices: [],
   error: null,
 });
 
@@ -233,11 +241,27 @@ export async function runCsvImport(
   try {
     return await deps.db.transaction(async (tx) => {
       const done = await ingestReferrals({ ...deps, db: tx }, input.platId, parsed.entries, source, progress);
-      const outcome = succeeded(parsed.entries.length, {
-        inserted: done.inserted,
-        duplicates: done.alreadyKnown,
-        settlement: done.settlement,
-      });
+      const outcome = {
+        ...succeeded(parsed.entries.length, {
+          inserted: done.inserted,
+          duplicates: done.alreadyKnown,
+          settlement: done.settlement,
+        }),
+        // Known UIDs stated with another registration time: counted as known, named, the first time stays.
+        notices: done.restated.map(
+          ({ index, uid, stated, stored }): ImportProblem => ({
+            line: parsed.lines[index] ?? 0,
+            field: 'registered_at',
+            ...explained(
+              because('importRegistrationDiffers', {
+                uid,
+                stored: stored.toISOString(),
+                stated: stated.toISOString(),
+              }),
+            ),
+          }),
+        ),
+      };
       const run = await recordRun(tx, deps, context, upload, outcome);
       return { ...toResult(run.id, outcome), settlement: done.settlement };
     });
@@ -304,8 +328,10 @@ export async function listImportRuns(
         settledCompleted: row.settledCompleted,
         settledFailed: row.settledFailed,
         credited: usdt(row.creditedMicro),
-        problemCount: row.problemCount,
-        problems: row.problems ?? [],
+        // A succeeded run's `problems` column holds its notices.
+        ...(row.status === 'succeeded'
+          ? { problemCount: 0, problems: [], noticeCount: row.problemCount, notices: row.problems ?? [] }
+          : { problemCount: row.problemCount, problems: row.problems ?? [], noticeCount: 0, notices: [] }),
         error: row.error,
         startedAt: row.startedAt.toISOString(),
         finishedAt: row.finishedAt.toISOString(),

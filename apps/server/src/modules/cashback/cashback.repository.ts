@@ -53,6 +53,23 @@ export async function insertReferralRows(
   return inserted;
 }
 
+/** The stored registration time of each of these UIDs in an exchange's roster (absent: not listed). */
+export async function selectRegistrations(
+  tx: Executor,
+  platId: number,
+  uids: readonly string[],
+): Promise<Map<string, Date>> {
+  const found = new Map<string, Date>();
+  for (const part of chunks([...new Set(uids)])) {
+    const rows = await tx
+      .select({ uid: referrals.uid, registeredAt: referrals.registeredAt })
+      .from(referrals)
+      .where(and(eq(referrals.platId, platId), inArray(referrals.uid, part)));
+    for (const row of rows) found.set(row.uid, row.registeredAt);
+  }
+  return found;
+}
+
 export async function findReferral(db: Executor, platId: number, uid: string) {
   const [row] = await db
     .select()

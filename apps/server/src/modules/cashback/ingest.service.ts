@@ -10,6 +10,7 @@ import {
   insertReferralRows,
   lockExchangeLedger,
   selectPeriodsTouching,
+  selectRegistrations,
 } from './cashback.repository.js';
 import type { IngestSourceKind } from './cashback.tables.js';
 import {
@@ -80,11 +81,56 @@ export async function isReferred(db: Executor, platId: number, uid: string): Pro
   return (await findReferral(db, platId, uid)) !== undefined;
 }
 
+/** A roster entry for a UID already in the roster that states another registration time. */
+export interface RestatedRegistration {
+  /** The entry's position in the batch (0-based). */
+  index: number;
+  uid: string;
+  stated: Date;
+  stored: Date;
+}
+
+const DAY = 24 * 60 * 60_000;
+
+/**
+ * Whether `stated` is another registration time than `stored`: any other time, except midnight UTC of
+ * the stored time's day (a roster that gives the day alone, e.g. a portal's date column, restates the
+ * registration an API synced to the second).
+ */
+function statesAnotherTime(stated: Date, stored: Date): boolean {
+  const at = stated.getTime();
+  const day = at % DAY === 0 && stored.getTime() >= at && stored.getTime() < at + DAY;
+  return at !== stored.getTime() && !day;
+}
+
+/** The batch's entries for UIDs now in the roster with another registration time (read after the insert). */
+async function restatedRegistrations(
+  tx: Executor,
+  platId: number,
+  entries: readonly ReferralEntry[],
+): Promise<RestatedRegistration[]> {
+  const stored = await selectRegistrations(
+    tx,
+    platId,
+    entries.map((entry) => entry.uid),
+  );
+  const restated: RestatedRegistration[] = [];
+  entries.forEach((entry, index) => {
+    const at = stored.get(entry.uid);
+    if (at && statesAnotherTime(entry.registeredAt, at)) {
+      restated.push({ index, uid: entry.uid, stated: entry.registeredAt, stored: at });
+    }
+  });
+  return restated;
+}
+
 /**
  * Adds UIDs to an exchange's roster, in one transaction, idempotent by (platId, uid): a UID already
- * known keeps its first registration time and source. Then settles the exchange's due records (a UID
- * that just joined the roster lets its waiting records settle). A batch with a bad row imports
- * nothing and throws IngestRejectedError listing every problem.
+ * known keeps its first registration time and source (first seen wins: the time decides which of the
+ * UID's trades count, and records may be settled on it). An entry that states another time for a known
+ * UID is counted as known and returned in `restated`, so the import can name it. Then settles the
+ * exchange's due records (a UID that just joined the roster lets its waiting records settle). A batch
+ * with a bad row imports nothing and throws IngestRejectedError listing every problem.
  */
 export async function ingestReferrals(
   deps: AppDeps,
@@ -92,7 +138,12 @@ export async function ingestReferrals(
   entries: readonly ReferralEntry[],
   source: IngestSource,
   options: IngestOptions = {},
-): Promise<{ inserted: number; alreadyKnown: number; settlement: SettlementResult }> {
+): Promise<{
+  inserted: number;
+  alreadyKnown: number;
+  restated: RestatedRegistration[];
+  settlement: SettlementResult;
+}> {
   const now = deps.clock.now();
   const problems = validateReferralEntries(entries, now);
   if (problems.length > 0) throw new IngestRejectedError(problems);
@@ -102,20 +153,21 @@ export async function ingestReferrals(
 
   if (options.settle === false) {
     // Idempotent inserts need no exchange lock: a bind call must not wait for a long import.
-    const inserted = await deps.db.transaction(async (tx) => {
-      const count = await insertReferralRows(tx, platId, unique, source, now);
-      if (count > 0) await notifyListedUids(tx, deps, platId);
-      return count;
+    return deps.db.transaction(async (tx) => {
+      const inserted = await insertReferralRows(tx, platId, unique, source, now);
+      if (inserted > 0) await notifyListedUids(tx, deps, platId);
+      const restated = await restatedRegistrations(tx, platId, entries);
+      return { inserted, alreadyKnown: entries.length - inserted, restated, settlement: noSettlement() };
     });
-    return { inserted, alreadyKnown: entries.length - inserted, settlement: noSettlement() };
   }
   return deps.db.transaction(async (tx) => {
     await lockExchangeLedger(tx, platId);
     const inserted = await insertReferralRows(tx, platId, unique, source, now);
     if (inserted > 0) await notifyListedUids(tx, deps, platId);
+    const restated = await restatedRegistrations(tx, platId, entries);
     options.onProgress?.(entries.length, entries.length);
     const settlement = await settleExchange(tx, deps, partner, now);
-    return { inserted, alreadyKnown: entries.length - inserted, settlement };
+    return { inserted, alreadyKnown: entries.length - inserted, restated, settlement };
   });
 }
 

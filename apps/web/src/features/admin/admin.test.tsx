@@ -794,6 +794,8 @@ describe('the exchange syncs on the imports page', () => {
               credited: '0.000000',
               problemCount: 0,
               problems: [],
+              noticeCount: 0,
+              notices: [],
               error: null,
               startedAt: '2026-01-20T12:00:00.000Z',
               finishedAt: '2026-01-20T12:00:01.000Z',
@@ -816,6 +818,57 @@ describe('the exchange syncs on the imports page', () => {
     ]);
     expect(t('admin.imports.whenBy')).toBe('When / by');
     expect((await headings(t('admin.imports.syncTitle')))[0]).toBe('Run');
+  });
+
+  it('names an imported roster line that restated a known UID with another registration time', async () => {
+    logIn();
+    const reason =
+      'UID 72000001 is already in the roster, registered at 2026-01-02T10:00:00.000Z; this line says 2026-01-05T10:00:00.000Z: the stored time stays';
+    serve({
+      '/elex/admin/whoami': () => envelope(OPERATOR),
+      '/elex/admin/catalog': () => envelope(CATALOG),
+      '/elex/admin/importRuns': () =>
+        envelope({
+          rows: [
+            {
+              id: 4,
+              kind: 'referrals',
+              platId: 4,
+              fileName: 'roster-2.csv',
+              sizeBytes: 120,
+              operator: 'ops@example.com',
+              status: 'succeeded',
+              rows: 3,
+              inserted: 1,
+              duplicates: 2,
+              settledCompleted: 0,
+              settledFailed: 0,
+              credited: '0.000000',
+              problemCount: 0,
+              problems: [],
+              noticeCount: 1,
+              notices: [{ line: 3, field: 'registered_at', reason }],
+              error: null,
+              startedAt: '2026-01-20T12:00:00.000Z',
+              finishedAt: '2026-01-20T12:00:01.000Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 10,
+        }),
+      '/elex/admin/syncRuns': () => envelope(syncRuns(null)),
+    });
+    renderRoutes(routes, '/admin/imports');
+    const runs = await screen.findByRole('region', { name: t('admin.imports.runsTitle') }, { timeout: 5000 });
+    expect(
+      within(runs).getByText(
+        `${t('msg:importRegistrationsDiffer', { count: 1 })} — ${t('admin.imports.line')} 3: ${reason}`,
+      ),
+    ).toBeVisible();
+    expect(t('msg:importRegistrationsDiffer', { count: 1 })).toMatch(
+      /^1 line\(s\) state another registration time/,
+    );
   });
 
   it('says which run pulled a skipped segment since', async () => {

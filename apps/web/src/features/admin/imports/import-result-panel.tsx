@@ -4,10 +4,43 @@ import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../components/scroll-region';
 import { formatAmount } from '../format';
 
-/** What the server made of an upload: the counts of an import, or every bad line of a refused file. */
+/** Lines of a file by number: what is wrong with each (a refused file) or what to know of it. */
+function LinesTable({ label, items }: { label: string; items: ImportResult['problems'] }) {
+  const { t } = useTranslation();
+  return (
+    <ScrollRegion label={label}>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col" className="numeric">
+              {t('admin.imports.line')}
+            </th>
+            <th scope="col">{t('admin.imports.field')}</th>
+            <th scope="col">{t('admin.imports.reason')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={`${item.line}|${item.field}|${item.reason}`}>
+              <td className="numeric">{item.line}</td>
+              <td className="mono">{item.field}</td>
+              <td className="wrap">{item.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+/**
+ * What the server made of an upload: the counts of an import (with the lines it names, e.g. a known
+ * UID stated with another registration time), or every bad line of a refused file.
+ */
 export function ImportResultPanel({ result, fileName }: { result: ImportResult; fileName: string }) {
   const { t } = useTranslation();
   if (result.status === 'succeeded') {
+    const notices = t('msg:importRegistrationsDiffer', { count: result.notices.length });
     return (
       <div className="card admin-result admin-result-ok" role="status">
         <h3>
@@ -24,6 +57,12 @@ export function ImportResultPanel({ result, fileName }: { result: ImportResult; 
             credited: formatAmount(result.credited),
           })}
         </p>
+        {result.notices.length > 0 ? (
+          <>
+            <p>{notices}</p>
+            <LinesTable label={notices} items={result.notices} />
+          </>
+        ) : null}
       </div>
     );
   }
@@ -34,28 +73,7 @@ export function ImportResultPanel({ result, fileName }: { result: ImportResult; 
         <CircleX size={20} aria-hidden="true" />
         {t('msg:importRejected', { lines })}
       </h3>
-      <ScrollRegion label={t('admin.imports.problems')}>
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col" className="numeric">
-                {t('admin.imports.line')}
-              </th>
-              <th scope="col">{t('admin.imports.field')}</th>
-              <th scope="col">{t('admin.imports.reason')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.problems.map((problem) => (
-              <tr key={`${problem.line}|${problem.field}|${problem.reason}`}>
-                <td className="numeric">{problem.line}</td>
-                <td className="mono">{problem.field}</td>
-                <td className="wrap">{problem.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <LinesTable label={t('admin.imports.problems')} items={result.problems} />
     </div>
   );
 }

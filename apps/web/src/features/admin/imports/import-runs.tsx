@@ -41,6 +41,14 @@ function ImportRunRow({ run, exchangeName }: { run: ImportRunPage['rows'][number
               : ''}
           </span>
         ) : null}
+        {run.noticeCount > 0 ? (
+          <span className="status-reason">
+            {t('msg:importRegistrationsDiffer', { count: run.noticeCount })}
+            {run.notices[0]
+              ? ` — ${t('admin.imports.line')} ${run.notices[0].line}: ${run.notices[0].reason}`
+              : ''}
+          </span>
+        ) : null}
         {run.error ? <span className="status-reason">{run.error}</span> : null}
       </td>
       <td className="numeric">{run.rows}</td>
