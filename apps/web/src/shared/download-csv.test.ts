@@ -19,4 +19,10 @@ describe('CSV export', () => {
       'v\r\n"\'=HYPERLINK(""x"")"\r\n\'@SUM(A1)\r\n\'+1+2\r\n-12.5',
     );
   });
+
+  it('neutralises the full-width = + - @ that East-Asian input types (U+FF1D, U+FF0B, U+FF0D, U+FF20)', () => {
+    expect(toCsv(['v'], [['＝1+1'], ['＋1'], ['－12'], ['＠SUM(A1)'], ['Ａ＝1']])).toBe(
+      "v\r\n'＝1+1\r\n'＋1\r\n'－12\r\n'＠SUM(A1)\r\nＡ＝1",
+    );
+  });
 });

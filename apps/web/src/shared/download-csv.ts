@@ -1,10 +1,14 @@
 /**
  * Builds a CSV file in the browser and offers it for download. Cells that a spreadsheet would run as a
- * formula (=, +, -, @ first) are prefixed with an apostrophe: exported data never executes.
+ * formula (=, +, -, @, a tab or a carriage return first, or the full-width ＝ ＋ － ＠ East-Asian input types)
+ * are prefixed with an apostrophe: exported data never executes.
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const cell = (value: string) => {
-    const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+    const safe =
+      /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value)
+        ? `'${value}`
+        : value;
     return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n');

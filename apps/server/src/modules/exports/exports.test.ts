@@ -221,7 +221,16 @@ describe('the download', () => {
   it('exports the audit log, quoting per RFC 4180 and neutralising spreadsheet formulas', async () => {
     ctx.clock.set(new Date('2026-03-09T08:00:00Z'));
     const at = ctx.clock.now();
-    const nasty = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tx', 'a, "b"\r\nc'];
+    const nasty = [
+      '=HYPERLINK("http://evil.example","x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\tx',
+      'a, "b"\r\nc',
+      // Full-width, as East-Asian input types them: some spreadsheets read them as = + - @.
+      '＝HYPERLINK("http://evil.example","x")',
+    ];
     for (const target of nasty) {
       await recordAudit(ctx.db, {
         actor: { userId: null, label: 'cli:test' },
@@ -238,6 +247,7 @@ describe('the download', () => {
       "'@SUM(A1)",
       "'\tx",
       'a, "b"\r\nc',
+      `'＝HYPERLINK("http://evil.example","x")`,
     ]);
     expect(rows[0]).toMatchObject({ at: '2026-03-09T08:00:00.000Z', actor: 'cli:test', action: 'sync.run' });
     // The export itself is in the log it exports: made the same day, after those entries.
@@ -278,6 +288,17 @@ describe('neutraliseCell', () => {
       "'\t1",
       "'\r1",
       "'-",
+    ]);
+  });
+
+  it('marks the full-width = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20) too', () => {
+    expect(['＝1+1', '＋1', '－1+1', '＠SUM(A1)', '－12', 'Ａ＝1'].map(neutraliseCell)).toEqual([
+      "'＝1+1",
+      "'＋1",
+      "'－1+1",
+      "'＠SUM(A1)",
+      "'－12",
+      'Ａ＝1',
     ]);
   });
 });
