@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { MemberAnswers } from './db/member-answers.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { requestSerializer } from './http/log-serializers.js';
 import { registerOpenApi } from './http/openapi.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
 import { requestLogger } from './http/request-logger.js';
@@ -61,7 +62,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            // The access log's URL without an export link's one-time token.
+            serializers: { req: requestSerializer },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     // Off with the logger: Fastify's own path then makes no per-request logger at all.
     ...(options.logger === false ? {} : { childLoggerFactory: requestLogger }),
     genReqId: () => randomUUID(),

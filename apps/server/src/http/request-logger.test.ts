@@ -44,6 +44,28 @@ describe("a request's log lines", () => {
     }
   });
 
+  it("at info, the access log leaves out an export link's one-time token", async () => {
+    const { app, lines } = await appLoggingAt(database, 'info');
+    try {
+      // A link that is not (or no longer) valid is logged the same way as one that downloads.
+      const token = 'a'.repeat(43);
+      const res = await app.inject({ method: 'GET', url: `/elex/admin/exports/download/${token}?lang=zh` });
+      expect(res.statusCode).toBe(410);
+      const reqId = res.headers['x-request-id'];
+      const ofRequest = lines.filter((line) => line.reqId === reqId);
+      expect(ofRequest.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+      expect(ofRequest[0]).toMatchObject({
+        req: { method: 'GET', url: '/elex/admin/exports/download/[token]?lang=zh' },
+      });
+      expect(JSON.stringify(lines)).not.toContain(token);
+      // Other URLs are logged as they came.
+      await app.inject({ method: 'GET', url: '/elex/admin/exports/downloads?x=1' });
+      expect(lines.at(-2)).toMatchObject({ req: { url: '/elex/admin/exports/downloads?x=1' } });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('at warn, writes no access log, and a warning and a fault still carry the request id', async () => {
     const { app, lines } = await appLoggingAt(database, 'warn');
     try {
