@@ -10,9 +10,19 @@ import { serverBuildOptions } from '../scripts/build-options.mjs';
  * imports only. viem (its clients, transports, signing, and the curves and ABI code beneath) waits for
  * the first payout behind an `import()`; one value import of viem's index anywhere on the start path
  * would bring it all back, as esbuild's code splitting shares the lazy chunk's modules with main.
+ * Packages left external that the start does not need (node-postgres on PGlite, the logo check's XML
+ * parser, the CLI's progress bars, CSV reading and writing) are imported with `import()` where used.
  */
 
 const HEAVY_ON_FIRST_USE = /node_modules\/(viem|ox|abitype|@noble\/curves|@scure)\//;
+/** External packages a start does not need: each is loaded by an `import()` where first used. */
+const EXTERNAL_ON_FIRST_USE = ['pg', 'saxes', 'cli-progress', 'csv-parse', 'csv-stringify'];
+
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 async function serverOutputs(): Promise<Metafile['outputs']> {
   const outdir = path.join(os.tmpdir(), 'elex-start-graph');
@@ -39,22 +49,50 @@ function reachable(outputs: Metafile['outputs'], entry: string, kinds: ReadonlyS
   return seen;
 }
 
+/** The entry's output file for a source entry point. */
+function entryOf(outputs: Metafile['outputs'], source: string): string {
+  const found = Object.entries(outputs).find(([, output]) => output.entryPoint === source);
+  if (!found) throw new Error(`no output for ${source}`);
+  return found[0];
+}
+
+/** The packages the given outputs import, by how (static or `import()`). */
+function externalPackages(outputs: Metafile['outputs'], files: Iterable<string>, kind: string): Set<string> {
+  const packages = new Set<string>();
+  for (const file of files) {
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.external && imported.kind === kind) packages.add(packageOf(imported.path));
+    }
+  }
+  return packages;
+}
+
 describe('the server start graph (the build, no timing)', () => {
+  it('imports pg, saxes, cli-progress, csv-parse and csv-stringify only with import(), on first use', async () => {
+    const outputs = await serverOutputs();
+    const main = entryOf(outputs, 'src/main.ts');
+    const atStart = externalPackages(
+      outputs,
+      reachable(outputs, main, new Set(['import-statement'])),
+      'import-statement',
+    );
+    expect(EXTERNAL_ON_FIRST_USE.filter((name) => atStart.has(name))).toEqual([]);
+    // Still used: each is imported by a chunk main.js can reach through import().
+    const everything = reachable(outputs, main, new Set(['import-statement', 'dynamic-import']));
+    const onFirstUse = externalPackages(outputs, everything, 'dynamic-import');
+    expect(EXTERNAL_ON_FIRST_USE.filter((name) => !onFirstUse.has(name))).toEqual([]);
+  });
+
   it('loads no viem at start; a payout loads it through payouts.chain-client.ts', async () => {
     const outputs = await serverOutputs();
-    const entryOf = (source: string) => {
-      const found = Object.entries(outputs).find(([, output]) => output.entryPoint === source);
-      if (!found) throw new Error(`no output for ${source}`);
-      return found[0];
-    };
-    const atStart = reachable(outputs, entryOf('src/main.ts'), new Set(['import-statement']));
+    const atStart = reachable(outputs, entryOf(outputs, 'src/main.ts'), new Set(['import-statement']));
     const heavyAtStart = [...atStart].flatMap((file) =>
       Object.keys(outputs[file]?.inputs ?? {}).filter((input) => HEAVY_ON_FIRST_USE.test(input)),
     );
     expect(heavyAtStart).toEqual([]);
 
     // The chain client is an entry of its own, imported with import() only, and it does bring viem.
-    const client = entryOf('src/modules/payouts/payouts.chain-client.ts');
+    const client = entryOf(outputs, 'src/modules/payouts/payouts.chain-client.ts');
     expect(atStart.has(client)).toBe(false);
     const withClient = reachable(outputs, client, new Set(['import-statement']));
     const viemThere = [...withClient].some((file) =>
@@ -63,7 +101,7 @@ describe('the server start graph (the build, no timing)', () => {
     expect(viemThere).toBe(true);
     const everything = reachable(
       outputs,
-      entryOf('src/main.ts'),
+      entryOf(outputs, 'src/main.ts'),
       new Set(['import-statement', 'dynamic-import']),
     );
     expect(everything.has(client)).toBe(true);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseHandle } from './client.js';
+import { isPgPool } from './pg-pool.js';
 
 /**
  * LISTEN on one channel of the database, on either engine, knowing at every moment whether what it
@@ -63,7 +64,7 @@ export async function listenForChanges(
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
   const client = (handle.db as { $client?: unknown }).$client;
   let listener: Listener;
-  if (client instanceof pg.Pool) {
+  if (isPgPool(client)) {
     const stopPooled = hearPooledConnections(client, channel, (payload) => listener.receive(payload));
     listener = new Listener(postgresLink(client, channel, options.heartbeatMs), events, options, stopPooled);
   } else if (handle.kind === 'pglite' && client) {
@@ -228,7 +229,9 @@ function postgresLink(pool: pg.Pool, channel: string, statementTimeoutMs: number
   return {
     statementTimeoutMs,
     async open(deliver, dropped) {
-      const next = new pg.Client({
+      // Already loaded with the pool (db/postgres.ts); imported here so PGlite never loads it.
+      const { default: driver } = await import('pg');
+      const next = new driver.Client({
         ...pool.options,
         // Operators find it in pg_stat_activity; keepAlive notices a peer that vanished.
         application_name: 'elex member-changes listener',

@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import { serverRoot } from '../paths.js';
-import { listenOnPooledConnection } from './member-changes-channel.js';
-import { NamingClient } from './named-statements.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -33,17 +28,9 @@ const migrationsFolder = path.join(serverRoot, 'drizzle');
 /** Opens the database and brings it to the latest migration; the same migrations serve both engines. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool: pg.Pool = new pg.Pool({
-      connectionString: target.url,
-      max: target.poolSize ?? 10,
-      Client: NamingClient,
-      onConnect: (client) => listenOnPooledConnection(pool, client),
-    });
-    // An idle client's error (a database restart) must not crash the process; the pool replaces it.
-    pool.on('error', (error) => console.warn('PostgreSQL pool: idle client error', error.message));
-    const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+    // node-postgres is loaded only when used: a server on PGlite never needs it.
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(target, migrationsFolder);
   }
   if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
   // The embedded engine is loaded only when used: a server on PostgreSQL never needs it.

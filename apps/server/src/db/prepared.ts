@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Executor } from './client.js';
+import { isPgPool } from './pg-pool.js';
 import { rowsOf } from './rows.js';
 
 /**
@@ -16,7 +17,7 @@ export async function queryPrepared<T>(
   values: readonly unknown[],
 ): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
+  if (isPgPool(client)) {
     return (await client.query<T & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
   }
   const pglite = client as { query?: (text: string, values: unknown[]) => Promise<{ rows: T[] }> };

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
 import { because, type Explained, explained } from './reasons.js';
 
 /**
@@ -46,6 +45,8 @@ export async function* streamCsv(
   columns: readonly string[],
   onProgress?: (bytesRead: number, bytesTotal: number) => void,
 ): AsyncGenerator<CsvRow | CsvProblem> {
+  // csv-parse is loaded by the first import, not at start (docs/decisions.md, "Cold start").
+  const { CsvError, parse } = await import('csv-parse');
   const total = typeof file === 'string' ? fs.statSync(file).size : file.length;
   const input = typeof file === 'string' ? fs.createReadStream(file) : Readable.from([file]);
   let bytesRead = 0;
@@ -89,7 +90,7 @@ export async function* streamCsv(
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    const line = (error as CsvError & { lines?: number }).lines ?? 0;
+    const line = (error as { lines?: number }).lines ?? 0;
     problemCount += 1;
     yield { line, field: 'file', ...explained(because('importUnreadable', { error: error.message })) };
   } finally {

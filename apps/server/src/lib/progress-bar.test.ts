@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { progressBar } from './progress-bar.js';
 
 describe('progress without a terminal', () => {
-  it('writes a line at the first step, at each tenth and at the end when lines are asked for', () => {
+  it('writes a line at the first step, at each tenth and at the end when lines are asked for', async () => {
     const out: string[] = [];
-    const progress = progressBar(
+    const progress = await progressBar(
       { out: (line) => out.push(line), err: () => {}, progressLines: true },
       'Importing',
       'rows',
@@ -20,9 +20,9 @@ describe('progress without a terminal', () => {
     ]);
   });
 
-  it('writes nothing when neither a bar nor lines are asked for (tests, embedding)', () => {
+  it('writes nothing when neither a bar nor lines are asked for (tests, embedding)', async () => {
     const out: string[] = [];
-    const progress = progressBar({ out: (line) => out.push(line), err: () => {} }, 'Importing', 'rows');
+    const progress = await progressBar({ out: (line) => out.push(line), err: () => {} }, 'Importing', 'rows');
     progress.update(10, 10);
     expect(out).toEqual([]);
   });

@@ -1,5 +1,3 @@
-import cliProgress from 'cli-progress';
-
 /** Where an operator command writes: lines, and progress bars when a terminal is watching. */
 export interface CommandIo {
   out(line: string): void;
@@ -33,15 +31,21 @@ function progressLines(io: CommandIo, label: string, unit: string) {
   };
 }
 
+export interface Progress {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
 /**
  * A progress bar on stderr; plain lines on stdout when `io.progressLines` asks for them instead;
- * otherwise nothing.
+ * otherwise nothing. cli-progress is loaded only for a bar (the CLI in a terminal), not at start.
  */
-export function progressBar(io: CommandIo, label: string, unit: string) {
+export async function progressBar(io: CommandIo, label: string, unit: string): Promise<Progress> {
   if (!io.progress) {
     if (io.progressLines) return progressLines(io, label, unit);
     return { update: (_done: number, _total: number) => {}, stop: () => {} };
   }
+  const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       format: `${label.padEnd(10)} |{bar}| {percentage}% {value}/{total} ${unit}`,

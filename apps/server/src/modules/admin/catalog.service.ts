@@ -440,9 +440,9 @@ export async function uploadLogo(
   input: { platId: number; updatedAt: string; fileName: string; content: string },
 ): Promise<CatalogExchange> {
   const bytes = Buffer.from(input.content, 'base64');
-  let type: ReturnType<typeof inspectLogo>;
+  let type: Awaited<ReturnType<typeof inspectLogo>>;
   try {
-    type = inspectLogo(bytes);
+    type = await inspectLogo(bytes);
   } catch (error) {
     if (error instanceof LogoRefusedError) throw AppError.refused(error.messageKey);
     throw error;

@@ -77,8 +77,8 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
         return 1;
       }
       const name = (await loadPartners(deps)).get(platId)?.name ?? String(platId);
-      const reading = progressBar(io, 'Reading', 'bytes');
-      const writing = progressBar(io, 'Importing', 'rows');
+      const reading = await progressBar(io, 'Reading', 'bytes');
+      const writing = await progressBar(io, 'Importing', 'rows');
       try {
         const outcome = await runCsvImport(
           deps,

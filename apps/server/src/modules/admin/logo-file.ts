@@ -1,5 +1,4 @@
 import { LOGO_UPLOAD, type MessageKey } from '@elex/contract';
-import { SaxesParser } from 'saxes';
 
 /**
  * Uploaded logos (docs/operator-console.md, "Logos"). The type is read from the content, never from
@@ -108,7 +107,9 @@ function isSafeCss(css: string): boolean {
   return !/url\s*\(/.test(text.replace(/url\(\s*(['"]?)#[\w.-]+\1\s*\)/g, ''));
 }
 
-function checkSvg(text: string): void {
+async function checkSvg(text: string): Promise<void> {
+  // The XML parser is loaded on the first SVG upload, not at start (docs/decisions.md, "Cold start").
+  const { SaxesParser } = await import('saxes');
   const parser = new SaxesParser({ xmlns: true, position: false });
   let problem: string | undefined;
   let depth = 0;
@@ -177,14 +178,14 @@ function looksLikeSvg(bytes: Buffer): string | undefined {
   return /^<(svg[\s>/]|!DOCTYPE\s+svg)/i.test(start) ? text : undefined;
 }
 
-/** The logo's real type from its bytes, after the size limit; throws LogoRefusedError. */
-export function inspectLogo(bytes: Buffer): { contentType: LogoType; extension: string } {
+/** The logo's real type from its bytes, after the size limit; rejects with LogoRefusedError. */
+export async function inspectLogo(bytes: Buffer): Promise<{ contentType: LogoType; extension: string }> {
   if (bytes.length === 0) throw new LogoRefusedError('logoTypeRefused');
   if (bytes.length > LOGO_UPLOAD.maxBytes) throw new LogoRefusedError('logoTooLarge');
   if (isPng(bytes)) return { contentType: 'image/png', extension: 'png' };
   if (isWebp(bytes)) return { contentType: 'image/webp', extension: 'webp' };
   const svg = looksLikeSvg(bytes);
   if (svg === undefined) throw new LogoRefusedError('logoTypeRefused');
-  checkSvg(svg);
+  await checkSvg(svg);
   return { contentType: 'image/svg+xml', extension: 'svg' };
 }

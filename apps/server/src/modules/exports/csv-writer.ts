@@ -1,5 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
-
 /**
  * CSV as RFC 4180 says (csv-stringify: fields with a comma, quote or line break are quoted, quotes
  * doubled, CRLF between records), safe to open in a spreadsheet: a text cell starting with = + - @,
@@ -15,9 +13,13 @@ export function neutraliseCell(value: string): string {
   return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }
 
-/** Rows as CSV text, each ending with CRLF. */
-export function csvLines(rows: readonly (readonly string[])[]): string {
+/**
+ * Rows as CSV text, each ending with CRLF. csv-stringify is loaded by the first export, not at start
+ * (docs/decisions.md, "Cold start"); after that the import is a resolved promise.
+ */
+export async function csvLines(rows: readonly (readonly string[])[]): Promise<string> {
   if (rows.length === 0) return '';
+  const { stringify } = await import('csv-stringify/sync');
   return stringify(
     rows.map((row) => row.map(neutraliseCell)),
     { record_delimiter: 'windows', eof: true },

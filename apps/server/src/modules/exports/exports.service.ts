@@ -122,11 +122,11 @@ export async function* exportChunks(
   range: ExportRange,
   pageRows: number,
 ): AsyncGenerator<string> {
-  yield `\uFEFF${csvLines([[...exportHeader(kind)]])}`;
+  yield `\uFEFF${await csvLines([[...exportHeader(kind)]])}`;
   let after: ExportKey | null = null;
   for (;;) {
     const page = await selectExportPage(db, kind, range, after, pageRows);
-    if (page.rows.length > 0) yield csvLines(page.rows);
+    if (page.rows.length > 0) yield await csvLines(page.rows);
     if (!page.next) return;
     after = page.next;
   }

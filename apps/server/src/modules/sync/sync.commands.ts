@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress';
 import type { AppDeps } from '../../deps.js';
 import { readCommandArgs } from '../../lib/cli-args.js';
 import { explained } from '../../lib/reasons.js';
@@ -101,7 +100,9 @@ export async function runSyncCommand(
     return 1;
   }
 
-  const bar = io.progress
+  // cli-progress is loaded only for a bar (the CLI in a terminal), not at start.
+  const cliProgress = io.progress ? (await import('cli-progress')).default : undefined;
+  const bar = cliProgress
     ? new cliProgress.SingleBar(
         {
           format: `${target.adapter.exchange.padEnd(8)} |{bar}| {value}/{total} segments  {segment}`,
