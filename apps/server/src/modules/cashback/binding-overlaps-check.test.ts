@@ -47,32 +47,36 @@ async function views(member: Pick<TestMember, 'token' | 'platId' | 'uid'>) {
 
 const NOTHING = { totalRebate: '0.000000', records: 0, detailTotal: '0.000000', volume: '0.000000' };
 
+/** The member deletes their account, forfeiting this balance; the call must succeed. */
+async function deleteAccount(member: Pick<TestMember, 'token'>, forfeitTotal: string) {
+  const answer = await call(
+    ctx,
+    '/elex/user/deleteAccount',
+    { passwd: PASSWORD, forfeitTotal },
+    { token: member.token },
+  );
+  expect(answer.json()).toMatchObject({ state: 0 });
+}
+
+/** The member binds their UID (the previous holder's); the call must succeed. */
+async function bindUid(member: Pick<TestMember, 'token' | 'platId' | 'uid'>) {
+  const answer = await call(
+    ctx,
+    '/elex/user/bindExchangeUid',
+    { platId: member.platId, uid: member.uid, address: ADDRESS },
+    { token: member.token },
+  );
+  expect(answer.json()).toMatchObject({ state: 0 });
+}
+
 describe('bindings of one UID that overlap in time', () => {
   it('ledger:check holds while none do, names one that starts before the previous holder’s ended, and holds again once the migration’s repair ran', async () => {
     const first = await fundedMember(ctx, { cashback: '75' });
     ctx.clock.advance(60_000);
-    expect(
-      (
-        await call(
-          ctx,
-          '/elex/user/deleteAccount',
-          { passwd: PASSWORD, forfeitTotal: '75' },
-          { token: first.token },
-        )
-      ).json(),
-    ).toMatchObject({ state: 0 });
+    await deleteAccount(first, '75');
     ctx.clock.advance(200);
     const next = { ...(await registerMember(ctx)), platId: first.platId, uid: first.uid };
-    expect(
-      (
-        await call(
-          ctx,
-          '/elex/user/bindExchangeUid',
-          { platId: next.platId, uid: next.uid, address: ADDRESS },
-          { token: next.token },
-        )
-      ).json(),
-    ).toMatchObject({ state: 0 });
+    await bindUid(next);
     expect(await views(next)).toEqual(NOTHING);
     const sound = await ledgerCheckOutput();
     expect(sound).toMatchObject({ code: 0, err: '' });
@@ -111,16 +115,7 @@ describe('bindings of one UID that overlap in time', () => {
     const holder = await fundedMember(ctx, { cashback: '20' });
     // The deletion's instance runs five seconds behind the one that stored the bind.
     ctx.clock.advance(-5_000);
-    expect(
-      (
-        await call(
-          ctx,
-          '/elex/user/deleteAccount',
-          { passwd: PASSWORD, forfeitTotal: '20' },
-          { token: holder.token },
-        )
-      ).json(),
-    ).toMatchObject({ state: 0 });
+    await deleteAccount(holder, '20');
     const [ended] = rowsOf<{ ends_before_start: boolean }>(
       await ctx.db.execute(sql`
         select unbound_at < bound_at as ends_before_start from exchange_bindings
@@ -129,16 +124,7 @@ describe('bindings of one UID that overlap in time', () => {
     expect(ended).toEqual({ ends_before_start: false });
     ctx.clock.advance(5_200);
     const next = { ...(await registerMember(ctx)), platId: holder.platId, uid: holder.uid };
-    expect(
-      (
-        await call(
-          ctx,
-          '/elex/user/bindExchangeUid',
-          { platId: next.platId, uid: next.uid, address: ADDRESS },
-          { token: next.token },
-        )
-      ).json(),
-    ).toMatchObject({ state: 0 });
+    await bindUid(next);
     expect(await views(next)).toEqual(NOTHING);
     expect(await ledgerCheckOutput()).toMatchObject({ code: 0, err: '' });
   });
