@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, operators } from '../db/schema.js';
+import { deleteOperatorRow } from '../modules/admin/admin.repository.js';
 import { bootstrapActor } from '../modules/admin/audit.service.js';
 import { grantOperator } from '../modules/admin/operators.service.js';
 import {
@@ -13,6 +14,8 @@ import {
   createMember,
 } from '../modules/cashback/test-support.js';
 import { applyDeposit, fundedMember, ownCode } from '../modules/withdrawals/test-support.js';
+import { getWithdrawal } from '../modules/withdrawals/withdrawals.decisions.js';
+import { deferred } from '../test/deferred.js';
 import { type OpsRequest, runOpsCommand } from './run-command.js';
 
 /**
@@ -170,6 +173,79 @@ describe('operator commands name their operator', () => {
     });
     expect(await latestAudit()).toMatchObject({ action: 'withdrawal.reject', actorId: first.id });
   });
+
+  it('refuses a suspended operator and a deleted one, naming what is wrong, changing nothing', async () => {
+    const suspended = await createMember(ctx);
+    const deleted = await createMember(ctx);
+    for (const who of [suspended, deleted]) {
+      expect(await ops('admin:grant', [who.email], first.email)).toMatchObject({ code: 0 });
+    }
+    // A suspension as one made before grants and suspensions were kept apart (the console refuses
+    // to suspend an operator now), and a deletion as the account's deletion leaves the row.
+    await ctx.db.execute(
+      sql`update users set suspended_at = now(), suspension_reason = 'Fraud' where id = ${suspended.id}`,
+    );
+    await ctx.db.execute(
+      sql`update users set deleted_at = now(), email = null, password_hash = null where id = ${deleted.id}`,
+    );
+    const before = await auditCount();
+    const file = path.join(dir, 'roster-3.csv');
+    fs.writeFileSync(file, 'uid,registered_at\nOPS00003,2026-01-02T00:00:00Z\n');
+    const cases: Array<[string, string]> = [
+      [
+        suspended.email,
+        `Refused: ${suspended.email} is suspended: a suspended member runs no command (reinstate them, or name another operator).`,
+      ],
+      [String(suspended.id), `Refused: ${suspended.email} is suspended`],
+      [String(deleted.id), `Refused: Member ${deleted.id}'s account was deleted: it is no operator.`],
+      [deleted.email, `Refused: No member with the e-mail ${deleted.email}.`],
+    ];
+    for (const [operator, message] of cases) {
+      const result = await ops('referrals:import', [String(BITGET), file], operator);
+      expect(result, operator).toMatchObject({ code: 2, out: '' });
+      expect(result.err).toContain(message);
+    }
+    expect(await auditCount()).toBe(before);
+  });
+
+  // PGlite is one connection: nothing there can hold the role's row while the command runs.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a role revoked while the command runs: its decision waits for the revocation, is refused and says why',
+    async () => {
+      const leaving = await createMember(ctx);
+      expect(await ops('admin:grant', [leaving.email], first.email)).toMatchObject({ code: 0 });
+      const owner = await fundedMember(ctx, { cashback: '80' });
+      const applied = await applyDeposit(ctx, owner, { amount: '60', authCode: await ownCode(ctx, owner) });
+      const id = applied.content?.id as string;
+      const held = deferred();
+      const released = deferred();
+      const revocation = ctx.db.transaction(async (tx) => {
+        await deleteOperatorRow(tx, leaving.id);
+        held.resolve();
+        await released.promise;
+      });
+      await held.promise;
+      // The command's own check reads the role (the delete is not committed): it starts.
+      const running = ops('withdrawals:reject', [id, '--reason', 'wrong address'], leaving.email);
+      const early = await Promise.race([
+        running,
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
+      ]);
+      expect(early).toBe('waiting');
+      released.resolve();
+      await revocation;
+      const result = await running;
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(
+        `Refused: ${leaving.email} is not an operator: an operator grants the role with admin:grant. The role was asked again while withdrawals:reject ran`,
+      );
+      expect(await getWithdrawal(ctx.deps, id)).toMatchObject({ status: 'pending' });
+      // Another operator decides it (and the queue is empty again for the read-only commands below).
+      expect(await ops('withdrawals:reject', [id, '--reason', 'wrong address'], first.email)).toMatchObject({
+        code: 0,
+      });
+    },
+  );
 
   it('runs read-only commands without an operator', async () => {
     expect(await ops('ledger:check', [])).toMatchObject({

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.js';
+import { AppError } from '../http/app-error.js';
 import type { CommandIo } from '../lib/progress-bar.js';
 import { type AuditActor, bootstrapActor, operatorActor } from '../modules/admin/audit.service.js';
 import { operatorsExist, resolveOperator } from '../modules/admin/operators.service.js';
@@ -31,7 +32,30 @@ export async function runOpsCommand(deps: AppDeps, request: OpsRequest, io: Comm
   if (command.needsOperator === false) return command.run(deps, request.args, io);
   const actor = await commandActor(deps, request, io);
   if (!actor) return OPERATOR_REFUSED;
-  return command.run(deps, request.args, io, actor);
+  let code: number;
+  let lost = false;
+  try {
+    code = await command.run(deps, request.args, io, actor);
+  } catch (error) {
+    // A money-moving action asks for the role again in its transaction (confirmOperatorRole) and
+    // refused: nothing of that action was written. Said below, with the reason.
+    if (!(error instanceof AppError) || error.messageKey !== 'forbidden') throw error;
+    code = OPERATOR_REFUSED;
+    lost = true;
+  }
+  // A command that failed may have been refused that way (its own message then only says
+  // "permission"): whether the operator still is one, and if not why, asked again now.
+  if (code !== 0 && actor.userId !== null) {
+    const now = await resolveOperator(deps.db, String(actor.userId));
+    if ('refusal' in now) {
+      io.err(
+        `Refused: ${now.refusal} The role was asked again while ${request.name} ran: a step it refused was not written.`,
+      );
+      return OPERATOR_REFUSED;
+    }
+  }
+  if (lost) io.err(`Refused: ${actor.label} did not hold the operator role when ${request.name} wrote.`);
+  return code;
 }
 
 /**

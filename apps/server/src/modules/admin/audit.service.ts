@@ -1,5 +1,7 @@
-import type { AuditAction, AuditEntry, AuditLogPage } from '@elex/contract';
+import { type AuditAction, type AuditEntry, type AuditLogPage, State } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
+import { AppError } from '../../http/app-error.js';
+import { holdsLiveOperatorRole } from '../../read-models/live-operators.js';
 import { insertAuditRow, selectAuditPage } from './admin.repository.js';
 
 /**
@@ -64,6 +66,19 @@ export function bootstrapActor(user: string = osUser()): AuditActor {
 /** Whether this actor is the bootstrap: a grant it makes is only valid while no operator exists. */
 export function isBootstrapActor(actor: AuditActor): boolean {
   return actor.userId === null && actor.label.startsWith('bootstrap:');
+}
+
+/**
+ * The operator's role asked again inside a money-moving action's transaction, under FOR KEY SHARE on
+ * their role and member rows: the console's guard and a command's `--operator` read it before the
+ * action began, and a revocation, suspension or deletion committing meanwhile must stop the action
+ * (the console's 1003 'forbidden'; a command says why). One committing after waits for the action.
+ * An actor without an id (the bootstrap grant, the fast lane, the payout tracker) is no operator's
+ * session to re-check.
+ */
+export async function confirmOperatorRole(tx: Executor, actor: AuditActor): Promise<void> {
+  if (actor.userId === null) return;
+  if (!(await holdsLiveOperatorRole(tx, actor.userId))) throw new AppError(State.Forbidden, 'forbidden');
 }
 
 /** An operator as the audit log names them. */

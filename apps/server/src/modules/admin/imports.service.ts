@@ -27,7 +27,7 @@ import { runErrorText } from '../sync/run-error.js';
 import { getSyncStatus, isSegmentSkip, pullSegmentCommand } from '../sync/sync.service.js';
 import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
-import { recordAudit } from './audit.service.js';
+import { confirmOperatorRole, recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 
 /**
@@ -220,6 +220,8 @@ export async function runCsvImport(
             input.onParsed?.(count);
           },
         });
+        // At the end, not the start: a revocation during a long file is not held up by it, and is seen.
+        await confirmOperatorRole(tx, context.actor);
         const outcome = succeeded(result.rows, result);
         const run = await recordRun(tx, deps, context, upload, outcome);
         return { ...toResult(run.id, outcome), settlement: result.settlement };
@@ -241,6 +243,7 @@ export async function runCsvImport(
   try {
     return await deps.db.transaction(async (tx) => {
       const done = await ingestReferrals({ ...deps, db: tx }, input.platId, parsed.entries, source, progress);
+      await confirmOperatorRole(tx, context.actor);
       const outcome = {
         ...succeeded(parsed.entries.length, {
           inserted: done.inserted,

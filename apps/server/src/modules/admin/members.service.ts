@@ -24,7 +24,7 @@ import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, balancesOf } from '../ledger/ledger.service.js';
 import { countUnderReviewOfUid } from '../withdrawals/under-review.js';
 import { findOperatorRow, selectAuditPage } from './admin.repository.js';
-import { recordAudit } from './audit.service.js';
+import { confirmOperatorRole, recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 
 /** The members page: search, a member's bindings, balances and ledger, unbinding a disputed UID. */
@@ -180,6 +180,7 @@ export async function unbindMemberUid(
 ): Promise<AdminBinding> {
   if (context.actor.userId === input.userId) throw AppError.refused('unbindOwnAccount');
   return inMoneyTransaction(deps, async (tx) => {
+    await confirmOperatorRole(tx, context.actor);
     const at = deps.clock.now();
     // The holder read under the UID's account lock, which a move, a deletion and another unbind take:
     // the binding checked and recorded below is the one ended.
@@ -318,6 +319,7 @@ export async function liftWithdrawalLock(
 ): Promise<MemberDetail> {
   if (context.actor.userId === input.userId) throw AppError.refused('withdrawalLockOwnAccount');
   await deps.db.transaction(async (tx) => {
+    await confirmOperatorRole(tx, context.actor);
     const at = deps.clock.now();
     const lockedUntil = await liftUserWithdrawalLock(tx, input.userId, at);
     await recordAudit(tx, {

@@ -9,7 +9,7 @@ import {
   insertOperatorUnlessPresent,
   lockOperatorBootstrap,
 } from './admin.repository.js';
-import { type AuditActor, isBootstrapActor, recordAudit } from './audit.service.js';
+import { type AuditActor, confirmOperatorRole, isBootstrapActor, recordAudit } from './audit.service.js';
 
 /**
  * The operator role: a row in `operators` per member who may use the console. Granted and revoked
@@ -34,7 +34,9 @@ export async function findOperator(db: Executor, userId: number): Promise<Operat
 
 /**
  * The operator a command names (`--operator`, ELEX_OPERATOR): an e-mail or a user id. Answers why
- * not when the value names nobody, or a member without the role.
+ * not when the value names nobody, a deleted account, a suspended member, or a member without the
+ * role. Asked before the command runs; its money-moving actions ask again in their transactions
+ * (`confirmOperatorRole`), and the command then says why here.
  */
 export async function resolveOperator(
   db: Executor,
@@ -51,7 +53,13 @@ export async function resolveOperator(
     return { refusal: `"${text}" is neither an e-mail nor a user id.` };
   }
   const user = await findUserById(db, userId);
-  if (!user || user.deletedAt) return { refusal: `No member with the id ${userId}.` };
+  if (!user) return { refusal: `No member with the id ${userId}.` };
+  if (user.deletedAt) return { refusal: `Member ${userId}'s account was deleted: it is no operator.` };
+  if (user.suspendedAt) {
+    return {
+      refusal: `${user.email ?? `Member ${userId}`} is suspended: a suspended member runs no command (reinstate them, or name another operator).`,
+    };
+  }
   const operator = await findOperator(db, userId);
   if (!operator) {
     return {
@@ -79,6 +87,8 @@ export async function grantOperator(deps: AppDeps, email: string, actor: AuditAc
       await lockOperatorBootstrap(tx);
       if (await anyLiveOperator(tx)) throw new OperatorCommandError(bootstrapClosed);
     }
+    // The granting operator's own role, asked again here (a revocation may have committed since).
+    await confirmOperatorRole(tx, actor);
     // An operator cannot be suspended (the console refuses it); nor is a suspended member granted the
     // role (they would get the alerts' mails). The row lock orders this against a suspension.
     if ((await lockMemberRow(tx, user.id))?.suspendedAt) {
@@ -111,6 +121,8 @@ export async function revokeOperator(deps: AppDeps, email: string, actor: AuditA
   const user = await liveAccountByEmail(deps.db, email);
   if (!user) throw new OperatorCommandError(`No member with the e-mail ${normalizeEmail(email)}.`);
   return deps.db.transaction(async (tx) => {
+    // Before the delete: an operator may revoke their own role.
+    await confirmOperatorRole(tx, actor);
     const at = deps.clock.now();
     const removed = await deleteOperatorRow(tx, user.id);
     if (removed) {

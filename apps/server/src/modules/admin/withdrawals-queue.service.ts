@@ -18,7 +18,7 @@ import {
   rejectWithdrawal,
 } from '../withdrawals/withdrawals.decisions.js';
 import { listWithdrawalQueue } from '../withdrawals/withdrawals.queue.js';
-import { recordAudit } from './audit.service.js';
+import { confirmOperatorRole, recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 
 /**
@@ -90,6 +90,7 @@ async function decideAudited(
   decide: (within: AppDeps) => Promise<DecisionResult>,
 ) {
   return deps.db.transaction(async (tx) => {
+    await confirmOperatorRole(tx, context.actor);
     const { before, after } = await decide({ ...deps, db: tx });
     await recordAudit(tx, {
       actor: context.actor,

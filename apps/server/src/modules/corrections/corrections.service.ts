@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { selectAdjustmentList } from '../../read-models/adjustment-list.js';
 import { selectCorrectionPage } from '../../read-models/correction-list.js';
-import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { findUserById, lockMemberRow } from '../auth/auth.service.js';
 import { bindingHistoryOfUser, liveBindingOf } from '../bindings/bindings.service.js';
@@ -231,6 +231,7 @@ export async function proposeCorrection(
   return toCorrection(row, member?.email ?? null);
 
   async function proposeUnderLocks(tx: Transaction): Promise<CorrectionRow> {
+    await confirmOperatorRole(tx, context.actor);
     const at = deps.clock.now();
     const balance = await lockTarget(tx, { userId: input.userId, ...target }, at);
     // A twin sent for the same member waited for these locks: it has committed by now.
@@ -299,6 +300,7 @@ export async function approveCorrection(
   id: number,
 ): Promise<Correction> {
   const row = await inMoneyTransaction(deps, async (tx) => {
+    await confirmOperatorRole(tx, context.actor);
     const pending = await lockPending(tx, id);
     if (sameOperator(pending, context.actor)) throw AppError.refused('correctionOwnApproval');
     refuseOwnAccount(pending.userId, context.actor);
@@ -333,6 +335,7 @@ export async function rejectCorrection(
   input: { id: number; reason: string },
 ): Promise<Correction> {
   const row = await deps.db.transaction(async (tx) => {
+    await confirmOperatorRole(tx, context.actor);
     const pending = await lockPending(tx, input.id);
     if (context.actor.userId !== null && pending.userId === context.actor.userId) {
       throw AppError.refused('correctionOwnDecision');

@@ -4,7 +4,7 @@ import type { Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { lockWithdrawal, refuseUnlessPayable } from '../withdrawals/withdrawals.decisions.js';
 import type { WithdrawalRow } from '../withdrawals/withdrawals.tables.js';
@@ -89,6 +89,8 @@ export async function sendWithdrawal(
     // operator is told 'accountBusy' after ACCOUNT_LOCK_WAIT_MS rather than waiting with the
     // withdrawal's row locked; the fast lane finds the withdrawal again on its next pass.
     recorded = await inMoneyTransaction(deps, async (tx) => {
+      // The operator may have lost the role since the console's guard or the command's check.
+      if (input.audit) await confirmOperatorRole(tx, input.audit.actor);
       const withdrawal = await lockWithdrawal(tx, input.id);
       const live = await livePayoutOf(tx, withdrawal.id);
       if (live) {
@@ -231,8 +233,9 @@ export async function sendWithdrawals(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       results.push({ id: String(id), outcome: { refused: error } });
-      // No node answers: the rest would wait for the same timeouts and fail the same way.
-      if (error.messageKey === 'payoutNodeUnreachable') {
+      // No node answers: the rest would wait for the same timeouts and fail the same way; an operator
+      // who lost the role meanwhile is refused the rest too.
+      if (error.messageKey === 'payoutNodeUnreachable' || error.messageKey === 'forbidden') {
         for (const rest of input.ids.slice(results.length)) {
           results.push({ id: String(rest), outcome: { refused: error } });
         }

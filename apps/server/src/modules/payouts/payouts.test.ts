@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.js';
 import { mintUsdt, testUsdtAbi, usdtBalance } from '../../test/chain/local-chain.js';
 import { listAudit } from '../admin/audit.service.js';
+import { grantOperator } from '../admin/operators.service.js';
 import { call, mailsTo } from '../auth/test-support.js';
 import { checkAllInvariants } from '../cashback/cashback.check.js';
 import { type CashbackTestContext, createMember } from '../cashback/test-support.js';
@@ -47,6 +48,8 @@ beforeAll(async () => {
   setup = await payoutTestChain();
   ctx = await createWithdrawalTestApp(payoutOverrides(setup));
   const operator = await createMember(ctx);
+  // An operator holds the role: a send asks for it again in its transaction.
+  await grantOperator(ctx.deps, operator.email, { userId: null, label: 'cli:test' });
   operatorId = operator.id;
   operatorEmail = operator.email;
 });
