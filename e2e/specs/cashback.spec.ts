@@ -118,6 +118,17 @@ test(
     const registered = await post(base, '/elex/user/register', { email, passwd: 'cashback1!', authcode });
     assert.equal(registered.state, 0, registered.message);
     const token = String(registered.content?.token);
+    // The operator is another member: an operator imports no figures crediting their own UID.
+    const operator = `cashback-ops-${randomBytes(3).toString('hex')}@example.com`;
+    const opsSentAt = Date.now();
+    assert.equal((await post(base, '/elex/user/verifyCode', { module: 1, email: operator })).state, 0);
+    const opsCode = await waitForCode(operator, opsSentAt, 20_000, smtp.dir);
+    const opsRegistered = await post(base, '/elex/user/register', {
+      email: operator,
+      passwd: 'cashback1!',
+      authcode: opsCode,
+    });
+    assert.equal(opsRegistered.state, 0, opsRegistered.message);
     // Bitget's cash rate as the site publishes it (the exchange dictionary every page loads).
     const dictionary = (await (await fetch(`${base}/elex/user/config/res.json`)).json()) as {
       content: { exchangeList: Array<{ name: string; cashRate: string }> };
@@ -129,11 +140,11 @@ test(
 
     // The operator imports the referral roster: this UID registered with our code 60 days ago, so
     // the basic cash rate applies (the speed-up rate covers the first 3 weeks only). Commands that
-    // change data name their operator: the member is made the first one (the bootstrap grant).
-    await runOps(['admin:grant', email], { dataDir, appSecret });
+    // change data name their operator: the operator's account is made the first one (the bootstrap grant).
+    await runOps(['admin:grant', operator], { dataDir, appSecret });
     const referrals = writeCsv('referrals', ['uid,registered_at', `${uid},${iso(now - 60 * DAY)}`]);
     assert.match(
-      await runOps(['referrals:import', 'Bitget', referrals, '--operator', email], { dataDir, appSecret }),
+      await runOps(['referrals:import', 'Bitget', referrals, '--operator', operator], { dataDir, appSecret }),
       /Imported .*: 1 row\(s\), 1 new, 0 already known/,
     );
 
@@ -173,7 +184,7 @@ test(
       'uid,period_start,period_end,trading_volume,fee,commission',
       ...rows.map((row) => `${uid},${iso(row.start)},${iso(row.end)},25000.5,${row.fee},${row.commission}`),
     ]);
-    const imported = await runOps(['rebates:import', 'Bitget', rebates, '--operator', email], {
+    const imported = await runOps(['rebates:import', 'Bitget', rebates, '--operator', operator], {
       dataDir,
       appSecret,
     });
@@ -185,7 +196,7 @@ test(
       imported,
     );
     // The same file again credits nothing.
-    const again = await runOps(['rebates:import', 'Bitget', rebates, '--operator', email], {
+    const again = await runOps(['rebates:import', 'Bitget', rebates, '--operator', operator], {
       dataDir,
       appSecret,
     });

@@ -294,6 +294,7 @@ const en = {
   withdrawalNotLocked: 'This member has no withdrawal lock to lift',
   withdrawalLockOwnAccount: 'You cannot lift your own withdrawal lock: another operator must',
   unbindOwnAccount: 'You cannot unbind your own UID: another operator must',
+  importOwnUid: 'UID {{uid}} is bound to your own account: another operator must import this file',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -570,6 +571,7 @@ const zh: MessageCatalogue = {
   withdrawalNotLocked: '该会员没有需要解除的提现限制',
   withdrawalLockOwnAccount: '不能解除自己的提现限制，请由其他运营人员处理',
   unbindOwnAccount: '不能解绑自己的 UID，请由其他运营人员处理',
+  importOwnUid: 'UID {{uid}} 绑定在您自己的账户上：请由其他运营人员导入此文件',
 };
 
 const ko: MessageCatalogue = {
@@ -857,6 +859,7 @@ const ko: MessageCatalogue = {
   withdrawalNotLocked: '해제할 출금 제한이 없는 회원입니다',
   withdrawalLockOwnAccount: '본인의 출금 제한은 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
   unbindOwnAccount: '본인의 UID는 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
+  importOwnUid: 'UID {{uid}}는 본인 계정에 연결되어 있습니다. 다른 운영자가 이 파일을 가져와야 합니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

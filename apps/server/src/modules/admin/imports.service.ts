@@ -213,6 +213,7 @@ export async function runCsvImport(
     try {
       const done = await deps.db.transaction(async (tx) => {
         const result = await importRebateFile(tx, deps, input.platId, input.source, source, {
+          operatorId: context.actor.userId,
           ...(input.onReadProgress ? { onReadProgress: input.onReadProgress } : {}),
           ...(input.onWriteProgress ? { onWriteProgress: input.onWriteProgress } : {}),
           onParsed: (count) => {

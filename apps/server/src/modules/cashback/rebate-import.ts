@@ -45,6 +45,11 @@ export interface RebateImportOptions {
   /** The file is read and checked: its row count, before anything is written. */
   onParsed?(rows: number): void;
   onWriteProgress?(done: number, total: number): void;
+  /**
+   * The operator importing (null: the bootstrap or a test actor): a file crediting a UID bound to
+   * their own account is refused (`importOwnUid`), as their own withdrawal, corrections and unbinds are.
+   */
+  operatorId?: number | null;
 }
 
 export interface RebateImportResult {
@@ -127,7 +132,12 @@ export async function importRebateFile(
   if (problems.length > 0) throw new RebateFileRejectedError(rows, sortByLine(problems));
 
   await lockExchangeLedger(tx, platId);
-  const clashes = [...(await storedOverlaps(tx, platId)), ...(await storedRestatements(tx, platId))];
+  const operatorId = options.operatorId ?? null;
+  const clashes = [
+    ...(await storedOverlaps(tx, platId)),
+    ...(await storedRestatements(tx, platId)),
+    ...(await ownUidLines(tx, platId, operatorId)),
+  ];
   if (clashes.length > 0) throw new RebateFileRejectedError(rows, sortByLine(clashes));
   options.onParsed?.(rows);
 
@@ -152,6 +162,10 @@ export async function importRebateFile(
     options.onWriteProgress?.(Math.min(toStore, to), toStore);
   }
   addSettlement(settlement, await settleExchange(tx, within, partner, now));
+  // Again at the end: a binding does not wait for the exchange's ledger lock, so one the operator
+  // made while a long file was being written is seen here, before the import commits.
+  const boundMeanwhile = await ownUidLines(tx, platId, operatorId);
+  if (boundMeanwhile.length > 0) throw new RebateFileRejectedError(rows, boundMeanwhile);
   return { rows, inserted, duplicates: rows - inserted, settlement };
 }
 
@@ -275,6 +289,32 @@ async function fileWideProblems(tx: Transaction): Promise<CsvProblem[]> {
     });
   }
   return problems;
+}
+
+/**
+ * Staged rows of a UID bound (live) to the importing operator: the file credits their own account, so
+ * another operator imports it (found in review: an operator could pay themselves by file).
+ */
+async function ownUidLines(
+  tx: Transaction,
+  platId: number,
+  operatorId: number | null,
+): Promise<CsvProblem[]> {
+  if (operatorId === null) return [];
+  const own = rowsOf<{ line: number; uid: string }>(
+    await tx.execute(sql`
+      select s.line, s.uid from ${STAGING} s
+      where exists (
+        select 1 from exchange_bindings b
+        where b.plat_id = ${platId} and b.uid = s.uid and b.user_id = ${operatorId} and b.unbound_at is null
+      )
+      order by s.line`),
+  );
+  return own.map((row) => ({
+    line: Number(row.line),
+    field: 'uid',
+    ...explained(because('importOwnUid', { uid: row.uid })),
+  }));
 }
 
 /** Staged rows whose period overlaps a different period of the same UID already stored. */
