@@ -4,9 +4,9 @@ import path from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, operators } from '../db/schema.js';
-import { deleteOperatorRow } from '../modules/admin/admin.repository.js';
 import { bootstrapActor } from '../modules/admin/audit.service.js';
 import { grantOperator } from '../modules/admin/operators.service.js';
+import { revocationInFlight, stillWaiting } from '../modules/admin/test-support.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -15,7 +15,6 @@ import {
 } from '../modules/cashback/test-support.js';
 import { applyDeposit, fundedMember, ownCode } from '../modules/withdrawals/test-support.js';
 import { getWithdrawal } from '../modules/withdrawals/withdrawals.decisions.js';
-import { deferred } from '../test/deferred.js';
 import { type OpsRequest, runOpsCommand } from './run-command.js';
 
 /**
@@ -217,23 +216,11 @@ describe('operator commands name their operator', () => {
       const owner = await fundedMember(ctx, { cashback: '80' });
       const applied = await applyDeposit(ctx, owner, { amount: '60', authCode: await ownCode(ctx, owner) });
       const id = applied.content?.id as string;
-      const held = deferred();
-      const released = deferred();
-      const revocation = ctx.db.transaction(async (tx) => {
-        await deleteOperatorRow(tx, leaving.id);
-        held.resolve();
-        await released.promise;
-      });
-      await held.promise;
+      const revocation = await revocationInFlight(ctx, leaving.id);
       // The command's own check reads the role (the delete is not committed): it starts.
       const running = ops('withdrawals:reject', [id, '--reason', 'wrong address'], leaving.email);
-      const early = await Promise.race([
-        running,
-        new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
-      ]);
-      expect(early).toBe('waiting');
-      released.resolve();
-      await revocation;
+      expect(await stillWaiting(running)).toBe('waiting');
+      await revocation.commit();
       const result = await running;
       expect(result.code).toBe(2);
       expect(result.err).toContain(

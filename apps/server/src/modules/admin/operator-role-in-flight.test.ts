@@ -1,7 +1,6 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deferred } from '../../test/deferred.js';
 import { NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
 import {
@@ -11,13 +10,19 @@ import {
 } from '../corrections/corrections.service.js';
 import { applyDeposit, fundedMember, memberCall, ownCode } from '../withdrawals/test-support.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
-import { deleteOperatorRow } from './admin.repository.js';
 import type { AuditActor } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 import { runCsvImport } from './imports.service.js';
 import { liftWithdrawalLock, unbindMemberUid } from './members.service.js';
 import { revokeOperator } from './operators.service.js';
-import { adminCall, type Caller, newOperator, snapshotTables } from './test-support.js';
+import {
+  adminCall,
+  type Caller,
+  newOperator,
+  revocationInFlight,
+  snapshotTables,
+  stillWaiting,
+} from './test-support.js';
 import { approveAudited, rejectAudited } from './withdrawals-queue.service.js';
 
 /**
@@ -184,22 +189,10 @@ describe('a money-moving action asks for the operator role again in its transact
       const id = requested.content?.id ?? '';
       // The revocation has deleted the role's row, not yet committed: the console's guard still reads
       // the role (the request is past the role check when the revocation commits).
-      const held = deferred();
-      const released = deferred();
-      const revocation = ctx.db.transaction(async (tx) => {
-        await deleteOperatorRow(tx, leaving.userId);
-        held.resolve();
-        await released.promise;
-      });
-      await held.promise;
+      const revocation = await revocationInFlight(ctx, leaving.userId);
       const approval = adminCall(ctx, leaving, 'approveWithdrawal', { id, txHash: `0x${'3d'.repeat(32)}` });
-      const early = await Promise.race([
-        approval,
-        new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
-      ]);
-      expect(early).toBe('waiting');
-      released.resolve();
-      await revocation;
+      expect(await stillWaiting(approval)).toBe('waiting');
+      await revocation.commit();
       expect(await approval).toMatchObject({ state: State.Forbidden });
       expect(await getWithdrawal(ctx.deps, id)).toMatchObject({ status: 'pending', txHash: null });
     },

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { deferred } from '../../test/deferred.js';
 import { findActiveUserByEmail } from '../auth/auth.repository.js';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
+import { deleteOperatorRow } from './admin.repository.js';
 import { grantOperator } from './operators.service.js';
 
 /** Test helpers for the operator console: operators and members with sessions, and the calls. */
@@ -73,3 +75,29 @@ export async function snapshotTables(ctx: CashbackTestContext, tables: readonly 
   }
   return parts.join('\n');
 }
+
+/**
+ * A revocation of this member's operator role in flight: its delete done, its transaction held open
+ * until `commit()` (PostgreSQL only: PGlite is one connection). A guard or a command's check reading
+ * the role meanwhile still sees it.
+ */
+export async function revocationInFlight(ctx: CashbackTestContext, userId: number) {
+  const held = deferred();
+  const released = deferred();
+  const done = ctx.db.transaction(async (tx) => {
+    await deleteOperatorRow(tx, userId);
+    held.resolve();
+    await released.promise;
+  });
+  await held.promise;
+  return {
+    commit: () => {
+      released.resolve();
+      return done;
+    },
+  };
+}
+
+/** The answer, or 'waiting' when it has not come within a second (it waits for a lock). */
+export const stillWaiting = <T>(answer: Promise<T>) =>
+  Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000))]);
