@@ -40,12 +40,21 @@ function asciiDomain(domain: string): string | undefined {
  * not convert is left as typed, and the schemas refuse it (not ASCII).
  */
 export function normalizeEmail(raw: string): string {
-  const email = raw.replace(/\s+/g, '').normalize('NFC').toLowerCase();
+  const email = tidyEmail(raw);
   const at = email.lastIndexOf('@');
   if (at < 0) return email;
-  const typed = email.slice(at + 1);
-  const domain = typed.endsWith('.') ? typed.slice(0, -1) : typed;
+  const domain = email.slice(at + 1);
   return `${email.slice(0, at)}@${asciiDomain(domain) ?? domain}`;
+}
+
+/**
+ * The e-mail as a form shows it back: the canonical form but for the domain's letters, which stay as
+ * the member typed them (`bücher.de`, not `xn--bcher-kva.de`, which nobody recognises as theirs).
+ */
+export function tidyEmail(raw: string): string {
+  const email = raw.replace(/\s+/g, '').normalize('NFC').toLowerCase();
+  const at = email.lastIndexOf('@');
+  return at >= 0 && email.endsWith('.') ? email.slice(0, -1) : email;
 }
 
 /**

@@ -83,6 +83,18 @@ describe('/register: the e-mail (spec section 5)', () => {
     await screen.findByRole('dialog', { name: t('auth.codeTitle') });
     expect(server.bodies('/elex/user/verifyCode')).toEqual([{ module: 1, email: 'newcomer@example.com' }]);
   });
+
+  it('keeps a Unicode domain readable in the field and sends its punycode form', async () => {
+    const server = stubAuthServer();
+    const user = userEvent.setup();
+    renderAt(<RegisterPage />, '/register');
+    await fillForm(user, 'Reader@Bücher.de.');
+    // Leaving the field tidies it (the check on blur) without turning the domain into xn--.
+    expect(emailInput()).toHaveValue('reader@bücher.de');
+    await user.click(submitButton());
+    await screen.findByRole('dialog', { name: t('auth.codeTitle') });
+    expect(server.bodies('/elex/user/verifyCode')).toEqual([{ module: 1, email: 'reader@xn--bcher-kva.de' }]);
+  });
 });
 
 describe('/register: the invite code (issue 15)', () => {

@@ -6,6 +6,7 @@ import {
   normalizeEmail,
   PATHS,
   REDIRECT_DELAY_MS,
+  tidyEmail,
 } from '@elex/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Gift } from 'lucide-react';
@@ -100,7 +101,7 @@ export default function RegisterPage() {
   const checkEmail = async () => {
     const parsed = emailSchema.safeParse(form.getValues('email'));
     if (!parsed.success) return;
-    form.setValue('email', parsed.data);
+    form.setValue('email', tidyEmail(form.getValues('email')));
     const exists = await emailExists(parsed.data);
     // A slow answer for an e-mail edited since must not mark (or clear) the one now in the field.
     if (normalizeEmail(form.getValues('email')) === parsed.data) setTaken(exists);
