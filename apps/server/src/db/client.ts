@@ -1,22 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { serverRoot } from '../paths.js';
+import type { Database, DatabaseHandle } from './database.js';
 import * as schema from './schema.js';
 
-type Schema = typeof schema;
-/** One type for both engines: repositories never know which one they run on. */
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** A repository function accepts the database or an open transaction. */
-export type Executor = Database | Transaction;
-
-export interface DatabaseHandle {
-  db: Database;
-  kind: 'pglite' | 'postgres';
-  close(): Promise<void>;
-}
+export type { Database, DatabaseHandle, Executor, Transaction } from './database.js';
 
 export type DatabaseTarget =
   /** `template`: a dump of an already migrated database to start from (tests make one per run). */

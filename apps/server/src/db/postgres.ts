@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { Database, DatabaseHandle } from './client.js';
+import type { Database, DatabaseHandle } from './database.js';
 import { listenOnPooledConnection } from './member-changes-channel.js';
 import { NamingClient } from './named-statements.js';
 import * as schema from './schema.js';
