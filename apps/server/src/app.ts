@@ -27,6 +27,7 @@ import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
 import { correctionsAdminRoutes, correctionsRoutes } from './modules/corrections/corrections.routes.js';
 import { exchangesRoutes } from './modules/exchanges/exchanges.routes.js';
 import { exportDownloadRoutes } from './modules/exports/exports.routes.js';
+import { ClockSkewWatch } from './modules/health/clock-skew.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes.js';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     deps: AppDeps;
     /** Every route as registered (method and full path): tests walk it, e.g. every /elex/admin call. */
     routeTable: ReadonlyArray<{ method: string; url: string }>;
+    /** This instance's clock against the database's: main starts it, /healthz reports its last reading. */
+    clockSkew: ClockSkewWatch;
   }
 }
 
@@ -88,6 +91,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.exchangeAdapters ? { exchangeAdapters: options.exchangeAdapters } : {}),
     ...(memberAnswers ? { memberAnswers } : {}),
   });
+
+  // Started by main (tests measure when they mean to: their clocks are set by hand, far from the database's).
+  const clockSkew = new ClockSkewWatch(app.deps, app.log);
+  app.decorate('clockSkew', clockSkew);
+  app.addHook('onClose', () => clockSkew.stop());
 
   app.decorate('endpointGuards', { member: memberOnly, operator: operatorOnly });
 

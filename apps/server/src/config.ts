@@ -90,6 +90,11 @@ const EnvSchema = z.object({
   ALERT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** An exchange's sync alerts the operators once it has failed this many runs in a row. */
   ALERT_SYNC_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
+  /**
+   * An instance whose clock is more than this many ms off the database's logs an error, alerts the
+   * operators and says so in /healthz (docs/operations.md, "Clock skew").
+   */
+  ALERT_CLOCK_SKEW_MS: z.coerce.number().int().min(100).max(3_600_000).default(2_000),
   /** Exchange affiliate APIs and the sync job (integrations/exchanges/config.ts). */
   ...exchangeEnvShape,
   /** Community bots that verify the social tasks (integrations/social/config.ts). */
@@ -135,8 +140,11 @@ export interface Config {
   /** Configured exchange affiliate APIs, by lower-case name; absent = not configured. */
   exchangeApis: ExchangeApisConfig;
   sync: SyncConfig;
-  /** Operators' alerts: the webhook (absent: mail only) and the sync failures in a row that alert. */
-  alerts: { webhookUrl: string | undefined; syncFailures: number };
+  /**
+   * Operators' alerts: the webhook (absent: mail only), the sync failures in a row that alert, and the
+   * largest difference (ms) between an instance's clock and the database's that does not.
+   */
+  alerts: { webhookUrl: string | undefined; syncFailures: number; clockSkewMs: number };
   /** On-chain payouts from the hot wallet; `enabled: false` without a key (manual payment only). */
   payouts: PayoutConfig;
 }
@@ -193,7 +201,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     exchangeApis: exchangeSettings.exchangeApis,
     sync: exchangeSettings.sync,
-    alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, syncFailures: env.ALERT_SYNC_FAILURES },
+    alerts: {
+      webhookUrl: env.ALERT_WEBHOOK_URL,
+      syncFailures: env.ALERT_SYNC_FAILURES,
+      clockSkewMs: env.ALERT_CLOCK_SKEW_MS,
+    },
     payouts: payoutSettings.payouts,
   };
 }

@@ -73,6 +73,8 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ url: config.appUrl, database: database.kind }, 'elex is serving');
+  // This instance's clock against the database's, now and every minute (app.close() stops it).
+  app.clockSkew.start();
 
   // The sync starts once the server answers: on PostgreSQL its queue (pg-boss) takes a tenth of a
   // start, and nothing a request does waits for it.

@@ -49,7 +49,12 @@ export const ALERT_KINDS = [
   'payoutWalletShort',
   'payoutStuck',
 ] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+/**
+ * Every alert: the switchable ones, and `clockSkew` (an instance's clock off the database's), which
+ * has no switch of its own and goes to the operators who have `ledgerBroken` on (a switch of its own
+ * would be a column of alert_preferences, a migration).
+ */
+export type AlertKind = (typeof ALERT_KINDS)[number] | 'clockSkew';
 
 export const AlertPreferencesSchema = z.object({
   withdrawalRequested: z.boolean(),

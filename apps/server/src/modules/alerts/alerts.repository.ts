@@ -13,6 +13,9 @@ const COLUMN: Record<AlertKind, string> = {
   dailySummary: 'daily_summary',
   payoutWalletShort: 'payout_wallet_short',
   payoutStuck: 'payout_stuck',
+  // No switch of its own (a column would be a migration): a clock off the database's breaks the
+  // ledger's time rules, so it goes with the ledger check's.
+  clockSkew: 'ledger_broken',
 };
 
 export interface AlertRecipient {

@@ -39,6 +39,7 @@ const TEMPLATES = {
   dailySummary: 'alertDailySummary',
   payoutWalletShort: 'alertPayoutWalletShort',
   payoutStuck: 'alertPayoutStuck',
+  clockSkew: 'alertClockSkew',
 } as const satisfies Record<AlertKind, AlertMailTemplate>;
 type TemplateOf<K extends AlertKind> = (typeof TEMPLATES)[K];
 

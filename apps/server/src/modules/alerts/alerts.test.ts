@@ -63,7 +63,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
   const port = (webhook.address() as AddressInfo).port;
   ctx = await createCashbackTestApp({
-    alerts: { webhookUrl: `http://127.0.0.1:${port}/hook`, syncFailures: 3 },
+    alerts: { webhookUrl: `http://127.0.0.1:${port}/hook`, syncFailures: 3, clockSkewMs: 2_000 },
   });
   ctx.clock.set(new Date('2026-05-01T09:00:00Z'));
   english = await newOperator(ctx);

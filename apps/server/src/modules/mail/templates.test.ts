@@ -66,6 +66,7 @@ const SAMPLES: { [T in MailTemplate]: MailParams[T] } = {
     since: AT,
     at: AT,
   },
+  alertClockSkew: { host: 'app-2', skewMs: -5_012, thresholdMs: 2_000, instanceAt: AT, at: AT },
 };
 
 describe('mail templates', () => {

@@ -74,6 +74,7 @@ const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'alertDailySummary',
   'alertPayoutWalletShort',
   'alertPayoutStuck',
+  'alertClockSkew',
 ];
 
 export function isMailTemplate(value: string): value is MailTemplate {
@@ -566,7 +567,8 @@ export function renderMail<T extends MailTemplate>(
     case 'alertLedgerBroken':
     case 'alertDailySummary':
     case 'alertPayoutWalletShort':
-    case 'alertPayoutStuck': {
+    case 'alertPayoutStuck':
+    case 'alertClockSkew': {
       const alert = renderAlertMail(
         template as AlertMailTemplate,
         locale,
