@@ -21,6 +21,16 @@ export async function findOperatorRow(db: Executor, userId: number) {
   return row;
 }
 
+/** The role's row held `FOR KEY SHARE`: a revocation (it deletes the row) waits for the transaction. */
+export async function holdOperatorRow(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ userId: operators.userId })
+    .from(operators)
+    .where(eq(operators.userId, userId))
+    .for('key share');
+  return row;
+}
+
 /**
  * Serialises first grants: two bootstraps on an empty database would otherwise both see no operator
  * and both grant (held until the transaction ends).

@@ -1,8 +1,8 @@
 import { type AuditAction, type AuditEntry, type AuditLogPage, State } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
-import { holdsLiveOperatorRole } from '../../read-models/live-operators.js';
-import { insertAuditRow, selectAuditPage } from './admin.repository.js';
+import { holdMemberKey } from '../auth/auth.service.js';
+import { holdOperatorRow, insertAuditRow, selectAuditPage } from './admin.repository.js';
 
 /**
  * Who did it: an operator (id and e-mail), in the console or naming themselves to a command
@@ -78,7 +78,15 @@ export function isBootstrapActor(actor: AuditActor): boolean {
  */
 export async function confirmOperatorRole(tx: Executor, actor: AuditActor): Promise<void> {
   if (actor.userId === null) return;
-  if (!(await holdsLiveOperatorRole(tx, actor.userId))) throw new AppError(State.Forbidden, 'forbidden');
+  // Both rows FOR KEY SHARE: a revocation (deletes the role's row) or an account deletion (clears the
+  // e-mail, a unique key) committing first is seen, and one coming after waits for the action to
+  // commit. KEY SHARE, not SHARE: it neither waits for nor holds up the FOR NO KEY UPDATE lock other
+  // actions take on a member row (two operators correcting each other's money at once would otherwise
+  // deadlock). A suspension of an operator is refused anyway (it reads the role after its lock).
+  const role = await holdOperatorRow(tx, actor.userId);
+  const member = await holdMemberKey(tx, actor.userId);
+  if (!role || !member || member.deletedAt || member.suspendedAt)
+    throw new AppError(State.Forbidden, 'forbidden');
 }
 
 /** An operator as the audit log names them. */

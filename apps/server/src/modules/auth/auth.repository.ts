@@ -79,6 +79,15 @@ export async function selectActiveInviters(
   return found;
 }
 
+/**
+ * The user row held `FOR KEY SHARE`: a deletion (it clears the e-mail, a unique key) waits for the
+ * transaction, while the `FOR NO KEY UPDATE` lock of a money action on the member does not.
+ */
+export async function findUserByIdForKeyShare(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('key share');
+  return row;
+}
+
 /** The user row held `FOR SHARE` until the transaction ends: an UPDATE of it waits, reads do not. */
 export async function findUserByIdForShare(db: Executor, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('share');

@@ -26,6 +26,7 @@ import {
   findActiveUserByEmailForms,
   findActiveUserByInviteCode,
   findUserById,
+  findUserByIdForKeyShare,
   findUserByIdForNoKeyUpdate,
   findUserByIdForShare,
   insertDeletedEmail,
@@ -581,6 +582,11 @@ export async function withdrawalLockedUntilInTransaction(
  */
 export function lockMemberRow(tx: Transaction, userId: number): Promise<UserRow | undefined> {
   return findUserByIdForNoKeyUpdate(tx, userId);
+}
+
+/** The member as a check that must see a deletion committed first and hold off one coming after. */
+export function holdMemberKey(tx: Executor, userId: number): Promise<UserRow | undefined> {
+  return findUserByIdForKeyShare(tx, userId);
 }
 
 /**
