@@ -1,8 +1,7 @@
 import type { SocialNetwork } from '@elex/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
-import { historyFromOf } from './history-from.js';
 
 /** A task the member was paid points for, as its entry booked it. */
 export interface ClaimedTask {
@@ -16,7 +15,7 @@ export interface ClaimedTask {
 export interface MemberTaskFacts {
   /** The member's live UIDs as task accounts (`<platId>:<uid>`), oldest binding first. */
   uidAccounts: string[];
-  /** Trading volume of those UIDs (micro-USDT), each from its binding's history start. */
+  /** Trading volume of those UIDs (micro-USDT), each from where it counts for the member (`volumeFrom`). */
   volumeMicro: bigint;
   xmeUid: string | null;
   social: Array<{ network: SocialNetwork; accountId: string; verifiedAt: Date | null }>;
@@ -35,8 +34,8 @@ export interface MemberTaskFacts {
 
 /**
  * What /elex/exchange/getExchangeTaskDetail needs of a member, in one statement (issue 14): the live
- * UIDs, their trading volume (the kept totals, or the records imported after an earlier holder's
- * deletion), the XME UID, the social accounts, the tasks already paid (each entry's amount and
+ * UIDs, their trading volume (the kept totals, or the records imported after another member's binding
+ * of the UID ended: `volumeFrom`, the bindings module's rule given as SQL), the XME UID, the social accounts, the tasks already paid (each entry's amount and
  * threshold), the payouts other members got
  * for this member's accounts, the points balance, and whether a live UID is under an open dispute. It was seven statements in three round trips.
  * The account keys are the tasks module's (`accountKey` in tasks.service.ts: `<platId>:<uid>`,
@@ -47,6 +46,8 @@ export async function selectMemberTaskFacts(
   db: Executor,
   userId: number,
   taskReason: string,
+  /** Where a UID's trading counts from for the holder of the binding `b` (bindings' tradeVolumeFromSql('b')). */
+  volumeFrom: SQL,
 ): Promise<MemberTaskFacts> {
   const [row] = rowsOf<{
     uids: Array<[number, string]> | string;
@@ -60,8 +61,7 @@ export async function selectMemberTaskFacts(
   }>(
     await db.execute(sql`
       with b as (
-        select b.id, b.plat_id, b.uid, b.bound_at,
-          ${historyFromOf('b')} as history_from
+        select b.id, b.plat_id, b.uid, b.bound_at, ${volumeFrom} as volume_from
         from exchange_bindings b where b.user_id = ${userId}::bigint and b.unbound_at is null
       ), xme as (
         select x.xme_uid from xme_bindings x where x.user_id = ${userId}::bigint
@@ -75,12 +75,12 @@ export async function selectMemberTaskFacts(
       select
         (select coalesce(json_agg(json_build_array(b.plat_id, b.uid) order by b.bound_at, b.id), '[]'::json)
           from b) as uids,
-        (select coalesce(sum(case when b.history_from is null
+        (select coalesce(sum(case when b.volume_from is null
             then (select coalesce(sum(t.trading_volume_micro), 0) from rebate_uid_totals t
               where t.plat_id = b.plat_id and t.uid = b.uid)
-            -- The records imported after an earlier holder's deletion (cashback.repository's volumeRecords).
+            -- The records imported after another member's binding ended (cashback.repository's volumeRecords).
             else (select coalesce(sum(r.trading_volume_micro), 0) from rebates r
-              where r.plat_id = b.plat_id and r.uid = b.uid and r.created_at > b.history_from)
+              where r.plat_id = b.plat_id and r.uid = b.uid and r.created_at > b.volume_from)
           end), 0) from b)::text as volume,
         (select xme.xme_uid from xme limit 1) as xme_uid,
         (select coalesce(json_agg(json_build_array(social.network, social.account_id, social.verified_at)),

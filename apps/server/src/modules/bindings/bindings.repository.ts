@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import { type ExchangeBindingRow, exchangeBindings, uidWatches, xmeBindings } from './bindings.tables.js';
@@ -24,8 +24,11 @@ export async function findLiveBinding(
  */
 export const ACCOUNT_DELETED_REASON = 'accountDeleted';
 
-/** A live binding and where its member's view of the UID's history starts (null: all of it). */
-export type LiveBindingRow = ExchangeBindingRow & { historyFrom: Date | null };
+/**
+ * A live binding, where its member's view of the UID's history starts (null: all of it), and where
+ * the UID's trading starts to count for the member's trade tasks (null: all of it).
+ */
+export type LiveBindingRow = ExchangeBindingRow & { historyFrom: Date | null; volumeFrom: Date | null };
 
 /**
  * When an earlier holder of the same UID deleted their account before this binding began: the latest
@@ -40,15 +43,48 @@ const historyFrom = sql<Date | string | null>`(
     and earlier.unbind_reason = ${ACCOUNT_DELETED_REASON}
     and earlier.unbound_at <= exchange_bindings.bound_at)`;
 
+/**
+ * Where the UID's trading starts to count for the trade tasks of the member holding the binding
+ * `binding` (the alias, or table name, of an `exchange_bindings` row in the statement): the latest end
+ * of an earlier binding of the UID held by ANOTHER member, ended by this binding's start; null when
+ * there is none (the UID's whole history counts). The one text of that rule: the claim reads it through
+ * liveBindingsOf, the task list (read-models/member-task-facts.ts) gets it from the tasks service.
+ *
+ * Every record counted for a holder's tiers while they held the UID (volume counts whatever the
+ * status) was imported before their binding ended; the next member counts those imported after it
+ * (cashback's volumeRecords), so a tier is never paid twice on the same trades: not after a deletion
+ * (the same trader under a new e-mail), not after an operator's move or unbind (the squatter paid on
+ * the owner's volume, then the owner). The member's own earlier bindings of the UID do not cut it:
+ * a member's tiers are paid once whatever they count. Found in review, 2026-11-30 (decisions).
+ */
+export function volumeFromOf(binding: string): SQL {
+  const b = sql.raw(binding);
+  return sql`(select max(earlier.unbound_at) from exchange_bindings earlier
+    where earlier.plat_id = ${b}.plat_id and earlier.uid = ${b}.uid
+      and earlier.user_id <> ${b}.user_id and earlier.unbound_at <= ${b}.bound_at)`;
+}
+
+/** In the bindings' own one-table selects the outer row is named by its table (see historyFrom). */
+const volumeFrom = sql<Date | string | null>`${volumeFromOf('exchange_bindings')}`;
+
 const asDate = (value: Date | string | null) => (value === null ? null : new Date(value));
+const liveRow = (row: {
+  binding: ExchangeBindingRow;
+  historyFrom: Date | string | null;
+  volumeFrom: Date | string | null;
+}): LiveBindingRow => ({
+  ...row.binding,
+  historyFrom: asDate(row.historyFrom),
+  volumeFrom: asDate(row.volumeFrom),
+});
 
 export async function selectLiveBindingsOfUser(db: Executor, userId: number): Promise<LiveBindingRow[]> {
   const rows = await db
-    .select({ binding: exchangeBindings, historyFrom })
+    .select({ binding: exchangeBindings, historyFrom, volumeFrom })
     .from(exchangeBindings)
     .where(and(eq(exchangeBindings.userId, userId), live))
     .orderBy(asc(exchangeBindings.boundAt), asc(exchangeBindings.id));
-  return rows.map((row) => ({ ...row.binding, historyFrom: asDate(row.historyFrom) }));
+  return rows.map(liveRow);
 }
 
 /** The live binding of a UID with where its holder's view of the history starts. */
@@ -58,11 +94,11 @@ export async function findLiveBindingWithHistory(
   uid: string,
 ): Promise<LiveBindingRow | undefined> {
   const [row] = await db
-    .select({ binding: exchangeBindings, historyFrom })
+    .select({ binding: exchangeBindings, historyFrom, volumeFrom })
     .from(exchangeBindings)
     .where(and(eq(exchangeBindings.platId, platId), eq(exchangeBindings.uid, uid), live))
     .limit(1);
-  return row && { ...row.binding, historyFrom: asDate(row.historyFrom) };
+  return row && liveRow(row);
 }
 
 export interface LiveOwner {

@@ -9,6 +9,7 @@ import {
   type UidEligibility,
   type VerifyExchangeUidResponse,
 } from '@elex/contract';
+import type { SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
@@ -35,6 +36,7 @@ import {
   selectLiveBindingsOfUser,
   type UnbindInput,
   upsertXmeBinding,
+  volumeFromOf,
 } from './bindings.repository.js';
 import type { ExchangeBindingRow } from './bindings.tables.js';
 
@@ -175,13 +177,25 @@ export async function unbindUid(
 
 /**
  * The member's live bindings, oldest first, each with `historyFrom`: where the member's view of the
- * UID's records and totals starts (after an earlier holder deleted their account; null: all of it).
+ * UID's records and totals starts (after an earlier holder deleted their account; null: all of it),
+ * and `volumeFrom`: where the UID's trading starts to count for the member's trade tasks (after any
+ * other member's binding of it ended, `tradeVolumeFromSql`).
  */
 export function liveBindingsOf(db: Executor, userId: number): Promise<LiveBindingRow[]> {
   return selectLiveBindingsOfUser(db, userId);
 }
 
-/** The live binding of a UID, if any, with `historyFrom` as in liveBindingsOf. */
+/**
+ * Where the UID's trading starts to count for the trade tasks of the holder of the binding `alias`
+ * (an `exchange_bindings` row in the caller's statement), as SQL: the latest end of another member's
+ * earlier binding of the UID (null: the whole history). The rule liveBindingsOf's `volumeFrom` reads,
+ * for the read models that place it in their statements (the task list's member facts).
+ */
+export function tradeVolumeFromSql(alias: string): SQL {
+  return volumeFromOf(alias);
+}
+
+/** The live binding of a UID, if any, with `historyFrom` and `volumeFrom` as in liveBindingsOf. */
 export function liveBindingOf(
   db: Executor,
   platId: number,

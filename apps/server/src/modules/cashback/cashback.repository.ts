@@ -507,13 +507,14 @@ export async function insertPageEventRewards(
 }
 
 /**
- * A UID as a member may see it: `historyFrom`, the latest deletion of an earlier holder before the
- * binding began (null: the whole history). The trade tasks count the records imported after it.
+ * A UID as its trading counts for a member's trade tasks: `volumeFrom`, the latest end of another
+ * member's earlier binding of it (null: the whole history; bindings' `volumeFrom`). The tasks count
+ * the records imported after it.
  */
-export interface VisibleUid {
+export interface TradingUid {
   platId: number;
   uid: string;
-  historyFrom?: Date | null;
+  volumeFrom?: Date | null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -521,29 +522,31 @@ export interface VisibleUid {
 
 /**
  * Whether the kept totals (rebate_uid_totals) answer for these UIDs: they count a UID's records from
- * the start, so not a holder's history that starts after an earlier holder's deletion.
+ * the start, so not a holder whose trading counts from another member's binding's end.
  */
-const isWholeHistory = (pairs: readonly VisibleUid[]) => pairs.every((pair) => !pair.historyFrom);
+const isWholeHistory = (pairs: readonly TradingUid[]) => pairs.every((pair) => !pair.volumeFrom);
 
-function keptTotalsOf(pairs: readonly VisibleUid[]): SQL | undefined {
+function keptTotalsOf(pairs: readonly TradingUid[]): SQL | undefined {
   return or(
     ...pairs.map((pair) => and(eq(rebateUidTotals.platId, pair.platId), eq(rebateUidTotals.uid, pair.uid))),
   );
 }
 
 /**
- * The records whose trades count towards a holder's trade tasks: after an earlier holder's deletion,
- * those imported after it (found in review, 2026-11-29). Not the cashback's rule (records settled
- * after the deletion): a record imported before the deletion and settled after it had already counted
- * for the deleted holder's tiers (volume counts whatever the status), and paid them again to whoever
- * bound the UID next, the same trader under a new e-mail. A record the deleted holder could have
- * counted was committed before the deletion, so its import time is before it.
+ * The records whose trades count towards a holder's trade tasks: after another member held the UID,
+ * those imported after that binding ended (a deletion found in review 2026-11-29, an operator's move
+ * or unbind 2026-11-30). Not the cashback's rule (records settled after a deletion): a record imported
+ * while the earlier member held the UID had counted for their tiers (volume counts whatever the
+ * status), and paid them again to the next holder, the same trader under a new e-mail or the owner
+ * after the squatter. A record the earlier member could have counted was committed before their
+ * binding ended, so its import time is before it. The task list's statement reads the same
+ * (read-models/member-task-facts.ts).
  */
-function volumeRecords(pair: VisibleUid): SQL | undefined {
+function volumeRecords(pair: TradingUid): SQL | undefined {
   return and(
     eq(rebates.platId, pair.platId),
     eq(rebates.uid, pair.uid),
-    pair.historyFrom ? gt(rebates.createdAt, pair.historyFrom) : undefined,
+    pair.volumeFrom ? gt(rebates.createdAt, pair.volumeFrom) : undefined,
   );
 }
 
@@ -551,7 +554,7 @@ function volumeRecords(pair: VisibleUid): SQL | undefined {
  * Sum of trading_volume (micro-USDT) over the rebate records of these UIDs, whatever their status,
  * each from where its trading counts for the holder (`volumeRecords`).
  */
-export async function sumTradingVolume(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
+export async function sumTradingVolume(db: Executor, pairs: readonly TradingUid[]): Promise<bigint> {
   if (pairs.length === 0) return 0n;
   if (isWholeHistory(pairs)) {
     const [row] = await db

@@ -20,9 +20,9 @@ import { selectBindingDetail } from '../../read-models/binding-detail.js';
 import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
 import { type RebateListRow, selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
-import { type LiveBindingRow, ownershipHeldUntil } from '../bindings/bindings.service.js';
+import { ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
-import { selectMemberSummary, sumTradingVolume, type VisibleUid } from './cashback.repository.js';
+import { selectMemberSummary, sumTradingVolume, type TradingUid } from './cashback.repository.js';
 import { estimateSql } from './estimate-sql.js';
 import { maskEmail } from './mask-email.js';
 import { loadPartners } from './partners.js';
@@ -37,13 +37,6 @@ const DAILY_SERIES_DAYS = 90;
  * What the member's totals count: event rewards booked into `rewards:<userId>`, cashback booked into a
  * UID, each plus the operators' corrections of that account (a debit lowers the total).
  */
-
-/** A binding as the records it lets its member see: the UID from its history's start. */
-const _pairOf = (binding: LiveBindingRow): VisibleUid => ({
-  platId: binding.platId,
-  uid: binding.uid,
-  historyFrom: binding.historyFrom,
-});
 
 /** myInfo answers kept per process, by member (db/member-answers.ts). */
 const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
@@ -231,9 +224,10 @@ export async function rewardRecords(
 
 /**
  * The cumulative trading volume (micro-USDT) of these UIDs (a member's live bindings, each from its
- * history's start): every rebate record the exchanges reported for them, whatever its settlement
- * status (a record that paid no cashback still had its trades).
+ * `volumeFrom`: after another member's binding of the UID ended): every rebate record the exchanges
+ * reported for them, whatever its settlement status (a record that paid no cashback still had its
+ * trades).
  */
-export function tradingVolumeOf(db: Executor, pairs: readonly VisibleUid[]): Promise<bigint> {
+export function tradingVolumeOf(db: Executor, pairs: readonly TradingUid[]): Promise<bigint> {
   return sumTradingVolume(db, pairs);
 }

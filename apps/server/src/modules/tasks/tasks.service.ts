@@ -24,7 +24,7 @@ import { ValidationError } from '../../http/validation.js';
 import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
 import { type ClaimedTask, selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
-import { liveBindingsOf, lockXmeUid, xmeUidOf } from '../bindings/bindings.service.js';
+import { liveBindingsOf, lockXmeUid, tradeVolumeFromSql, xmeUidOf } from '../bindings/bindings.service.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
 import { isUidFrozen } from '../support/frozen.js';
@@ -225,7 +225,7 @@ async function enabledTask(db: Executor, taskId: string): Promise<TaskDefinition
 export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
   const [definitions, found] = await Promise.all([
     selectTaskDefinitions(deps.db),
-    selectMemberTaskFacts(deps.db, userId, TASK_REASON),
+    selectMemberTaskFacts(deps.db, userId, TASK_REASON, tradeVolumeFromSql('b')),
   ]);
   const facts: MemberFacts = {
     uids: found.uidAccounts,

@@ -2,6 +2,7 @@ import { forfeitOnDeletion, type Task, type TaskDetail } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
+import { adminCall, newOperator } from '../admin/test-support.js';
 import { users } from '../auth/auth.tables.js';
 import { call, nextEmail, PASSWORD, signUp } from '../auth/test-support.js';
 import { unbindUid } from '../bindings/bindings.service.js';
@@ -15,6 +16,7 @@ import {
   nextUid,
 } from '../cashback/test-support.js';
 import { supportRequests } from '../support/support.tables.js';
+import { openDispute } from '../withdrawals/test-support.js';
 import { listTaskDefinitions, updateTaskDefinition } from './tasks.service.js';
 import { taskPayouts } from './tasks.tables.js';
 
@@ -628,5 +630,70 @@ describe('trade tasks after a deletion', () => {
       progress: '10000.000000',
     });
     expect((await claim(second, 'tradeTier1')).state).toBe(0);
+  });
+});
+
+describe('trade tasks after an operator moves the UID', () => {
+  const tier1 = async (token: string) => taskOf(await detail(token), 'tradeTier1');
+
+  /** A member who bound a UID, traded 20,000 USDT on it and was paid tier 1 for it. */
+  async function paidHolder(prefix: string) {
+    const email = nextEmail(prefix);
+    const token = await signUp(ctx, email);
+    const uid = await bindReferredUid(token);
+    await trade(uid, ['20000']);
+    expect((await claim(token, 'tradeTier1')).state).toBe(0);
+    const [member] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    return { token, uid, userId: Number(member?.id) };
+  }
+
+  it("does not pay the owner's tiers again on the volume the squatter was paid for (support.moveBinding)", async () => {
+    const operator = await newOperator(ctx);
+    const squatter = await paidHolder('squatter');
+    const owner = await signUp(ctx, nextEmail('owner'));
+    const opened = await openDispute(ctx, { token: owner }, { platId: BITGET, uid: squatter.uid });
+    expect(opened.state).toBe(0);
+    expect(await adminCall(ctx, operator, 'support/moveBinding', { id: opened.content.id })).toMatchObject({
+      state: 0,
+      content: { resolution: 'moved' },
+    });
+
+    expect(await tier1(owner)).toMatchObject({ state: 'unfinished', progress: '0.000000' });
+    expect((await detail(owner)).tradingVolume).toBe('0.000000');
+    const before = await points(owner);
+    expect(await claim(owner, 'tradeTier1')).toMatchObject({ message: 'Claim Failed: Not Achieved' });
+    expect(await points(owner)).toBe(before);
+
+    // What the owner trades once the UID is theirs counts.
+    ctx.clock.advance(4 * DAY_MS);
+    await trade(squatter.uid, ['10000']);
+    expect(await tier1(owner)).toMatchObject({ state: 'claim', progress: '10000.000000' });
+    expect((await claim(owner, 'tradeTier1')).state).toBe(0);
+  });
+
+  it("does not pay the next member's tiers again after an operator's unbind; the same member's own volume stays theirs", async () => {
+    const operator = await newOperator(ctx);
+    const first = await paidHolder('unbound');
+    const { userId } = first;
+    const unbind = (holder: number) =>
+      adminCall(ctx, operator, 'unbindUid', {
+        userId: holder,
+        platId: BITGET,
+        uid: first.uid,
+        reason: 'Disputed',
+      });
+    expect(await unbind(userId)).toMatchObject({ state: 0 });
+
+    // Bound again by the member who had it: their own trades, already paid to them, still count.
+    ctx.clock.advance(60_000);
+    expect((await bindAgain(first.token, first.uid)).state).toBe(0);
+    expect(await tier1(first.token)).toMatchObject({ state: 'claimed', progress: '20000.000000' });
+    expect(await unbind(userId)).toMatchObject({ state: 0 });
+
+    ctx.clock.advance(60_000);
+    const next = await signUp(ctx, nextEmail('next-holder'));
+    expect((await bindAgain(next, first.uid)).state).toBe(0);
+    expect(await tier1(next)).toMatchObject({ state: 'unfinished', progress: '0.000000' });
+    expect(await claim(next, 'tradeTier1')).toMatchObject({ message: 'Claim Failed: Not Achieved' });
   });
 });
