@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { historyFromOf } from './history-from.js';
@@ -14,19 +14,26 @@ export interface RebateListFilter {
   endBefore: Date | undefined;
 }
 
+/**
+ * A record as the member's answer carries it: PostgreSQL writes the text (ids, ISO times, amounts in
+ * USDT with six decimals), so the app parses no date or bigint and formats none (issue 14: at 100
+ * records a page that was a fifth of the app's time per answer).
+ */
 export interface RebateListRow {
-  id: number;
+  id: string;
   platId: number;
   uid: string;
-  periodStart: Date;
-  periodEnd: Date;
-  tradingVolumeMicro: bigint;
-  feeMicro: bigint;
+  /** ISO 8601, UTC, milliseconds (what Date.toISOString writes). */
+  periodStart: string;
+  periodEnd: string;
+  /** USDT, six decimals (what fromScaled(micro, 6) writes). */
+  tradingVolume: string;
+  fee: string;
   /** Completed: the amount paid; pending: the estimate with today's rates; failed: 0. */
-  amountMicro: bigint;
+  amount: string;
   status: 'pending' | 'completed' | 'failed';
   failureReason: string | null;
-  createdAt: Date;
+  createdAt: string;
 }
 
 /** The member's live UIDs the filter lets through, with where each one's visible history starts. */
@@ -125,7 +132,9 @@ export async function selectRebateList(
   filter: RebateListFilter,
   page: RebateListPage,
   estimate: EstimateSql,
-): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen'> {
+  /** Records from either end of the list a page by number may reach (CASHBACK.pageNumberReach). */
+  reach: number,
+): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen' | { tooDeep: true; total: number }> {
   const { uids, total } = await selectListedUids(db, filter);
   if ('after' in page) {
     const rows = uids.length === 0 ? [] : await selectRecordsAfter(db, filter, uids, page, estimate);
@@ -135,11 +144,14 @@ export async function selectRebateList(
     return { rows, total };
   }
   if (uids.length === 0 || page.offset >= total) return { rows: [], total };
+  // A page wholly between the newest and the oldest `reach` records would read and sort every UID's
+  // records down to it: refused, the cursor reads there (issue 14).
+  if (page.offset >= reach && page.offset + page.limit <= total - reach) return { tooDeep: true, total };
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const rows = rowsOf<RebateListDbRow>(
+  const rows = rowsOf<RebateListRow>(
     await db.execute(sql`
       with rate as (${estimate.rates}),
       p as (${listedUidsTable(uids)}),
@@ -152,7 +164,7 @@ export async function selectRebateList(
       )
       ${pageRecords(estimate)}`),
   );
-  return { rows: rows.map(toRow), total };
+  return { rows, total };
 }
 
 /**
@@ -161,17 +173,27 @@ export async function selectRebateList(
  */
 function pageRecords(estimate: EstimateSql) {
   return sql`
-      select r.id, r.plat_id, r.uid, r.period_start, r.period_end, r.trading_volume_micro::text,
-        r.fee_micro::text, r.status, r.failure_reason, r.created_at,
-        (case r.status
+      select r.id::text as id, r.plat_id as "platId", r.uid, ${isoText('r.period_start')} as "periodStart",
+        ${isoText('r.period_end')} as "periodEnd", ${usdtText('r.trading_volume_micro')} as "tradingVolume",
+        ${usdtText('r.fee_micro')} as fee, r.status, r.failure_reason as "failureReason",
+        ${isoText('r.created_at')} as "createdAt",
+        ${usdtText(sql`(case r.status
           when 'completed' then coalesce(r.amount_micro, 0)
           when 'pending' then case when rate.plat_id is null then 0 else ${estimate.recordEstimate} end
-          else 0 end)::text as amount
+          else 0 end)::bigint`)} as amount
       from page join rebates r on r.id = page.id
       left join rate on rate.plat_id = r.plat_id
       left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
       order by r.period_end desc, r.id desc`;
 }
+
+/** A timestamptz as Date.toISOString writes it (UTC, milliseconds cut, not rounded: as a Date keeps them). */
+const isoText = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** Micro-USDT as USDT with six decimals, as fromScaled(micro, 6) writes it ("0.000000", "-1.500000"). */
+const usdtText = (micro: string | SQL) =>
+  sql`(${typeof micro === 'string' ? sql.raw(micro) : micro} * 0.000001::numeric)::text`;
 
 /** The listed UIDs as a CTE `p`: arrays, so one text serves every member and number of UIDs. */
 function listedUidsTable(uids: ListedUid[]) {
@@ -197,7 +219,7 @@ async function selectRecordsAfter(
   page: { after: number; limit: number },
   estimate: EstimateSql,
 ): Promise<RebateListRow[]> {
-  const rows = rowsOf<RebateListDbRow>(
+  const rows = rowsOf<RebateListRow>(
     await db.execute(sql`
       with rate as (${estimate.rates}),
       p as (${listedUidsTable(uids)}),
@@ -217,7 +239,7 @@ async function selectRecordsAfter(
       )
       ${pageRecords(estimate)}`),
   );
-  return rows.map(toRow);
+  return rows;
 }
 
 /** Whether the record is one of the listed UIDs' that the member sees (after an earlier holder's deletion). */
@@ -232,34 +254,4 @@ async function cursorIsSeen(db: Executor, uids: ListedUid[], recordId: number): 
       ) as seen`),
   );
   return found[0]?.seen === true;
-}
-
-interface RebateListDbRow {
-  id: string | number;
-  plat_id: number;
-  uid: string;
-  period_start: Date | string;
-  period_end: Date | string;
-  trading_volume_micro: string;
-  fee_micro: string;
-  amount: string;
-  status: RebateListRow['status'];
-  failure_reason: string | null;
-  created_at: Date | string;
-}
-
-function toRow(row: RebateListDbRow): RebateListRow {
-  return {
-    id: Number(row.id),
-    platId: Number(row.plat_id),
-    uid: row.uid,
-    periodStart: date(row.period_start),
-    periodEnd: date(row.period_end),
-    tradingVolumeMicro: BigInt(row.trading_volume_micro),
-    feeMicro: BigInt(row.fee_micro),
-    amountMicro: BigInt(row.amount),
-    status: row.status,
-    failureReason: row.failure_reason,
-    createdAt: date(row.created_at),
-  };
 }

@@ -1,11 +1,11 @@
 import {
   type BindingDetail,
+  CASHBACK,
   DECIMALS,
   fromScaled,
   type MyInfo,
   type PendingRebates,
   type RebatePage,
-  type RebateRecord,
   type RebateStatus,
   type RewardPage,
   State,
@@ -18,7 +18,7 @@ import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { selectBindingDetail } from '../../read-models/binding-detail.js';
 import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
-import { type RebateListRow, selectRebateList } from '../../read-models/rebate-list.js';
+import { selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
 import { ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
@@ -73,22 +73,6 @@ async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   for (const binding of answer.exchangeBinds) Object.freeze(binding);
   Object.freeze(answer.exchangeBinds);
   return Object.freeze(answer);
-}
-
-function toRecord(row: RebateListRow): RebateRecord {
-  return {
-    id: String(row.id),
-    platId: row.platId,
-    uid: row.uid,
-    periodStart: row.periodStart.toISOString(),
-    periodEnd: row.periodEnd.toISOString(),
-    tradingVolume: usdt(row.tradingVolumeMicro),
-    fee: usdt(row.feeMicro),
-    amount: usdt(row.amountMicro),
-    status: row.status,
-    failureReason: row.failureReason,
-    createdAt: row.createdAt.toISOString(),
-  };
 }
 
 /** /elex/user/seeRebateByExchangeId: the member's own live binding of a UID, in one statement. */
@@ -159,19 +143,29 @@ export async function rebateRecords(
       ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
       : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
+    CASHBACK.pageNumberReach,
   );
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).
   if (list === 'cursorNotSeen') throw new ValidationError('after', 'invalidValue');
+  // A page number deep between the list's ends: refused, naming the reach and the way on (issue 14).
+  if ('tooDeep' in list) {
+    throw new AppError(State.ValidationFailed, 'rebatePageTooDeep', {
+      page: query.page,
+      total: list.total,
+      reach: CASHBACK.pageNumberReach,
+    });
+  }
   const { rows, total } = list;
   // A full page may have more after it; a short one ends the list.
   const last = rows.length === query.pageSize ? rows.at(-1) : undefined;
   return {
-    records: rows.map(toRecord),
+    // The rows are the records' wire form already (PostgreSQL wrote their text).
+    records: rows,
     total,
     page: query.page,
     pageSize: query.pageSize,
-    next: last ? String(last.id) : null,
+    next: last ? last.id : null,
   };
 }
 
