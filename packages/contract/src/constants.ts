@@ -89,7 +89,7 @@ export const CASHBACK = {
    * database would read and sort every UID's records down to it (page 600 of a 120,000-record list: a
    * second and a half at p99). `after` (the previous page's `next`) reads any depth at one page's cost.
    */
-  pageNumberReach: 5000,
+  pageNumberReach: 2000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */
