@@ -83,13 +83,6 @@ export const CASHBACK = {
    * record before it.
    */
   exportPageSize: 1000,
-  /**
-   * How deep a page by number goes into the records (issue 14): pages within the newest or the oldest
-   * this many records are answered; one wholly between them is refused (rebatePageTooDeep), since the
-   * database would read and sort every UID's records down to it (page 600 of a 120,000-record list: a
-   * second and a half at p99). `after` (the previous page's `next`) reads any depth at one page's cost.
-   */
-  pageNumberReach: 2000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */

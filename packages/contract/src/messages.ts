@@ -18,8 +18,6 @@ const en = {
   tryAgain: 'Try again',
   invalidField: '{{field}}: {{reason}}',
   invalidValue: 'invalid value',
-  rebatePageTooDeep:
-    'Page {{page}} is too deep into your {{total}} records: page numbers reach the newest and the oldest {{reach}}. Filter the list (exchange, status or dates), export it as CSV, or go on from the previous page with its next as after.',
   requiredValue: 'this field is required',
   emailRequired: 'please enter email address',
   emailInvalid: 'please enter a correct email address',
@@ -315,8 +313,6 @@ const zh: MessageCatalogue = {
   tryAgain: '重试',
   invalidField: '{{field}}：{{reason}}',
   invalidValue: '值无效',
-  rebatePageTooDeep:
-    '第 {{page}} 页超出了页码可查看的范围（共 {{total}} 条记录）：页码只能查看最新和最早的各 {{reach}} 条。请筛选列表（交易所、状态或日期）、导出 CSV，或以上一页的 next 作为 after 继续查看。',
   requiredValue: '此项为必填项',
   emailRequired: '请输入邮箱地址',
   emailInvalid: '请输入正确的邮箱地址',
@@ -591,8 +587,6 @@ const ko: MessageCatalogue = {
   tryAgain: '다시 시도',
   invalidField: '{{field}}: {{reason}}',
   invalidValue: '유효하지 않은 값',
-  rebatePageTooDeep:
-    '{{page}} 페이지는 전체 {{total}}건의 기록에서 너무 깊습니다: 페이지 번호로는 최신 및 가장 오래된 {{reach}}건까지만 볼 수 있습니다. 목록을 필터링하거나(거래소, 상태 또는 날짜) CSV로 내보내거나, 이전 페이지의 next를 after로 보내 이어서 보세요.',
   requiredValue: '필수 항목입니다',
   emailRequired: '이메일 주소를 입력해 주세요',
   emailInvalid: '올바른 이메일 주소를 입력해 주세요',

@@ -132,9 +132,7 @@ export async function selectRebateList(
   filter: RebateListFilter,
   page: RebateListPage,
   estimate: EstimateSql,
-  /** Records from either end of the list a page by number may reach (CASHBACK.pageNumberReach). */
-  reach: number,
-): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen' | { tooDeep: true; total: number }> {
+): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen'> {
   const { uids, total } = await selectListedUids(db, filter);
   if ('after' in page) {
     const rows = uids.length === 0 ? [] : await selectRecordsAfter(db, filter, uids, page, estimate);
@@ -144,9 +142,6 @@ export async function selectRebateList(
     return { rows, total };
   }
   if (uids.length === 0 || page.offset >= total) return { rows: [], total };
-  // A page wholly between the newest and the oldest `reach` records would read and sort every UID's
-  // records down to it: refused, the cursor reads there (issue 14).
-  if (page.offset >= reach && page.offset + page.limit <= total - reach) return { tooDeep: true, total };
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;

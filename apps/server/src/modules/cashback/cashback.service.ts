@@ -1,6 +1,5 @@
 import {
   type BindingDetail,
-  CASHBACK,
   DECIMALS,
   fromScaled,
   type MyInfo,
@@ -143,19 +142,10 @@ export async function rebateRecords(
       ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
       : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
-    CASHBACK.pageNumberReach,
   );
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).
   if (list === 'cursorNotSeen') throw new ValidationError('after', 'invalidValue');
-  // A page number deep between the list's ends: refused, naming the reach and the way on (issue 14).
-  if ('tooDeep' in list) {
-    throw new AppError(State.ValidationFailed, 'rebatePageTooDeep', {
-      page: query.page,
-      total: list.total,
-      reach: CASHBACK.pageNumberReach,
-    });
-  }
   const { rows, total } = list;
   // A full page may have more after it; a short one ends the list.
   const last = rows.length === query.pageSize ? rows.at(-1) : undefined;

@@ -1,4 +1,4 @@
-import { CASHBACK, fromScaled, State } from '@elex/contract';
+import { fromScaled } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
@@ -14,11 +14,10 @@ import {
 } from './test-support.js';
 
 /**
- * A heavy trader's records by page number (issue 14). Each UID's newest (or oldest) records are merged
- * up to the page asked for, so page 600 of a 120,000-record list made the database read and sort
- * 60,000 records per UID: 1.6 s at p99 under load. Page numbers reach the newest and the oldest
- * CASHBACK.pageNumberReach records; a page between them is refused with a message naming the page,
- * the reach and the way on (filters, the CSV export, `after`), and the cursor reads any depth.
+ * A long list of records by page number and by cursor (issue 14): a page is read from the nearer end
+ * of the list, and every page, however deep, answers the records the table holds in the list's order,
+ * as text the contract writes. (Refusing deep page numbers was tried and rejected: the web's pager walks
+ * by number, so a heavy trader would meet the refusal; decisions.md.)
  */
 let ctx: CashbackTestContext;
 let member: string;
@@ -27,9 +26,8 @@ const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const api = { kind: 'api', label: 'test' } as const;
 const HOUR_MS = 3_600_000;
 const START = Date.parse('2025-01-01T00:00:00Z');
-const REACH = CASHBACK.pageNumberReach;
-/** Enough hourly records for a middle that neither end's reach covers. */
-const RECORDS = 2 * REACH + 250;
+/** Hourly records: pages from the newest end, the middle and the oldest end. */
+const RECORDS = 1_250;
 
 const as = (body: object, lang = 'en') =>
   call(ctx, '/elex/user/seeRebateData', body, { token: member, lang }).then((res) => res.json());
@@ -66,8 +64,8 @@ async function allIds(): Promise<string[]> {
   ).map((row) => row.id);
 }
 
-describe('seeRebateData pages by number deep in a long list', () => {
-  it('answers pages within the reach of either end, and refuses one between them, naming the way on', async () => {
+describe('seeRebateData pages deep in a long list', () => {
+  it('answers every page by number, near either end and in the middle, as the table and the cursor order them', async () => {
     const ids = await allIds();
     expect(ids).toHaveLength(RECORDS);
     const pageSize = 100;
@@ -77,36 +75,17 @@ describe('seeRebateData pages by number deep in a long list', () => {
       expect(answer.content.total).toBe(RECORDS);
       return answer.content.records.map((record: { id: string }) => record.id);
     };
-    // The newest REACH records: the last page of them is still read.
-    const lastNear = REACH / pageSize;
-    expect(await page(lastNear)).toEqual(ids.slice(REACH - pageSize, REACH));
-    // A page ending within the oldest REACH records, and the last page.
-    const firstFar = Math.floor((RECORDS - REACH) / pageSize) + 1;
-    expect(await page(firstFar)).toEqual(ids.slice((firstFar - 1) * pageSize, firstFar * pageSize));
     const last = Math.ceil(RECORDS / pageSize);
-    expect(await page(last)).toEqual(ids.slice((last - 1) * pageSize));
-
-    // Between them: refused, naming the page and the reach, in each language.
-    for (const deep of [lastNear + 1, firstFar - 1]) {
-      const refused = await as({ page: deep, pageSize });
-      expect(refused.state).toBe(State.ValidationFailed);
-      expect(refused.content).toBeNull();
-      expect(refused.message).toContain(`${deep}`);
-      expect(refused.message).toContain(`${REACH}`);
-      expect(refused.message).toContain('after');
+    for (const number of [1, 2, 6, 7, 12, last]) {
+      expect(await page(number), `page ${number}`).toEqual(
+        ids.slice((number - 1) * pageSize, number * pageSize),
+      );
     }
-    for (const lang of ['zh', 'ko']) {
-      const refused = await as({ page: lastNear + 1, pageSize }, lang);
-      expect(refused.state).toBe(State.ValidationFailed);
-      expect(refused.message).toContain(`${REACH}`);
-      expect(refused.message).not.toBe((await as({ page: lastNear + 1, pageSize })).message);
-    }
-
-    // The cursor reads the same middle: the records after the last one page numbers reach.
-    const after = await as({ pageSize, after: ids[REACH - 1] });
+    // The cursor reads the same middle: the records after the last one of page 6.
+    const after = await as({ pageSize, after: ids[6 * pageSize - 1] });
     expect(after.state).toBe(0);
     expect(after.content.records.map((record: { id: string }) => record.id)).toEqual(
-      ids.slice(REACH, REACH + pageSize),
+      ids.slice(6 * pageSize, 7 * pageSize),
     );
   });
 
