@@ -23,7 +23,11 @@ export function runCommandAs<Io extends { out(line: string): void; err(line: str
  * A member row holding the operator role, made directly in the database (no e-mail code flow):
  * for tests that run the CLI as a child process with `--operator` or ELEX_OPERATOR.
  */
-export async function seedOperator(deps: AppDeps, email: string): Promise<{ userId: number; email: string }> {
+export async function seedOperator(
+  deps: AppDeps,
+  email: string,
+  grantedBy: AuditActor = bootstrapActor('test'),
+): Promise<{ userId: number; email: string }> {
   const code = () => randomBytes(5).toString('hex').toUpperCase();
   const user = await insertUserUnlessTaken(deps.db, {
     email,
@@ -34,6 +38,6 @@ export async function seedOperator(deps: AppDeps, email: string): Promise<{ user
     createdAt: deps.clock.now(),
   });
   if (!user) throw new Error(`seedOperator: ${email} or a code is taken`);
-  await grantOperator(deps, email, bootstrapActor('test'));
+  await grantOperator(deps, email, grantedBy);
   return { userId: user.id, email };
 }

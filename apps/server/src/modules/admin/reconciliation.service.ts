@@ -18,7 +18,7 @@ import { maskEmail } from '../cashback/mask-email.js';
 import { loadPartners } from '../cashback/partners.js';
 import { REFERRAL_GRACE_DAYS, type SettlementResult, settleRebates } from '../cashback/settlement.service.js';
 import type { AuditActor } from './audit.service.js';
-import { recordAudit } from './audit.service.js';
+import { confirmOperatorRole, recordAudit } from './audit.service.js';
 import {
   type CommissionFigures,
   type OpenRebateRow,
@@ -238,8 +238,11 @@ export async function settleAudited(
   return settleRebates(deps, {
     ...(platId === undefined ? {} : { platId }),
     ...(uid === undefined ? {} : { uid }),
-    onSettled: (tx, settledPlatId, settlement) =>
-      recordAudit(tx, {
+    // The role asked again in each exchange's transaction that settled anything (at its end, as an
+    // import asks): a revocation meanwhile rolls that exchange's settlement back and stops the rest.
+    onSettled: async (tx, settledPlatId, settlement) => {
+      await confirmOperatorRole(tx, actor);
+      await recordAudit(tx, {
         actor,
         action: 'rebates.settle',
         target: uid === undefined ? `settlement:${settledPlatId}` : `settlement:${settledPlatId}:${uid}`,
@@ -255,7 +258,8 @@ export async function settleAudited(
         },
         at: deps.clock.now(),
         requestId,
-      }),
+      });
+    },
   });
 }
 

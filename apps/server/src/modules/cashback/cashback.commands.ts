@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
 import type { CommandIo } from '../../lib/progress-bar.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
-import { recordAudit } from '../admin/audit.service.js';
+import { confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { settleAudited } from '../admin/reconciliation.service.js';
 import { alertLedgerBroken } from '../alerts/alerts.service.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
@@ -114,6 +114,8 @@ export const keptRebuild: OperatorCommand<CommandIo> = {
   async run(deps, _args, io, actor) {
     const at = deps.clock.now();
     const rebuilt = await deps.db.transaction(async (tx) => {
+      // The role asked again where the figures are rewritten (a revocation meanwhile: exit 2).
+      await confirmOperatorRole(tx, actor);
       const figures = await rebuildKeptFigures(tx);
       await recordAudit(tx, {
         actor,

@@ -39,6 +39,11 @@ export interface IngestOptions {
   onProgress?: (done: number, total: number) => void;
   /** false: record the referrals only; the next import or `rebates:settle` settles what they unblock. */
   settle?: boolean;
+  /**
+   * Asked first in the batch's transaction, which it rolls back by throwing: an operator's command
+   * asks for the operator's role there (confirmOperatorRole).
+   */
+  confirm?: (tx: Executor) => Promise<void>;
 }
 
 /** A row a sync page left out because a stored record of its UID clashes with it (kept as stored). */
@@ -154,6 +159,7 @@ export async function ingestReferrals(
   if (options.settle === false) {
     // Idempotent inserts need no exchange lock: a bind call must not wait for a long import.
     return deps.db.transaction(async (tx) => {
+      await options.confirm?.(tx);
       const inserted = await insertReferralRows(tx, platId, unique, source, now);
       if (inserted > 0) await notifyListedUids(tx, deps, platId);
       const restated = await restatedRegistrations(tx, platId, entries);
@@ -161,6 +167,7 @@ export async function ingestReferrals(
     });
   }
   return deps.db.transaction(async (tx) => {
+    await options.confirm?.(tx);
     await lockExchangeLedger(tx, platId);
     const inserted = await insertReferralRows(tx, platId, unique, source, now);
     if (inserted > 0) await notifyListedUids(tx, deps, platId);
@@ -217,6 +224,7 @@ export async function ingestRebates(
   });
 
   return deps.db.transaction(async (tx) => {
+    await options.confirm?.(tx);
     await lockExchangeLedger(tx, platId);
     const stored = await storedClashes(tx, platId, rows, options.leaveOutStored === true);
     if (stored.length > 0 && !options.leaveOutStored) throw new IngestRejectedError(stored);

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps.js';
-import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { runHousekeeping } from './housekeeping.service.js';
 
 /**
@@ -32,7 +32,9 @@ export async function runHousekeepingCommand(
     );
     return 2;
   }
-  const result = await runHousekeeping(deps);
+  // Each batch asks for the operator's role in its transaction; refused, the run stops there (the
+  // batches before stay deleted and are audited below) and runOpsCommand ends with exit 2 and why.
+  const result = await runHousekeeping(deps, { confirm: (tx) => confirmOperatorRole(tx, actor) });
   const total = result.tables.reduce((sum, table) => sum + table.deleted, 0);
   // Deletions nobody asked for one by one, but someone ran them: the log says who and how many, also
   // when a later rule failed (the earlier ones' batches are committed).

@@ -130,6 +130,11 @@ export interface HousekeepingResult {
 export interface HousekeepingOptions {
   batchSize?: number;
   maxBatches?: number;
+  /**
+   * Asked first in each batch's transaction (the batch then runs in one): the operator's command asks
+   * for the operator's role there, so a revocation while it runs stops it at the next batch.
+   */
+  confirm?: (tx: Executor) => Promise<void>;
 }
 
 /**
@@ -150,7 +155,13 @@ export async function runHousekeeping(
     let complete = false;
     try {
       for (let batch = 0; batch < maxBatches; batch += 1) {
-        const count = await rule.deleteBatch(deps.db, cutoff, batchSize);
+        const { confirm } = options;
+        const count = confirm
+          ? await deps.db.transaction(async (tx) => {
+              await confirm(tx);
+              return rule.deleteBatch(tx, cutoff, batchSize);
+            })
+          : await rule.deleteBatch(deps.db, cutoff, batchSize);
         deleted += count;
         if (count < batchSize) {
           complete = true;

@@ -3,13 +3,20 @@ import { createWalletClient, http } from 'viem';
 import { polygon } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdtAbi } from '../../test/chain/local-chain.js';
+import { operatorActor } from '../admin/audit.service.js';
+import { revokeOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, newOperator } from '../admin/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
 import type { CashbackTestContext } from '../cashback/test-support.js';
 import { createWithdrawalTestApp, usdt } from '../withdrawals/test-support.js';
 import { checkPayoutInvariants } from './payouts.check.js';
 import { payoutsReconcile } from './payouts.commands.js';
-import { payoutReconciliation, SCAN_CHUNK_BLOCKS, scanWalletTransfers } from './payouts.reconciliation.js';
+import {
+  explainTransfer,
+  payoutReconciliation,
+  SCAN_CHUNK_BLOCKS,
+  scanWalletTransfers,
+} from './payouts.reconciliation.js';
 import { sendWithdrawal } from './payouts.send.js';
 import { trackPayouts } from './payouts.track.js';
 import { type PayoutTestChain, payoutOverrides, payoutTestChain, pendingWithdrawal } from './test-support.js';
@@ -145,6 +152,25 @@ describe('reconciling the payout wallet with the chain', () => {
     expect(await adminCall(ctx, operator, 'explainTransfer', { txHash: hash, reason: '  ' })).toMatchObject({
       state: 1001,
     });
+    // An operator who lost the role after the console's (or the command's) check explains nothing:
+    // the role is asked again in the explanation's transaction.
+    const leaving = await newOperator(ctx);
+    expect(
+      await revokeOperator(
+        ctx.deps,
+        leaving.email,
+        operatorActor({ userId: operator.userId, email: operator.email }),
+      ),
+    ).toBe(true);
+    await expect(
+      explainTransfer(ctx.deps, {
+        txHash: hash,
+        reason: 'Hide it',
+        actor: { userId: leaving.userId, label: leaving.email },
+        requestId: null,
+      }),
+    ).rejects.toMatchObject({ messageKey: 'forbidden' });
+    expect((await report()).mismatches).toEqual([expect.objectContaining({ txHash: hash })]);
     expect(
       await adminCall(ctx, operator, 'explainTransfer', {
         txHash: hash.toUpperCase().replace('0X', '0x'),

@@ -1,7 +1,7 @@
 import { DECIMALS, fromScaled, type PayoutReconciliation, POLYGON_EXPLORER_TX_URL } from '@elex/contract';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { findUserById } from '../auth/auth.service.js';
 import { errorText } from './payouts.chain.js';
 import {
@@ -178,6 +178,8 @@ export async function explainTransfer(
 ): Promise<{ txHash: string; explanation: string }> {
   const chain = await payoutChain(deps);
   return deps.db.transaction(async (tx) => {
+    // Explaining a transfer takes it off the mismatches: an operator's decision (console and CLI).
+    await confirmOperatorRole(tx, input.actor);
     const rows = await findForeignTransfer(tx, chain.config.chainId, input.txHash);
     if (rows.length === 0) throw AppError.refused('transferNotForeign');
     const now = deps.clock.now();

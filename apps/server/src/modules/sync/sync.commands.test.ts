@@ -10,7 +10,7 @@ import { seedOperator, testOperatorActor } from '../../test/ops-command.js';
 import { createTestApp } from '../../test/test-app.js';
 import { listAudit } from '../admin/audit.service.js';
 import { listSyncRuns } from '../admin/imports.service.js';
-import { operatorsExist } from '../admin/operators.service.js';
+import { operatorsExist, revokeOperator } from '../admin/operators.service.js';
 import { rebates } from '../cashback/cashback.tables.js';
 import { isReferred } from '../cashback/ingest.service.js';
 import {
@@ -317,6 +317,36 @@ describe('ops sync:skip <platId> --segment <iso> --reason <text>', () => {
       .values({ platId: 4, nextSegmentStart: iso('2026-01-16T12:00:00Z'), updatedAt: ctx.clock.now() });
   });
   afterEach(() => fake.failWhile(undefined));
+
+  it('an operator revoked after the command read the role skips nothing and syncs nothing (the role asked in each transaction)', async () => {
+    const leaving = await seedOperator(deps(), 'sync-leaving@example.com', testOperatorActor);
+    expect(await revokeOperator(deps(), leaving.email, testOperatorActor)).toBe(true);
+    const revoked = { userId: leaving.userId, label: leaving.email };
+    const auditBefore = (await listAudit(ctx.db, { page: 1, pageSize: 1 })).total;
+
+    const skipping = io();
+    await expect(
+      runSyncSkipCommand(
+        fastDeps(),
+        ['bitget', '--segment', '2026-01-16T12:00:00Z', '--reason', 'stuck'],
+        skipping.io,
+        revoked,
+      ),
+    ).rejects.toMatchObject({ messageKey: 'forbidden' });
+    expect(await cursorAt()).toEqual(iso('2026-01-16T12:00:00Z'));
+    expect(await ctx.db.select().from(syncRuns)).toEqual([]);
+    expect((await listAudit(ctx.db, { page: 1, pageSize: 1 })).total).toBe(auditBefore);
+
+    // The sync stops at its first page: the run fails there saying why, the cursor stays, no UID joins.
+    const syncing = io();
+    expect(await runSyncCommand(fastDeps(), ['bitget'], syncing.io, revoked)).toBe(1);
+    expect(syncing.err.join('\n')).toContain(
+      'Error:     sync-leaving@example.com no longer holds the operator role: the run stopped before this segment',
+    );
+    expect(await cursorAt()).toEqual(iso('2026-01-16T12:00:00Z'));
+    expect(await isReferred(ctx.db, 4, '71000011')).toBe(false);
+    expect(await storedRebates()).toEqual([]);
+  });
 
   it('moves the cursor past the refused segment only, audits it, and the printed command pulls it later without moving the cursor back or doubling a record', async () => {
     refuseThe16th();

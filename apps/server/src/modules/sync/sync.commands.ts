@@ -1,7 +1,9 @@
+import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../http/app-error.js';
 import { readCommandArgs } from '../../lib/cli-args.js';
 import { explained } from '../../lib/reasons.js';
-import { type AuditActor, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
 import { runErrorText } from './run-error.js';
@@ -112,8 +114,9 @@ export async function runSyncCommand(
         cliProgress.Presets.shades_classic,
       )
     : undefined;
-  // The ingest settles what became due after each page (the "settled" count below).
-  const ingest = cashbackIngest(deps);
+  // The ingest settles what became due after each page (the "settled" count below). Each page's
+  // transaction asks for the operator's role again: a revocation while the run goes stops it there.
+  const ingest = cashbackIngest(deps, (tx) => confirmRoleForRun(tx, actor));
   let summary: SyncRunSummary;
   try {
     summary = await syncExchange({ db: deps.db, clock: deps.clock, ingest }, target, {
@@ -159,6 +162,21 @@ export async function runSyncCommand(
   for (const warning of warnings) io.err(`warning: ${warning}`);
   printSummary(io, summary);
   return summary.status === 'succeeded' ? 0 : 1;
+}
+
+/**
+ * The operator's role asked in a page's transaction; refused, the run fails at that segment with a
+ * note saying why (sync:status shows it), and the command ends with exit 2 (runOpsCommand asks again).
+ */
+async function confirmRoleForRun(tx: Executor, actor: AuditActor): Promise<void> {
+  try {
+    await confirmOperatorRole(tx, actor);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.messageKey !== 'forbidden') throw error;
+    throw new Error(
+      `${actor.label} no longer holds the operator role: the run stopped before this segment's page`,
+    );
+  }
 }
 
 function printSummary(io: SyncCommandIo, summary: SyncRunSummary) {
@@ -247,6 +265,7 @@ export async function runSyncSkipCommand(
   }
   // The move, its run and its audit entry commit together or not at all.
   const result = await deps.db.transaction(async (tx) => {
+    await confirmOperatorRole(tx, actor);
     const skip = await skipSyncSegment({ db: tx, clock: deps.clock }, target, segmentStart, {
       by: actor.label,
       reason,

@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { SyncableExchangeAdapter } from '../../integrations/exchanges/adapter.js';
 import { createExchangeAdapters } from '../../integrations/exchanges/registry.js';
@@ -7,17 +8,23 @@ import type { SyncIngest } from './sync.service.js';
 /**
  * The sync's one door into the cashback module: its ingest functions with the app's dependencies
  * bound, and its settlement (run after each sync so records whose settlement delay has passed are
- * paid even when no new figures arrive).
+ * paid even when no new figures arrive). `confirm` runs first in each page's transaction: an operator's
+ * `sync` asks for the operator's role there (the background job passes none).
  */
-export function cashbackIngest(deps: AppDeps): SyncIngest & { settle(platId?: number): Promise<unknown> } {
+export function cashbackIngest(
+  deps: AppDeps,
+  confirm?: (tx: Executor) => Promise<void>,
+): SyncIngest & { settle(platId?: number): Promise<unknown> } {
+  const asked = confirm ? { confirm } : {};
   return {
     async ingestReferrals(platId, entries, source) {
-      const { inserted, alreadyKnown } = await ingestReferrals(deps, platId, entries, source);
+      const { inserted, alreadyKnown } = await ingestReferrals(deps, platId, entries, source, asked);
       return { inserted, alreadyKnown };
     },
     async ingestRebates(platId, rows, source) {
       const { inserted, duplicates, settled, leftOut } = await ingestRebates(deps, platId, rows, source, {
         leaveOutStored: true,
+        ...asked,
       });
       return { inserted, duplicates, settled, leftOut };
     },
