@@ -74,6 +74,7 @@ export const BindingRefusalSchema = z.object({
     'exchangeUnavailable',
     'uidNotYetListed',
     'exchangeRetired',
+    'bindOwnImport',
   ]),
 });
 export type BindingRefusal = z.infer<typeof BindingRefusalSchema>;

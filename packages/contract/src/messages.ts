@@ -295,6 +295,8 @@ const en = {
   withdrawalLockOwnAccount: 'You cannot lift your own withdrawal lock: another operator must',
   unbindOwnAccount: 'You cannot unbind your own UID: another operator must',
   importOwnUid: 'UID {{uid}} is bound to your own account: another operator must import this file',
+  bindOwnImport:
+    'UID {{uid}} has figures you imported as an operator: it cannot be bound to your own account',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -572,6 +574,7 @@ const zh: MessageCatalogue = {
   withdrawalLockOwnAccount: '不能解除自己的提现限制，请由其他运营人员处理',
   unbindOwnAccount: '不能解绑自己的 UID，请由其他运营人员处理',
   importOwnUid: 'UID {{uid}} 绑定在您自己的账户上：请由其他运营人员导入此文件',
+  bindOwnImport: 'UID {{uid}} 的数据是您作为运营人员导入的：不能绑定到您自己的账户',
 };
 
 const ko: MessageCatalogue = {
@@ -860,6 +863,7 @@ const ko: MessageCatalogue = {
   withdrawalLockOwnAccount: '본인의 출금 제한은 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
   unbindOwnAccount: '본인의 UID는 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
   importOwnUid: 'UID {{uid}}는 본인 계정에 연결되어 있습니다. 다른 운영자가 이 파일을 가져와야 합니다',
+  bindOwnImport: 'UID {{uid}}의 실적은 본인이 운영자로서 가져온 것입니다. 본인 계정에 연동할 수 없습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

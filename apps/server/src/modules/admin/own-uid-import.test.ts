@@ -116,14 +116,14 @@ describe('a figures file crediting the importing operator’s own UID', () => {
     expect(imported).toMatchObject({ state: 0, content: { status: 'succeeded', inserted: 3 } });
   });
 
-  // PGlite is one connection: a binding cannot commit while the import's transaction runs.
+  // PGlite is one connection: a binding cannot run while the import's transaction runs.
   it.runIf(process.env.TEST_DATABASE_URL)(
-    'is refused when the operator binds the UID while the file is being written',
+    'the operator binding the UID while the file is being written waits for the import, then is refused (bindOwnImport)',
     async () => {
       const [busy, later] = [nextUid('BUSY'), nextUid('LATER')];
       await rostered(busy, later);
-      // Another UID's account held by a transaction: the import's settlement waits there, after its
-      // first check (the UID was not bound then), while the operator binds it.
+      // Another UID's account held by a transaction: the import's settlement waits there, holding the
+      // exchange's ledger lock, while the operator binds the other UID of the file.
       await creditCashback(ctx, BITGET, busy, '1');
       const held = deferred();
       const released = deferred();
@@ -144,19 +144,24 @@ describe('a figures file crediting the importing operator’s own UID', () => {
         new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
       ]);
       expect(early).toBe('waiting');
-      await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: later, address: ADDRESS });
+      // An operator's bind waits for the exchange's import in flight (its ledger lock)...
+      const binding = bindExchangeUid(ctx.deps, self.userId, {
+        platId: BITGET,
+        uid: later,
+        address: ADDRESS,
+      }).then(
+        () => 'bound',
+        (error: unknown) => error,
+      );
+      expect(
+        await Promise.race([binding, new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))]),
+      ).toBe('waiting');
       released.resolve();
       await holding;
-      const result = await importing;
-      expect(result).toMatchObject({ status: 'rejected', inserted: 0 });
-      expect(result.problems).toEqual([
-        expect.objectContaining({
-          line: 3,
-          field: 'uid',
-          reason: translate('en', 'importOwnUid', { uid: later }),
-        }),
-      ]);
-      expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, later))).toBe(0n);
+      // ...the import (the UID unbound while it ran) goes through, and the bind then sees its figures.
+      expect(await importing).toMatchObject({ status: 'succeeded', inserted: 2 });
+      expect(await binding).toMatchObject({ messageKey: 'bindOwnImport', values: { uid: later } });
+      expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, later))).toBeGreaterThan(0n);
     },
   );
 });

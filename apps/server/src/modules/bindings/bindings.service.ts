@@ -14,7 +14,14 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { ingestReferrals, isReferred, settleUidSoon } from '../cashback/ingest.service.js';
+import { holdsLiveOperatorRole } from '../../read-models/live-operators.js';
+import { importedFiguresOf } from '../../read-models/own-imports.js';
+import {
+  ingestReferrals,
+  isReferred,
+  lockExchangeLedger,
+  settleUidSoon,
+} from '../cashback/ingest.service.js';
 import { loadPartners, type Partner } from '../cashback/partners.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import {
@@ -55,9 +62,12 @@ async function findPartner(deps: AppDeps, platId: number): Promise<Partner> {
  * A binding refusal that names its message key in the content too: the page tells 'not referred'
  * (its explanation page) from the other 1002 refusals by the key, not by the translated text.
  */
-function bindingRefused(messageKey: BindingRefusal['messageKey']): AppError {
-  const params: Record<string, number> =
-    messageKey === 'uidNotYetListed' ? { hours: CASHBACK.rosterDelayHours } : {};
+function bindingRefused(
+  messageKey: BindingRefusal['messageKey'],
+  values: Record<string, string | number> = {},
+): AppError {
+  const params: Record<string, string | number> =
+    messageKey === 'uidNotYetListed' ? { hours: CASHBACK.rosterDelayHours } : values;
   return new AppError(State.Refused, messageKey, params, { messageKey });
 }
 
@@ -143,15 +153,23 @@ export async function bindExchangeUid(
     });
     throw bindingRefused('uidNotYetListed');
   }
-  const row = await deps.db.transaction((tx) =>
-    insertBindingUnlessTaken(tx, {
+  const row = await deps.db.transaction(async (tx) => {
+    // An operator's bind waits for an import of the exchange in flight (it holds this lock to its
+    // commit), so figures they are importing now are seen below, and an import after sees the binding.
+    if (await holdsLiveOperatorRole(tx, userId)) await lockExchangeLedger(tx, input.platId);
+    // Figures the binder imported themselves would pay them what they alone decided: the UID's
+    // balance passes to its holder (bindOwnImport; importOwnUid refuses the other order).
+    if (await importedFiguresOf(tx, userId, input.platId, input.uid)) {
+      throw bindingRefused('bindOwnImport', { uid: input.uid });
+    }
+    return insertBindingUnlessTaken(tx, {
       userId,
       platId: input.platId,
       uid: input.uid,
       address,
       boundAt: deps.clock.now(),
-    }),
-  );
+    });
+  });
   if (!row) throw bindingRefused('uidAlreadyBound');
   const balance = await balanceOf(deps.db, accountCode.cashback(row.platId, row.uid));
   return {

@@ -24,6 +24,8 @@ import {
 import { loadPartners, type Partner } from './partners.js';
 import { noSettlement, type SettlementResult, settleExchange } from './settlement.service.js';
 
+/** For a bind that must wait for an import of the exchange in flight (bindings.service.ts). */
+export { lockExchangeLedger } from './cashback.repository.js';
 export { IngestRejectedError } from './ingest-validation.js';
 export { resolvePlatId } from './partners.js';
 export { type SettlementResult, settleRebates, settleUidSoon } from './settlement.service.js';
