@@ -243,6 +243,9 @@ const en = {
   syncLeftOutRows: 'left out {{count}} row(s) that clash with figures stored before, which stand: {{rows}}',
   syncLeftOutRow: '{{uid}} {{start}}..{{end}}: {{reason}}',
   syncLeftOutMore: 'and {{count}} more (all in the server log)',
+  syncRegistrationsDiffer:
+    '{{count}} UID(s) already in the roster listed with another registration time; the stored times stay: {{rows}}',
+  syncRegistrationDiffers: '{{uid}} registered at {{stored}}, the exchange now says {{stated}}',
   syncRestatesStored:
     'the figures differ from those stored for this UID and period (volume {{volume}}, fee {{fee}}, commission {{commission}}); the stored figures stand: post a correction if the new ones are right',
   importRegistrationDiffers:
@@ -525,6 +528,9 @@ const zh: MessageCatalogue = {
   syncLeftOutRows: '略去 {{count}} 行与此前已存数据冲突的记录，已存数据保持不变：{{rows}}',
   syncLeftOutRow: '{{uid}} {{start}}..{{end}}：{{reason}}',
   syncLeftOutMore: '另有 {{count}} 行（服务器日志中有全部）',
+  syncRegistrationsDiffer:
+    '{{count}} 个已在名单中的 UID 被交易所列出另一个注册时间；保留已存的时间：{{rows}}',
+  syncRegistrationDiffers: '{{uid}} 注册时间为 {{stored}}，交易所现在给出 {{stated}}',
   syncRestatesStored:
     '交易所的数字与该 UID 此周期已存的不同（交易量 {{volume}}，手续费 {{fee}}，佣金 {{commission}}）；以已存的数字为准：如新数字正确请提交调整',
   importRegistrationDiffers:
@@ -812,6 +818,9 @@ const ko: MessageCatalogue = {
     '이전에 저장된 수치와 충돌하는 {{count}}개 행을 제외했습니다(저장된 수치가 유지됩니다): {{rows}}',
   syncLeftOutRow: '{{uid}} {{start}}..{{end}}: {{reason}}',
   syncLeftOutMore: '외 {{count}}개 행(전체는 서버 로그에 있습니다)',
+  syncRegistrationsDiffer:
+    '이미 명단에 있는 UID {{count}}개가 다른 등록 시각으로 조회되었습니다. 저장된 시각이 유지됩니다: {{rows}}',
+  syncRegistrationDiffers: '{{uid}}의 등록 시각은 {{stored}}이며, 거래소는 이제 {{stated}}(으)로 알려 줍니다',
   syncRestatesStored:
     '이 UID와 기간에 저장된 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 저장된 수치가 유지됩니다: 새 수치가 맞다면 조정을 등록하세요',
   importRegistrationDiffers:

@@ -1,3 +1,4 @@
+import { translate } from '@elex/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
@@ -12,7 +13,7 @@ import { listAudit } from '../admin/audit.service.js';
 import { listSyncRuns } from '../admin/imports.service.js';
 import { operatorsExist, revokeOperator } from '../admin/operators.service.js';
 import { rebates } from '../cashback/cashback.tables.js';
-import { isReferred } from '../cashback/ingest.service.js';
+import { isReferred, registrationOf } from '../cashback/ingest.service.js';
 import {
   runSyncCommand,
   runSyncSkipCommand,
@@ -124,6 +125,43 @@ describe('ops sync <platId> [--from] [--to]', () => {
     expect(code).toBe(0);
     expect(out).toContain('Referrals: 0 inserted, 2 already known');
     expect(out.find((line) => line.startsWith('Rebates:'))).toMatch(/0 inserted, 2 duplicates/);
+  });
+
+  it('names in its run note a known UID the exchange now lists with another registration time (the stored time stays)', async () => {
+    const listed = fake.referrals.find((referral) => referral.uid === '71000001');
+    if (!listed) throw new Error('the fake lost its referral');
+    // The exchange now says 14:30 (same segment); the roster has 13:00 from the first run.
+    listed.registeredAt = iso('2026-01-12T14:30:00Z');
+    try {
+      const { out, io: streams } = io();
+      expect(
+        await runSync(
+          deps(),
+          ['bitget', '--from', '2026-01-12T12:00:00Z', '--to', '2026-01-12T18:00:00Z'],
+          streams,
+        ),
+      ).toBe(0);
+      expect(out).toContain('Referrals: 0 inserted, 1 already known');
+      const runId = Number(/run (\d+)$/.exec(out[0] ?? '')?.[1]);
+      const noteIn = async (lang: 'en' | 'zh' | 'ko') =>
+        (await listSyncRuns(deps(), { platId: 4 }, lang)).runs.find((run) => run.id === runId)?.error;
+      const stored = '2026-01-12T13:00:00.000Z';
+      const stated = '2026-01-12T14:30:00.000Z';
+      expect(await noteIn('en')).toBe(
+        '1 UID(s) already in the roster listed with another registration time; the stored times stay: 71000001 registered at 2026-01-12T13:00:00.000Z, the exchange now says 2026-01-12T14:30:00.000Z',
+      );
+      for (const lang of ['en', 'zh', 'ko'] as const) {
+        expect(await noteIn(lang), lang).toBe(
+          translate(lang, 'syncRegistrationsDiffer', {
+            count: 1,
+            rows: translate(lang, 'syncRegistrationDiffers', { uid: '71000001', stored, stated }),
+          }),
+        );
+      }
+      expect(await registrationOf(ctx.db, 4, '71000001')).toEqual(iso(stored));
+    } finally {
+      listed.registeredAt = iso('2026-01-12T13:00:00Z');
+    }
   });
 
   it('writes each run to the audit log as the command line’s user, failed ones too', async () => {

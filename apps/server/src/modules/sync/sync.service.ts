@@ -7,7 +7,7 @@ import type { CommissionEntry, ReferralEntry, TimeWindow } from '../../integrati
 import { ceilToSegment, DAY_MS, floorToSegment, HOUR_MS } from '../../integrations/exchanges/windows.js';
 import type { Clock } from '../../lib/clock.js';
 import { getExchangeDictionary } from '../exchanges/exchanges.service.js';
-import { type LeftOutRow, runErrorText, storedRunError } from './run-error.js';
+import { type LeftOutRow, type RestatedUid, runErrorText, storedRunError } from './run-error.js';
 import {
   claimCursorRow,
   ensureCursorRow,
@@ -37,7 +37,12 @@ export interface SyncIngest {
     platId: number,
     entries: ReferralEntry[],
     source: IngestSource,
-  ): Promise<{ inserted: number; alreadyKnown: number }>;
+  ): Promise<{
+    inserted: number;
+    alreadyKnown: number;
+    /** Known UIDs the page lists with another registration time (counted as known; stored time stays). */
+    restated?: RestatedUid[];
+  }>;
   ingestRebates(
     platId: number,
     rows: CommissionEntry[],
@@ -192,10 +197,12 @@ export async function syncExchange(
     let segmentsDone = 0;
     let failure: { segment: TimeWindow; error: string } | undefined;
     const leftOut: LeftOutRow[] = [];
+    const restated: RestatedUid[] = [];
 
     for (const segment of segments) {
       try {
-        await pullSegment(deps, target, segment, totals, leftOut, `${adapter.exchange} sync run ${run.id}`);
+        const notes = { leftOut, restated };
+        await pullSegment(deps, target, segment, totals, notes, `${adapter.exchange} sync run ${run.id}`);
         const now = clock.now();
         const held = await renewCursorLease(
           db,
@@ -216,9 +223,10 @@ export async function syncExchange(
     }
 
     const status = failure ? 'failed' : 'succeeded';
-    // Rows left out for a clash with stored figures: the run names them (as facts, so the console
-    // says them in the operator's language), so an operator can look; the log has every row.
-    const stored = storedRunError(failure?.error, leftOut);
+    // Rows left out for a clash with stored figures, and known UIDs listed with another registration
+    // time: the run names them (as facts, so the console says them in the operator's language), so an
+    // operator can look; the log has every row.
+    const stored = storedRunError(failure?.error, leftOut, restated);
     const error = runErrorText(stored ?? null, 'en') ?? undefined;
     await updateRunRow(db, run.id, {
       status,
@@ -232,6 +240,12 @@ export async function syncExchange(
       deps.log?.warn(
         { exchange: adapter.exchange, runId: run.id, leftOut },
         runErrorText(storedRunError(undefined, leftOut) ?? null, 'en') ?? '',
+      );
+    }
+    if (restated.length > 0) {
+      deps.log?.warn(
+        { exchange: adapter.exchange, runId: run.id, restated },
+        runErrorText(storedRunError(undefined, [], restated) ?? null, 'en') ?? '',
       );
     }
     if (failure) {
@@ -267,7 +281,7 @@ async function pullSegment(
   { platId, adapter }: SyncTarget,
   segment: TimeWindow,
   totals: SyncTotals,
-  leftOut: LeftOutRow[],
+  notes: { leftOut: LeftOutRow[]; restated: RestatedUid[] },
   label: string,
 ) {
   const source: IngestSource = {
@@ -280,6 +294,7 @@ async function pullSegment(
     const result = await deps.ingest.ingestReferrals(platId, page, source);
     totals.referralsInserted += result.inserted;
     totals.referralsKnown += result.alreadyKnown;
+    notes.restated.push(...(result.restated ?? []));
   }
   if (adapter.profile.commissionSource !== 'api') return;
   for await (const page of adapter.listCommissions(segment)) {
@@ -288,7 +303,7 @@ async function pullSegment(
     totals.rebatesInserted += result.inserted;
     totals.rebatesDuplicates += result.duplicates;
     totals.rebatesSettled += result.settled;
-    leftOut.push(...(result.leftOut ?? []));
+    notes.leftOut.push(...(result.leftOut ?? []));
   }
 }
 

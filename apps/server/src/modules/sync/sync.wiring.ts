@@ -18,8 +18,18 @@ export function cashbackIngest(
   const asked = confirm ? { confirm } : {};
   return {
     async ingestReferrals(platId, entries, source) {
-      const { inserted, alreadyKnown } = await ingestReferrals(deps, platId, entries, source, asked);
-      return { inserted, alreadyKnown };
+      const { inserted, alreadyKnown, restated } = await ingestReferrals(
+        deps,
+        platId,
+        entries,
+        source,
+        asked,
+      );
+      return {
+        inserted,
+        alreadyKnown,
+        restated: restated.map(({ uid, stored, stated }) => ({ uid, stored, stated })),
+      };
     },
     async ingestRebates(platId, rows, source) {
       const { inserted, duplicates, settled, leftOut } = await ingestRebates(deps, platId, rows, source, {
