@@ -8,6 +8,7 @@ export * from './cashback.js';
 export * from './catalog.js';
 export * from './constants.js';
 export * from './corrections.js';
+export * from './csv-cell.js';
 export * from './envelope.js';
 export * from './exchanges.js';
 export * from './invites.js';

@@ -25,4 +25,10 @@ describe('CSV export', () => {
       "v\r\n'＝1+1\r\n'＋1\r\n'－12\r\n'＠SUM(A1)\r\nＡ＝1",
     );
   });
+
+  it('neutralises a formula sign after leading spaces, and U+2212 MINUS SIGN', () => {
+    expect(toCsv(['v'], [[' =1+1'], ['\u3000@x'], ['−1+1'], [' plain']])).toBe(
+      "v\r\n' =1+1\r\n'\u3000@x\r\n'−1+1\r\n plain",
+    );
+  });
 });

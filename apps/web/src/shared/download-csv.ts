@@ -1,14 +1,14 @@
+import { neutraliseCsvCell } from '@elex/contract';
+
 /**
  * Builds a CSV file in the browser and offers it for download. Cells that a spreadsheet would run as a
- * formula (=, +, -, @, a tab or a carriage return first, or the full-width ＝ ＋ － ＠ East-Asian input types)
- * are prefixed with an apostrophe: exported data never executes.
+ * formula (a formula sign = + - @, full-width or U+2212 first, after leading spaces too; a tab or a
+ * carriage return first) are prefixed with an apostrophe by the contract's rule, the one the server's
+ * exports use: exported data never executes.
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const cell = (value: string) => {
-    const safe =
-      /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value)
-        ? `'${value}`
-        : value;
+    const safe = neutraliseCsvCell(value);
     return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n');

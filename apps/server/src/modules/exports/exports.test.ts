@@ -301,4 +301,10 @@ describe('neutraliseCell', () => {
       'Ａ＝1',
     ]);
   });
+
+  it('marks a formula sign after leading spaces, and U+2212 MINUS SIGN, as the web download does', () => {
+    expect(
+      [' =1+1', '  @SUM(A1)', '\u3000＝1', '\u00a0+1', '−1+1', ' −12', ' a=b', '- '].map(neutraliseCell),
+    ).toEqual(["' =1+1", "'  @SUM(A1)", "'\u3000＝1", "'\u00a0+1", "'−1+1", "' −12", ' a=b', "'- "]);
+  });
 });
