@@ -14,7 +14,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import { holdsLiveOperatorRole } from '../../read-models/live-operators.js';
+import { isLiveOperator } from '../../read-models/live-operators.js';
 import { importedFiguresOf } from '../../read-models/own-imports.js';
 import {
   ingestReferrals,
@@ -156,7 +156,7 @@ export async function bindExchangeUid(
   const row = await deps.db.transaction(async (tx) => {
     // An operator's bind waits for an import of the exchange in flight (it holds this lock to its
     // commit), so figures they are importing now are seen below, and an import after sees the binding.
-    if (await holdsLiveOperatorRole(tx, userId)) await lockExchangeLedger(tx, input.platId);
+    if (await isLiveOperator(tx, userId)) await lockExchangeLedger(tx, input.platId);
     // Figures the binder imported themselves would pay them what they alone decided: the UID's
     // balance passes to its holder (bindOwnImport; importOwnUid refuses the other order).
     if (await importedFiguresOf(tx, userId, input.platId, input.uid)) {
