@@ -10,7 +10,7 @@ import { AddExchangeButton, ExchangeStatusBadge } from './components/exchange-li
 import { LoadError } from './components/load-error';
 import { ScrollRegion } from './components/scroll-region';
 import { SignupStatus } from './components/signup-status';
-import { formatTime } from './format';
+import { formatDay } from './format';
 import { type CatalogLaunchChecks, catalogLaunchChecks, hasLaunchChecks } from './launch-checks';
 
 /** The partners an operator must still fix before launch, one line per kind of problem. */
@@ -115,8 +115,13 @@ export default function CatalogPage() {
                     <SignupStatus exchange={exchange} />
                   </td>
                   <td className="numeric">{exchange.activities.length}</td>
-                  <td>{exchange.feesCheckedOn ?? t('admin.catalog.notChecked')}</td>
-                  <td className="admin-when">{formatTime(exchange.updatedAt)}</td>
+                  <td className="admin-day">
+                    {exchange.feesCheckedOn
+                      ? formatDay(exchange.feesCheckedOn)
+                      : t('admin.catalog.notChecked')}
+                  </td>
+                  {/* The day is enough beside the others; the editor shows the time. */}
+                  <td className="admin-day">{formatDay(exchange.updatedAt)}</td>
                 </tr>
               ))}
             </tbody>
