@@ -45,21 +45,19 @@ export const ALERT_KINDS = [
   'withdrawalRequested',
   'syncFailing',
   'ledgerBroken',
+  'clockSkew',
   'dailySummary',
   'payoutWalletShort',
   'payoutStuck',
 ] as const;
-/**
- * Every alert: the switchable ones, and `clockSkew` (an instance's clock off the database's), which
- * has no switch of its own and goes to the operators who have `ledgerBroken` on (a switch of its own
- * would be a column of alert_preferences, a migration).
- */
-export type AlertKind = (typeof ALERT_KINDS)[number] | 'clockSkew';
+export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const AlertPreferencesSchema = z.object({
   withdrawalRequested: z.boolean(),
   syncFailing: z.boolean(),
   ledgerBroken: z.boolean(),
+  /** An instance's clock off the database's (docs/operations.md, "Clock skew"). */
+  clockSkew: z.boolean(),
   dailySummary: z.boolean(),
   payoutWalletShort: z.boolean(),
   payoutStuck: z.boolean(),
@@ -71,6 +69,7 @@ export const SaveAlertPreferencesRequestSchema = z.object({
   withdrawalRequested: z.boolean(fail('invalidValue')).optional(),
   syncFailing: z.boolean(fail('invalidValue')).optional(),
   ledgerBroken: z.boolean(fail('invalidValue')).optional(),
+  clockSkew: z.boolean(fail('invalidValue')).optional(),
   dailySummary: z.boolean(fail('invalidValue')).optional(),
   payoutWalletShort: z.boolean(fail('invalidValue')).optional(),
   payoutStuck: z.boolean(fail('invalidValue')).optional(),

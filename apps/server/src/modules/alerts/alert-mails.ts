@@ -152,7 +152,7 @@ const COPY: Record<Locale, AlertCopy> = {
     skewSubject: (host, seconds, ahead) =>
       `Clock of ${host} is ${seconds} s ${ahead ? 'ahead of' : 'behind'} the database`,
     skewBody: (p, at) =>
-      `On ${at} (the database's time) the clock of the server ${p.host} read ${p.instanceAt}: ${Math.abs(p.skewMs)} ms ${p.skewMs > 0 ? 'ahead of' : 'behind'} the database's, more than the ${p.thresholdMs} ms allowed (ALERT_CLOCK_SKEW_MS). That server stamps bindings, unbindings, account deletions and cashback credits with its own clock and starts the check-in day at its own midnight, so a credit can land after a deletion it waited for, or two servers disagree on the day. Fix its time synchronisation (NTP, chrony); its /healthz shows the skew, measured every minute. This alert goes with the ledger check's; you will be told again tomorrow if it is still off.`,
+      `On ${at} (the database's time) the clock of the server ${p.host} read ${p.instanceAt}: ${Math.abs(p.skewMs)} ms ${p.skewMs > 0 ? 'ahead of' : 'behind'} the database's, more than the ${p.thresholdMs} ms allowed (ALERT_CLOCK_SKEW_MS). That server stamps bindings, unbindings, account deletions and cashback credits with its own clock and starts the check-in day at its own midnight, so a credit can land after a deletion it waited for, or two servers disagree on the day. Fix its time synchronisation (NTP, chrony); its /healthz shows the skew, measured every minute. You will be told again tomorrow if it is still off.`,
     never: 'never',
     dashboardLink: 'Open the console:',
     turnOff: 'You get this alert because it is on in your console settings (Alerts).',
@@ -196,7 +196,7 @@ const COPY: Record<Locale, AlertCopy> = {
       `${exchange}：最近一次运行 ${status}，最近成功 ${lastSuccess}`,
     skewSubject: (host, seconds, ahead) => `${host} 的时钟比数据库${ahead ? '快' : '慢'} ${seconds} 秒`,
     skewBody: (p, at) =>
-      `${at}（数据库时间），服务器 ${p.host} 的时钟读数为 ${p.instanceAt}，比数据库${p.skewMs > 0 ? '快' : '慢'} ${Math.abs(p.skewMs)} 毫秒，超过允许的 ${p.thresholdMs} 毫秒（ALERT_CLOCK_SKEW_MS）。该服务器用自己的时钟记录绑定、解绑、注销账户和返佣入账的时间，并按自己的零点开始签到日，因此一笔入账可能落在它所等待的注销之后，或两台服务器对日期的判断不一致。请修复其时间同步（NTP、chrony）；其 /healthz 会显示每分钟测得的偏差。此提醒与账本检查提醒一同发送；若明天仍有偏差，会再次通知。`,
+      `${at}（数据库时间），服务器 ${p.host} 的时钟读数为 ${p.instanceAt}，比数据库${p.skewMs > 0 ? '快' : '慢'} ${Math.abs(p.skewMs)} 毫秒，超过允许的 ${p.thresholdMs} 毫秒（ALERT_CLOCK_SKEW_MS）。该服务器用自己的时钟记录绑定、解绑、注销账户和返佣入账的时间，并按自己的零点开始签到日，因此一笔入账可能落在它所等待的注销之后，或两台服务器对日期的判断不一致。请修复其时间同步（NTP、chrony）；其 /healthz 会显示每分钟测得的偏差。若明天仍有偏差，会再次通知。`,
     never: '从未',
     dashboardLink: '打开运营后台：',
     turnOff: '您收到此提醒，是因为您在后台设置（提醒）中开启了它。',
@@ -243,7 +243,7 @@ const COPY: Record<Locale, AlertCopy> = {
     skewSubject: (host, seconds, ahead) =>
       `${host}의 시계가 데이터베이스보다 ${seconds}초 ${ahead ? '빠릅니다' : '느립니다'}`,
     skewBody: (p, at) =>
-      `${at}(데이터베이스 시각) 서버 ${p.host}의 시계는 ${p.instanceAt}였습니다. 데이터베이스보다 ${Math.abs(p.skewMs)}ms ${p.skewMs > 0 ? '빠르며' : '느리며'}, 허용치 ${p.thresholdMs}ms(ALERT_CLOCK_SKEW_MS)를 넘습니다. 이 서버는 바인딩, 바인딩 해제, 계정 삭제, 캐시백 적립 시각을 자기 시계로 기록하고 출석 체크 날짜도 자기 자정에 바꾸므로, 적립이 기다리던 삭제보다 뒤에 기록되거나 서버끼리 날짜가 달라질 수 있습니다. 시간 동기화(NTP, chrony)를 고치세요. 그 서버의 /healthz에 1분마다 잰 차이가 나옵니다. 이 알림은 원장 점검 알림과 함께 갑니다. 내일도 어긋나 있으면 다시 알려 드립니다.`,
+      `${at}(데이터베이스 시각) 서버 ${p.host}의 시계는 ${p.instanceAt}였습니다. 데이터베이스보다 ${Math.abs(p.skewMs)}ms ${p.skewMs > 0 ? '빠르며' : '느리며'}, 허용치 ${p.thresholdMs}ms(ALERT_CLOCK_SKEW_MS)를 넘습니다. 이 서버는 바인딩, 바인딩 해제, 계정 삭제, 캐시백 적립 시각을 자기 시계로 기록하고 출석 체크 날짜도 자기 자정에 바꾸므로, 적립이 기다리던 삭제보다 뒤에 기록되거나 서버끼리 날짜가 달라질 수 있습니다. 시간 동기화(NTP, chrony)를 고치세요. 그 서버의 /healthz에 1분마다 잰 차이가 나옵니다. 내일도 어긋나 있으면 다시 알려 드립니다.`,
     never: '없음',
     dashboardLink: '운영 콘솔 열기:',
     turnOff: '콘솔 설정(알림)에서 이 알림을 켜 두셨기 때문에 받으셨습니다.',

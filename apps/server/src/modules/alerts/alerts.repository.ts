@@ -10,12 +10,10 @@ const COLUMN: Record<AlertKind, string> = {
   withdrawalRequested: 'withdrawal_requested',
   syncFailing: 'sync_failing',
   ledgerBroken: 'ledger_broken',
+  clockSkew: 'clock_skew',
   dailySummary: 'daily_summary',
   payoutWalletShort: 'payout_wallet_short',
   payoutStuck: 'payout_stuck',
-  // No switch of its own (a column would be a migration): a clock off the database's breaks the
-  // ledger's time rules, so it goes with the ledger check's.
-  clockSkew: 'ledger_broken',
 };
 
 export interface AlertRecipient {
@@ -44,6 +42,7 @@ export async function selectPreferences(db: Executor, userId: number): Promise<A
     withdrawalRequested: row?.withdrawalRequested ?? true,
     syncFailing: row?.syncFailing ?? true,
     ledgerBroken: row?.ledgerBroken ?? true,
+    clockSkew: row?.clockSkew ?? true,
     dailySummary: row?.dailySummary ?? true,
     payoutWalletShort: row?.payoutWalletShort ?? true,
     payoutStuck: row?.payoutStuck ?? true,

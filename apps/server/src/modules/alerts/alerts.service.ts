@@ -202,6 +202,7 @@ export async function saveAlertPreferences(
       withdrawalRequested: change.withdrawalRequested ?? before.withdrawalRequested,
       syncFailing: change.syncFailing ?? before.syncFailing,
       ledgerBroken: change.ledgerBroken ?? before.ledgerBroken,
+      clockSkew: change.clockSkew ?? before.clockSkew,
       dailySummary: change.dailySummary ?? before.dailySummary,
       payoutWalletShort: change.payoutWalletShort ?? before.payoutWalletShort,
       payoutStuck: change.payoutStuck ?? before.payoutStuck,

@@ -12,6 +12,7 @@ export const alertPreferences = pgTable('alert_preferences', {
   withdrawalRequested: boolean('withdrawal_requested').notNull().default(true),
   syncFailing: boolean('sync_failing').notNull().default(true),
   ledgerBroken: boolean('ledger_broken').notNull().default(true),
+  clockSkew: boolean('clock_skew').notNull().default(true),
   dailySummary: boolean('daily_summary').notNull().default(true),
   payoutWalletShort: boolean('payout_wallet_short').notNull().default(true),
   payoutStuck: boolean('payout_stuck').notNull().default(true),

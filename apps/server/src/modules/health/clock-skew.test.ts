@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Caller } from '../admin/test-support.js';
-import { newOperator } from '../admin/test-support.js';
+import { adminCall, newOperator } from '../admin/test-support.js';
 import { mailsTo } from '../auth/test-support.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
 
@@ -11,6 +11,9 @@ import { type CashbackTestContext, createCashbackTestApp } from '../cashback/tes
  */
 let ctx: CashbackTestContext;
 let operator: Caller;
+/** Has the ledger check's alert off and the clock's on; and one with the clock's off. */
+let ledgerOff: Caller;
+let clockOff: Caller;
 
 /** Sets the instance's clock `offsetMs` off the real time (the database's) and takes one reading. */
 async function measureAt(offsetMs: number) {
@@ -26,12 +29,25 @@ async function healthClock() {
   return body.clock;
 }
 
-const skewMails = async () =>
-  (await mailsTo(ctx, operator.email)).filter((mail) => mail.template === 'alertClockSkew');
+const skewMails = async (to: Caller = operator) =>
+  (await mailsTo(ctx, to.email)).filter((mail) => mail.template === 'alertClockSkew');
 
 beforeAll(async () => {
   ctx = await createCashbackTestApp();
   operator = await newOperator(ctx);
+  ledgerOff = await newOperator(ctx);
+  clockOff = await newOperator(ctx);
+  // The clock's alert has its own switch, apart from the ledger check's (saved before the tests set
+  // the clock to the real time, past the sessions' life).
+  const saved = await adminCall(ctx, ledgerOff, 'saveAlertPreferences', {
+    ledgerBroken: false,
+    clockSkew: true,
+  });
+  expect(saved).toMatchObject({ state: 0, content: { ledgerBroken: false, clockSkew: true } });
+  expect(await adminCall(ctx, clockOff, 'saveAlertPreferences', { clockSkew: false })).toMatchObject({
+    state: 0,
+    content: { ledgerBroken: true, clockSkew: false },
+  });
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
@@ -64,6 +80,8 @@ describe('clock skew between an instance and the database', () => {
     const mails = await skewMails();
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toMatch(/is 5\.0 s ahead of the database$|is 4\.\d s ahead of the database$/);
+    expect(await skewMails(ledgerOff)).toHaveLength(1);
+    expect(await skewMails(clockOff)).toEqual([]);
 
     // Still off a minute later: logged again, not mailed again the same day.
     await measureAt(5_000);

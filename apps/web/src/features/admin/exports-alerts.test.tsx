@@ -116,6 +116,7 @@ describe('/admin/alerts', () => {
       dailySummary: true,
       payoutWalletShort: true,
       payoutStuck: true,
+      clockSkew: true,
     };
     const calls = serve({
       '/elex/admin/alertPreferences': () => envelope(saved),
@@ -141,5 +142,42 @@ describe('/admin/alerts', () => {
     );
     await waitFor(() => expect(save).toBeDisabled());
     expect(daily).not.toBeChecked();
+  });
+
+  it("switches the clock's alert apart from the ledger check's", async () => {
+    let saved: AlertPreferences = {
+      withdrawalRequested: true,
+      syncFailing: true,
+      ledgerBroken: true,
+      dailySummary: true,
+      payoutWalletShort: true,
+      payoutStuck: true,
+      clockSkew: true,
+    };
+    const calls = serve({
+      '/elex/admin/alertPreferences': () => envelope(saved),
+      '/elex/admin/saveAlertPreferences': (body) => {
+        saved = { ...saved, ...(body as Partial<AlertPreferences>) };
+        return envelope(saved);
+      },
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/admin/alerts');
+    const ledger = await screen.findByRole('checkbox', { name: t('admin.alerts.kinds.ledgerBroken') });
+    const clock = screen.getByRole('checkbox', { name: t('admin.alerts.kinds.clockSkew') });
+    expect(clock).toHaveAccessibleDescription(t('admin.alerts.hints.clockSkew'));
+    expect(clock).toHaveAccessibleDescription(/ALERT_CLOCK_SKEW_MS/);
+    // The ledger check's switch no longer speaks of clocks.
+    expect(ledger).toHaveAccessibleName(/^The ledger check finds a problem$/);
+    expect(ledger).not.toHaveAccessibleDescription(/clock/i);
+    await user.click(ledger);
+    await user.click(screen.getByRole('button', { name: t('admin.alerts.save') }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/elex/admin/saveAlertPreferences')?.body).toMatchObject({
+        ledgerBroken: false,
+        clockSkew: true,
+      }),
+    );
+    expect(clock).toBeChecked();
   });
 });

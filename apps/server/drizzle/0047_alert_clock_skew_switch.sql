@@ -1,0 +1,1 @@
+ALTER TABLE "alert_preferences" ADD COLUMN "clock_skew" boolean DEFAULT true NOT NULL;
