@@ -1,6 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
+import { queryPrepared } from '../db/prepared.js';
 import { historyFromOf } from './history-from.js';
 import type { EstimateSql } from './pending-estimates.js';
 
@@ -76,8 +78,58 @@ function recordConditions(filter: RebateListFilter) {
   return sql`r.plat_id = p.plat_id and r.uid = p.uid
     and ${seenRecord('r')}
     and ${status}
-    and r.period_end >= coalesce(${filter.endFrom?.toISOString() ?? null}::timestamptz, '-infinity')
-    and r.period_end < coalesce(${filter.endBefore?.toISOString() ?? null}::timestamptz, 'infinity')`;
+    and r.period_end >= coalesce(${sql.placeholder('endFrom')}::timestamptz, '-infinity')
+    and r.period_end < coalesce(${sql.placeholder('endBefore')}::timestamptz, 'infinity')`;
+}
+
+/** The period bounds' values for recordConditions' placeholders. */
+const periodValues = (filter: RebateListFilter) => ({
+  endFrom: filter.endFrom?.toISOString() ?? null,
+  endBefore: filter.endBefore?.toISOString() ?? null,
+});
+
+/** A statement's text and parameters as rendered once, `$n` placeholders still named where they vary. */
+interface Rendered {
+  name: string;
+  text: string;
+  params: unknown[];
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Runs a statement of the list rendered once per shape (the status, the side a page is read from, the
+ * estimate's rates): building the SQL and rendering it to text was a tenth of the app's CPU per call
+ * (issue 14), where only the values change. Named (db/prepared.ts), so the text is not hashed per call.
+ */
+async function runRendered<T>(
+  db: Executor,
+  cache: Map<string, Rendered>,
+  shape: string,
+  build: () => SQL,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  let rendered = cache.get(shape);
+  if (rendered === undefined) {
+    const query = dialect.sqlToQuery(build());
+    const digest = createHash('sha1').update(query.sql).digest('base64url');
+    rendered = { name: `rebate_list_${digest}`, text: query.sql, params: query.params };
+    cache.set(shape, rendered);
+  }
+  return queryPrepared<T>(db, rendered.name, rendered.text, fillPlaceholders(rendered.params, values));
+}
+
+/** The statements without the estimate, by shape; those with it, per estimate (a new rate, new texts). */
+const plainStatements = new Map<string, Rendered>();
+const estimateStatements = new WeakMap<EstimateSql, Map<string, Rendered>>();
+
+function statementsOf(estimate: EstimateSql): Map<string, Rendered> {
+  let found = estimateStatements.get(estimate);
+  if (found === undefined) {
+    found = new Map();
+    estimateStatements.set(estimate, found);
+  }
+  return found;
 }
 
 /**
@@ -90,24 +142,43 @@ async function selectListedUids(
   filter: RebateListFilter,
 ): Promise<{ uids: ListedUid[]; total: number }> {
   const bounded = filter.endFrom !== undefined || filter.endBefore !== undefined;
-  const rows = rowsOf<{ plat_id: number; uid: string; history_from: Date | string | null; records: string }>(
-    await db.execute(sql`
+  const status = sql.placeholder('status');
+  const platId = sql.placeholder('platId');
+  const uid = sql.placeholder('uid');
+  const rows = await runRendered<{
+    plat_id: number;
+    uid: string;
+    history_from: Date | string | null;
+    records: string;
+  }>(
+    db,
+    plainStatements,
+    `uids:${filter.status ?? ''}`,
+    () => sql`
       select p.plat_id, p.uid, p.history_from,
-        (case when p.history_from is null and not ${bounded}::boolean
+        (case when p.history_from is null and not ${sql.placeholder('bounded')}::boolean
           then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
             where t.plat_id = p.plat_id and t.uid = p.uid
-              and (${filter.status ?? null}::text is null or t.status = ${filter.status ?? null}::text))
+              and (${status}::text is null or t.status = ${status}::text))
           else (select count(*) from rebates r where ${recordConditions(filter)})
         end)::text as records
       from (
         select b.plat_id, b.uid, b.bound_at, b.id,
           ${historyFromOf('b')} as history_from
         from exchange_bindings b
-        where b.user_id = ${filter.userId}::bigint and b.unbound_at is null
-          and (${filter.platId ?? null}::integer is null or b.plat_id = ${filter.platId ?? null}::integer)
-          and (${filter.uid ?? null}::text is null or b.uid = ${filter.uid ?? null}::text)
+        where b.user_id = ${sql.placeholder('userId')}::bigint and b.unbound_at is null
+          and (${platId}::integer is null or b.plat_id = ${platId}::integer)
+          and (${uid}::text is null or b.uid = ${uid}::text)
       ) p
-      order by p.bound_at, p.id`),
+      order by p.bound_at, p.id`,
+    {
+      bounded,
+      status: filter.status ?? null,
+      userId: filter.userId,
+      platId: filter.platId ?? null,
+      uid: filter.uid ?? null,
+      ...periodValues(filter),
+    },
   );
   return {
     uids: rows.map((row) => ({
@@ -146,18 +217,22 @@ export async function selectRebateList(
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const rows = rowsOf<RebateListRow>(
-    await db.execute(sql`
+  const rows = await runRendered<RebateListRow>(
+    db,
+    statementsOf(estimate),
+    `page:${filter.status ?? ''}:${fromOldest ? 'oldest' : 'newest'}`,
+    () => sql`
       with rate as (${estimate.rates}),
-      p as (${listedUidsTable(uids)}),
+      p as (${listedUidsTable()}),
       page as (
         select merged.id from p cross join lateral (
           select r.id, r.period_end from rebates r where ${recordConditions(filter)}
-          order by ${order} limit ${offset + limit}::integer
+          order by ${order} limit ${sql.placeholder('reach')}::integer
         ) merged
-        order by ${order} offset ${offset}::integer limit ${limit}::integer
+        order by ${order} offset ${sql.placeholder('offset')}::integer limit ${sql.placeholder('limit')}::integer
       )
-      ${pageRecords(estimate)}`),
+      ${pageRecords(estimate)}`,
+    { ...listedUidValues(uids), ...periodValues(filter), reach: offset + limit, offset, limit },
   );
   return { rows, total };
 }
@@ -191,13 +266,20 @@ const usdtText = (micro: string | SQL) =>
   sql`(${typeof micro === 'string' ? sql.raw(micro) : micro} * 0.000001::numeric)::text`;
 
 /** The listed UIDs as a CTE `p`: arrays, so one text serves every member and number of UIDs. */
-function listedUidsTable(uids: ListedUid[]) {
+function listedUidsTable() {
   return sql`select * from unnest(
-          ${sql.param(uids.map((listed) => listed.platId))}::integer[],
-          ${sql.param(uids.map((listed) => listed.uid))}::text[],
-          ${sql.param(uids.map((listed) => listed.historyFrom?.toISOString() ?? null))}::timestamptz[]
+          ${sql.placeholder('platIds')}::integer[],
+          ${sql.placeholder('uids')}::text[],
+          ${sql.placeholder('historyFroms')}::timestamptz[]
         ) as p(plat_id, uid, history_from)`;
 }
+
+/** The values of listedUidsTable's placeholders. */
+const listedUidValues = (uids: ListedUid[]) => ({
+  platIds: uids.map((listed) => listed.platId),
+  uids: uids.map((listed) => listed.uid),
+  historyFroms: uids.map((listed) => listed.historyFrom?.toISOString() ?? null),
+});
 
 /**
  * The records after a given one in the list's order (newest period first), for a walk of the whole
@@ -214,39 +296,46 @@ async function selectRecordsAfter(
   page: { after: number; limit: number },
   estimate: EstimateSql,
 ): Promise<RebateListRow[]> {
-  const rows = rowsOf<RebateListRow>(
-    await db.execute(sql`
+  return runRendered<RebateListRow>(
+    db,
+    statementsOf(estimate),
+    `after:${filter.status ?? ''}`,
+    () => sql`
       with rate as (${estimate.rates}),
-      p as (${listedUidsTable(uids)}),
+      p as (${listedUidsTable()}),
       cursor_record as (
         select c.period_end, c.id from rebates c
         join p on c.plat_id = p.plat_id and c.uid = p.uid
-        where c.id = ${page.after}::bigint and ${seenRecord('c')}
+        where c.id = ${sql.placeholder('after')}::bigint and ${seenRecord('c')}
       ),
       page as (
         select merged.id from p cross join cursor_record cross join lateral (
           select r.id, r.period_end from rebates r
           where ${recordConditions(filter)}
             and (r.period_end, r.id) < (cursor_record.period_end, cursor_record.id)
-          order by period_end desc, id desc limit ${page.limit}::integer
+          order by period_end desc, id desc limit ${sql.placeholder('limit')}::integer
         ) merged
-        order by merged.period_end desc, merged.id desc limit ${page.limit}::integer
+        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('limit')}::integer
       )
-      ${pageRecords(estimate)}`),
+      ${pageRecords(estimate)}`,
+    { ...listedUidValues(uids), ...periodValues(filter), after: page.after, limit: page.limit },
   );
-  return rows;
 }
 
 /** Whether the record is one of the listed UIDs' that the member sees (after an earlier holder's deletion). */
 async function cursorIsSeen(db: Executor, uids: ListedUid[], recordId: number): Promise<boolean> {
   if (uids.length === 0) return false;
-  const found = rowsOf<{ seen: boolean }>(
-    await db.execute(sql`
-      with p as (${listedUidsTable(uids)})
+  const found = await runRendered<{ seen: boolean }>(
+    db,
+    plainStatements,
+    'cursorSeen',
+    () => sql`
+      with p as (${listedUidsTable()})
       select exists (
         select 1 from rebates c join p on c.plat_id = p.plat_id and c.uid = p.uid
-        where c.id = ${recordId}::bigint and ${seenRecord('c')}
-      ) as seen`),
+        where c.id = ${sql.placeholder('after')}::bigint and ${seenRecord('c')}
+      ) as seen`,
+    { ...listedUidValues(uids), after: recordId },
   );
   return found[0]?.seen === true;
 }

@@ -12,6 +12,20 @@ import { rebateRuleSql } from './rebate-rule.js';
  */
 export function estimateSql(partners: ReadonlyMap<number, Partner>): EstimateSql {
   const list = [...partners.values()];
+  // The same rates give the same object: a read model keeps its statements rendered per estimate
+  // (rebate-list.ts), so a call does not rebuild the rule's SQL and render it again (issue 14).
+  const key = list
+    .map((partner) => `${partner.platId}:${partner.cashRateBps}:${partner.speedUpCashRateBps}`)
+    .join(',');
+  if (lastEstimate?.key === key) return lastEstimate.estimate;
+  const estimate = buildEstimateSql(list);
+  lastEstimate = { key, estimate };
+  return estimate;
+}
+
+let lastEstimate: { key: string; estimate: EstimateSql } | undefined;
+
+function buildEstimateSql(list: Partner[]): EstimateSql {
   const rule = rebateRuleSql({
     feeMicro: sql`r.fee_micro`,
     commissionMicro: sql`r.commission_micro`,

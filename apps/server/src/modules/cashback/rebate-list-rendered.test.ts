@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
+import { selectRebateList } from '../../read-models/rebate-list.js';
+import { call, nextEmail, signUp } from '../auth/test-support.js';
+import { estimateSql } from './estimate-sql.js';
+import { ingestRebates, ingestReferrals } from './ingest.service.js';
+import { loadPartners } from './partners.js';
+import {
+  BITGET,
+  type CashbackTestContext,
+  createCashbackTestApp,
+  DAY_MS,
+  figures,
+  nextUid,
+} from './test-support.js';
+
+/**
+ * seeRebateData's statements are rendered once per shape (issue 14): building drizzle's SQL and
+ * rendering it to text was about a tenth of the app's CPU per call of the list, for a text that only
+ * the status and the side a page is read from change. A call with other values (another page, period,
+ * UID, cursor) renders nothing, and still answers its own records.
+ */
+let ctx: CashbackTestContext;
+let userId: number;
+const uid = nextUid('R');
+const START = Date.parse('2026-03-01T00:00:00Z');
+
+beforeAll(async () => {
+  ctx = await createCashbackTestApp();
+  ctx.clock.set(new Date(START - 10 * DAY_MS));
+  const email = nextEmail('rendered');
+  const token = await signUp(ctx, email);
+  await ingestReferrals(ctx.deps, BITGET, [{ uid, registeredAt: new Date(START - 100 * DAY_MS) }], {
+    kind: 'api',
+    label: 'test',
+  });
+  const bound = await call(
+    ctx,
+    '/elex/user/bindExchangeUid',
+    { platId: BITGET, uid, address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    { token },
+  );
+  expect((await bound.json()).state).toBe(0);
+  ctx.clock.set(new Date(START + 12 * DAY_MS));
+  const rows = Array.from({ length: 10 }, (_, n) =>
+    figures(uid, new Date(START + n * DAY_MS), { fee: String(1 + n), commission: '100' }),
+  );
+  await ingestRebates(ctx.deps, BITGET, rows, { kind: 'api', label: 'test' });
+  const found = rowsOf<{ id: number }>(
+    await ctx.db.execute(sql`select id from users where email = ${email}`),
+  );
+  userId = Number(found[0]?.id);
+});
+afterAll(() => ctx.close());
+
+it('renders the list statements once, and answers each call with its own values', async () => {
+  const estimate = estimateSql(await loadPartners(ctx.deps));
+  const filter = (from: string | undefined) => ({
+    userId,
+    platId: BITGET,
+    uid,
+    status: undefined,
+    endFrom: from ? new Date(from) : undefined,
+    endBefore: undefined,
+  });
+  // The shapes once: page 1 (newest side), a deep page (oldest side), a walk by cursor.
+  const first = await selectRebateList(ctx.db, filter(undefined), { offset: 0, limit: 4 }, estimate);
+  await selectRebateList(ctx.db, filter(undefined), { offset: 8, limit: 4 }, estimate);
+  if (first === 'cursorNotSeen') throw new Error('no cursor was given');
+  await selectRebateList(ctx.db, filter(undefined), { after: Number(first.rows[3]?.id), limit: 4 }, estimate);
+
+  const rendered = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+  try {
+    const period = await selectRebateList(
+      ctx.db,
+      filter('2026-03-05T00:00:00Z'),
+      { offset: 2, limit: 2 },
+      estimateSql(await loadPartners(ctx.deps)),
+    );
+    const deep = await selectRebateList(ctx.db, filter(undefined), { offset: 7, limit: 4 }, estimate);
+    const walked = await selectRebateList(
+      ctx.db,
+      filter(undefined),
+      { after: Number(first.rows[1]?.id), limit: 3 },
+      estimate,
+    );
+    expect(rendered).not.toHaveBeenCalled();
+    // Periods end a day after they start: from 03-05 on, the periods of 03-04 to 03-10 (7 records).
+    expect(period).toMatchObject({ total: 7 });
+    if (period === 'cursorNotSeen' || deep === 'cursorNotSeen' || walked === 'cursorNotSeen')
+      throw new Error('no cursor was refused');
+    expect(period.rows.map((row) => row.periodEnd)).toEqual([
+      '2026-03-09T00:00:00.000Z',
+      '2026-03-08T00:00:00.000Z',
+    ]);
+    expect(deep.rows.map((row) => row.periodEnd)).toEqual([
+      '2026-03-04T00:00:00.000Z',
+      '2026-03-03T00:00:00.000Z',
+      '2026-03-02T00:00:00.000Z',
+    ]);
+    expect(walked.rows.map((row) => row.periodEnd)).toEqual([
+      '2026-03-09T00:00:00.000Z',
+      '2026-03-08T00:00:00.000Z',
+      '2026-03-07T00:00:00.000Z',
+    ]);
+  } finally {
+    rendered.mockRestore();
+  }
+});
