@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { translate } from '@elex/contract';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
@@ -331,6 +332,32 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
   await runs.getByText('roster-good.csv').waitFor();
   await runs.getByText('roster-bad.csv').waitFor();
   await expectNoSeriousA11yViolations(page, '/admin/imports with a result');
+
+  // The same UID again with another registration time: imported, the stored time stays, and the line
+  // is named (line, UID, stored and stated time) in the result panel and in the history.
+  await file.setInputFiles({
+    name: 'roster-restated.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`uid,registered_at\n${uid}8,2026-01-03T00:00:00Z\n${uid},2026-01-05T08:30:00Z\n`),
+  });
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  const result = page.getByRole('status').filter({ hasText: 'roster-restated.csv imported' });
+  await result.waitFor();
+  const summary = translate('en', 'importRegistrationsDiffer', { count: 1 });
+  await result.getByText(summary, { exact: true }).waitFor();
+  const notices = result.getByRole('region', { name: summary });
+  const noticeRows = (await notices.getByRole('row').allInnerTexts()).slice(1);
+  assert.equal(noticeRows.length, 1);
+  assert.match(
+    noticeRows[0] ?? '',
+    new RegExp(
+      `^3\\s+registered_at\\s+UID ${uid} is already in the roster, registered at 2026-01-02T00:00:00.000Z; this line says 2026-01-05T08:30:00.000Z: the stored time stays$`,
+    ),
+  );
+  const history = runs.getByRole('row').filter({ hasText: 'roster-restated.csv' });
+  await history.getByText(`${summary} — Line 3: UID ${uid} is already in the roster`).waitFor();
+  await expectNoSeriousA11yViolations(page, '/admin/imports with a notice');
+
 });
 
 test('1024 px: the uploads table fits with a long file name; on a phone it says more columns are to the side', async ({
