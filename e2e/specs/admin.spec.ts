@@ -358,6 +358,28 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
   await history.getByText(`${summary} — Line 3: UID ${uid} is already in the roster`).waitFor();
   await expectNoSeriousA11yViolations(page, '/admin/imports with a notice');
 
+  // On a phone the named line reads within the panel: the field goes above its reason, no sideways scroll.
+  const phone = await newPage({ viewport: 'mobile' });
+  await openAs(base(), phone, operator, '/admin/imports');
+  await phone.getByLabel('Report').selectOption('referrals');
+  await phone.getByLabel('Exchange', { exact: true }).first().selectOption({ label: 'Bitget' });
+  await phone.getByLabel('File', { exact: true }).setInputFiles({
+    name: 'roster-restated-phone.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`uid,registered_at\n${uid},2026-01-07T09:00:00Z\n`),
+  });
+  await phone.getByRole('button', { name: 'Upload and import' }).click();
+  const phoneNotices = phone
+    .getByRole('status')
+    .filter({ hasText: 'roster-restated-phone.csv imported' })
+    .getByRole('region', { name: summary });
+  await phoneNotices.getByText(`UID ${uid} is already in the roster`).waitFor();
+  const fit = await phoneNotices.evaluate((region) => ({
+    scroll: region.scrollWidth,
+    client: region.clientWidth,
+  }));
+  assert.ok(fit.scroll <= fit.client, `the named line fits at 390 px (${fit.scroll} > ${fit.client})`);
+  await expectNoSeriousA11yViolations(phone, '/admin/imports with a notice, on a phone');
 });
 
 test('1024 px: the uploads table fits with a long file name; on a phone it says more columns are to the side', async ({

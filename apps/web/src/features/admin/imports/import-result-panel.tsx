@@ -4,18 +4,24 @@ import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../components/scroll-region';
 import { formatAmount } from '../format';
 
-/** Lines of a file by number: what is wrong with each (a refused file) or what to know of it. */
+/**
+ * Lines of a file by number: what is wrong with each (a refused file) or what to know of it. On a
+ * phone the field goes above its reason instead of a column of its own, so the reason has the width to
+ * be read without scrolling sideways (admin.css, `.admin-lines`).
+ */
 function LinesTable({ label, items }: { label: string; items: ImportResult['problems'] }) {
   const { t } = useTranslation();
   return (
     <ScrollRegion label={label}>
-      <table className="data-table">
+      <table className="data-table admin-lines">
         <thead>
           <tr>
             <th scope="col" className="numeric">
               {t('admin.imports.line')}
             </th>
-            <th scope="col">{t('admin.imports.field')}</th>
+            <th scope="col" className="admin-lines-field">
+              {t('admin.imports.field')}
+            </th>
             <th scope="col">{t('admin.imports.reason')}</th>
           </tr>
         </thead>
@@ -23,8 +29,11 @@ function LinesTable({ label, items }: { label: string; items: ImportResult['prob
           {items.map((item) => (
             <tr key={`${item.line}|${item.field}|${item.reason}`}>
               <td className="numeric">{item.line}</td>
-              <td className="mono">{item.field}</td>
-              <td className="wrap">{item.reason}</td>
+              <td className="mono admin-lines-field">{item.field}</td>
+              <td className="wrap">
+                <span className="mono status-reason admin-lines-field-above">{item.field}</span>
+                {item.reason}
+              </td>
             </tr>
           ))}
         </tbody>
