@@ -226,7 +226,14 @@ test('desktop: a catalog edit shows on the home page at once; a logo with a scri
   newPage,
 }) => {
   const page = await newPage({ viewport: 'desktop' });
+  // At 1024 px (a common laptop) every column of the catalog is in view, in each language's widths.
+  await page.setViewportSize({ width: 1024, height: 800 });
   await openAs(base(), page, operator, '/admin/catalog');
+  const catalog = page.locator('.table-scroll[aria-label="Exchange catalog"]');
+  await catalog.getByRole('row').nth(1).waitFor();
+  const fit = await catalog.evaluate((table) => ({ scroll: table.scrollWidth, client: table.clientWidth }));
+  assert.ok(fit.scroll <= fit.client, `the catalog fits at 1024 px (${fit.scroll} > ${fit.client})`);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('link', { name: 'Bitget', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Bitget' }).waitFor();
   const cashRate = page.getByLabel('Cash rate (%)', { exact: true });
