@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { statementName } from './statement-name.js';
 
 /**
  * Statements the app runs often become named prepared statements on each pooled PostgreSQL connection
@@ -37,7 +37,7 @@ export function statementNameOf(text: string): string | undefined {
     return undefined;
   }
   counts.delete(text);
-  const name = `elex_${createHash('sha1').update(text).digest('base64url')}`;
+  const name = statementName('elex', text);
   names.set(text, name);
   return name;
 }

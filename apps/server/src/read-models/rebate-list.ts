@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import { statementName } from '../db/statement-name.js';
 import { historyFromOf } from './history-from.js';
 import type { EstimateSql } from './pending-estimates.js';
 
@@ -112,8 +112,7 @@ async function runRendered<T>(
   let rendered = cache.get(shape);
   if (rendered === undefined) {
     const query = dialect.sqlToQuery(build());
-    const digest = createHash('sha1').update(query.sql).digest('base64url');
-    rendered = { name: `rebate_list_${digest}`, text: query.sql, params: query.params };
+    rendered = { name: statementName('rebate_list', query.sql), text: query.sql, params: query.params };
     cache.set(shape, rendered);
   }
   return queryPrepared<T>(db, rendered.name, rendered.text, fillPlaceholders(rendered.params, values));
