@@ -1,7 +1,6 @@
 import { translate } from '@elex/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../auth/test-support.js';
-import { ingestReferrals } from '../cashback/ingest.service.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -10,7 +9,16 @@ import {
 } from '../cashback/test-support.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import { revokeOperator } from './operators.service.js';
-import { adminCall, type Caller, countRows, newMember, newOperator } from './test-support.js';
+import {
+  adminCall,
+  type Caller,
+  countRows,
+  FIGURES_HEADER,
+  newMember,
+  newOperator,
+  OWN_UID_ADDRESS,
+  rostered,
+} from './test-support.js';
 
 /**
  * "Import figures first, bind the UID afterwards": a UID's records settle onto its account
@@ -23,8 +31,6 @@ import { adminCall, type Caller, countRows, newMember, newOperator } from './tes
 let ctx: CashbackTestContext;
 let operator: Caller;
 let other: Caller;
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
-const HEADER = 'uid,period_start,period_end,trading_volume,fee,commission';
 
 beforeAll(async () => {
   ctx = await createCashbackTestApp();
@@ -34,18 +40,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => ctx.close());
 
-async function rostered(...uids: string[]) {
-  await ingestReferrals(
-    ctx.deps,
-    BITGET,
-    uids.map((uid) => ({ uid, registeredAt: new Date('2025-01-01T00:00:00Z') })),
-    { kind: 'csv', label: 'roster.csv' },
-    { settle: false },
-  );
-}
-
 async function importFigures(caller: Caller, uid: string, fileName: string) {
-  const csv = [HEADER, `${uid},2026-10-10T00:00:00Z,2026-10-11T00:00:00Z,100,20,10`, ''].join('\n');
+  const csv = [FIGURES_HEADER, `${uid},2026-10-10T00:00:00Z,2026-10-11T00:00:00Z,100,20,10`, ''].join('\n');
   const answer = await adminCall(ctx, caller, 'uploadImport', {
     kind: 'rebates',
     platId: BITGET,
@@ -62,14 +58,14 @@ const bind = (caller: Pick<Caller, 'token'>, uid: string, lang = 'en') =>
   call(
     ctx,
     '/elex/user/bindExchangeUid',
-    { platId: BITGET, uid, address: ADDRESS },
+    { platId: BITGET, uid, address: OWN_UID_ADDRESS },
     { token: caller.token, lang },
   );
 
 describe('binding a UID whose figures the binder imported', () => {
   it('is refused for the importing operator, naming the UID in their language; the money stays for another holder', async () => {
     const uid = nextUid('MINE');
-    await rostered(uid);
+    await rostered(ctx, uid);
     await importFigures(operator, uid, 'later-mine.csv');
     // Settled onto the UID's account, which nobody holds yet: it waits for whoever binds the UID.
     const waiting = await balanceOf(ctx.db, accountCode.cashback(BITGET, uid));
@@ -103,7 +99,7 @@ describe('binding a UID whose figures the binder imported', () => {
 
   it('is not refused for figures another operator imported, nor for a member who imported nothing', async () => {
     const [byOther, plain] = [nextUid('THEIRS'), nextUid('PLAIN')];
-    await rostered(byOther, plain);
+    await rostered(ctx, byOther, plain);
     await importFigures(other, byOther, 'theirs.csv');
     const importer = await newOperator(ctx);
     expect((await bind(importer, byOther)).json()).toMatchObject({ state: 0, content: { uid: byOther } });

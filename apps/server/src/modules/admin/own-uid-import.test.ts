@@ -5,7 +5,6 @@ import { translate } from '@elex/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deferred } from '../../test/deferred.js';
 import { bindExchangeUid } from '../bindings/bindings.service.js';
-import { ingestReferrals } from '../cashback/ingest.service.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -16,7 +15,15 @@ import { accountCode, balanceOf, holdAccounts } from '../ledger/ledger.service.j
 import { creditCashback } from '../withdrawals/test-support.js';
 import { rebatesImport } from './imports.commands.js';
 import { runCsvImport } from './imports.service.js';
-import { adminCall, type Caller, countRows, newOperator } from './test-support.js';
+import {
+  adminCall,
+  type Caller,
+  countRows,
+  FIGURES_HEADER,
+  newOperator,
+  OWN_UID_ADDRESS,
+  rostered,
+} from './test-support.js';
 
 /**
  * An operator does not import a figures file that credits a UID bound to their own account
@@ -29,8 +36,6 @@ let ctx: CashbackTestContext;
 let self: Caller;
 let other: Caller;
 let dir: string;
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
-const HEADER = 'uid,period_start,period_end,trading_volume,fee,commission';
 
 beforeAll(async () => {
   ctx = await createCashbackTestApp();
@@ -44,26 +49,16 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function rostered(...uids: string[]) {
-  await ingestReferrals(
-    ctx.deps,
-    BITGET,
-    uids.map((uid) => ({ uid, registeredAt: new Date('2025-01-01T00:00:00Z') })),
-    { kind: 'csv', label: 'roster.csv' },
-    { settle: false },
-  );
-}
-
 const line = (uid: string, day: number) =>
   `${uid},2026-10-${String(day).padStart(2, '0')}T00:00:00Z,2026-10-${String(day + 1).padStart(2, '0')}T00:00:00Z,100,2,1`;
 
 describe('a figures file crediting the importing operator’s own UID', () => {
   it('is refused by the console and the command, naming the UID in the operator’s language; another operator imports it', async () => {
     const [plain, own, ownToo] = [nextUid('PLAIN'), nextUid('OWN'), nextUid('OWN')];
-    await rostered(plain, own, ownToo);
-    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: own, address: ADDRESS });
-    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: ownToo, address: ADDRESS });
-    const lines = [HEADER, line(plain, 10), line(own, 10), line(ownToo, 11), ''];
+    await rostered(ctx, plain, own, ownToo);
+    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: own, address: OWN_UID_ADDRESS });
+    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: ownToo, address: OWN_UID_ADDRESS });
+    const lines = [FIGURES_HEADER, line(plain, 10), line(own, 10), line(ownToo, 11), ''];
     const csv = lines.join('\n');
     const name = path.join(dir, 'own.csv');
     fs.writeFileSync(name, csv);
@@ -121,7 +116,7 @@ describe('a figures file crediting the importing operator’s own UID', () => {
     'the operator binding the UID while the file is being written waits for the import, then is refused (bindOwnImport)',
     async () => {
       const [busy, later] = [nextUid('BUSY'), nextUid('LATER')];
-      await rostered(busy, later);
+      await rostered(ctx, busy, later);
       // Another UID's account held by a transaction: the import's settlement waits there, holding the
       // exchange's ledger lock, while the operator binds the other UID of the file.
       await creditCashback(ctx, BITGET, busy, '1');
@@ -133,7 +128,7 @@ describe('a figures file crediting the importing operator’s own UID', () => {
         await released.promise;
       });
       await held.promise;
-      const csv = Buffer.from([HEADER, line(busy, 12), line(later, 12), ''].join('\n'));
+      const csv = Buffer.from([FIGURES_HEADER, line(busy, 12), line(later, 12), ''].join('\n'));
       const importing = runCsvImport(
         ctx.deps,
         { actor: { userId: self.userId, label: self.email }, requestId: null },
@@ -148,7 +143,7 @@ describe('a figures file crediting the importing operator’s own UID', () => {
       const binding = bindExchangeUid(ctx.deps, self.userId, {
         platId: BITGET,
         uid: later,
-        address: ADDRESS,
+        address: OWN_UID_ADDRESS,
       }).then(
         () => 'bound',
         (error: unknown) => error,

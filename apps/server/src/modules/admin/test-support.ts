@@ -4,7 +4,8 @@ import { deferred } from '../../test/deferred.js';
 import { findActiveUserByEmail } from '../auth/auth.repository.js';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
-import type { CashbackTestContext } from '../cashback/test-support.js';
+import { ingestReferrals } from '../cashback/ingest.service.js';
+import { BITGET, type CashbackTestContext } from '../cashback/test-support.js';
 import { deleteOperatorRow } from './admin.repository.js';
 import { grantOperator } from './operators.service.js';
 
@@ -101,3 +102,19 @@ export async function revocationInFlight(ctx: CashbackTestContext, userId: numbe
 /** The answer, or 'waiting' when it has not come within a second (it waits for a lock). */
 export const stillWaiting = <T>(answer: Promise<T>) =>
   Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000))]);
+
+/** A checksummed Polygon address for binds in the operators' own-UID tests. */
+export const OWN_UID_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+/** The header of a rebate figures file. */
+export const FIGURES_HEADER = 'uid,period_start,period_end,trading_volume,fee,commission';
+
+/** UIDs in Bitget's roster (registered long before), not yet settled. */
+export async function rostered(ctx: CashbackTestContext, ...uids: string[]) {
+  await ingestReferrals(
+    ctx.deps,
+    BITGET,
+    uids.map((uid) => ({ uid, registeredAt: new Date('2025-01-01T00:00:00Z') })),
+    { kind: 'csv', label: 'roster.csv' },
+    { settle: false },
+  );
+}
