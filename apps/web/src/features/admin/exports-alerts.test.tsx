@@ -108,7 +108,8 @@ describe('/admin/exports', () => {
 });
 
 describe('/admin/alerts', () => {
-  it("shows the operator's switches and saves a change", async () => {
+  /** The operator's switches, all on at first, kept by the save call as the server keeps them. */
+  const serveAlertPreferences = () => {
     let saved: AlertPreferences = {
       withdrawalRequested: true,
       syncFailing: true,
@@ -118,13 +119,17 @@ describe('/admin/alerts', () => {
       payoutStuck: true,
       clockSkew: true,
     };
-    const calls = serve({
+    return serve({
       '/elex/admin/alertPreferences': () => envelope(saved),
       '/elex/admin/saveAlertPreferences': (body) => {
         saved = { ...saved, ...(body as Partial<AlertPreferences>) };
         return envelope(saved);
       },
     });
+  };
+
+  it("shows the operator's switches and saves a change", async () => {
+    const calls = serveAlertPreferences();
     const user = userEvent.setup();
     renderRoutes(routes, '/admin/alerts');
     const daily = await screen.findByRole('checkbox', { name: t('admin.alerts.kinds.dailySummary') });
@@ -145,22 +150,7 @@ describe('/admin/alerts', () => {
   });
 
   it("switches the clock's alert apart from the ledger check's", async () => {
-    let saved: AlertPreferences = {
-      withdrawalRequested: true,
-      syncFailing: true,
-      ledgerBroken: true,
-      dailySummary: true,
-      payoutWalletShort: true,
-      payoutStuck: true,
-      clockSkew: true,
-    };
-    const calls = serve({
-      '/elex/admin/alertPreferences': () => envelope(saved),
-      '/elex/admin/saveAlertPreferences': (body) => {
-        saved = { ...saved, ...(body as Partial<AlertPreferences>) };
-        return envelope(saved);
-      },
-    });
+    const calls = serveAlertPreferences();
     const user = userEvent.setup();
     renderRoutes(routes, '/admin/alerts');
     const ledger = await screen.findByRole('checkbox', { name: t('admin.alerts.kinds.ledgerBroken') });
