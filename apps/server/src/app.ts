@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { MemberAnswers } from './db/member-answers.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { HotAnswers } from './http/hot-answers.js';
 import { requestSerializer } from './http/log-serializers.js';
 import { registerOpenApi } from './http/openapi.js';
 import { redisWithLocalFallback } from './http/rate-limit-store.js';
@@ -26,6 +27,7 @@ import { bindingsRoutes } from './modules/bindings/bindings.routes.js';
 import { cashbackRoutes } from './modules/cashback/cashback.routes.js';
 import { correctionsAdminRoutes, correctionsRoutes } from './modules/corrections/corrections.routes.js';
 import { exchangesRoutes } from './modules/exchanges/exchanges.routes.js';
+import { loadedExchangeIndexEnvelopeJson } from './modules/exchanges/exchanges.service.js';
 import { exportDownloadRoutes } from './modules/exports/exports.routes.js';
 import { ClockSkewWatch } from './modules/health/clock-skew.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -56,6 +58,11 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout: a test reads it to see what an operator would see. */
   logStream?: { write(line: string): void };
+  /**
+   * The hottest cached answers sent before Fastify's router (http/hot-answers.ts). On in production
+   * only: elsewhere every answer goes through the route, whose answer check runs outside production.
+   */
+  hotAnswers?: boolean;
 }
 
 /** Builds the whole app without listening (fastify/demo's habit): main and tests both call this. */
@@ -141,7 +148,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(withdrawalsRoutes, { prefix: '/elex' });
   // The development mailbox shows codes: it must not exist in production.
   if (config.env !== 'production') await app.register(devMailboxRoutes);
-  await registerStaticSite(app, config.webDist);
+  const page = await registerStaticSite(app, config.webDist);
+  if (options.hotAnswers ?? config.env === 'production') {
+    const hot = new HotAnswers();
+    // Fastify's own request listener, wrapped: a hot answer, or Fastify's handler untouched.
+    const [fastifyHandler] = app.server.listeners('request') as Array<Parameters<HotAnswers['wrap']>[0]>;
+    if (fastifyHandler) {
+      app.server.removeListener('request', fastifyHandler);
+      app.server.on('request', hot.wrap(fastifyHandler));
+      app.addHook('preClose', (done) => {
+        hot.close();
+        done();
+      });
+      hot.enable({
+        exchangeIndex: (locale) => loadedExchangeIndexEnvelopeJson(app.deps, locale),
+        page,
+        hsts: config.env === 'production',
+        trustProxy: Boolean(config.trustProxy),
+        log: options.logger === false ? undefined : app.log,
+      });
+    }
+  }
   return app;
 }
 

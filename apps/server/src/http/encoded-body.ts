@@ -98,13 +98,13 @@ function negotiatorFor(offered: Encoding[]): Negotiator<Encoding> {
  * on a tie. No header, nothing acceptable or only unknown codings (zstd, compress): the plain bytes,
  * which every client reads.
  */
-function chooseEncoding(acceptEncoding: string | undefined, offered: Encoding[]): Encoding {
+export function chooseEncoding(acceptEncoding: string | undefined, offered: Encoding[]): Encoding {
   if (!acceptEncoding || offered.length === 1) return 'identity';
   return negotiatorFor(offered).negotiate(acceptEncoding) ?? 'identity';
 }
 
 /** If-None-Match against one ETag, compared weakly as RFC 9110 13.1.2 asks for GET. */
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -147,6 +147,11 @@ export function sendCachedAnswer(
   identity: Buffer,
   contentType: string,
 ): FastifyReply {
+  return sendEncoded(request, reply, cachedEncodedBody(identity, contentType));
+}
+
+/** The cached answer in every coding, made on first use and kept beside its Buffer (hot-answers.ts too). */
+export function cachedEncodedBody(identity: Buffer, contentType: string): EncodedBody {
   let body = cachedAnswers.get(identity);
   if (!body) {
     body = isCompressible(contentType, identity.length)
@@ -159,5 +164,5 @@ export function sendCachedAnswer(
       : encodedBody(contentType, { identity });
     cachedAnswers.set(identity, body);
   }
-  return sendEncoded(request, reply, body);
+  return body;
 }

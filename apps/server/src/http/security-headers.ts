@@ -70,15 +70,25 @@ function isResourcePath(url: string): boolean {
  * its own stricter policy).
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { hsts: boolean }) {
-  const hsts: Record<string, string> = options.hsts
-    ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
-    : {};
-  const forDocument = Object.entries(documentHeaders(hsts));
-  const forResource = Object.entries(resourceHeaders(hsts));
+  const { forDocument, forResource } = securityHeaderSets(options);
   app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
     const headers = isResourcePath(request.url) ? forResource : forDocument;
     for (const [name, value] of headers) reply.header(name, value);
     reply.header('x-request-id', request.id);
     done();
   });
+}
+
+/** Both sets as name/value pairs in the order they are set: the hook's and the hot answers' (hot-answers.ts). */
+export function securityHeaderSets(options: { hsts: boolean }): {
+  forDocument: Array<[string, string]>;
+  forResource: Array<[string, string]>;
+} {
+  const hsts: Record<string, string> = options.hsts
+    ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+    : {};
+  return {
+    forDocument: Object.entries(documentHeaders(hsts)),
+    forResource: Object.entries(resourceHeaders(hsts)),
+  };
 }

@@ -28,7 +28,10 @@ interface SiteFile {
  * kept with its `.br` and `.gz` siblings, which the web build writes beside every compressible file
  * (apps/web/vite-precompress.ts); a file without them is compressed once on its first request.
  */
-export async function registerStaticSite(app: FastifyInstance, webDist: string | undefined) {
+export async function registerStaticSite(
+  app: FastifyInstance,
+  webDist: string | undefined,
+): Promise<LoadedPage> {
   const hasSite = webDist !== undefined && fs.existsSync(path.join(webDist, 'index.html'));
   const files = hasSite ? listSite(webDist) : new Map<string, SiteFile>();
   const indexHtml = files.get('/index.html');
@@ -64,7 +67,15 @@ export async function registerStaticSite(app: FastifyInstance, webDist: string |
       content: null,
     });
   });
+  // `/` and `/index.html` once index.html is in memory: what the hot answers may send (hot-answers.ts).
+  return (url) =>
+    indexHtml?.loaded && (url === '/' || url === '/index.html')
+      ? { body: indexHtml.loaded, cacheControl: indexHtml.cacheControl }
+      : undefined;
 }
+
+/** A page served from memory by URL, when it is loaded: undefined for anything else. */
+export type LoadedPage = (url: string) => { body: EncodedBody; cacheControl: string } | undefined;
 
 /** Every file under the site root by URL path; dot folders (Vite's manifest) and siblings left out. */
 function listSite(root: string): Map<string, SiteFile> {
