@@ -16,6 +16,24 @@ export function success<T>(
   return { state: State.Success, message: translate(requestLocale(request), messageKey, values), content };
 }
 
+/**
+ * A success whose `content` is JSON text already (written by PostgreSQL): the envelope's bytes as
+ * JSON.stringify(success(request, content)) writes them, the content spliced in unparsed. The route
+ * sends them as application/json; outside production they are checked against the endpoint's answer
+ * schema as they leave (endpoint-route.ts).
+ */
+export function sendSuccessJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  contentJson: string,
+  messageKey: MessageKey = 'ok',
+): FastifyReply {
+  const message = JSON.stringify(translate(requestLocale(request), messageKey));
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(Buffer.from(`{"state":${State.Success},"message":${message},"content":${contentJson}}`));
+}
+
 export function sendEnvelope(
   reply: FastifyReply,
   status: number,

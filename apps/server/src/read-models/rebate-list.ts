@@ -17,25 +17,19 @@ export interface RebateListFilter {
 }
 
 /**
- * A record as the member's answer carries it: PostgreSQL writes the text (ids, ISO times, amounts in
- * USDT with six decimals), so the app parses no date or bigint and formats none (issue 14: at 100
- * records a page that was a fifth of the app's time per answer).
+ * A page of records as the member's answer carries them: PostgreSQL writes the whole JSON array (ids as
+ * text, ISO times, amounts in USDT with six decimals, the answer's own key order and names), so the app
+ * parses no field of it and serializes none (issue 14): the route splices the text into the envelope.
  */
-export interface RebateListRow {
-  id: string;
-  platId: number;
-  uid: string;
-  /** ISO 8601, UTC, milliseconds (what Date.toISOString writes). */
-  periodStart: string;
-  periodEnd: string;
-  /** USDT, six decimals (what fromScaled(micro, 6) writes). */
-  tradingVolume: string;
-  fee: string;
-  /** Completed: the amount paid; pending: the estimate with today's rates; failed: 0. */
-  amount: string;
-  status: 'pending' | 'completed' | 'failed';
-  failureReason: string | null;
-  createdAt: string;
+export interface RebateListPage {
+  /** The records' JSON array, `[]` when none, exactly as JSON.stringify would write the records. */
+  recordsJson: string;
+  /** How many records the array holds. */
+  records: number;
+  /** The id of the array's last record (the list's order), null when none. */
+  lastId: string | null;
+  /** The records the filter lets through, all pages. */
+  total: number;
 }
 
 /** The member's live UIDs the filter lets through, with where each one's visible history starts. */
@@ -48,7 +42,7 @@ interface ListedUid {
 const date = (value: Date | string) => new Date(value);
 
 /** A page by number (offset and limit), or the records after one of them (a walk of the whole list). */
-export type RebateListPage = { offset: number; limit: number } | { after: number; limit: number };
+export type RebateListPageRequest = { offset: number; limit: number } | { after: number; limit: number };
 
 /** Each status's condition as a literal (see recordConditions). */
 const STATUS_CONDITIONS = {
@@ -200,23 +194,23 @@ async function selectListedUids(
 export async function selectRebateList(
   db: Executor,
   filter: RebateListFilter,
-  page: RebateListPage,
+  page: RebateListPageRequest,
   estimate: EstimateSql,
-): Promise<{ rows: RebateListRow[]; total: number } | 'cursorNotSeen'> {
+): Promise<RebateListPage | 'cursorNotSeen'> {
   const { uids, total } = await selectListedUids(db, filter);
   if ('after' in page) {
-    const rows = uids.length === 0 ? [] : await selectRecordsAfter(db, filter, uids, page, estimate);
+    const found = uids.length === 0 ? undefined : await selectRecordsAfter(db, filter, uids, page, estimate);
     // No record after the cursor: the end of the list, or a cursor the member does not see (another's
     // record, or one of a UID unbound since the walk began), which must not pass for the end.
-    if (rows.length === 0 && !(await cursorIsSeen(db, uids, page.after))) return 'cursorNotSeen';
-    return { rows, total };
+    if (!found?.records && !(await cursorIsSeen(db, uids, page.after))) return 'cursorNotSeen';
+    return pageOf(found, total);
   }
-  if (uids.length === 0 || page.offset >= total) return { rows: [], total };
+  if (uids.length === 0 || page.offset >= total) return pageOf(undefined, total);
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const rows = await runRendered<RebateListRow>(
+  const [found] = await runRendered<PageText>(
     db,
     statementsOf(estimate),
     `page:${filter.status ?? ''}:${fromOldest ? 'oldest' : 'newest'}`,
@@ -233,27 +227,51 @@ export async function selectRebateList(
       ${pageRecords(estimate)}`,
     { ...listedUidValues(uids), ...periodValues(filter), reach: offset + limit, offset, limit },
   );
-  return { rows, total };
+  return pageOf(found, total);
 }
+
+/** The page statement's one row (pageRecords). */
+interface PageText {
+  records: number;
+  records_json: string;
+  last_id: string | null;
+}
+
+const pageOf = (found: PageText | undefined, total: number): RebateListPage => ({
+  recordsJson: found?.records_json ?? '[]',
+  records: Number(found?.records ?? 0),
+  lastId: found?.last_id ?? null,
+  total,
+});
 
 /**
  * The page's records with their amounts, from the ids a `page` CTE chose (and the `rate` CTE): a
- * completed record's payment, a pending one's estimate, nothing for a failed one.
+ * completed record's payment, a pending one's estimate, nothing for a failed one. One row: the records
+ * as the answer's JSON array (row_to_json writes no spaces, the keys in the select's order, strings
+ * escaped as JSON.stringify escapes them), their number and the last one's id.
  */
 function pageRecords(estimate: EstimateSql) {
   return sql`
-      select r.id::text as id, r.plat_id as "platId", r.uid, ${isoText('r.period_start')} as "periodStart",
-        ${isoText('r.period_end')} as "periodEnd", ${usdtText('r.trading_volume_micro')} as "tradingVolume",
-        ${usdtText('r.fee_micro')} as fee, r.status, r.failure_reason as "failureReason",
-        ${isoText('r.created_at')} as "createdAt",
-        ${usdtText(sql`(case r.status
-          when 'completed' then coalesce(r.amount_micro, 0)
-          when 'pending' then case when rate.plat_id is null then 0 else ${estimate.recordEstimate} end
-          else 0 end)::bigint`)} as amount
-      from page join rebates r on r.id = page.id
-      left join rate on rate.plat_id = r.plat_id
-      left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
-      order by r.period_end desc, r.id desc`;
+      select count(*)::integer as records,
+        coalesce('[' || string_agg(w.record, ',' order by w.period_end desc, w.id desc) || ']', '[]')
+          as records_json,
+        (array_agg(w.id::text order by w.period_end, w.id))[1] as last_id
+      from (
+        select r.id, r.period_end, row_to_json(rec)::text as record
+        from page join rebates r on r.id = page.id
+        left join rate on rate.plat_id = r.plat_id
+        left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
+        cross join lateral (
+          select r.id::text as id, r.plat_id as "platId", r.uid, ${isoText('r.period_start')} as "periodStart",
+            ${isoText('r.period_end')} as "periodEnd", ${usdtText('r.trading_volume_micro')} as "tradingVolume",
+            ${usdtText('r.fee_micro')} as fee, r.status, r.failure_reason as "failureReason",
+            ${isoText('r.created_at')} as "createdAt",
+            ${usdtText(sql`(case r.status
+              when 'completed' then coalesce(r.amount_micro, 0)
+              when 'pending' then case when rate.plat_id is null then 0 else ${estimate.recordEstimate} end
+              else 0 end)::bigint`)} as amount
+        ) rec
+      ) w`;
 }
 
 /** A timestamptz as Date.toISOString writes it (UTC, milliseconds cut, not rounded: as a Date keeps them). */
@@ -294,8 +312,8 @@ async function selectRecordsAfter(
   uids: ListedUid[],
   page: { after: number; limit: number },
   estimate: EstimateSql,
-): Promise<RebateListRow[]> {
-  return runRendered<RebateListRow>(
+): Promise<PageText | undefined> {
+  const [found] = await runRendered<PageText>(
     db,
     statementsOf(estimate),
     `after:${filter.status ?? ''}`,
@@ -319,6 +337,7 @@ async function selectRecordsAfter(
       ${pageRecords(estimate)}`,
     { ...listedUidValues(uids), ...periodValues(filter), after: page.after, limit: page.limit },
   );
+  return found;
 }
 
 /** Whether the record is one of the listed UIDs' that the member sees (after an earlier holder's deletion). */

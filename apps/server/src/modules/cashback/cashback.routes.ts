@@ -1,9 +1,15 @@
 import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
-import { success } from '../../http/envelope.js';
+import { sendSuccessJson, success } from '../../http/envelope.js';
 import { requireMember } from '../auth/auth.guard.js';
-import { bindingDetail, myInfo, pendingRebates, rebateRecords, rewardRecords } from './cashback.service.js';
+import {
+  bindingDetail,
+  myInfo,
+  pendingRebates,
+  rebateRecordsJson,
+  rewardRecords,
+} from './cashback.service.js';
 
 /** The member's cashback views (issue 5). All member-only: without a live session, state -5000. */
 export async function cashbackRoutes(app: FastifyInstance) {
@@ -19,9 +25,10 @@ export async function cashbackRoutes(app: FastifyInstance) {
     return success(request, await bindingDetail(deps, member.userId, input));
   });
 
-  serve(app, ENDPOINTS.userSeeRebateData, async (request, query) => {
+  // The records' page as PostgreSQL wrote it, spliced into the envelope (rebateRecordsJson).
+  serve(app, ENDPOINTS.userSeeRebateData, async (request, query, reply) => {
     const member = await requireMember(request);
-    return success(request, await rebateRecords(deps, member.userId, query));
+    return sendSuccessJson(request, reply, await rebateRecordsJson(deps, member.userId, query));
   });
 
   serve(app, ENDPOINTS.exchangeExpireRebate, async (request, input) => {

@@ -4,7 +4,6 @@ import {
   fromScaled,
   type MyInfo,
   type PendingRebates,
-  type RebatePage,
   type RebateStatus,
   type RewardPage,
   State,
@@ -127,12 +126,16 @@ export interface RebateQueryInput {
   after?: string | undefined;
 }
 
-/** /elex/user/seeRebateData: records of the member's live bindings, newest period first (two statements). */
-export async function rebateRecords(
+/**
+ * /elex/user/seeRebateData: records of the member's live bindings, newest period first (two
+ * statements), as the answer's `content` text (a RebatePage): PostgreSQL wrote the records' JSON array,
+ * spliced here as is, so a 100-record export page is neither parsed nor serialized by the app (issue 14).
+ */
+export async function rebateRecordsJson(
   deps: AppDeps,
   userId: number,
   query: RebateQueryInput,
-): Promise<RebatePage> {
+): Promise<string> {
   const endFrom = query.from === undefined ? undefined : new Date(parseDay('from', query.from));
   const endBefore = query.to === undefined ? undefined : new Date(parseDay('to', query.to) + DAY_MS);
   const list = await selectRebateList(
@@ -146,17 +149,10 @@ export async function rebateRecords(
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).
   if (list === 'cursorNotSeen') throw new ValidationError('after', 'invalidValue');
-  const { rows, total } = list;
   // A full page may have more after it; a short one ends the list.
-  const last = rows.length === query.pageSize ? rows.at(-1) : undefined;
-  return {
-    // The rows are the records' wire form already (PostgreSQL wrote their text).
-    records: rows,
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-    next: last ? last.id : null,
-  };
+  const next = list.records === query.pageSize ? list.lastId : null;
+  // RebatePage's keys in its order, as JSON.stringify writes them (the numbers are integers).
+  return `{"records":${list.recordsJson},"total":${list.total},"page":${query.page},"pageSize":${query.pageSize},"next":${next === null ? 'null' : JSON.stringify(next)}}`;
 }
 
 /** /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement. */
