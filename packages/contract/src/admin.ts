@@ -520,6 +520,12 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** CSV uploads: the same files as `referrals:import` and `rebates:import`, up to 20 MB. */
 export const IMPORT_UPLOAD = { maxBytes: 20 * 1024 * 1024 } as const;
+/**
+ * How many problems (or notices) of one file an import answers and keeps on its run: the first ones
+ * by line, with the counts of all of them. A file of a million bad lines must not build, send or
+ * store a million problems (issue 14).
+ */
+export const IMPORT_PROBLEMS_KEPT = 200;
 
 // /elex/admin/uploadImport {kind, platId, fileName, csv}: the CSV text itself (UTF-8). Checked exactly
 // like the commands check a file: any bad line imports nothing and every problem is listed.
@@ -547,13 +553,18 @@ export const ImportResultSchema = z.object({
   settledCompleted: z.number().int(),
   settledFailed: z.number().int(),
   credited: usdt,
-  /** Every problem of a refused file, by line (empty when it was imported). */
+  /** The first IMPORT_PROBLEMS_KEPT problems of a refused file, by line (empty when it was imported). */
   problems: z.array(ImportProblemSchema),
+  /** How many problems the refused file had in all, and on how many of its lines. */
+  problemCount: z.number().int(),
+  problemLines: z.number().int(),
   /**
-   * Lines of an imported file the operator should know of, by line: a roster line that states another
-   * registration time for a UID already in the roster (the stored time stays).
+   * The first IMPORT_PROBLEMS_KEPT lines of an imported file the operator should know of, by line: a
+   * roster line that states another registration time for a UID already in the roster (the stored
+   * time stays); `noticeCount` says how many there were.
    */
   notices: z.array(ImportProblemSchema),
+  noticeCount: z.number().int(),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 

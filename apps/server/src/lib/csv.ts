@@ -22,23 +22,9 @@ export interface CsvProblem extends Explained {
 /** A file's path, or its bytes (an upload from the operator console): both are read the same way. */
 export type CsvSource = string | Buffer;
 
-export async function readCsv(
-  file: CsvSource,
-  columns: readonly string[],
-  onProgress?: (bytesRead: number, bytesTotal: number) => void,
-): Promise<{ rows: CsvRow[]; problems: CsvProblem[] }> {
-  const rows: CsvRow[] = [];
-  const problems: CsvProblem[] = [];
-  for await (const item of streamCsv(file, columns, onProgress)) {
-    if ('values' in item) rows.push(item);
-    else problems.push(item);
-  }
-  return { rows, problems };
-}
-
 /**
- * readCsv one row at a time, for files too large to hold: yields each well-formed row and each
- * problem in file order, so memory stays flat whatever the file's size.
+ * Reads the file one row at a time, for files too large to hold: yields each well-formed row and
+ * each problem in file order, so memory stays flat whatever the file's size.
  */
 export async function* streamCsv(
   file: CsvSource,

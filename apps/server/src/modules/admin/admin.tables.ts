@@ -86,7 +86,7 @@ export const importRuns = pgTable(
     settledFailed: integer('settled_failed').notNull().default(0),
     creditedMicro: bigint('credited_micro', { mode: 'bigint' }).notNull().default(sql`0`),
     problemCount: integer('problem_count').notNull().default(0),
-    /** The first problems ({line, field, reason}), at most 200: the upload's answer lists them all. */
+    /** The first problems ({line, field, reason}), at most IMPORT_PROBLEMS_KEPT; `problemCount` counts all. */
     problems: jsonb('problems').$type<Array<{ line: number; field: string } & Explained>>(),
     /** An unexpected fault's message. */
     error: text('error'),

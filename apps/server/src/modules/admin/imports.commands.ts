@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ImportKind, type ImportProblem, translate } from '@elex/contract';
+import { type ImportKind, type ImportResult, translate } from '@elex/contract';
 import { type CommandIo, progressBar } from '../../lib/progress-bar.js';
 import type { OperatorCommand } from '../../ops/command.js';
 import { settlementSummary } from '../cashback/cashback.commands.js';
@@ -19,26 +19,29 @@ export type ImportCommand = OperatorCommand<CommandIo>;
 /** How many problems a command prints. */
 const PRINTED_PROBLEMS = 100;
 
-function reportBadLines(io: CommandIo, file: string, problems: readonly ImportProblem[]) {
-  const lines = new Set(problems.map((problem) => problem.line)).size;
-  io.err(`${file}: ${lines} bad line(s), ${problems.length} problem(s); nothing was imported.`);
+function reportBadLines(io: CommandIo, file: string, outcome: ImportResult) {
+  io.err(
+    `${file}: ${outcome.problemLines} bad line(s), ${outcome.problemCount} problem(s); nothing was imported.`,
+  );
   // The first ones, each already short (csv-import quotes at most QUOTED_CELL_MAX characters of a cell):
-  // a file of a million bad lines must not print a million lines.
-  for (const problem of problems.slice(0, PRINTED_PROBLEMS)) {
-    io.err(`  line ${problem.line}, ${problem.field}: ${problem.reason}`);
+  // a file of a million bad lines must not print a million lines. The answer holds the first
+  // IMPORT_PROBLEMS_KEPT; the count says how many there were.
+  const printed = outcome.problems.slice(0, PRINTED_PROBLEMS);
+  for (const problem of printed) io.err(`  line ${problem.line}, ${problem.field}: ${problem.reason}`);
+  if (outcome.problemCount > printed.length) {
+    io.err(`  ${translate('en', 'importMoreProblems', { count: outcome.problemCount - printed.length })}`);
   }
-  if (problems.length > PRINTED_PROBLEMS)
-    io.err(`  … and ${problems.length - PRINTED_PROBLEMS} more problem(s).`);
 }
 
 /** Lines of an imported file named to the operator (a known UID with another registration time). */
-function reportNotices(io: CommandIo, notices: readonly ImportProblem[]) {
-  if (notices.length === 0) return;
-  io.out(translate('en', 'importRegistrationsDiffer', { count: notices.length }));
-  for (const notice of notices.slice(0, PRINTED_PROBLEMS)) {
-    io.out(`  line ${notice.line}, ${notice.field}: ${notice.reason}`);
+function reportNotices(io: CommandIo, outcome: ImportResult) {
+  if (outcome.noticeCount === 0) return;
+  io.out(translate('en', 'importRegistrationsDiffer', { count: outcome.noticeCount }));
+  const printed = outcome.notices.slice(0, PRINTED_PROBLEMS);
+  for (const notice of printed) io.out(`  line ${notice.line}, ${notice.field}: ${notice.reason}`);
+  if (outcome.noticeCount > printed.length) {
+    io.out(`  ${translate('en', 'importMoreNotices', { count: outcome.noticeCount - printed.length })}`);
   }
-  if (notices.length > PRINTED_PROBLEMS) io.out(`  … and ${notices.length - PRINTED_PROBLEMS} more.`);
 }
 
 /** What each kind of file is called in the command's lines. */
@@ -98,7 +101,7 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
           },
         );
         if (outcome.status === 'rejected') {
-          reportBadLines(io, given, outcome.problems);
+          reportBadLines(io, given, outcome);
           return 1;
         }
         io.out(
@@ -107,7 +110,7 @@ function csvImportCommand(kind: ImportKind, summary: string, usage: string): Imp
             (outcome.settlement ? `; ${settlementSummary(outcome.settlement)}.` : '.') +
             ` Recorded as import #${outcome.runId}.`,
         );
-        reportNotices(io, outcome.notices);
+        reportNotices(io, outcome);
         return 0;
       } finally {
         reading.stop();

@@ -1,6 +1,7 @@
 import {
   DECIMALS,
   fromScaled,
+  IMPORT_PROBLEMS_KEPT,
   IMPORT_UPLOAD,
   type ImportKind,
   type ImportProblem,
@@ -16,6 +17,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
+import type { ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained } from '../../lib/reasons.js';
 import { findUserById } from '../auth/auth.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
@@ -34,12 +36,10 @@ import type { ActionContext } from './catalog.service.js';
  * CSV imports (issue 6), from the console's upload and from `referrals:import` / `rebates:import`
  * alike: one flow (`runCsvImport`) reads and checks the file (cashback/csv-import.ts), ingests it with
  * the cashback services, and records the run in `import_runs` and the audit log, in the import's
- * transaction when it succeeds. A file with any bad line imports nothing and the answer lists every
- * problem by line. So the console's history shows every import, whichever way it came.
+ * transaction when it succeeds. A file with any bad line imports nothing and the answer lists the
+ * first IMPORT_PROBLEMS_KEPT problems by line, and how many there were. So the console's history
+ * shows every import, whichever way it came.
  */
-
-/** How many problems a run keeps in the table; the upload's answer lists them all. */
-const STORED_PROBLEMS = 200;
 /** The most of a fault's message a run keeps. */
 const STORED_ERROR_MAX = 1000;
 
@@ -57,9 +57,13 @@ interface Outcome {
   settledCompleted: number;
   settledFailed: number;
   creditedMicro: bigint;
+  /** The first IMPORT_PROBLEMS_KEPT problems; `problemCount` of them on `problemLines` lines in all. */
   problems: ImportProblem[];
+  problemCount: number;
+  problemLines: number;
   /** Lines of an imported file named to the operator (kept in the run's `problems` column). */
   notices: ImportProblem[];
+  noticeCount: number;
   error: string | null;
 }
 
@@ -86,8 +90,8 @@ async function recordRun(
     creditedMicro: outcome.creditedMicro,
     // An imported file has no problems: its notices take the column (listImportRuns reads them so).
     ...(outcome.status === 'succeeded'
-      ? { problemCount: outcome.notices.length, problems: outcome.notices.slice(0, STORED_PROBLEMS) }
-      : { problemCount: outcome.problems.length, problems: outcome.problems.slice(0, STORED_PROBLEMS) }),
+      ? { problemCount: outcome.noticeCount, problems: outcome.notices }
+      : { problemCount: outcome.problemCount, problems: outcome.problems }),
     error: outcome.error,
     startedAt: upload.startedAt,
     finishedAt,
@@ -108,8 +112,8 @@ async function recordRun(
       settledCompleted: outcome.settledCompleted,
       settledFailed: outcome.settledFailed,
       credited: usdt(outcome.creditedMicro),
-      problemCount: outcome.problems.length,
-      noticeCount: outcome.notices.length,
+      problemCount: outcome.problemCount,
+      noticeCount: outcome.noticeCount,
       error: outcome.error,
     },
     at: finishedAt,
@@ -129,7 +133,10 @@ function toResult(runId: number, outcome: Outcome): ImportResult {
     settledFailed: outcome.settledFailed,
     credited: usdt(outcome.creditedMicro),
     problems: outcome.problems,
+    problemCount: outcome.problemCount,
+    problemLines: outcome.problemLines,
     notices: outcome.notices,
+    noticeCount: outcome.noticeCount,
   };
 }
 
@@ -142,7 +149,10 @@ const emptyOutcome = (status: ImportStatus, rows: number): Outcome => ({
   settledFailed: 0,
   creditedMicro: 0n,
   problems: [],
+  problemCount: 0,
+  problemLines: 0,
   notices: [],
+  noticeCount: 0,
   error: null,
 });
 
@@ -180,8 +190,13 @@ export async function runCsvImport(
     sizeBytes: input.sizeBytes,
     startedAt,
   };
-  const rejected = async (rows: number, problems: ImportProblem[]) => {
-    const outcome = { ...emptyOutcome('rejected', rows), problems };
+  const rejected = async (rows: number, found: ProblemSummary) => {
+    const outcome = {
+      ...emptyOutcome('rejected', rows),
+      problems: found.problems,
+      problemCount: found.count,
+      problemLines: found.lines,
+    };
     const run = await deps.db.transaction((tx) => recordRun(tx, deps, context, upload, outcome));
     return toResult(run.id, outcome);
   };
@@ -230,14 +245,26 @@ export async function runCsvImport(
       await analyzeAfterImport(deps, done.inserted);
       return done;
     } catch (error) {
-      if (error instanceof RebateFileRejectedError) return rejected(error.rows, error.problems);
+      if (error instanceof RebateFileRejectedError) {
+        return rejected(error.rows, {
+          problems: error.problems,
+          count: error.problemCount,
+          lines: error.problemLines,
+        });
+      }
       await failed(rows, error);
       throw error;
     }
   }
 
   const parsed = await readReferralFile(input.source, startedAt, input.onReadProgress);
-  if (parsed.problems.length > 0) return rejected(parsed.entries.length, parsed.problems);
+  if (parsed.problemCount > 0) {
+    return rejected(parsed.entries.length, {
+      problems: parsed.problems,
+      count: parsed.problemCount,
+      lines: parsed.problemLines,
+    });
+  }
   input.onParsed?.(parsed.entries.length);
 
   const progress = input.onWriteProgress ? { onProgress: input.onWriteProgress } : undefined;
@@ -251,8 +278,10 @@ export async function runCsvImport(
           duplicates: done.alreadyKnown,
           settlement: done.settlement,
         }),
-        // Known UIDs stated with another registration time: counted as known, named, the first time stays.
-        notices: done.restated.map(
+        // Known UIDs stated with another registration time: counted as known, named (the first ones),
+        // the first time stays.
+        noticeCount: done.restated.length,
+        notices: done.restated.slice(0, IMPORT_PROBLEMS_KEPT).map(
           ({ index, uid, stated, stored }): ImportProblem => ({
             line: parsed.lines[index] ?? 0,
             field: 'registered_at',

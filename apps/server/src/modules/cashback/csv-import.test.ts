@@ -1,6 +1,14 @@
+import { IMPORT_PROBLEMS_KEPT } from '@elex/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalUtcTime, parseAnyIsoTime, parseAnyUsdt, parseIsoTime, parseUsdt } from './csv-import.js';
+import {
+  canonicalUtcTime,
+  parseAnyIsoTime,
+  parseAnyUsdt,
+  parseIsoTime,
+  parseUsdt,
+  readReferralFile,
+} from './csv-import.js';
 
 const padded = (value: number, width: number) => String(value).padStart(width, '0');
 
@@ -67,5 +75,29 @@ describe('reading a figures file line', () => {
       key: 'importTooManyDecimals',
       params: { decimals: 6, cell: '"1.1234567"' },
     });
+  });
+});
+
+describe('a roster file of many bad lines (issue 14)', () => {
+  it('keeps the first problems by line, whichever check found them, and counts them all', async () => {
+    const copies = 3 * IMPORT_PROBLEMS_KEPT;
+    // Line 2 registers in the future (found by the last check); lines 3.. give its UID again; a line
+    // with too few cells in between.
+    const lines = ['uid,registered_at', '71000001,2027-01-01T00:00:00Z'];
+    for (let n = 0; n < copies; n += 1) lines.push('71000001,2026-01-01T00:00:00Z');
+    lines[9] = '71000002';
+    const parsed = await readReferralFile(
+      Buffer.from(`${lines.join('\n')}\n`),
+      new Date('2026-10-20T00:00:00Z'),
+    );
+    expect(parsed.problems).toHaveLength(IMPORT_PROBLEMS_KEPT);
+    expect(parsed.problems.slice(0, 3).map((problem) => [problem.line, problem.field])).toEqual([
+      [2, 'registered_at'],
+      [3, 'uid'],
+      [4, 'uid'],
+    ]);
+    expect(parsed.problems.find((problem) => problem.line === 10)?.field).toBe('row');
+    expect(parsed.problems.at(-1)?.line).toBe(IMPORT_PROBLEMS_KEPT + 1);
+    expect([parsed.problemCount, parsed.problemLines]).toEqual([copies + 1, copies + 1]);
   });
 });

@@ -1,6 +1,7 @@
 import { DECIMALS } from '@elex/contract';
 import type { CommissionEntry, ReferralEntry } from '../../integrations/exchanges/types.js';
-import { type CsvProblem, type CsvSource, readCsv } from '../../lib/csv.js';
+import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
+import { ProblemList, type ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained, type Reason } from '../../lib/reasons.js';
 import {
   type IngestRejectedError,
@@ -29,7 +30,11 @@ export interface ParsedFile<T> {
   entries: T[];
   /** The file line of each entry. */
   lines: number[];
+  /** The first IMPORT_PROBLEMS_KEPT problems by line. */
   problems: CsvProblem[];
+  /** How many problems the file had, on how many lines. */
+  problemCount: number;
+  problemLines: number;
 }
 
 const ISO_TIME =
@@ -185,11 +190,17 @@ export async function readReferralFile(
   now: Date,
   onProgress?: (bytesRead: number, bytesTotal: number) => void,
 ): Promise<ParsedFile<ReferralEntry>> {
-  const { rows, problems } = await readCsv(file, REFERRAL_COLUMNS, onProgress);
+  // The rows are held (a roster is read whole), the problems are not: the first ones and the counts.
+  const problems = new ProblemList();
   const entries: ReferralEntry[] = [];
   const lines: number[] = [];
   const lineOfUid = new Map<string, number>();
-  for (const { line, values } of rows) {
+  for await (const item of streamCsv(file, REFERRAL_COLUMNS, onProgress)) {
+    if (!('values' in item)) {
+      problems.add(item);
+      continue;
+    }
+    const { line, values } = item;
     const uid = values.uid ?? '';
     const rowProblems: CsvProblem[] = [];
     const badUid = isBadUid(uid);
@@ -202,16 +213,19 @@ export async function readReferralFile(
     }
     if (!badUid && earlier === undefined) lineOfUid.set(uid, line);
     if (rowProblems.length > 0 || !(registeredAt instanceof Date)) {
-      problems.push(...rowProblems);
+      for (const problem of rowProblems) problems.add(problem);
       continue;
     }
     entries.push({ uid, registeredAt });
     lines.push(line);
   }
+  // The lines read well, in file order: none of them had a problem above.
+  problems.newPass();
   for (const { index, ...problem } of validateReferralEntries(entries, now)) {
-    problems.push({ ...problem, line: lines[index] ?? 0 });
+    problems.add({ ...problem, line: lines[index] ?? 0 });
   }
-  return { entries, lines, problems: sortProblems(problems) };
+  const { problems: first, count, lines: problemLines } = problems.summary();
+  return { entries, lines, problems: first, problemCount: count, problemLines };
 }
 
 /**
@@ -251,11 +265,9 @@ export function parseRebateLine(
   };
 }
 
-function sortProblems(problems: CsvProblem[]): CsvProblem[] {
-  return problems.sort((a, b) => a.line - b.line);
-}
-
-/** Maps an ingest refusal (rows numbered in the batch) back to the file's lines. */
-export function rejectionProblems(error: IngestRejectedError, lines: readonly number[]): CsvProblem[] {
-  return error.problems.map(({ index, ...problem }) => ({ ...problem, line: lines[index] ?? 0 }));
+/** Maps an ingest refusal (rows numbered in the batch) back to the file's lines: the first ones, counted. */
+export function rejectionProblems(error: IngestRejectedError, lines: readonly number[]): ProblemSummary {
+  const problems = new ProblemList();
+  for (const { index, ...problem } of error.problems) problems.add({ ...problem, line: lines[index] ?? 0 });
+  return problems.summary();
 }

@@ -1,13 +1,15 @@
+import { IMPORT_PROBLEMS_KEPT } from '@elex/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import { testOperatorActor } from '../../test/ops-command.js';
-import { runCsvImport } from '../admin/imports.service.js';
+import { listImportRuns, runCsvImport } from '../admin/imports.service.js';
 import { bindExchangeUid } from '../bindings/bindings.service.js';
 import { accountCode, balanceOf } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { eventRewards, rebates } from './cashback.tables.js';
 import { ingestRebates, ingestReferrals, settleRebates } from './ingest.service.js';
-import { STAGING_BATCH } from './rebate-import.js';
+import { importRebateFile, RebateFileRejectedError, STAGING_BATCH } from './rebate-import.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -341,5 +343,86 @@ describe('a figures file', () => {
       [STAGING_BATCH + 4, 'period_end'],
     ]);
     expect(await ctx.db.select({ id: rebates.id }).from(rebates).where(eq(rebates.uid, uid))).toEqual([]);
+  });
+});
+
+describe("a file of many bad lines (issue 14: memory stays flat in the file's size)", () => {
+  const HEADER = 'uid,period_start,period_end,trading_volume,fee,commission';
+  const KEPT = IMPORT_PROBLEMS_KEPT;
+  /**
+   * Line 2 a period; lines 3.. that same period again (duplicates, `copies` of them), one line that
+   * does not parse among them (line 5), then `overlapping` lines of a second UID, each starting half
+   * an hour into the one before.
+   */
+  function badFile(copies: number, overlapping: number) {
+    const [dup, over] = [nextUid('DUPS'), nextUid('OVER')];
+    const lines = [HEADER, `${dup},2026-10-01T00:00:00Z,2026-10-02T00:00:00Z,100,2,1`];
+    for (let n = 0; n < copies; n += 1)
+      lines.push(`${dup},2026-10-01T00:00:00Z,2026-10-02T00:00:00Z,100,2,1`);
+    lines[4] = `${dup},2026-10-01T00:00:00Z,2026-10-02T00:00:00Z,lots,2,1`;
+    const base = Date.UTC(2026, 8, 1);
+    for (let n = 0; n < overlapping; n += 1) {
+      const start = new Date(base + n * 30 * 60_000);
+      lines.push(`${over},${start.toISOString()},${new Date(start.getTime() + HOUR_MS).toISOString()},1,1,1`);
+    }
+    return Buffer.from(`${lines.join('\n')}\n`);
+  }
+
+  it('answers and keeps the first problems by line, and says how many there were on how many lines', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const [copies, overlapping] = [3 * KEPT, KEPT + 50];
+    const csv = badFile(copies, overlapping);
+    const result = await runCsvImport(
+      ctx.deps,
+      { actor: testOperatorActor, requestId: null },
+      { kind: 'rebates', platId: BITGET, fileName: 'many-bad.csv', source: csv, sizeBytes: csv.length },
+    );
+    // Every copy but the unparsable one is a duplicate; every overlapping line but the first overlaps.
+    const total = copies + (overlapping - 1);
+    expect(result).toMatchObject({
+      status: 'rejected',
+      inserted: 0,
+      problemCount: total,
+      problemLines: total,
+    });
+    // The first lines of the file, in order: the operator fixes it from the top.
+    expect(result.problems).toHaveLength(KEPT);
+    expect(result.problems.slice(0, 4).map((problem) => [problem.line, problem.field])).toEqual([
+      [3, 'row'],
+      [4, 'row'],
+      [5, 'trading_volume'],
+      [6, 'row'],
+    ]);
+    expect(result.problems[0]?.reason).toBe('duplicate row: the same UID and period are on line 2');
+    expect(result.problems.at(-1)?.line).toBe(KEPT + 2);
+    // The run keeps the same first problems and the true count (the history says "N problem(s)").
+    const [run] = (await listImportRuns(ctx.deps, { page: 1, pageSize: 1 })).rows;
+    expect(run).toMatchObject({ fileName: 'many-bad.csv', problemCount: total });
+    expect(run?.problems).toHaveLength(KEPT);
+  });
+
+  it('reads back from the database no more problems than it keeps, and counts the rest there', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const csv = badFile(4 * KEPT, 2 * KEPT);
+    let largest = 0;
+    const refusal = await ctx.db
+      .transaction(async (tx) => {
+        // Every statement's answer is measured: a problem list read whole would be thousands of rows.
+        const execute = tx.execute.bind(tx);
+        Object.assign(tx, {
+          execute: async (query: Parameters<typeof execute>[0]) => {
+            const answer = await execute(query);
+            largest = Math.max(largest, rowsOf(answer).length);
+            return answer;
+          },
+        });
+        await importRebateFile(tx, ctx.deps, BITGET, csv, { kind: 'csv', label: 'many-bad.csv' });
+      })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(RebateFileRejectedError);
+    const { problems, problemCount, problemLines } = refusal as RebateFileRejectedError;
+    expect(problems).toHaveLength(KEPT);
+    expect([problemCount, problemLines]).toEqual([4 * KEPT + 2 * KEPT - 1, 4 * KEPT + 2 * KEPT - 1]);
+    expect(largest).toBeLessThanOrEqual(KEPT);
   });
 });

@@ -1,9 +1,10 @@
-import { DECIMALS, fromScaled } from '@elex/contract';
+import { DECIMALS, fromScaled, IMPORT_PROBLEMS_KEPT, type MessageKey } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
+import type { ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained } from '../../lib/reasons.js';
 import { lockExchangeLedger, rowsOf } from './cashback.repository.js';
 import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
@@ -25,18 +26,29 @@ import {
  * transaction; the file-wide checks (a key given twice, periods of one UID that overlap, in the file
  * or against what is stored) are SQL over that table; then the rows go into `rebates` by chunks of
  * whole statements and settle by pages. Memory holds one batch and one settlement page, whatever the
- * file's size. All in the caller's one transaction: a refused file or a killed import leaves nothing,
+ * file's size; the problems of a refused file go to a second staging table, and only the first
+ * IMPORT_PROBLEMS_KEPT of them by line come back, with how many there were (a file of a million
+ * duplicate lines built a million problems, issue 14). All in the caller's one transaction: a refused file or a killed import leaves nothing,
  * and importing the same file again records nothing new.
  */
 
-/** The file has bad lines: nothing is imported (the transaction must roll back). */
+/**
+ * The file has bad lines: nothing is imported (the transaction must roll back). `problems` holds the
+ * first IMPORT_PROBLEMS_KEPT of them by line; `problemCount` and `problemLines` count all of them.
+ */
 export class RebateFileRejectedError extends Error {
+  readonly problems: CsvProblem[];
+  readonly problemCount: number;
+  readonly problemLines: number;
   constructor(
     readonly rows: number,
-    readonly problems: CsvProblem[],
+    summary: ProblemSummary,
   ) {
-    super(`${problems.length} problem(s) in the figures file, nothing imported`);
+    super(`${summary.count} problem(s) on ${summary.lines} line(s) of the figures file, nothing imported`);
     this.name = 'RebateFileRejectedError';
+    this.problems = summary.problems;
+    this.problemCount = summary.count;
+    this.problemLines = summary.lines;
   }
 }
 
@@ -67,6 +79,11 @@ const ANALYZE_AFTER_ROWS = 10_000;
 const STAGING = sql.raw('rebate_import_rows');
 /** The staged rows to store, numbered by UID and period: the settlement pages' order. */
 const BY_UID = sql.raw('rebate_import_by_uid');
+/**
+ * The problems found, one row each: `n` is the order they were found in (a line's problems keep it),
+ * `params` the reason's parameters as JSON text (rendered when read back, the first few only).
+ */
+const PROBLEMS = sql.raw('rebate_import_problems');
 
 export async function importRebateFile(
   tx: Transaction,
@@ -88,37 +105,49 @@ export async function importRebateFile(
       period_start timestamptz not null, period_end timestamptz not null,
       trading_volume_micro bigint not null, fee_micro bigint not null, commission_micro bigint not null
     ) on commit drop`);
+  await tx.execute(sql`
+    create temporary table ${PROBLEMS} (
+      n serial primary key, line integer not null, field text not null, key text, params text, reason text
+    ) on commit drop`);
 
-  const problems: CsvProblem[] = [];
   let rows = 0;
   let entries: CommissionEntry[] = [];
   let lines: number[] = [];
+  // The problems found since the last flush (a batch's at most, or STAGING_BATCH of bad lines).
+  let pending: CsvProblem[] = [];
   // One batch is written while the next is parsed: the database works in its own process meanwhile
   // (on PostgreSQL staging took parse time plus write time, one after the other). A failed write is
   // seen by the next flush or the last one.
   let writing: Promise<unknown> = Promise.resolve();
   const flush = async () => {
-    if (entries.length === 0) return;
     for (const problem of validateCommissionEntries(entries, now)) {
       const { index, ...rest } = problem;
-      problems.push({ ...rest, line: lines[index] ?? 0 });
+      pending.push({ ...rest, line: lines[index] ?? 0 });
     }
-    const json = stagingJson(entries, lines);
+    const json = entries.length > 0 ? stagingJson(entries, lines) : undefined;
+    const problemJson = pending.length > 0 ? problemsJson(pending) : undefined;
     entries = [];
     lines = [];
+    pending = [];
+    if (!json && !problemJson) return;
     await writing;
-    writing = stageBatch(tx, json);
+    writing = (async () => {
+      if (json) await stageBatch(tx, json);
+      if (problemJson) await stageProblems(tx, problemJson);
+    })();
     writing.catch(() => undefined);
   };
   for await (const item of streamCsv(file, REBATE_COLUMNS, options.onReadProgress)) {
     if (!('values' in item)) {
-      problems.push(item);
+      pending.push(item);
+      if (pending.length >= STAGING_BATCH) await flush();
       continue;
     }
     rows += 1;
     const parsed = parseRebateLine(item.values, item.line);
     if (parsed.problems) {
-      problems.push(...parsed.problems);
+      pending.push(...parsed.problems);
+      if (pending.length >= STAGING_BATCH) await flush();
       continue;
     }
     entries.push(parsed.entry);
@@ -128,17 +157,17 @@ export async function importRebateFile(
   await flush();
   await writing;
 
-  problems.push(...(await fileWideProblems(tx)));
-  if (problems.length > 0) throw new RebateFileRejectedError(rows, sortByLine(problems));
+  await fileWideProblems(tx);
+  const refused = await problemsFound(tx);
+  if (refused) throw new RebateFileRejectedError(rows, refused);
 
   await lockExchangeLedger(tx, platId);
   const operatorId = options.operatorId ?? null;
-  const clashes = [
-    ...(await storedOverlaps(tx, platId)),
-    ...(await storedRestatements(tx, platId)),
-    ...(await ownUidLines(tx, platId, operatorId)),
-  ];
-  if (clashes.length > 0) throw new RebateFileRejectedError(rows, sortByLine(clashes));
+  await storedOverlaps(tx, platId);
+  await storedRestatements(tx, platId);
+  await ownUidLines(tx, platId, operatorId);
+  const clashes = await problemsFound(tx);
+  if (clashes) throw new RebateFileRejectedError(rows, clashes);
   options.onParsed?.(rows);
 
   const toStore = await withoutStoredKeys(tx, platId);
@@ -164,8 +193,9 @@ export async function importRebateFile(
   addSettlement(settlement, await settleExchange(tx, within, partner, now));
   // Again at the end: a binding does not wait for the exchange's ledger lock, so one the operator
   // made while a long file was being written is seen here, before the import commits.
-  const boundMeanwhile = await ownUidLines(tx, platId, operatorId);
-  if (boundMeanwhile.length > 0) throw new RebateFileRejectedError(rows, boundMeanwhile);
+  await ownUidLines(tx, platId, operatorId);
+  const boundMeanwhile = await problemsFound(tx);
+  if (boundMeanwhile) throw new RebateFileRejectedError(rows, boundMeanwhile);
   return { rows, inserted, duplicates: rows - inserted, settlement };
 }
 
@@ -229,33 +259,104 @@ async function orderByUid(tx: Transaction): Promise<void> {
   await tx.execute(sql`analyze ${BY_UID}`);
 }
 
-function sortByLine(problems: CsvProblem[]): CsvProblem[] {
-  // Stable: a line's problems keep the order they were found in.
-  return problems.sort((a, b) => a.line - b.line);
+/** Problems found in JS (a line's cells, a batch's checks) as the problem statement's JSON parameter. */
+function problemsJson(problems: readonly CsvProblem[]): string {
+  return JSON.stringify(
+    problems.map((problem, i) => ({
+      i,
+      line: problem.line,
+      field: problem.field,
+      key: problem.key ?? null,
+      params: problem.params ? JSON.stringify(problem.params) : null,
+      reason: problem.key ? null : problem.reason,
+    })),
+  );
+}
+
+async function stageProblems(tx: Transaction, json: string): Promise<void> {
+  await tx.execute(sql`
+    insert into ${PROBLEMS} (line, field, key, params, reason)
+    select line, field, key, params, reason
+    from json_to_recordset(${json}::json) as r(i integer, line integer, field text, key text,
+      params text, reason text)
+    order by i`);
+}
+
+/**
+ * The problems found so far, or undefined when there are none: how many, on how many lines, and the
+ * first IMPORT_PROBLEMS_KEPT by line (the operator fixes a file from its top). Two statements whatever
+ * the count; the table is emptied for the next checks.
+ */
+async function problemsFound(tx: Transaction): Promise<ProblemSummary | undefined> {
+  const [counts] = rowsOf<{ problems: number | string; lines: number | string }>(
+    await tx.execute(sql`select count(*) as problems, count(distinct line) as lines from ${PROBLEMS}`),
+  );
+  const count = Number(counts?.problems ?? 0);
+  if (count === 0) return undefined;
+  const first = rowsOf<{
+    line: number;
+    field: string;
+    key: string | null;
+    params: string | null;
+    reason: string | null;
+  }>(
+    await tx.execute(sql`
+      select line, field, key, params, reason from ${PROBLEMS} order by line, n limit ${IMPORT_PROBLEMS_KEPT}`),
+  );
+  await tx.execute(sql`truncate ${PROBLEMS}`);
+  return {
+    problems: first.map((row) => ({
+      line: Number(row.line),
+      field: row.field,
+      ...(row.key === null
+        ? { reason: row.reason ?? '' }
+        : explained(
+            rendered(row.key as MessageKey, row.params === null ? undefined : JSON.parse(row.params)),
+          )),
+    })),
+    count,
+    lines: Number(counts?.lines ?? 0),
+  };
+}
+
+/** A reason as SQL stated it: stored times as ISO instants, stored amounts (micro) in USDT. */
+function rendered(key: MessageKey, params: Record<string, string | number> | undefined) {
+  if (!params) return because(key);
+  if (key === 'importOverlapsStored') {
+    return because(key, {
+      start: new Date(params.start as string).toISOString(),
+      end: new Date(params.end as string).toISOString(),
+    });
+  }
+  if (key === 'importRestatesStored') {
+    return because(key, {
+      volume: usdt(String(params.volume)),
+      fee: usdt(String(params.fee)),
+      commission: usdt(String(params.commission)),
+    });
+  }
+  return because(key, params);
 }
 
 /**
  * A key (UID and period) given twice, and two different periods of one UID that overlap (they would
  * pay the same trades twice): the later line is reported, naming the earlier one. Overlaps are looked
- * for among the first line of each key, as the old whole-file check did.
+ * for among the first line of each key, as the old whole-file check did. Into PROBLEMS.
  */
-async function fileWideProblems(tx: Transaction): Promise<CsvProblem[]> {
-  const problems: CsvProblem[] = [];
-  const duplicates = rowsOf<{ line: number; first_line: number }>(
-    await tx.execute(sql`
-      select line, first_line from (
-        select line, min(line) over (partition by uid, period_start, period_end) as first_line
-        from ${STAGING}
-      ) keyed where line <> first_line`),
+async function fileWideProblems(tx: Transaction): Promise<void> {
+  await tx.execute(sql`
+    insert into ${PROBLEMS} (line, field, key, params)
+    select line, 'row', 'importDuplicateRow', json_build_object('line', first_line)::text from (
+      select line, min(line) over (partition by uid, period_start, period_end) as first_line
+      from ${STAGING}
+    ) keyed where line <> first_line
+    order by line`);
+  const [duplicates] = rowsOf<{ found: boolean }>(
+    await tx.execute(
+      sql`select exists (select 1 from ${PROBLEMS} where key = 'importDuplicateRow') as found`,
+    ),
   );
-  for (const row of duplicates) {
-    problems.push({
-      line: Number(row.line),
-      field: 'row',
-      ...explained(because('importDuplicateRow', { line: Number(row.first_line) })),
-    });
-  }
-  if (duplicates.length > 0) {
+  if (duplicates?.found) {
     await tx.execute(sql`
       delete from ${STAGING} s using (
         select n, min(line) over (partition by uid, period_start, period_end) as first_line, line
@@ -264,84 +365,58 @@ async function fileWideProblems(tx: Transaction): Promise<CsvProblem[]> {
   }
   // Sorted by period, a row overlaps an earlier one when it starts before the furthest end so far;
   // the row that reached that end is the one it overlaps.
-  const overlaps = rowsOf<{ line: number; other: number }>(
-    await tx.execute(sql`
-      with ordered as (
-        select line, uid, period_start, period_end,
-          max(period_end) over (partition by uid order by period_start, period_end, line
-            rows between unbounded preceding and 1 preceding) as reach
-        from ${STAGING}
-      )
+  await tx.execute(sql`
+    with ordered as (
+      select line, uid, period_start, period_end,
+        max(period_end) over (partition by uid order by period_start, period_end, line
+          rows between unbounded preceding and 1 preceding) as reach
+      from ${STAGING}
+    ), overlapping as (
       select o.line, (
         select s.line from ${STAGING} s
         where s.uid = o.uid and s.period_end = o.reach
           and (s.period_start, s.period_end, s.line) < (o.period_start, o.period_end, o.line)
         order by s.period_start, s.period_end, s.line limit 1
       ) as other
-      from ordered o where o.period_start < o.reach`),
-  );
-  for (const row of overlaps) {
-    const [line, other] = [Number(row.line), Number(row.other)];
-    problems.push({
-      line: Math.max(line, other),
-      field: 'period_start',
-      ...explained(because('importOverlapsLine', { line: Math.min(line, other) })),
-    });
-  }
-  return problems;
+      from ordered o where o.period_start < o.reach
+    )
+    insert into ${PROBLEMS} (line, field, key, params)
+    select greatest(line, other), 'period_start', 'importOverlapsLine',
+      json_build_object('line', least(line, other))::text
+    from overlapping order by greatest(line, other)`);
 }
 
 /**
  * Staged rows of a UID bound (live) to the importing operator: the file credits their own account, so
- * another operator imports it (found in review: an operator could pay themselves by file).
+ * another operator imports it (found in review: an operator could pay themselves by file). Into PROBLEMS.
  */
-async function ownUidLines(
-  tx: Transaction,
-  platId: number,
-  operatorId: number | null,
-): Promise<CsvProblem[]> {
-  if (operatorId === null) return [];
-  const own = rowsOf<{ line: number; uid: string }>(
-    await tx.execute(sql`
-      select s.line, s.uid from ${STAGING} s
-      where exists (
-        select 1 from exchange_bindings b
-        where b.plat_id = ${platId} and b.uid = s.uid and b.user_id = ${operatorId} and b.unbound_at is null
-      )
-      order by s.line`),
-  );
-  return own.map((row) => ({
-    line: Number(row.line),
-    field: 'uid',
-    ...explained(because('importOwnUid', { uid: row.uid })),
-  }));
+async function ownUidLines(tx: Transaction, platId: number, operatorId: number | null): Promise<void> {
+  if (operatorId === null) return;
+  await tx.execute(sql`
+    insert into ${PROBLEMS} (line, field, key, params)
+    select s.line, 'uid', 'importOwnUid', json_build_object('uid', s.uid)::text from ${STAGING} s
+    where exists (
+      select 1 from exchange_bindings b
+      where b.plat_id = ${platId} and b.uid = s.uid and b.user_id = ${operatorId} and b.unbound_at is null
+    )
+    order by s.line`);
 }
 
-/** Staged rows whose period overlaps a different period of the same UID already stored. */
-async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProblem[]> {
-  const clashes = rowsOf<{ line: number; period_start: Date | string; period_end: Date | string }>(
-    await tx.execute(sql`
-      select s.line, r.period_start, r.period_end
-      from ${STAGING} s
-      cross join lateral (
-        select r.period_start, r.period_end from rebates r
-        where r.plat_id = ${platId} and r.uid = s.uid
-          and r.period_end > s.period_start and r.period_start < s.period_end
-          and (r.period_start, r.period_end) <> (s.period_start, s.period_end)
-        limit 1
-      ) r
-      order by s.line`),
-  );
-  return clashes.map((row) => ({
-    line: Number(row.line),
-    field: 'period_start',
-    ...explained(
-      because('importOverlapsStored', {
-        start: new Date(row.period_start).toISOString(),
-        end: new Date(row.period_end).toISOString(),
-      }),
-    ),
-  }));
+/** Staged rows whose period overlaps a different period of the same UID already stored. Into PROBLEMS. */
+async function storedOverlaps(tx: Transaction, platId: number): Promise<void> {
+  await tx.execute(sql`
+    insert into ${PROBLEMS} (line, field, key, params)
+    select s.line, 'period_start', 'importOverlapsStored',
+      json_build_object('start', r.period_start, 'end', r.period_end)::text
+    from ${STAGING} s
+    cross join lateral (
+      select r.period_start, r.period_end from rebates r
+      where r.plat_id = ${platId} and r.uid = s.uid
+        and r.period_end > s.period_start and r.period_start < s.period_end
+        and (r.period_start, r.period_end) <> (s.period_start, s.period_end)
+      limit 1
+    ) r
+    order by s.line`);
 }
 
 /**
@@ -349,34 +424,20 @@ async function storedOverlaps(tx: Transaction, platId: number): Promise<CsvProbl
  * first figures stand (the record may be paid), so such a line is not a duplicate to skip in silence:
  * the file is refused naming the stored figures, and the operator removes the line and posts a
  * correction if the new figures are right (found in review: a restatement read "1 duplicate").
+ * Into PROBLEMS, the amounts in micro-USDT as text (rendered when read back).
  */
-async function storedRestatements(tx: Transaction, platId: number): Promise<CsvProblem[]> {
-  const restated = rowsOf<{
-    line: number;
-    trading_volume_micro: bigint | string;
-    fee_micro: bigint | string;
-    commission_micro: bigint | string;
-  }>(
-    await tx.execute(sql`
-      select s.line, r.trading_volume_micro, r.fee_micro, r.commission_micro
-      from ${STAGING} s
-      join rebates r on r.plat_id = ${platId} and r.uid = s.uid and r.period_start = s.period_start
-        and r.period_end = s.period_end
-      where (r.trading_volume_micro, r.fee_micro, r.commission_micro)
-        is distinct from (s.trading_volume_micro, s.fee_micro, s.commission_micro)
-      order by s.line`),
-  );
-  return restated.map((row) => ({
-    line: Number(row.line),
-    field: 'row',
-    ...explained(
-      because('importRestatesStored', {
-        volume: usdt(row.trading_volume_micro),
-        fee: usdt(row.fee_micro),
-        commission: usdt(row.commission_micro),
-      }),
-    ),
-  }));
+async function storedRestatements(tx: Transaction, platId: number): Promise<void> {
+  await tx.execute(sql`
+    insert into ${PROBLEMS} (line, field, key, params)
+    select s.line, 'row', 'importRestatesStored',
+      json_build_object('volume', r.trading_volume_micro::text, 'fee', r.fee_micro::text,
+        'commission', r.commission_micro::text)::text
+    from ${STAGING} s
+    join rebates r on r.plat_id = ${platId} and r.uid = s.uid and r.period_start = s.period_start
+      and r.period_end = s.period_end
+    where (r.trading_volume_micro, r.fee_micro, r.commission_micro)
+      is distinct from (s.trading_volume_micro, s.fee_micro, s.commission_micro)
+    order by s.line`);
 }
 
 const usdt = (micro: bigint | string) => fromScaled(BigInt(micro), DECIMALS.usdt);

@@ -7,38 +7,50 @@ import { formatAmount } from '../format';
 /**
  * Lines of a file by number: what is wrong with each (a refused file) or what to know of it. On a
  * phone the field goes above its reason instead of a column of its own, so the reason has the width to
- * be read without scrolling sideways (admin.css, `.admin-lines`).
+ * be read without scrolling sideways (admin.css, `.admin-lines`). The server answers the first ones;
+ * `more` says how many it left out.
  */
-function LinesTable({ label, items }: { label: string; items: ImportResult['problems'] }) {
+function LinesTable({
+  label,
+  items,
+  more,
+}: {
+  label: string;
+  items: ImportResult['problems'];
+  more: string | null;
+}) {
   const { t } = useTranslation();
   return (
-    <ScrollRegion label={label}>
-      <table className="data-table admin-lines">
-        <thead>
-          <tr>
-            <th scope="col" className="numeric">
-              {t('admin.imports.line')}
-            </th>
-            <th scope="col" className="admin-lines-field">
-              {t('admin.imports.field')}
-            </th>
-            <th scope="col">{t('admin.imports.reason')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={`${item.line}|${item.field}|${item.reason}`}>
-              <td className="numeric">{item.line}</td>
-              <td className="mono admin-lines-field">{item.field}</td>
-              <td className="wrap">
-                <span className="mono status-reason admin-lines-field-above">{item.field}</span>
-                {item.reason}
-              </td>
+    <>
+      <ScrollRegion label={label}>
+        <table className="data-table admin-lines">
+          <thead>
+            <tr>
+              <th scope="col" className="numeric">
+                {t('admin.imports.line')}
+              </th>
+              <th scope="col" className="admin-lines-field">
+                {t('admin.imports.field')}
+              </th>
+              <th scope="col">{t('admin.imports.reason')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={`${item.line}|${item.field}|${item.reason}`}>
+                <td className="numeric">{item.line}</td>
+                <td className="mono admin-lines-field">{item.field}</td>
+                <td className="wrap">
+                  <span className="mono status-reason admin-lines-field-above">{item.field}</span>
+                  {item.reason}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+      {more ? <p className="status-reason">{more}</p> : null}
+    </>
   );
 }
 
@@ -49,7 +61,8 @@ function LinesTable({ label, items }: { label: string; items: ImportResult['prob
 export function ImportResultPanel({ result, fileName }: { result: ImportResult; fileName: string }) {
   const { t } = useTranslation();
   if (result.status === 'succeeded') {
-    const notices = t('msg:importRegistrationsDiffer', { count: result.notices.length });
+    const notices = t('msg:importRegistrationsDiffer', { count: result.noticeCount });
+    const moreNotices = result.noticeCount - result.notices.length;
     return (
       <div className="card admin-result admin-result-ok" role="status">
         <h3>
@@ -66,23 +79,31 @@ export function ImportResultPanel({ result, fileName }: { result: ImportResult; 
             credited: formatAmount(result.credited),
           })}
         </p>
-        {result.notices.length > 0 ? (
+        {result.noticeCount > 0 ? (
           <>
             <p>{notices}</p>
-            <LinesTable label={notices} items={result.notices} />
+            <LinesTable
+              label={notices}
+              items={result.notices}
+              more={moreNotices > 0 ? t('msg:importMoreNotices', { count: moreNotices }) : null}
+            />
           </>
         ) : null}
       </div>
     );
   }
-  const lines = new Set(result.problems.map((problem) => problem.line)).size;
+  const moreProblems = result.problemCount - result.problems.length;
   return (
     <div className="card admin-result admin-result-bad" role="alert">
       <h3>
         <CircleX size={20} aria-hidden="true" />
-        {t('msg:importRejected', { lines })}
+        {t('msg:importRejected', { lines: result.problemLines })}
       </h3>
-      <LinesTable label={t('admin.imports.problems')} items={result.problems} />
+      <LinesTable
+        label={t('admin.imports.problems')}
+        items={result.problems}
+        more={moreProblems > 0 ? t('msg:importMoreProblems', { count: moreProblems }) : null}
+      />
     </div>
   );
 }
