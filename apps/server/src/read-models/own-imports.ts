@@ -1,14 +1,21 @@
-import { and, between, eq } from 'drizzle-orm';
+import { and, between, eq, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { importRuns } from '../modules/admin/admin.tables.js';
 import { rebates } from '../modules/cashback/cashback.tables.js';
 
 /**
  * Whether a figures file this member imported (as an operator, in the console or with
- * `rebates:import`) stored a record of this UID: the record's file name, exchange and arrival inside
- * that import's run. Records do not name their import run; two files of one name imported at
- * overlapping times by two operators count for both (the bind is then refused for either: the safe
- * side). Read in the binding's transaction (bindings.service.ts, `bindOwnImport`).
+ * `rebates:import`) stored a record of this UID on this exchange: the record names its import run
+ * (`rebates.import_run_id`, migration 0048), whose operator is this member. Read in the binding's
+ * transaction (bindings.service.ts, `bindOwnImport`).
+ *
+ * Records stored before migration 0048 name no run. For those rows only, the run is still matched as
+ * before: a succeeded figures run of this member on this exchange whose file name is the record's
+ * source label and during which the record arrived. That match may name two runs (two files of one
+ * name imported at overlapping times by two operators: the bind is then refused for either, the safe
+ * side) and misses a record stamped after its run ended; the migration does not backfill it, since
+ * the ambiguous rows would still need this fallback (docs/decisions.md, "Records name their import
+ * run"). Records of the exchanges' API (and the demo seed) name no run and match none.
  */
 export async function importedFiguresOf(
   db: Executor,
@@ -22,15 +29,22 @@ export async function importedFiguresOf(
     .innerJoin(
       importRuns,
       and(
-        eq(importRuns.kind, 'rebates'),
-        eq(importRuns.status, 'succeeded'),
         eq(importRuns.operatorId, userId),
-        eq(importRuns.platId, rebates.platId),
-        eq(importRuns.fileName, rebates.sourceLabel),
-        between(rebates.createdAt, importRuns.startedAt, importRuns.finishedAt),
+        or(
+          eq(importRuns.id, rebates.importRunId),
+          and(
+            isNull(rebates.importRunId),
+            eq(rebates.source, 'csv'),
+            eq(importRuns.kind, 'rebates'),
+            eq(importRuns.status, 'succeeded'),
+            eq(importRuns.platId, rebates.platId),
+            eq(importRuns.fileName, rebates.sourceLabel),
+            between(rebates.createdAt, importRuns.startedAt, importRuns.finishedAt),
+          ),
+        ),
       ),
     )
-    .where(and(eq(rebates.platId, platId), eq(rebates.uid, uid), eq(rebates.source, 'csv')))
+    .where(and(eq(rebates.platId, platId), eq(rebates.uid, uid)))
     .limit(1);
   return row !== undefined;
 }

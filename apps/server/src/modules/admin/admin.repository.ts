@@ -104,6 +104,13 @@ export async function insertImportRunRow(tx: Executor, run: NewImportRun): Promi
   return row;
 }
 
+/** Writes the outcome onto a run opened earlier in this transaction (`insertImportRunRow`). */
+export async function updateImportRunRow(tx: Executor, id: number, run: NewImportRun): Promise<ImportRunRow> {
+  const [row] = await tx.update(importRuns).set(run).where(eq(importRuns.id, id)).returning();
+  if (!row) throw new Error(`import run ${id} not found`);
+  return row;
+}
+
 export async function selectImportRunPage(
   db: Executor,
   page: { page: number; pageSize: number },

@@ -27,7 +27,13 @@ import { analyzeAfterImport, importRebateFile, RebateFileRejectedError } from '.
 import type { SettlementResult } from '../cashback/settlement.service.js';
 import { runErrorText } from '../sync/run-error.js';
 import { getSyncStatus, isSegmentSkip, pullSegmentCommand } from '../sync/sync.service.js';
-import { insertImportRunRow, selectAuditActors, selectImportRunPage } from './admin.repository.js';
+import {
+  insertImportRunRow,
+  type NewImportRun,
+  selectAuditActors,
+  selectImportRunPage,
+  updateImportRunRow,
+} from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
 import { confirmOperatorRole, recordAudit } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
@@ -73,9 +79,11 @@ async function recordRun(
   context: ActionContext,
   upload: { kind: ImportKind; platId: number; fileName: string; sizeBytes: number; startedAt: Date },
   outcome: Outcome,
+  /** The run opened before the records were stored (`openRun`): its outcome is written onto it. */
+  openedId?: number,
 ): Promise<ImportRunRow> {
   const finishedAt = deps.clock.now();
-  const run = await insertImportRunRow(tx, {
+  const values: NewImportRun = {
     kind: upload.kind,
     platId: upload.platId,
     fileName: upload.fileName,
@@ -95,7 +103,11 @@ async function recordRun(
     error: outcome.error,
     startedAt: upload.startedAt,
     finishedAt,
-  });
+  };
+  const run =
+    openedId === undefined
+      ? await insertImportRunRow(tx, values)
+      : await updateImportRunRow(tx, openedId, values);
   await recordAudit(tx, {
     actor: context.actor,
     action: upload.kind === 'referrals' ? 'import.referrals' : 'import.rebates',
@@ -120,6 +132,30 @@ async function recordRun(
     requestId: context.requestId,
   });
   return run;
+}
+
+/**
+ * A figures file's run, written in the import's transaction before its records, which name it
+ * (`rebates.import_run_id`): as succeeded with nothing counted yet, and seen by no one else until the
+ * import commits with its outcome (`recordRun`). A refused or failed import rolls it back with the
+ * records, and its attempt is recorded as a run of its own.
+ */
+async function openRun(
+  tx: Executor,
+  context: ActionContext,
+  upload: { kind: ImportKind; platId: number; fileName: string; sizeBytes: number; startedAt: Date },
+): Promise<number> {
+  const run = await insertImportRunRow(tx, {
+    kind: upload.kind,
+    platId: upload.platId,
+    fileName: upload.fileName,
+    sizeBytes: upload.sizeBytes,
+    operatorId: context.actor.userId,
+    status: 'succeeded',
+    startedAt: upload.startedAt,
+    finishedAt: upload.startedAt,
+  });
+  return run.id;
 }
 
 function toResult(runId: number, outcome: Outcome): ImportResult {
@@ -227,8 +263,10 @@ export async function runCsvImport(
     let rows = 0;
     try {
       const done = await deps.db.transaction(async (tx) => {
+        const runId = await openRun(tx, context, upload);
         const result = await importRebateFile(tx, deps, input.platId, input.source, source, {
           operatorId: context.actor.userId,
+          importRunId: runId,
           ...(input.onReadProgress ? { onReadProgress: input.onReadProgress } : {}),
           ...(input.onWriteProgress ? { onWriteProgress: input.onWriteProgress } : {}),
           onParsed: (count) => {
@@ -239,7 +277,7 @@ export async function runCsvImport(
         // At the end, not the start: a revocation during a long file is not held up by it, and is seen.
         await confirmOperatorRole(tx, context.actor);
         const outcome = succeeded(result.rows, result);
-        const run = await recordRun(tx, deps, context, upload, outcome);
+        const run = await recordRun(tx, deps, context, upload, outcome, runId);
         return { ...toResult(run.id, outcome), settlement: result.settlement };
       });
       await analyzeAfterImport(deps, done.inserted);

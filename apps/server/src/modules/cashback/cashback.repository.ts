@@ -415,6 +415,8 @@ export async function insertSettledPage(
     platId: number;
     staging: SQL;
     source: { kind: IngestSourceKind; label: string };
+    /** The figures file's import run (import_runs), which the caller wrote first; null without one. */
+    importRunId: number | null;
     journals: ReadonlyArray<{ uid: string; journalId: number }>;
     at: Date;
   },
@@ -428,11 +430,11 @@ export async function insertSettledPage(
       stored as (
         insert into ${rebates} (id, plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
           commission_micro, source, source_label, created_at, status, failure_reason, cash_rate_bps, is_speed_up,
-          amount_micro, settled_at, journal_id)
+          amount_micro, settled_at, journal_id, import_run_id)
         select p.id, ${query.platId}, s.uid, s.period_start, s.period_end, s.trading_volume_micro, s.fee_micro,
           s.commission_micro, ${query.source.kind}, ${query.source.label}, ${at}, coalesce(p.status, 'pending'),
           p.failure_reason, p.cash_rate_bps, p.is_speed_up, p.amount_micro,
-          case when p.status is not null then ${at} end, c."journalId"
+          case when p.status is not null then ${at} end, c."journalId", ${query.importRunId}::bigint
         from ${PAGE_TABLE} p join ${query.staging} s on s.n = p.n
         left join credited c on c.uid = p.uid and p.status = 'completed' and p.amount_micro > 0
         order by p.id

@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { importRuns } from '../admin/admin.tables.js';
 import { users } from '../auth/auth.tables.js';
 import { exchangeBindings } from '../bindings/bindings.tables.js';
 import { exchanges } from '../exchanges/exchanges.tables.js';
@@ -88,6 +89,13 @@ export const rebates = pgTable(
      * settlement page carries the sum of its records (docs/ledger.md), set with the outcome.
      */
     journalId: bigint('journal_id', { mode: 'number' }).references(() => ledgerJournals.id),
+    /**
+     * The figures file's import run that stored it (migration 0048): who imported a UID's figures is
+     * read from it (read-models/own-imports.ts). Null for records of the exchanges' API, for the demo
+     * seed, and for records stored before the migration. Not indexed: only read with a record found by
+     * its UID, and every index slows the million-line import.
+     */
+    importRunId: bigint('import_run_id', { mode: 'number' }).references(() => importRuns.id),
   },
   (table) => [
     uniqueIndex('rebates_natural_key_unique').on(table.platId, table.uid, table.periodStart, table.periodEnd),

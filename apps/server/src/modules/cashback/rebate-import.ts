@@ -62,6 +62,11 @@ export interface RebateImportOptions {
    * their own account is refused (`importOwnUid`), as their own withdrawal, corrections and unbinds are.
    */
   operatorId?: number | null;
+  /**
+   * The import run (import_runs) the records are stored under, written by the caller in this
+   * transaction before the records: who imported a UID's figures is read from it (`bindOwnImport`).
+   */
+  importRunId?: number | null;
 }
 
 export interface RebateImportResult {
@@ -185,7 +190,7 @@ export async function importRebateFile(
       within,
       partner,
       now,
-      { table: BY_UID, from, to, source },
+      { table: BY_UID, from, to, source, importRunId: options.importRunId ?? null },
       settlement,
     );
     options.onWriteProgress?.(Math.min(toStore, to), toStore);

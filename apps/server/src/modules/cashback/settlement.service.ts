@@ -116,7 +116,14 @@ export async function storeSettledRows(
   deps: AppDeps,
   partner: Partner,
   now: Date,
-  staged: { table: SQL; from: number; to: number; source: { kind: IngestSourceKind; label: string } },
+  staged: {
+    table: SQL;
+    from: number;
+    to: number;
+    source: { kind: IngestSourceKind; label: string };
+    /** The import run the rows are stored under (import_runs; null: none). */
+    importRunId: number | null;
+  },
   result: SettlementResult,
 ): Promise<number> {
   const page = await decideStagedRows(tx, {
@@ -133,6 +140,7 @@ export async function storeSettledRows(
       platId: partner.platId,
       staging: staged.table,
       source: staged.source,
+      importRunId: staged.importRunId,
       journals,
       at,
     });
