@@ -358,7 +358,7 @@ test('desktop: a CSV upload lists every bad line and imports nothing; a good fil
   assert.match(
     noticeRows[0] ?? '',
     new RegExp(
-      `^3\\s+registered_at\\s+UID ${uid} is already in the roster, registered at 2026-01-02T00:00:00.000Z; this line says 2026-01-05T08:30:00.000Z: the stored time stays$`,
+      `^3\\s+registered_at\\s+UID ${uid} is already in the roster, registered at 2026-01-02 00:00 UTC; this line says 2026-01-05 08:30 UTC: the stored time stays$`,
     ),
   );
   const history = runs.getByRole('row').filter({ hasText: 'roster-restated.csv' });

@@ -1056,7 +1056,7 @@ describe('CSV upload', () => {
           {
             line: 3,
             field: 'registered_at',
-            reason: `UID ${moved} 已在名单中，注册时间为 2026-01-02T10:00:00.000Z；此行写的是 2026-01-05T10:00:00.000Z：保留已存的时间`,
+            reason: `UID ${moved} 已在名单中，注册时间为 2026-01-02 10:00 UTC；此行写的是 2026-01-05 10:00 UTC：保留已存的时间`,
           },
         ],
       },
@@ -1080,7 +1080,7 @@ describe('CSV upload', () => {
         {
           line: 3,
           field: 'registered_at',
-          reason: `UID ${moved}는 이미 명단에 있으며 등록 시각은 2026-01-02T10:00:00.000Z입니다. 이 행에는 2026-01-05T10:00:00.000Z로 적혀 있습니다: 저장된 시각이 유지됩니다`,
+          reason: `UID ${moved}는 이미 명단에 있으며 등록 시각은 2026-01-02 10:00 UTC입니다. 이 행에는 2026-01-05 10:00 UTC로 적혀 있습니다: 저장된 시각이 유지됩니다`,
         },
       ],
     });
@@ -1095,7 +1095,7 @@ describe('CSV upload', () => {
       ),
     ).toBe(0);
     expect(out).toContain(
-      `  line 3, registered_at: UID ${moved} is already in the roster, registered at 2026-01-02T10:00:00.000Z; this line says 2026-01-05T10:00:00.000Z: the stored time stays`,
+      `  line 3, registered_at: UID ${moved} is already in the roster, registered at 2026-01-02 10:00 UTC; this line says 2026-01-05 10:00 UTC: the stored time stays`,
     );
     expect(out.join('\n')).toMatch(
       /1 line\(s\) state another registration time for a UID already in the roster/,

@@ -17,6 +17,7 @@ import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
+import { displayTime } from '../../lib/display-time.js';
 import type { ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained } from '../../lib/reasons.js';
 import { findUserById } from '../auth/auth.service.js';
@@ -326,8 +327,8 @@ export async function runCsvImport(
             ...explained(
               because('importRegistrationDiffers', {
                 uid,
-                stored: stored.toISOString(),
-                stated: stated.toISOString(),
+                stored: displayTime(stored, 'exact'),
+                stated: displayTime(stated, 'exact'),
               }),
             ),
           }),

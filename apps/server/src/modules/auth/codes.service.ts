@@ -3,6 +3,7 @@ import { CodeModule, type Locale, State, VERIFICATION_CODE } from '@elex/contrac
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { displayTime } from '../../lib/display-time.js';
 import { enqueueMail } from '../mail/outbox.js';
 import {
   consumeCode,
@@ -21,11 +22,6 @@ import { codeDigest, emailDigest, ipDigest, sameDigest } from './digests.js';
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
-
-/** A time in refusals: minutes, UTC (as the withdrawal pauses are named). */
-function displayTime(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /**
  * The reset budget (red-team review, 2026-11-30): an e-mail's wrong reset codes in the last 24 hours,

@@ -1,4 +1,5 @@
 import { isMessageKey, type Locale, type MessageKey, translate } from '@elex/contract';
+import { displayIsoTime } from '../../lib/display-time.js';
 
 /**
  * What a sync run keeps in `sync_runs.error`, and how it reads in a language. A failure is kept as its
@@ -131,7 +132,13 @@ export function runErrorText(stored: string | null, locale: Locale): string | nu
     notes.push(translate(locale, 'syncLeftOutRows', { count: kept.leftOut.count, rows: rows.join('; ') }));
   }
   if (kept.restated) {
-    const rows = kept.restated.rows.map((row) => translate(locale, 'syncRegistrationDiffers', { ...row }));
+    const rows = kept.restated.rows.map((row) =>
+      translate(locale, 'syncRegistrationDiffers', {
+        ...row,
+        stored: displayIsoTime(row.stored, 'exact'),
+        stated: displayIsoTime(row.stated, 'exact'),
+      }),
+    );
     const more = kept.restated.count - kept.restated.rows.length;
     if (more > 0) rows.push(translate(locale, 'syncLeftOutMore', { count: more }));
     notes.push(

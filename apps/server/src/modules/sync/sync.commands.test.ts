@@ -148,7 +148,7 @@ describe('ops sync <platId> [--from] [--to]', () => {
       const stored = '2026-01-12T13:00:00.000Z';
       const stated = '2026-01-12T14:30:00.000Z';
       const english =
-        '1 UID(s) already in the roster listed with another registration time; the stored times stay: 71000001 registered at 2026-01-12T13:00:00.000Z, the exchange now says 2026-01-12T14:30:00.000Z';
+        '1 UID(s) already in the roster listed with another registration time; the stored times stay: 71000001 registered at 2026-01-12 13:00 UTC, the exchange now says 2026-01-12 14:30 UTC';
       expect(await noteIn('en')).toBe(english);
       // The command's own printout says it too, after the status, though the run succeeded.
       expect(out.slice(-2)).toEqual(['Status:    succeeded', `Note:      ${english}`]);
@@ -156,7 +156,11 @@ describe('ops sync <platId> [--from] [--to]', () => {
         expect(await noteIn(lang), lang).toBe(
           translate(lang, 'syncRegistrationsDiffer', {
             count: 1,
-            rows: translate(lang, 'syncRegistrationDiffers', { uid: '71000001', stored, stated }),
+            rows: translate(lang, 'syncRegistrationDiffers', {
+              uid: '71000001',
+              stored: '2026-01-12 13:00 UTC',
+              stated: '2026-01-12 14:30 UTC',
+            }),
           }),
         );
       }

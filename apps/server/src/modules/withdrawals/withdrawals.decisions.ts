@@ -3,6 +3,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { displayTime } from '../../lib/display-time.js';
 import { isSuspended, memberContact, withdrawalLockedUntil } from '../auth/auth.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
@@ -13,7 +14,6 @@ import { payoutMovingMoneyFor, payoutSignedAs } from '../payouts/live-payout.js'
 import { isUidFrozen } from '../support/frozen.js';
 import {
   checkpoint,
-  displayTime,
   journalKey,
   mailParams,
   parseField,

@@ -47,11 +47,6 @@ export async function checkpoint(deps: WithdrawalDeps, point: WithdrawalFaultPoi
   await deps.withdrawalFaults?.[point]?.();
 }
 
-/** Times in messages: UTC, minutes, said so ("2026-01-18 12:00 UTC"). */
-export function displayTime(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 /** A field checked by a contract schema inside a rule: its message key becomes the refusal. */
 export function parseField<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const parsed = schema.safeParse(value);

@@ -16,6 +16,7 @@ import {
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
+import { displayTime } from '../../lib/display-time.js';
 import { selectHeldInviteBonuses } from '../../read-models/held-invite-bonuses.js';
 import { selectWithdrawableSummary } from '../../read-models/withdrawable-summary.js';
 import { sendAlert } from '../alerts/alerts.service.js';
@@ -43,7 +44,6 @@ import { enqueueMail } from '../mail/outbox.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
   checkpoint,
-  displayTime,
   journalKey,
   mailParams,
   parseField,

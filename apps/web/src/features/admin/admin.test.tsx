@@ -825,7 +825,7 @@ describe('the exchange syncs on the imports page', () => {
   it('names an imported roster line that restated a known UID with another registration time', async () => {
     logIn();
     const reason =
-      'UID 72000001 is already in the roster, registered at 2026-01-02T10:00:00.000Z; this line says 2026-01-05T10:00:00.000Z: the stored time stays';
+      'UID 72000001 is already in the roster, registered at 2026-01-02 10:00 UTC; this line says 2026-01-05 10:00 UTC: the stored time stays';
     serve({
       '/elex/admin/whoami': () => envelope(OPERATOR),
       '/elex/admin/catalog': () => envelope(CATALOG),
@@ -851,7 +851,7 @@ describe('the exchange syncs on the imports page', () => {
     const runs = await screen.findByRole('region', { name: t('admin.imports.runsTitle') }, { timeout: 5000 });
     expect(
       within(runs).getByText(
-        `${t('msg:importRegistrationsDiffer', { count: 1 })} — ${t('admin.imports.line')} 3: ${reason}`,
+        `${t('msg:importRegistrationsDiffer', { count: 1 })} — ${t('admin.imports.lineReason', { line: 3, reason })}`,
       ),
     ).toBeVisible();
     expect(t('msg:importRegistrationsDiffer', { count: 1 })).toMatch(

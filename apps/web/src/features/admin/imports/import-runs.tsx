@@ -37,7 +37,7 @@ function ImportRunRow({ run, exchangeName }: { run: ImportRunPage['rows'][number
           <span className="status-reason">
             {t('admin.imports.problemCount', { count: run.problemCount })}
             {run.problems[0]
-              ? ` — ${t('admin.imports.line')} ${run.problems[0].line}: ${run.problems[0].reason}`
+              ? ` — ${t('admin.imports.lineReason', { line: run.problems[0].line, reason: run.problems[0].reason })}`
               : ''}
           </span>
         ) : null}
@@ -45,7 +45,7 @@ function ImportRunRow({ run, exchangeName }: { run: ImportRunPage['rows'][number
           <span className="status-reason">
             {t('msg:importRegistrationsDiffer', { count: run.noticeCount })}
             {run.notices[0]
-              ? ` — ${t('admin.imports.line')} ${run.notices[0].line}: ${run.notices[0].reason}`
+              ? ` — ${t('admin.imports.lineReason', { line: run.notices[0].line, reason: run.notices[0].reason })}`
               : ''}
           </span>
         ) : null}
