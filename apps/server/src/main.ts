@@ -13,6 +13,13 @@ import { type SyncJob, startSyncJob } from './modules/sync/sync.job.js';
 import { cashbackIngest } from './modules/sync/sync.wiring.js';
 import { type OpsSocket, startOpsSocket } from './ops/ops-socket.js';
 
+/**
+ * On embedded PGlite the background runner's first round (housekeeping, the daily alerts, the exchanges
+ * due at start) waits this long after the server answers: PGlite runs statements on this thread, and
+ * that round held the first /healthz for about a second (docs/decisions.md, "Cold start on PGlite").
+ */
+const FIRST_ROUND_AFTER_MS = 10_000;
+
 /** Reads config, migrates, listens; closes with grace on SIGINT/SIGTERM. */
 async function main() {
   const config = loadConfig();
@@ -94,7 +101,11 @@ async function main() {
         dailyAlertsTask(app.deps, app.log.child({ job: 'daily-alerts' })),
       ],
     },
-    { intervalMinutes: config.sync.intervalMinutes, backfillDays: config.sync.backfillDays },
+    {
+      intervalMinutes: config.sync.intervalMinutes,
+      backfillDays: config.sync.backfillDays,
+      firstRoundAfterMs: FIRST_ROUND_AFTER_MS,
+    },
   );
   const { kind: runner } = await syncJob;
   if (config.sync.enabled) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serverRoot } from '../paths.js';
 import type { Database, DatabaseHandle } from './database.js';
+import { migrateIfBehind } from './migrate-if-behind.js';
 import * as schema from './schema.js';
 
 export type { Database, DatabaseHandle, Executor, Transaction } from './database.js';
@@ -31,6 +32,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     ? await PGlite.create({ loadDataDir: target.template })
     : await PGlite.create(target.dataDir);
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  await migrateIfBehind(db, migrationsFolder, migratePglite);
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
 }

@@ -3,6 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Database, DatabaseHandle } from './database.js';
 import { listenOnPooledConnection } from './member-changes-channel.js';
+import { migrateIfBehind } from './migrate-if-behind.js';
 import { NamingClient } from './named-statements.js';
 import * as schema from './schema.js';
 
@@ -24,6 +25,6 @@ export async function openPostgres(
   // An idle client's error (a database restart) must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.warn('PostgreSQL pool: idle client error', error.message));
   const db = drizzle(pool, { schema });
-  await migrate(db, { migrationsFolder });
+  await migrateIfBehind(db, migrationsFolder, migrate);
   return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedPartnerCatalog } from '../../db/seed/seed-catalog.js';
 import type { AdapterOptions, SyncableExchangeAdapter } from '../../integrations/exchanges/adapter.js';
 import { exchangeCase } from '../../integrations/exchanges/testing/cases.js';
@@ -92,6 +92,27 @@ function jobDeps(kind: SyncJobDeps['databaseKind']): SyncJobDeps {
 }
 
 describe('the sync job in process (embedded PGlite runs it on a timer; the same job function)', () => {
+  it('with firstRoundAfterMs, the first round (exchanges and tasks due at start) waits that long', async () => {
+    const started = Date.now();
+    const taskRuns: number[] = [];
+    const runs: SyncRunSummary[] = [];
+    const job = await startSyncJob(
+      {
+        ...jobDeps('pglite'),
+        tasks: [{ name: 'probe', everyMinutes: 60, run: async () => taskRuns.push(Date.now()) }],
+      },
+      { intervalMinutes: 60, backfillDays: 3, firstRoundAfterMs: 400, onRun: (run) => runs.push(run) },
+    );
+    jobs.push(job);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(taskRuns).toEqual([]);
+    expect(runs).toEqual([]);
+    await runsReported(runs, 1);
+    await vi.waitFor(() => expect(taskRuns).toHaveLength(1), { timeout: 15_000 });
+    expect((taskRuns[0] ?? 0) - started).toBeGreaterThanOrEqual(400);
+    expect(runs[0]?.status).toBe('succeeded');
+  });
+
   it('runs each configured exchange at start, and retries a failed run with backoff from the failed segment', async () => {
     recorder.failRebatesWhen(() => true);
     const runs: SyncRunSummary[] = [];

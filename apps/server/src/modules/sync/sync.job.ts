@@ -68,6 +68,12 @@ export interface SyncJobOptions {
   retryDelaySeconds?: number;
   /** Runs each exchange at once instead of after the first interval. */
   runAtStart?: boolean;
+  /**
+   * In-process runner (embedded PGlite) only: its first round (the exchanges and tasks due at start)
+   * waits this long. PGlite runs every statement on this process's thread, so a round at once holds
+   * the first requests behind it (main.ts, docs/decisions.md "Cold start on PGlite"). 0 by default.
+   */
+  firstRoundAfterMs?: number;
   /** Told after each run (tests wait on it). */
   onRun?(summary: SyncRunSummary): void;
 }
@@ -183,7 +189,7 @@ function startInProcess(deps: SyncJobDeps, options: SyncJobOptions): SyncJob {
       .catch((error: unknown) => deps.log.error({ err: error }, 'exchange sync tick failed'))
       .finally(schedule);
   };
-  timer = setTimeout(loop, 0);
+  timer = setTimeout(loop, options.firstRoundAfterMs ?? 0);
 
   return {
     kind: 'in-process',
