@@ -1,5 +1,6 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
+import { statementName } from '../db/statement-name.js';
 import { pageRows } from './page-rows.js';
 
 interface FriendListRow {
@@ -25,12 +26,18 @@ export interface FriendList {
  * friend earned the inviter, and the inviter's totals. It joins the invites, members, bindings, points
  * and rewards tables, so it lives here rather than in one module; the page made 4 + 2 x 20 queries
  * before. The bonuses come from the kept per-friend totals (invite_bonus_totals), so a busy inviter's
- * ten thousand rewards are not read on each call.
+ * ten thousand rewards are not read on each call. Whether the page's friends hold a live UID is one
+ * lookup of their ids together (`user_id = any(…)` on exchange_bindings_user_idx), not a check per
+ * friend: PostgreSQL ran the per-row check as one bitmap scan of every live binding per friend on the
+ * bench's data, or as a hash of every live binding.
  */
 const FRIEND_LIST = `
   with page as (
     select i.friend_id, i.created_at from invitations i where i.inviter_id = $1::bigint
     order by i.created_at desc, i.friend_id desc offset $2::integer limit $3::integer
+  ), bound as (
+    select distinct b.user_id from exchange_bindings b
+    where b.user_id = any (array(select friend_id from page)) and b.unbound_at is null
   ), bonus as (
     select friend_id, amount_micro as amount from invite_bonus_totals where inviter_id = $1::bigint
   ), points as (
@@ -43,15 +50,16 @@ const FRIEND_LIST = `
     (select coalesce(sum(amount), 0) from bonus)::text as total_bonus,
     p.friend_id, p.created_at,
     case when u.deleted_at is null then u.email end as email,
-    exists (select 1 from exchange_bindings b where b.user_id = p.friend_id and b.unbound_at is null)
-      as has_bound_uid,
+    bd.user_id is not null as has_bound_uid,
     coalesce(pt.amount, 0)::bigint::text as points, coalesce(bn.amount, 0)::text as bonus
   from (select 1) one
   left join page p on true
   left join users u on u.id = p.friend_id
+  left join bound bd on bd.user_id = p.friend_id
   left join points pt on pt.reference = p.friend_id::text
   left join bonus bn on bn.friend_id = p.friend_id
   order by p.created_at desc, p.friend_id desc`;
+const FRIEND_LIST_NAME = statementName('friend_list', FRIEND_LIST);
 
 export async function selectFriendList(
   db: Executor,
@@ -69,7 +77,7 @@ export async function selectFriendList(
     has_bound_uid: boolean | null;
     points: string;
     bonus: string;
-  }>(db, 'friend_list_v2', FRIEND_LIST, [inviterId, page.offset, page.limit, pointsReason]);
+  }>(db, FRIEND_LIST_NAME, FRIEND_LIST, [inviterId, page.offset, page.limit, pointsReason]);
   const { first, rows } = pageRows(found, (row) => row.friend_id);
   return {
     total: Number(first?.total ?? 0),
