@@ -56,8 +56,10 @@ const STATUS_CONDITIONS = {
  * holder's account deletion (docs/cashback.md). The one text of that rule for the
  * list, its cursor and the cursor's check.
  */
-const seenRecord = (alias: 'r' | 'c') =>
-  sql.raw(`(p.history_from is null or ${alias}.settled_at is null or ${alias}.settled_at > p.history_from)`);
+const seenRecord = (alias: 'r' | 'c', uids: 'p' | 'l' = 'p') =>
+  sql.raw(
+    `(${uids}.history_from is null or ${alias}.settled_at is null or ${alias}.settled_at > ${uids}.history_from)`,
+  );
 
 /**
  * The filter's conditions on a record `r` of a UID `p` (plat_id, uid, history_from): records settled up
@@ -67,10 +69,10 @@ const seenRecord = (alias: 'r' | 'c') =>
  * partial indexes on records not completed for a status that is a parameter, and then read a heavy
  * trader's every record to find the few pending or failed ones (70 ms a UID, not 0.3).
  */
-function recordConditions(filter: RebateListFilter) {
+function recordConditions(filter: RebateListFilter, uids: 'p' | 'l' = 'p') {
   const status = filter.status ? STATUS_CONDITIONS[filter.status] : sql.raw('true');
-  return sql`r.plat_id = p.plat_id and r.uid = p.uid
-    and ${seenRecord('r')}
+  return sql`r.plat_id = ${sql.raw(uids)}.plat_id and r.uid = ${sql.raw(uids)}.uid
+    and ${seenRecord('r', uids)}
     and ${status}
     and r.period_end >= coalesce(${sql.placeholder('endFrom')}::timestamptz, '-infinity')
     and r.period_end < coalesce(${sql.placeholder('endBefore')}::timestamptz, 'infinity')`;
@@ -134,10 +136,6 @@ async function selectListedUids(
   db: Executor,
   filter: RebateListFilter,
 ): Promise<{ uids: ListedUid[]; total: number }> {
-  const bounded = filter.endFrom !== undefined || filter.endBefore !== undefined;
-  const status = sql.placeholder('status');
-  const platId = sql.placeholder('platId');
-  const uid = sql.placeholder('uid');
   const rows = await runRendered<{
     plat_id: number;
     uid: string;
@@ -148,30 +146,10 @@ async function selectListedUids(
     plainStatements,
     `uids:${filter.status ?? ''}`,
     () => sql`
-      select p.plat_id, p.uid, p.history_from,
-        (case when p.history_from is null and not ${sql.placeholder('bounded')}::boolean
-          then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
-            where t.plat_id = p.plat_id and t.uid = p.uid
-              and (${status}::text is null or t.status = ${status}::text))
-          else (select count(*) from rebates r where ${recordConditions(filter)})
-        end)::text as records
-      from (
-        select b.plat_id, b.uid, b.bound_at, b.id,
-          ${historyFromOf('b')} as history_from
-        from exchange_bindings b
-        where b.user_id = ${sql.placeholder('userId')}::bigint and b.unbound_at is null
-          and (${platId}::integer is null or b.plat_id = ${platId}::integer)
-          and (${uid}::text is null or b.uid = ${uid}::text)
-      ) p
+      select p.plat_id, p.uid, p.history_from, p.records::text as records
+      from (${countedUidsTable(filter)}) p
       order by p.bound_at, p.id`,
-    {
-      bounded,
-      status: filter.status ?? null,
-      userId: filter.userId,
-      platId: filter.platId ?? null,
-      uid: filter.uid ?? null,
-      ...periodValues(filter),
-    },
+    countedUidValues(filter),
   );
   return {
     uids: rows.map((row) => ({
@@ -184,12 +162,52 @@ async function selectListedUids(
 }
 
 /**
- * /elex/user/seeRebateData in two statements (issue 14): the member's UIDs with their counts, then the
- * page with each pending record's estimate (the rule as SQL, today's rates, the roster's registration:
- * the basic rate without one). Each UID's records come from its own index range
- * (rebates_plat_uid_period_end_id_idx) and only as many as the page reaches are merged; a page past the
- * middle is read from the oldest end, so the last page of a 100,000-record export reads 100 records.
- * The UIDs travel as arrays: one text for every member and every number of UIDs.
+ * The member's live UIDs the filter names (plat_id, uid, history_from, bound_at, id), each with the
+ * number of its records the filter lets through (`records`): from the kept totals (rebate_uid_totals)
+ * when no period bounds the list and the member sees the UID's whole history, else counted from the
+ * records. The UIDs' statement, and the `p` of a page read in the same statement (selectRebateList).
+ */
+function countedUidsTable(filter: RebateListFilter) {
+  const status = sql.placeholder('status');
+  const platId = sql.placeholder('platId');
+  const uid = sql.placeholder('uid');
+  return sql`
+      select l.plat_id, l.uid, l.history_from, l.bound_at, l.id,
+        (case when l.history_from is null and not ${sql.placeholder('bounded')}::boolean
+          then (select coalesce(sum(t.records), 0) from rebate_uid_totals t
+            where t.plat_id = l.plat_id and t.uid = l.uid
+              and (${status}::text is null or t.status = ${status}::text))
+          else (select count(*) from rebates r where ${recordConditions(filter, 'l')})
+        end)::bigint as records
+      from (
+        select b.plat_id, b.uid, b.bound_at, b.id,
+          ${historyFromOf('b')} as history_from
+        from exchange_bindings b
+        where b.user_id = ${sql.placeholder('userId')}::bigint and b.unbound_at is null
+          and (${platId}::integer is null or b.plat_id = ${platId}::integer)
+          and (${uid}::text is null or b.uid = ${uid}::text)
+      ) l`;
+}
+
+/** The values of countedUidsTable's placeholders. */
+const countedUidValues = (filter: RebateListFilter) => ({
+  bounded: filter.endFrom !== undefined || filter.endBefore !== undefined,
+  status: filter.status ?? null,
+  userId: filter.userId,
+  platId: filter.platId ?? null,
+  uid: filter.uid ?? null,
+  ...periodValues(filter),
+});
+
+/**
+ * /elex/user/seeRebateData (issue 14): the member's UIDs with their counts, and the page with each
+ * pending record's estimate (the rule as SQL, today's rates, the roster's registration: the basic rate
+ * without one). Each UID's records come from its own index range (rebates_plat_uid_period_end_id_idx)
+ * and only as many as the page reaches are merged; a page past the middle is read from the oldest end,
+ * so the last page of a 100,000-record export reads 100 records. The UIDs travel as arrays: one text
+ * for every member and every number of UIDs. The first page and a page after a cursor (the export's
+ * walk) are one statement with the UIDs and their counts (the side they are read from does not depend
+ * on the count); another page by number needs the count first, so it is two.
  */
 export async function selectRebateList(
   db: Executor,
@@ -197,14 +215,36 @@ export async function selectRebateList(
   page: RebateListPageRequest,
   estimate: EstimateSql,
 ): Promise<RebateListPage | 'cursorNotSeen'> {
-  const { uids, total } = await selectListedUids(db, filter);
   if ('after' in page) {
-    const found = uids.length === 0 ? undefined : await selectRecordsAfter(db, filter, uids, page, estimate);
+    const found = await selectRecordsAfter(db, filter, page, estimate);
     // No record after the cursor: the end of the list, or a cursor the member does not see (another's
     // record, or one of a UID unbound since the walk began), which must not pass for the end.
-    if (!found?.records && !(await cursorIsSeen(db, uids, page.after))) return 'cursorNotSeen';
-    return pageOf(found, total);
+    if (!found?.records && !found?.cursor_seen) return 'cursorNotSeen';
+    return pageOf(found, Number(found?.total ?? 0));
   }
+  if (page.offset === 0) {
+    const [found] = await runRendered<CountedPageText>(
+      db,
+      statementsOf(estimate),
+      `first:${filter.status ?? ''}`,
+      () => sql`
+      with rate as (${estimate.rates}),
+      p as (${countedUidsTable(filter)}),
+      page as (
+        select merged.id from p cross join lateral (
+          select r.id, r.period_end from rebates r where ${recordConditions(filter)}
+          order by period_end desc, id desc limit ${sql.placeholder('limit')}::integer
+        ) merged
+        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('limit')}::integer
+      )
+      select w.records, w.records_json, w.last_id,
+        (select coalesce(sum(p.records), 0) from p)::text as total, false as cursor_seen
+      from (${pageRecords(estimate)}) w`,
+      { ...countedUidValues(filter), limit: page.limit },
+    );
+    return pageOf(found, Number(found?.total ?? 0));
+  }
+  const { uids, total } = await selectListedUids(db, filter);
   if (uids.length === 0 || page.offset >= total) return pageOf(undefined, total);
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
@@ -235,6 +275,12 @@ interface PageText {
   records: number;
   records_json: string;
   last_id: string | null;
+}
+
+/** A page read with the UIDs' counts in the same statement: the list's total, and for a walk whether the cursor is one the member sees. */
+interface CountedPageText extends PageText {
+  total: string;
+  cursor_seen: boolean;
 }
 
 const pageOf = (found: PageText | undefined, total: number): RebateListPage => ({
@@ -309,17 +355,16 @@ const listedUidValues = (uids: ListedUid[]) => ({
 async function selectRecordsAfter(
   db: Executor,
   filter: RebateListFilter,
-  uids: ListedUid[],
   page: { after: number; limit: number },
   estimate: EstimateSql,
-): Promise<PageText | undefined> {
-  const [found] = await runRendered<PageText>(
+): Promise<CountedPageText | undefined> {
+  const [found] = await runRendered<CountedPageText>(
     db,
     statementsOf(estimate),
     `after:${filter.status ?? ''}`,
     () => sql`
       with rate as (${estimate.rates}),
-      p as (${listedUidsTable()}),
+      p as (${countedUidsTable(filter)}),
       cursor_record as (
         select c.period_end, c.id from rebates c
         join p on c.plat_id = p.plat_id and c.uid = p.uid
@@ -334,26 +379,11 @@ async function selectRecordsAfter(
         ) merged
         order by merged.period_end desc, merged.id desc limit ${sql.placeholder('limit')}::integer
       )
-      ${pageRecords(estimate)}`,
-    { ...listedUidValues(uids), ...periodValues(filter), after: page.after, limit: page.limit },
+      select w.records, w.records_json, w.last_id,
+        (select coalesce(sum(p.records), 0) from p)::text as total,
+        exists (select 1 from cursor_record) as cursor_seen
+      from (${pageRecords(estimate)}) w`,
+    { ...countedUidValues(filter), after: page.after, limit: page.limit },
   );
   return found;
-}
-
-/** Whether the record is one of the listed UIDs' that the member sees (after an earlier holder's deletion). */
-async function cursorIsSeen(db: Executor, uids: ListedUid[], recordId: number): Promise<boolean> {
-  if (uids.length === 0) return false;
-  const found = await runRendered<{ seen: boolean }>(
-    db,
-    plainStatements,
-    'cursorSeen',
-    () => sql`
-      with p as (${listedUidsTable()})
-      select exists (
-        select 1 from rebates c join p on c.plat_id = p.plat_id and c.uid = p.uid
-        where c.id = ${sql.placeholder('after')}::bigint and ${seenRecord('c')}
-      ) as seen`,
-    { ...listedUidValues(uids), after: recordId },
-  );
-  return found[0]?.seen === true;
 }

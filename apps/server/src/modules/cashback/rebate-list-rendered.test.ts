@@ -69,8 +69,10 @@ it('renders the list statements once, and answers each call with its own values'
     endFrom: from ? new Date(from) : undefined,
     endBefore: undefined,
   });
-  // The shapes once: page 1 (newest side), a deep page (oldest side), a walk by cursor.
+  // The shapes once: page 1 (with the counts), a later page from the newest side, a deep page (oldest
+  // side), a walk by cursor (with the counts).
   const first = await selectRebateList(ctx.db, filter(undefined), { offset: 0, limit: 4 }, estimate);
+  await selectRebateList(ctx.db, filter(undefined), { offset: 4, limit: 4 }, estimate);
   await selectRebateList(ctx.db, filter(undefined), { offset: 8, limit: 4 }, estimate);
   if (first === 'cursorNotSeen') throw new Error('no cursor was given');
   await selectRebateList(
@@ -116,5 +118,59 @@ it('renders the list statements once, and answers each call with its own values'
     ]);
   } finally {
     rendered.mockRestore();
+  }
+});
+
+it('reads page 1 and a page after a cursor in one statement each, the UIDs and their counts included', async () => {
+  const estimate = estimateSql(await loadPartners(ctx.deps));
+  const filter = {
+    userId,
+    platId: undefined,
+    uid: undefined,
+    status: undefined,
+    endFrom: undefined,
+    endBefore: undefined,
+  };
+  const client = (ctx.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const original = client.query;
+  let statements = 0;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    statements += 1;
+    return original.apply(this, args);
+  };
+  const sent = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+    statements = 0;
+    const result = await run();
+    return [result, statements];
+  };
+  try {
+    const [first, firstSent] = await sent(() =>
+      selectRebateList(ctx.db, filter, { offset: 0, limit: 4 }, estimate),
+    );
+    if (first === 'cursorNotSeen') throw new Error('no cursor was given');
+    expect([first.total, first.records, firstSent]).toEqual([10, 4, 1]);
+    const after = Number(rowsOfPage(first)[3]?.id);
+    const [next, nextSent] = await sent(() =>
+      selectRebateList(ctx.db, filter, { after, limit: 4 }, estimate),
+    );
+    if (next === 'cursorNotSeen') throw new Error('the cursor was refused');
+    expect([next.total, next.records, nextSent]).toEqual([10, 4, 1]);
+    // The end of the walk: no record after the oldest, and the cursor is seen (not refused).
+    const oldest =
+      Number(rowsOfPage(next).at(-1)?.id) &&
+      (await selectRebateList(ctx.db, filter, { offset: 9, limit: 1 }, estimate));
+    if (oldest === 'cursorNotSeen' || !oldest) throw new Error('no oldest page');
+    const last = Number(rowsOfPage(oldest)[0]?.id);
+    const [end, endSent] = await sent(() =>
+      selectRebateList(ctx.db, filter, { after: last, limit: 4 }, estimate),
+    );
+    expect([end, endSent]).toEqual([{ recordsJson: '[]', records: 0, lastId: null, total: 10 }, 1]);
+    // A record the member does not see is refused in that one statement too.
+    const [refused, refusedSent] = await sent(() =>
+      selectRebateList(ctx.db, { ...filter, userId: userId + 100_000 }, { after: last, limit: 4 }, estimate),
+    );
+    expect([refused, refusedSent]).toEqual(['cursorNotSeen', 1]);
+  } finally {
+    client.query = original;
   }
 });
