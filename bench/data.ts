@@ -18,7 +18,9 @@
  * PostgreSQL runs when BENCH_DATABASE_URL names a server to create a scratch database on (dropped at
  * the end, kept with BENCH_KEEP=1); PGlite runs unless BENCH_PGLITE=0. BENCH_REUSE=<url of a kept
  * database> measures only the member calls again on it (no import; new sessions for its two members),
- * e.g. before and after a change with BENCH_COMPARE. Not part of `npm test`.
+ * e.g. before and after a change with BENCH_COMPARE. BENCH_IMPORT_ONLY=1 stops after the import, COPY and
+ * ledger:check; with BENCH_COMPARE=<another checkout> it runs that checkout's import and this one's in
+ * turns on fresh databases instead (compareImports). Not part of `npm test`.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -295,12 +297,8 @@ async function load(url: string, token: string): Promise<Load> {
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
 }
 
-async function benchEngine(engine: Engine, rows: number) {
-  console.log(`\n${engine.name}: ${fmt(rows)} rebate rows`);
-  const { file, uids, heavyRows } = await generateFile(rows);
-  const sizeMiB = fs.statSync(file).size / 2 ** 20;
-  const members = await prepare(engine, uids, heavyRows);
-
+/** Runs one import of `file` in its own process (`script`: this tree's import-child or another's). */
+async function importIn(engine: Engine, file: string, script = 'import-child.ts') {
   const importer = child<{
     seconds: number;
     maxRssMiB: number;
@@ -308,11 +306,21 @@ async function benchEngine(engine: Engine, rows: number) {
     inserted: number;
     completed: number;
     problems: unknown[];
-  }>('import-child.ts', [file, String(BITGET)], engine.env);
+  }>(script, [file, String(BITGET)], engine.env);
   const imported = await importer.message;
   await new Promise((resolve) =>
     importer.process.exitCode !== null ? resolve(null) : importer.process.once('exit', resolve),
   );
+  return imported;
+}
+
+async function benchEngine(engine: Engine, rows: number) {
+  console.log(`\n${engine.name}: ${fmt(rows)} rebate rows`);
+  const { file, uids, heavyRows } = await generateFile(rows);
+  const sizeMiB = fs.statSync(file).size / 2 ** 20;
+  const members = await prepare(engine, uids, heavyRows);
+
+  const imported = await importIn(engine, file);
   console.log(
     `  import (${fmt(sizeMiB, 1)} MiB, ${fmt(uids)} UIDs x ${DAYS} days + ${HEAVY_UIDS} x ${fmt(heavyRows / HEAVY_UIDS)} hours): ${imported.status}, ${fmt(imported.inserted)} new, ` +
       `${fmt(imported.completed)} settled, in ${fmt(imported.seconds, 1)} s = ${fmt(rows / imported.seconds)} rows/s; ` +
@@ -359,7 +367,36 @@ async function benchEngine(engine: Engine, rows: number) {
   } finally {
     await handle.close();
   }
-  await benchCalls(engine.env, members);
+  if (process.env.BENCH_IMPORT_ONLY !== '1') await benchCalls(engine.env, members);
+}
+
+/**
+ * BENCH_IMPORT_ONLY=1 with BENCH_COMPARE=<another checkout>: the import alone, this tree's and the
+ * other's in turns (BENCH_ROUNDS each), each on a fresh database prepared the same way; rows/s and
+ * the load average beside each run.
+ */
+async function compareImports(make: () => Promise<Engine> | Engine, rows: number, other: string) {
+  const { file, uids, heavyRows } = await generateFile(rows);
+  const runs: Record<'before' | 'after', number[]> = { before: [], after: [] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const side of ['before', 'after'] as const) {
+      const engine = await make();
+      try {
+        await prepare(engine, uids, heavyRows);
+        const script = side === 'before' ? path.resolve(other, 'bench/import-child.ts') : 'import-child.ts';
+        const load = os.loadavg()[0]?.toFixed(2);
+        const imported = await importIn(engine, file, script);
+        runs[side].push(rows / imported.seconds);
+        console.log(
+          `  round ${round + 1} ${side.padEnd(6)} ${imported.status}, ${fmt(imported.inserted)} new, ${fmt(imported.completed)} settled, ` +
+            `${fmt(imported.seconds, 2)} s = ${fmt(rows / imported.seconds)} rows/s, peak RSS ${fmt(imported.maxRssMiB)} MiB (load ${load})`,
+        );
+      } finally {
+        await engine.drop();
+      }
+    }
+  }
+  console.log(`  before ${spread(runs.before)} rows/s; after ${spread(runs.after)} rows/s`);
 }
 
 /** myInfo against a bare server sending its bytes, then every member call, on the app at `env`'s database. */
@@ -486,6 +523,12 @@ export async function benchData() {
   if (process.env.BENCH_PGLITE !== '0')
     engines.push({ make: pgliteEngine, rows: Number(process.env.BENCH_PGLITE_ROWS ?? 100_000) });
   for (const { make, rows } of engines) {
+    const compare = process.env.BENCH_COMPARE;
+    if (process.env.BENCH_IMPORT_ONLY === '1' && compare) {
+      console.log(`\nimports of ${fmt(rows)} lines, this tree (after) and ${compare} (before) in turns`);
+      await compareImports(make, rows, compare);
+      continue;
+    }
     const engine = await make();
     try {
       await benchEngine(engine, rows);

@@ -179,9 +179,14 @@ export interface SettlementPage {
   recovered: number;
   /** Per UID, the cashback its completed records earn: one journal each. */
   credits: UidCredit[];
+  /**
+   * Where the page's decided rows are read from (id, uid, status, was, amount_micro): the page table
+   * for stored records, the import's numbered and decided staging rows for a file.
+   */
+  source: SQL;
 }
 
-export interface UidCredit {
+interface UidCredit {
   uid: string;
   amountMicro: bigint;
   /** The smallest record id among them: names the journal ('rebate:<id>'), unique for ever. */
@@ -263,34 +268,53 @@ export async function decideSettlementPage(
 }
 
 /**
- * Decides the rows `from < n <= to` of an import's staging table before they are stored: the same
- * rule as for stored records, so a record arrives settled when it is due (its period ended by
- * `endedBy`) instead of being written pending and rewritten at once. Each row gets the id it will be
- * stored under. The caller removed the rows whose key is stored already and holds the exchange's
- * ledger lock, so nothing else stores this exchange's records meanwhile; `insertSettledPage` then
- * writes them (and refuses the page if a key appeared after all).
+ * Numbers an import's staged rows by UID and period into `into` (a temporary table, dropped at
+ * commit) and decides each one by the rule there, in the one statement that writes the table: the
+ * id it will be stored under (from the table's sequence, in that order), and the outcome settlement
+ * gives a stored record (a due row completes or fails; a row not due, or not in the roster within
+ * the grace, stays pending). The pages then summarize, credit and store straight from it
+ * (`decidedPageOf`, `insertSettledPage`): no page table is written per page (issue 14). The caller
+ * removed the rows whose key is stored already and holds the exchange's ledger lock, so nothing else
+ * stores this exchange's records meanwhile; a roster line that arrives after this statement is seen
+ * by the settlement at the end of the import, as for any pending record. Answers the rows numbered.
  */
-export async function decideStagedRows(
+export async function decideStagedFile(
   tx: Executor,
   query: {
     platId: number;
     staging: SQL;
-    from: number;
-    to: number;
+    into: SQL;
     endedBy: Date;
     graceEndedBy: Date;
     rule: SettlementRuleSql;
   },
+): Promise<void> {
+  // The middle select numbers the rows by UID and period; nextval runs over it in that order.
+  await tx.execute(sql`
+    create temporary table ${query.into} on commit drop as
+    select d.n, d.id, d.line, d.uid, d.period_start, d.period_end, d.trading_volume_micro, d.fee_micro,
+      d.commission_micro, 'new'::text as was, ${decisionsOf(query.graceEndedBy, query.rule)}
+    from (
+      select nextval(pg_get_serial_sequence('rebates', 'id')) as id, s.* from (
+        select (row_number() over (order by s.uid, s.period_start, s.period_end))::integer as n, s.line,
+          s.uid, s.period_start, s.period_end, s.trading_volume_micro, s.fee_micro, s.commission_micro,
+          rf.registered_at, s.period_end <= ${query.endedBy.toISOString()}::timestamptz as is_due
+        from ${query.staging} s
+        left join ${referrals} rf on rf.plat_id = ${query.platId} and rf.uid = s.uid
+        order by n) s
+    ) d`);
+}
+
+/** The rows `from < n <= to` of a file decided by decideStagedFile, as a page: counts and credits. */
+export async function decidedPageOf(
+  tx: Executor,
+  query: { decided: SQL; from: number; to: number },
 ): Promise<SettlementPage> {
-  // The outer select numbers the rows in file order (nextval runs over the ordered subquery).
-  const due = sql`select nextval(pg_get_serial_sequence('rebates', 'id')) as id, s.* from (
-      select s.n, s.uid, 'new' as status, s.fee_micro, s.commission_micro, s.period_start, s.period_end,
-        rf.registered_at, s.period_end <= ${query.endedBy.toISOString()}::timestamptz as is_due
-      from ${query.staging} s left join ${referrals} rf on rf.plat_id = ${query.platId} and rf.uid = s.uid
-      where s.n > ${query.from} and s.n <= ${query.to}
-      order by s.n) s`;
-  await decideInto(tx, due, query.graceEndedBy, query.rule);
-  return summarizePage(tx);
+  return summarizePage(
+    tx,
+    sql`(select id, uid, status, was, amount_micro from ${query.decided}
+      where n > ${query.from} and n <= ${query.to})`,
+  );
 }
 
 /** Fills the page table with `due`'s rows and their outcomes (null status: not decided, stays pending). */
@@ -306,6 +330,19 @@ async function decideInto(
       status text, failure_reason text, cash_rate_bps integer, is_speed_up boolean, amount_micro bigint
     ) on commit drop`);
   await tx.execute(sql`truncate ${PAGE_TABLE}`);
+  await tx.execute(sql`
+    insert into ${PAGE_TABLE} (id, n, uid, period_end, was, status, failure_reason, cash_rate_bps, is_speed_up,
+      amount_micro)
+    select d.id, d.n, d.uid, d.period_end, d.status, ${decisionsOf(graceEndedBy, ruleOf)}
+    from (${due}) d`);
+}
+
+/**
+ * The rule's outcome of a row `d` (is_due, registered_at, fee_micro, commission_micro, period_start,
+ * period_end) as the select list status, failure_reason, cash_rate_bps, is_speed_up, amount_micro
+ * (null status: not decided, stays pending). The one statement of it, for stored records and files.
+ */
+function decisionsOf(graceEndedBy: Date, ruleOf: SettlementRuleSql): SQL {
   const rule = ruleOf({
     feeMicro: sql`d.fee_micro`,
     commissionMicro: sql`d.commission_micro`,
@@ -313,27 +350,23 @@ async function decideInto(
     registeredAt: sql`d.registered_at`,
   });
   const pays = sql`d.is_due and d.registered_at is not null and d.commission_micro <> 0`;
-  await tx.execute(sql`
-    insert into ${PAGE_TABLE} (id, n, uid, period_end, was, status, failure_reason, cash_rate_bps, is_speed_up,
-      amount_micro)
-    select d.id, d.n, d.uid, d.period_end, d.status,
+  return sql`
       case when not d.is_due then null
            when d.registered_at is null
              then case when d.period_end <= ${graceEndedBy.toISOString()}::timestamptz then 'failed' end
            when d.commission_micro = 0 then 'failed'
-           else 'completed' end,
+           else 'completed' end as status,
       case when not d.is_due then null
            when d.registered_at is null
              then case when d.period_end <= ${graceEndedBy.toISOString()}::timestamptz then 'uidNotReferred' end
-           when d.commission_micro = 0 then 'noCommission' end,
-      case when ${pays} then ${rule.cashRateBps} end,
-      case when ${pays} then ${rule.isSpeedUp} end,
-      case when ${pays} then ${rule.amountMicro} end
-    from (${due}) d`);
+           when d.commission_micro = 0 then 'noCommission' end as failure_reason,
+      (case when ${pays} then ${rule.cashRateBps} end)::integer as cash_rate_bps,
+      (case when ${pays} then ${rule.isSpeedUp} end)::boolean as is_speed_up,
+      (case when ${pays} then ${rule.amountMicro} end)::bigint as amount_micro`;
 }
 
 /** What the page table holds: counts and the credits per UID. */
-async function summarizePage(tx: Executor): Promise<SettlementPage> {
+async function summarizePage(tx: Executor, source: SQL = PAGE_TABLE): Promise<SettlementPage> {
   const [summary] = rowsOf<{
     rows: number | string;
     decided: number | string;
@@ -346,7 +379,7 @@ async function summarizePage(tx: Executor): Promise<SettlementPage> {
         count(*) filter (where p.status = 'completed') as completed,
         count(*) filter (where p.status = 'failed') as failed,
         count(*) filter (where p.status is not null and p.was = 'failed') as recovered
-      from ${PAGE_TABLE} p`),
+      from ${source} p`),
   );
   const credits = rowsOf<{
     uid: string;
@@ -356,7 +389,7 @@ async function summarizePage(tx: Executor): Promise<SettlementPage> {
   }>(
     await tx.execute(sql`
       select uid, sum(amount_micro)::text as amount, min(id) as first_id, count(*) as records
-      from ${PAGE_TABLE} where status = 'completed' and amount_micro > 0
+      from ${source} p where status = 'completed' and amount_micro > 0
       group by uid order by min(id)`),
   ).map((row) => ({
     uid: row.uid,
@@ -371,6 +404,7 @@ async function summarizePage(tx: Executor): Promise<SettlementPage> {
     failed: Number(summary?.failed ?? 0),
     recovered: Number(summary?.recovered ?? 0),
     credits,
+    source,
   };
 }
 
@@ -405,15 +439,17 @@ export async function applySettlementPage(
 }
 
 /**
- * Stores the decided staged rows (decideStagedRows) under their ids, settled or pending as decided,
- * each completed one with cashback naming its UID's journal. Answers how many were stored: fewer than
+ * Stores the rows `from < n <= to` of a file decided by decideStagedFile under their ids, settled or
+ * pending as decided, each completed one with cashback naming its UID's journal. Answers how many were stored: fewer than
  * the page's rows means a record of the same key appeared meanwhile, and the caller must roll back.
  */
 export async function insertSettledPage(
   tx: Executor,
   query: {
     platId: number;
-    staging: SQL;
+    decided: SQL;
+    from: number;
+    to: number;
     source: { kind: IngestSourceKind; label: string };
     /** The figures file's import run (import_runs), which the caller wrote first; null without one. */
     importRunId: number | null;
@@ -431,12 +467,13 @@ export async function insertSettledPage(
         insert into ${rebates} (id, plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
           commission_micro, source, source_label, created_at, status, failure_reason, cash_rate_bps, is_speed_up,
           amount_micro, settled_at, journal_id, import_run_id)
-        select p.id, ${query.platId}, s.uid, s.period_start, s.period_end, s.trading_volume_micro, s.fee_micro,
-          s.commission_micro, ${query.source.kind}, ${query.source.label}, ${at}, coalesce(p.status, 'pending'),
+        select p.id, ${query.platId}, p.uid, p.period_start, p.period_end, p.trading_volume_micro, p.fee_micro,
+          p.commission_micro, ${query.source.kind}, ${query.source.label}, ${at}, coalesce(p.status, 'pending'),
           p.failure_reason, p.cash_rate_bps, p.is_speed_up, p.amount_micro,
           case when p.status is not null then ${at} end, c."journalId", ${query.importRunId}::bigint
-        from ${PAGE_TABLE} p join ${query.staging} s on s.n = p.n
+        from ${query.decided} p
         left join credited c on c.uid = p.uid and p.status = 'completed' and p.amount_micro > 0
+        where p.n > ${query.from} and p.n <= ${query.to}
         order by p.id
         on conflict (plat_id, uid, period_start, period_end) do nothing
         returning 1
@@ -457,11 +494,12 @@ export interface InvitedUid {
 }
 
 /**
- * Per inviter, the sum of the invite bonuses the decided page earns them (each record's bonus floored
+ * Per inviter, the sum of the invite bonuses the decided page (SettlementPage.source) earns them (each record's bonus floored
  * by `bonus`, as inviteBonusAmount) and the smallest record id among them (names the journal).
  */
 export async function pageInviteBonuses(
   tx: Executor,
+  page: SQL,
   invited: readonly InvitedUid[],
   bonus: (cashbackMicro: SQL) => SQL,
 ): Promise<Array<{ inviterId: number; amountMicro: bigint; firstRebateId: number }>> {
@@ -470,7 +508,7 @@ export async function pageInviteBonuses(
   return rowsOf<{ inviter_id: string | number; amount: string; first_id: string | number }>(
     await tx.execute(sql`
       select i."inviterId" as inviter_id, sum(${perRecord})::text as amount, min(p.id) as first_id
-      from ${PAGE_TABLE} p
+      from ${page} p
       join json_to_recordset(${JSON.stringify(invited)}::json) as i("uid" text, "ownerId" bigint, "inviterId" bigint)
         on i.uid = p.uid
       where p.status = 'completed' and p.amount_micro > 0 and ${perRecord} > 0
@@ -488,6 +526,7 @@ export async function pageInviteBonuses(
  */
 export async function insertPageEventRewards(
   tx: Executor,
+  page: SQL,
   invited: ReadonlyArray<InvitedUid & { journalKey: string; disputeIds: number[] | null }>,
   bonus: { percent: number; perRecord: (cashbackMicro: SQL) => SQL },
   at: Date,
@@ -500,7 +539,7 @@ export async function insertPageEventRewards(
     select i."inviterId", 'inviteBonus', ${perRecord}, i."ownerId", p.id, ${bonus.percent}::smallint,
       i."journalKey", ${at.toISOString()}::timestamptz, i."bindingId", i."holdEndsAt",
       nullif(array(select json_array_elements_text(i."disputeIds"))::bigint[], '{}')
-    from ${PAGE_TABLE} p
+    from ${page} p
     join json_to_recordset(${JSON.stringify(invited)}::json)
       as i("uid" text, "ownerId" bigint, "inviterId" bigint, "journalKey" text, "bindingId" bigint,
         "holdEndsAt" timestamptz, "disputeIds" json) on i.uid = p.uid

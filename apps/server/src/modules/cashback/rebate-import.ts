@@ -6,13 +6,14 @@ import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
 import type { ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained } from '../../lib/reasons.js';
-import { lockExchangeLedger, rowsOf } from './cashback.repository.js';
+import { decideStagedFile, lockExchangeLedger, rowsOf } from './cashback.repository.js';
 import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
 import { UnknownExchangeError } from './ingest.service.js';
 import { validateCommissionEntries } from './ingest-validation.js';
 import { loadPartners } from './partners.js';
 import {
   addSettlement,
+  importRuleOf,
   noSettlement,
   SETTLEMENT_PAGE,
   type SettlementResult,
@@ -82,7 +83,7 @@ export const STAGING_BATCH = 5_000;
 const ANALYZE_AFTER_ROWS = 10_000;
 
 const STAGING = sql.raw('rebate_import_rows');
-/** The staged rows to store, numbered by UID and period: the settlement pages' order. */
+/** The staged rows to store, numbered by UID and period (the settlement pages' order) and decided. */
 const BY_UID = sql.raw('rebate_import_by_uid');
 /**
  * The problems found, one row each: `n` is the order they were found in (a line's problems keep it),
@@ -176,7 +177,7 @@ export async function importRebateFile(
   options.onParsed?.(rows);
 
   const toStore = await withoutStoredKeys(tx, platId);
-  await orderByUid(tx);
+  await orderByUid(tx, platId, importRuleOf(within, partner, now));
 
   // Stored already settled, a settlement page at a time (at least five steps, so progress moves),
   // then what was waiting from before settles.
@@ -190,7 +191,7 @@ export async function importRebateFile(
       within,
       partner,
       now,
-      { table: BY_UID, from, to, source, importRunId: options.importRunId ?? null },
+      { decided: BY_UID, from, to, source, importRunId: options.importRunId ?? null },
       settlement,
     );
     options.onWriteProgress?.(Math.min(toStore, to), toStore);
@@ -248,17 +249,18 @@ async function withoutStoredKeys(tx: Transaction, platId: number): Promise<numbe
 }
 
 /**
- * Numbers the staged rows by UID and period into BY_UID, so a settlement page holds whole UIDs and
- * one journal pays each UID's records. In file order a file sorted by day put every UID on every page:
- * a journal per record, and each UID's account row updated once per page in one transaction (a
- * million-line file: a million journals, and row versions piling up on every account).
+ * Numbers the staged rows by UID and period into BY_UID, each decided there by the rule
+ * (decideStagedFile), so a settlement page holds whole UIDs and one journal pays each UID's records,
+ * and a page is credited and stored from the table as it is. In file order a file sorted by day put
+ * every UID on every page: a journal per record, and each UID's account row updated once per page in
+ * one transaction (a million-line file: a million journals, and row versions piling up on every account).
  */
-async function orderByUid(tx: Transaction): Promise<void> {
-  await tx.execute(sql`
-    create temporary table ${BY_UID} on commit drop as
-    select (row_number() over (order by uid, period_start, period_end))::integer as n, line, uid,
-      period_start, period_end, trading_volume_micro, fee_micro, commission_micro
-    from ${STAGING}`);
+async function orderByUid(
+  tx: Transaction,
+  platId: number,
+  rule: Omit<Parameters<typeof decideStagedFile>[1], 'platId' | 'staging' | 'into'>,
+): Promise<void> {
+  await decideStagedFile(tx, { platId, staging: STAGING, into: BY_UID, ...rule });
   await tx.execute(sql`alter table ${BY_UID} add primary key (n)`);
   // Temporary tables are never analyzed by autovacuum: without statistics the pages' joins guess.
   await tx.execute(sql`analyze ${BY_UID}`);

@@ -9,8 +9,8 @@ import { accountCode, holdAccounts, postJournals } from '../ledger/ledger.servic
 import { openDisputesOf } from '../support/frozen.js';
 import {
   applySettlementPage,
+  decidedPageOf,
   decideSettlementPage,
-  decideStagedRows,
   type InvitedUid,
   insertPageEventRewards,
   insertSettledPage,
@@ -19,7 +19,6 @@ import {
   pageInviteBonuses,
   type SettlementPage,
   type SettlementRuleSql,
-  type UidCredit,
 } from './cashback.repository.js';
 import type { IngestSourceKind } from './cashback.tables.js';
 import { loadPartners, type Partner } from './partners.js';
@@ -105,11 +104,11 @@ export async function settleExchange(
 export const SETTLEMENT_PAGE = 20_000;
 
 /**
- * Stores an import's staged rows `from < n <= to` (at most a settlement page) already settled: each
- * row is decided by the rule before it is written, so a due record is written once, completed or
- * failed, with its journal, instead of written pending and rewritten (issue 14). Rows not due yet
- * are stored pending; the caller left out the keys stored already. In the import's transaction, under
- * the exchange's ledger lock. Answers how many rows were stored.
+ * Stores a page of an import's rows `from < n <= to` (at most a settlement page), decided already in
+ * the table `decided` (decideStagedFile): a due record is written once, completed or failed, with its
+ * journal, instead of written pending and rewritten (issue 14); rows not due yet are stored pending.
+ * The caller left out the keys stored already. In the import's transaction, under the exchange's
+ * ledger lock. Answers how many rows were stored.
  */
 export async function storeSettledRows(
   tx: Transaction,
@@ -117,7 +116,7 @@ export async function storeSettledRows(
   partner: Partner,
   now: Date,
   staged: {
-    table: SQL;
+    decided: SQL;
     from: number;
     to: number;
     source: { kind: IngestSourceKind; label: string };
@@ -126,21 +125,12 @@ export async function storeSettledRows(
   },
   result: SettlementResult,
 ): Promise<number> {
-  const page = await decideStagedRows(tx, {
-    platId: partner.platId,
-    staging: staged.table,
-    from: staged.from,
-    to: staged.to,
-    ...settlementMoments(deps, now),
-    rule: ruleOf(partner),
-  });
+  const page = await decidedPageOf(tx, staged);
   if (page.rows === 0) return 0;
   await creditPage(tx, deps, partner.platId, now, page, result, async (journals, at) => {
     const stored = await insertSettledPage(tx, {
       platId: partner.platId,
-      staging: staged.table,
-      source: staged.source,
-      importRunId: staged.importRunId,
+      ...staged,
       journals,
       at,
     });
@@ -148,6 +138,15 @@ export async function storeSettledRows(
       throw new Error('a rebate record of the same period was stored during the import');
   });
   return page.rows;
+}
+
+/** The decision moments and the exchange's rule, for an import deciding its file (decideStagedFile). */
+export function importRuleOf(
+  deps: AppDeps,
+  partner: Partner,
+  now: Date,
+): { endedBy: Date; graceEndedBy: Date; rule: SettlementRuleSql } {
+  return { ...settlementMoments(deps, now), rule: ruleOf(partner) };
 }
 
 /** When records are due (their period ended the settlement delay ago) and when the roster's grace ends. */
@@ -212,7 +211,7 @@ async function creditPage(
     page.credits.map((credit, n) => ({ uid: credit.uid, journalId: posted[n]?.journalId as number })),
     at,
   );
-  const bonusMicro = await payInviteBonuses(tx, deps, platId, page.credits, at);
+  const bonusMicro = await payInviteBonuses(tx, deps, platId, page, at);
 
   result.completed += page.completed;
   result.failed += page.failed;
@@ -231,9 +230,10 @@ async function payInviteBonuses(
   tx: Transaction,
   deps: AppDeps,
   platId: number,
-  credits: readonly UidCredit[],
+  page: SettlementPage,
   now: Date,
 ): Promise<bigint> {
+  const { credits } = page;
   const percent = deps.config.inviteBonusPercent;
   if (credits.length === 0 || percent === 0) return 0n;
   const owners = await liveOwnersOf(
@@ -269,7 +269,7 @@ async function payInviteBonuses(
     }
   }
   const perRecord = (cashback: SQL) => inviteBonusSql(cashback, percent);
-  const bonuses = await pageInviteBonuses(tx, invited, perRecord);
+  const bonuses = await pageInviteBonuses(tx, page.source, invited, perRecord);
   if (bonuses.length === 0) return 0n;
   const keyOf = new Map(bonuses.map((bonus) => [bonus.inviterId, `inviteBonus:${bonus.firstRebateId}`]));
   await postJournals(
@@ -293,6 +293,7 @@ async function payInviteBonuses(
   );
   await insertPageEventRewards(
     tx,
+    page.source,
     invited.flatMap((entry) => {
       const journalKey = keyOf.get(entry.inviterId);
       return journalKey ? [{ ...entry, journalKey, disputeIds: disputes.get(entry.uid) ?? null }] : [];
