@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { seedPartnerCatalog } from '../db/seed/seed-catalog.js';
 import { ManualClock } from '../lib/clock.js';
 import { openTestDatabase, testConfig } from '../test/test-app.js';
+import { HOT_ROUTE_HOOKS } from './hot-answers.js';
 
 /**
  * The hot answers (hot-answers.ts) against Fastify's own: two production apps on one database, one
@@ -40,6 +41,36 @@ function call(
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/**
+ * `METHOD /path` -> hook kind -> the hooks' names, read from printRoutes' radix tree: a node's line is
+ * its path segment after its parent's (`└── / (GET)`, then `    ├── elex/exchange/index (POST)` one
+ * level deeper), a line of the same depth and segment under it adds a method (`        index.html
+ * (HEAD)`), and its hooks follow (`│   • (onRequest) [...]`).
+ */
+function routeHooks(tree: string): Map<string, Record<string, string[]>> {
+  const routes = new Map<string, Record<string, string[]>>();
+  const segments: string[] = [];
+  let current: Record<string, string[]> | undefined;
+  for (const line of tree.split('\n')) {
+    const hook = /• \((\w+)\) (\[.*\])$/.exec(line);
+    if (hook?.[1] && hook[2]) {
+      if (current) current[hook[1]] = JSON.parse(hook[2]) as string[];
+      continue;
+    }
+    const node = /^([│├└─ ]*)(\S+) \(([A-Z, ]+)\)$/.exec(line);
+    if (!node?.[2] || !node[3]) {
+      current = undefined;
+      continue;
+    }
+    const depth = Math.floor((node[1]?.length ?? 0) / 4);
+    segments.length = depth;
+    segments[depth] = node[2];
+    current = {};
+    for (const method of node[3].split(', ')) routes.set(`${method} ${segments.join('')}`, current);
+  }
+  return routes;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -218,6 +249,17 @@ describe('hot answers before the router', () => {
       expect(reachedFastify, `${method} ${url} ${body}`).toBe(before + 1);
       expect(fast.status, `${method} ${url} ${body}`).toBe(status);
       expect(comparable(fast)).toEqual(comparable(slow));
+    }
+  });
+
+  it('answers only routes whose every hook it copies', () => {
+    // Fastify's own account of what it would run on each route answered before the router.
+    const hooks = routeHooks(plain.printRoutes({ includeHooks: true, commonPrefix: false }));
+    for (const [route, expected] of Object.entries(HOT_ROUTE_HOOKS)) {
+      expect(
+        hooks.get(route),
+        `${route}: copy the new hook in hot-answers.ts or leave the route to Fastify`,
+      ).toEqual(expected);
     }
   });
 

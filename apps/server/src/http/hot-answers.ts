@@ -33,6 +33,21 @@ const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8
 /** Request fields that change what Fastify does with a request: such a request is Fastify's. */
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded'] as const;
 
+/**
+ * The hooks Fastify runs on each route answered here, by kind, as `printRoutes({ includeHooks: true })`
+ * names them, and what this module does in their place: `securityHeaders` (security-headers.ts) is
+ * copied field for field; `preParsing` is @fastify/compress's decoding of an encoded request body, and
+ * a request with `content-encoding` (or, for the page, any body) is left to Fastify. A hook added later
+ * to these routes (a metric, a rate limit, a check) would not run on the hot path: hot-answers.test.ts
+ * fails until it is copied here or the route is left to Fastify.
+ */
+const COPIED_HOOKS = { onRequest: ['securityHeaders()'], preParsing: ['preParsing()'] } as const;
+export const HOT_ROUTE_HOOKS: Readonly<Record<string, typeof COPIED_HOOKS>> = {
+  'POST /elex/exchange/index': COPIED_HOOKS,
+  'GET /': COPIED_HOOKS,
+  'GET /index.html': COPIED_HOOKS,
+};
+
 export interface HotAnswerSources {
   /** The cached index envelope for a language when the catalog is loaded and fresh, else undefined. */
   exchangeIndex: (locale: Locale) => Buffer | undefined;
