@@ -10,7 +10,7 @@ import {
   type Encoding,
   matchesEtag,
 } from './encoded-body.js';
-import { requestLogger } from './request-logger.js';
+import { requestLogger, writesAt } from './request-logger.js';
 import { securityHeaderSets } from './security-headers.js';
 import type { LoadedPage } from './static-site.js';
 
@@ -171,7 +171,9 @@ export class HotAnswers {
   ) {
     const headers = request.headers;
     const id = (headers['x-request-id'] as string | undefined) || randomUUID();
-    const log = this.sources?.log && requestLogger(this.sources.log, { reqId: id }, {});
+    // The access log's lines are info: with them off (LOG_LEVEL=warn) no logger, object or listener is made.
+    const appLog = this.sources?.log;
+    const log = appLog && writesAt(appLog, 'info') ? requestLogger(appLog, { reqId: id }, {}) : undefined;
     log?.info({ req: loggedRequest(request) }, 'incoming request');
     const encoding = chooseEncoding(headers['accept-encoding'], body.offered);
     const etag = body.etags?.[encoding];

@@ -15,6 +15,11 @@ const LEVEL_VALUES: Readonly<Record<string, number>> = {
   silent: Number.POSITIVE_INFINITY,
 };
 
+/** Whether a line of this method would be written at the logger's level. */
+export function writesAt(logger: Pick<FastifyBaseLogger, 'level'>, method: Method): boolean {
+  return (LEVEL_VALUES[method] ?? 0) >= (LEVEL_VALUES[logger.level] ?? 0);
+}
+
 /**
  * A request's logger that becomes pino's child (with the request id bound) only when a line is
  * written. Fastify made a child for every request, and pino serialises the bindings when it makes one:
@@ -68,7 +73,7 @@ class RequestLogger implements FastifyBaseLogger {
   }
 
   private write(method: Method, args: LogArguments) {
-    if ((LEVEL_VALUES[method] ?? 0) < (LEVEL_VALUES[this.level] ?? 0)) return;
+    if (!writesAt(this, method)) return;
     this.logger()[method](...args);
   }
 }
