@@ -1,5 +1,6 @@
 import type { BindingDetail } from '@elex/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
@@ -122,6 +123,42 @@ describe('/exchangeLinkDetail', () => {
         pageSize: 10,
       }),
     );
+  });
+
+  it('pages the UID’s records on from the previous page’s `next`, back by the remembered one', async () => {
+    // issue 14: a page after a cursor costs one page at any depth; by number, every earlier record.
+    const all = Array.from({ length: 35 }, () => rebateRecord());
+    const server = stubCashbackServer({ detail: detail(), rebates: pagesOf(all) });
+    const requests = () => server.requests('/elex/user/seeRebateData');
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const on = (page: number) =>
+      within(pager()).findByText(t('cashback.pageOf', { page, pages: 4 }), undefined, { timeout: 2_000 });
+    const { router } = renderAt(<ExchangeLinkDetailPage />, URL_OF_PAGE);
+    await screen.findByRole('table', { name: t('pages.records.title') });
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await on(2);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await on(3);
+    await waitFor(() => expect(requests()).toHaveLength(3));
+    expect(requests()).toEqual([
+      { platId: 4, uid: '770001', page: 1, pageSize: 10 },
+      { platId: 4, uid: '770001', page: 2, pageSize: 10, after: all[9]?.id },
+      { platId: 4, uid: '770001', page: 3, pageSize: 10, after: all[19]?.id },
+    ]);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.previous') }));
+    await on(2);
+    expect(
+      requests()
+        .slice(3)
+        .every((body) => body.page === 2 && body.after === all[9]?.id),
+    ).toBe(true);
+
+    // Another UID's page starts from its first page, with no cursor of this one's.
+    await act(() => router.navigate('/exchangeLinkDetail?platId=4&UID=770002'));
+    await waitFor(() =>
+      expect(requests().at(-1)).toEqual({ platId: 4, uid: '770002', page: 1, pageSize: 10 }),
+    );
+    await on(1);
   });
 
   it('offers to report a problem about this UID', async () => {

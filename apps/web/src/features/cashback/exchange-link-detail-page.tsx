@@ -1,6 +1,6 @@
 import { CASHBACK } from '@elex/contract';
 import { Clock, LifeBuoy, ShieldAlert } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { formatCashback } from '../../shared/exchanges/format';
@@ -13,7 +13,7 @@ import { Page } from '../../shared/ui/page';
 import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { useBindingDetail } from './api/get-binding-detail';
-import { useRebateRecords } from './api/get-rebate-records';
+import { useRebatePager } from './api/get-rebate-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
 import { useExchangeName } from './hooks';
@@ -33,8 +33,8 @@ export default function ExchangeLinkDetailPage() {
   const uid = params.get('UID') ?? params.get('uid') ?? '';
   const exchangeName = useExchangeName();
   const detail = useBindingDetail(platId, uid);
-  const [page, setPage] = useState(1);
-  const records = useRebateRecords({ platId, uid, page, pageSize: PAGE_SIZE });
+  // Page by page after the previous page's `next`; another UID's page starts over from page 1.
+  const { records, page, onPage } = useRebatePager({ platId, uid }, PAGE_SIZE);
 
   return (
     <Page
@@ -162,7 +162,7 @@ export default function ExchangeLinkDetailPage() {
         {records.data ? (
           <>
             <RebateTable records={records.data.records} exchangeName={exchangeName} />
-            <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
+            <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={onPage} />
           </>
         ) : records.isError ? (
           <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />

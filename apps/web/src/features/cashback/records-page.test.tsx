@@ -125,6 +125,97 @@ describe('/mypage/records', () => {
     );
   });
 
+  it('pages on from the previous page’s `next` (a cursor), back by the remembered one, from page 1 after a filter change', async () => {
+    // issue 14: page 600 by number made the server skip every earlier record; a page after a cursor
+    // costs one page at any depth. 70 records of 20 a page: 4 pages.
+    const all = Array.from({ length: 70 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    const server = stubCashbackServer({
+      rebates: (body) => pagesOf(all.filter((record) => body.platId !== 3 || record.uid === 'U0'))(body),
+    });
+    const requests = () => server.requests('/elex/user/seeRebateData');
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const shows = async (uid: string, page: number) => {
+      await screen.findByText(uid);
+      expect(within(pager()).getByText(t('cashback.pageOf', { page, pages: 4 }))).toBeInTheDocument();
+    };
+    renderAt(<RecordsPage />, '/mypage/records');
+    await shows('U0', 1);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await shows('U20', 2);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await shows('U40', 3);
+    expect(requests()).toEqual([
+      { page: 1, pageSize: 20 },
+      { page: 2, pageSize: 20, after: all[19]?.id },
+      { page: 3, pageSize: 20, after: all[39]?.id },
+    ]);
+
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.previous') }));
+    await shows('U20', 2);
+    // Page 2 as it was asked for: after page 1's last record (from the cache, or asked again the same way).
+    expect(
+      requests()
+        .slice(3)
+        .every((body) => body.page === 2 && body.after === all[19]?.id),
+    ).toBe(true);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.previous') }));
+    await shows('U0', 1);
+    expect(within(pager()).getByRole('button', { name: t('cashback.previous') })).toBeDisabled();
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await shows('U40', 3);
+
+    // A filter starts over from page 1 and forgets the cursors, and so does going back to no filter.
+    await userEvent.selectOptions(
+      screen.getByLabelText(t('cashback.status')),
+      t('cashback.statuses.completed'),
+    );
+    await waitFor(() => expect(requests().at(-1)).toEqual({ status: 'completed', page: 1, pageSize: 20 }));
+    await shows('U0', 1);
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await shows('U20', 2);
+    expect(requests().at(-1)).toEqual({ status: 'completed', page: 2, pageSize: 20, after: all[19]?.id });
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.status')), '');
+    await shows('U0', 1);
+    await userEvent.selectOptions(screen.getByLabelText(t('cashback.exchange')), 'Bybit');
+    await waitFor(() => expect(requests().at(-1)).toEqual({ platId: 3, page: 1, pageSize: 20 }));
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: t('cashback.paging') })).toBeNull());
+  });
+
+  it('asks for the page by number when the server refuses its remembered cursor (a UID unbound meanwhile)', async () => {
+    const all = Array.from({ length: 70 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    let refuse = false;
+    const server = stubCashbackServer({
+      rebates: (body) =>
+        refuse && body.after !== undefined
+          ? { refused: { state: State.ValidationFailed, msg: 'after: invalid value' } }
+          : pagesOf(all)(body),
+    });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U20');
+    refuse = true;
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U40');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 3, pages: 4 }))).toBeInTheDocument();
+    expect(server.requests('/elex/user/seeRebateData').slice(-2)).toEqual([
+      { page: 3, pageSize: 20, after: all[39]?.id },
+      { page: 3, pageSize: 20 },
+    ]);
+    expect(screen.queryByText(t('common.retry'))).toBeNull();
+    // Going on from the page read by number: its own `next`.
+    refuse = false;
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U60');
+    expect(server.requests('/elex/user/seeRebateData').at(-1)).toEqual({
+      page: 4,
+      pageSize: 20,
+      after: all[59]?.id,
+    });
+  });
+
   it('exports every record, page after page up to the total, with the failure reason', async () => {
     // More than 50 pages of 100 (the export used to stop there without a word): six pages by cursor.
     const all = Array.from({ length: 5_050 }, (_, index) =>

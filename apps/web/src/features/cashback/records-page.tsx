@@ -1,8 +1,7 @@
-import { REBATE_STATUSES, type RebateQuery, type RebateStatus, State } from '@elex/contract';
+import { REBATE_STATUSES, type RebateStatus } from '@elex/contract';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../shared/api/api-client';
 import { downloadCsv, toCsv } from '../../shared/download-csv';
 import { useExchangeList } from '../../shared/exchanges/exchange-list-query';
 import { LoadError } from '../../shared/ui/load-error';
@@ -11,7 +10,7 @@ import { Pager } from '../../shared/ui/pager';
 import { Skeleton } from '../../shared/ui/skeleton';
 import { toast } from '../../shared/ui/toast';
 import { ADJUSTMENTS_PAGE_SIZE, fetchAdjustmentPage, useAdjustments } from './api/get-adjustments';
-import { fetchRebatePage, useRebateRecords } from './api/get-rebate-records';
+import { fetchRebatePage, isCursorRefusal, useRebatePager } from './api/get-rebate-records';
 import { AdjustmentsSection } from './components/adjustments-section';
 import { RebateTable } from './components/rebate-table';
 import { fetchAllAfter, fetchAllPages } from './fetch-all-pages';
@@ -19,13 +18,6 @@ import { useExchangeName } from './hooks';
 import { recordsStatement } from './statement-csv';
 
 const PAGE_SIZE = 20;
-
-/**
- * The server's refusal of an export page's cursor: the filters passed on the first page, so on a later
- * one only the cursor can fail its check (a record of a UID unbound or moved since the walk began).
- */
-const isCursorRefusal = (error: unknown) =>
-  error instanceof ApiError && error.state === State.ValidationFailed;
 
 /**
  * /mypage/records: every cashback record, filtered by exchange and status, with a CSV export; under
@@ -37,10 +29,9 @@ export default function RecordsPage() {
   const exchangeName = useExchangeName();
   const [platId, setPlatId] = useState<number | undefined>();
   const [status, setStatus] = useState<RebateStatus | undefined>();
-  const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
-  const filter: RebateQuery = { platId, status, page, pageSize: PAGE_SIZE };
-  const records = useRebateRecords(filter);
+  // Page by page after the previous page's `next`; another exchange or status starts over from page 1.
+  const { records, page, onPage } = useRebatePager({ platId, status }, PAGE_SIZE);
   // The same query as the adjustments section below (one request): corrections alone make a file too.
   // Both follow the exchange filter, as the records do.
   const adjustments = useAdjustments({ account: 'cashback', platId }, 1, ADJUSTMENTS_PAGE_SIZE);
@@ -84,7 +75,6 @@ export default function RecordsPage() {
             value={platId ?? ''}
             onChange={(event) => {
               setPlatId(event.target.value ? Number(event.target.value) : undefined);
-              setPage(1);
             }}
           >
             <option value="">{t('cashback.allExchanges')}</option>
@@ -101,7 +91,6 @@ export default function RecordsPage() {
             value={status ?? ''}
             onChange={(event) => {
               setStatus((event.target.value || undefined) as RebateStatus | undefined);
-              setPage(1);
             }}
           >
             <option value="">{t('cashback.allStatuses')}</option>
@@ -125,7 +114,7 @@ export default function RecordsPage() {
       {records.data ? (
         <>
           <RebateTable records={records.data.records} exchangeName={exchangeName} />
-          <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={setPage} />
+          <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={onPage} />
         </>
       ) : records.isError ? (
         <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />

@@ -1,16 +1,78 @@
-import { API, RebatePageSchema, type RebateQuery } from '@elex/contract';
+import { API, RebatePageSchema, type RebateQuery, State } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../shared/api/api-client';
+import { useState } from 'react';
+import { ApiError, apiCall } from '../../../shared/api/api-client';
 
-/** `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. */
+/**
+ * The server's refusal of a cursor (`after`): the filters passed on the page before, so on a page read
+ * after it only the cursor can fail its check (a record of a UID unbound or moved since it was read).
+ */
+export const isCursorRefusal = (error: unknown) =>
+  error instanceof ApiError && error.state === State.ValidationFailed;
+
+/**
+ * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
+ * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it.
+ */
 const rebateRecordsQuery = (query: RebateQuery) =>
   queryOptions({
     queryKey: ['me', 'rebates', query],
-    queryFn: () => fetchRebatePage(query),
+    queryFn: async () => {
+      try {
+        return await fetchRebatePage(query);
+      } catch (error) {
+        if (query.after === undefined || !isCursorRefusal(error)) throw error;
+        const { after: _refused, ...byNumber } = query;
+        return fetchRebatePage(byNumber);
+      }
+    },
     placeholderData: keepPreviousData,
   });
 
 export const fetchRebatePage = (query: RebateQuery) =>
   apiCall(API.userSeeRebateData, query, { schema: RebatePageSchema });
 
-export const useRebateRecords = (query: RebateQuery) => useQuery(rebateRecordsQuery(query));
+/** Where a pager stands in one list: its page, and the cursor (`after`) each page up to it was read from. */
+interface Walk {
+  list: string;
+  page: number;
+  /** Index n: the `after` page n + 1 was asked with (the `next` of page n); page 1 needs none. */
+  cursors: (string | undefined)[];
+}
+
+/**
+ * A list of records shown page by page (issue 14): "next" asks for the page after the current one's
+ * `next`, which costs the server one page at any depth where a page number deep in a long list made it
+ * skip every record before; "previous" asks again with the cursor that page was read from, remembered
+ * (page 1 needs none). The page number is still sent, shown, and used when no cursor is known: a jump,
+ * a press before the page shown arrived, or a cursor the server refuses. Other filters or page size
+ * start over from page 1 with no cursor.
+ */
+export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | 'after'>, pageSize: number) {
+  const list = JSON.stringify([filter, pageSize]);
+  const [walk, setWalk] = useState<Walk>({ list, page: 1, cursors: [] });
+  // Another list: forgotten here rather than in an effect, so no request leaves with the old page.
+  const current = walk.list === list ? walk : { list, page: 1, cursors: [] };
+  if (current !== walk) setWalk(current);
+  const after = current.cursors[current.page - 1];
+  const records = useQuery(
+    rebateRecordsQuery({
+      ...filter,
+      page: current.page,
+      pageSize,
+      ...(after === undefined ? {} : { after }),
+    }),
+  );
+
+  const onPage = (page: number) => {
+    // The cursors of the pages up to the one asked for stay; those past it belonged to a walk undone.
+    const cursors = current.cursors.slice(0, page);
+    if (page === current.page + 1) {
+      // The page shown, not a previous one kept on screen while it loads: its `next` starts the next.
+      const shown = records.isPlaceholderData ? undefined : records.data;
+      cursors[page - 1] = shown?.page === current.page ? (shown.next ?? undefined) : undefined;
+    }
+    setWalk({ list, page, cursors });
+  };
+  return { records, page: current.page, onPage };
+}
