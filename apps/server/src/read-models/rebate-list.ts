@@ -1,10 +1,14 @@
-import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { queryPrepared } from '../db/prepared.js';
-import { statementName } from '../db/statement-name.js';
 import { historyFromOf } from './history-from.js';
 import type { EstimateSql } from './pending-estimates.js';
+import {
+  isoText,
+  type RenderedStatements,
+  runRendered,
+  statementsOf,
+  usdtText,
+} from './rendered-statements.js';
 
 export interface RebateListFilter {
   userId: number;
@@ -84,48 +88,8 @@ const periodValues = (filter: RebateListFilter) => ({
   endBefore: filter.endBefore?.toISOString() ?? null,
 });
 
-/** A statement's text and parameters as rendered once, `$n` placeholders still named where they vary. */
-interface Rendered {
-  name: string;
-  text: string;
-  params: unknown[];
-}
-
-const dialect = new PgDialect();
-
-/**
- * Runs a statement of the list rendered once per shape (the status, the side a page is read from, the
- * estimate's rates): building the SQL and rendering it to text was a tenth of the app's CPU per call
- * (issue 14), where only the values change. Named (db/prepared.ts), so the text is not hashed per call.
- */
-async function runRendered<T>(
-  db: Executor,
-  cache: Map<string, Rendered>,
-  shape: string,
-  build: () => SQL,
-  values: Record<string, unknown>,
-): Promise<T[]> {
-  let rendered = cache.get(shape);
-  if (rendered === undefined) {
-    const query = dialect.sqlToQuery(build());
-    rendered = { name: statementName('rebate_list', query.sql), text: query.sql, params: query.params };
-    cache.set(shape, rendered);
-  }
-  return queryPrepared<T>(db, rendered.name, rendered.text, fillPlaceholders(rendered.params, values));
-}
-
-/** The statements without the estimate, by shape; those with it, per estimate (a new rate, new texts). */
-const plainStatements = new Map<string, Rendered>();
-const estimateStatements = new WeakMap<EstimateSql, Map<string, Rendered>>();
-
-function statementsOf(estimate: EstimateSql): Map<string, Rendered> {
-  let found = estimateStatements.get(estimate);
-  if (found === undefined) {
-    found = new Map();
-    estimateStatements.set(estimate, found);
-  }
-  return found;
-}
+/** The list's statements without the estimate, by shape (those with it: statementsOf). */
+const plainStatements: RenderedStatements = new Map();
 
 /**
  * The member's live UIDs the filter names, each with the number of its records the filter lets
@@ -144,6 +108,7 @@ async function selectListedUids(
   }>(
     db,
     plainStatements,
+    'rebate_list',
     `uids:${filter.status ?? ''}`,
     () => sql`
       select p.plat_id, p.uid, p.history_from, p.records::text as records
@@ -226,6 +191,7 @@ export async function selectRebateList(
     const [found] = await runRendered<CountedPageText>(
       db,
       statementsOf(estimate),
+      'rebate_list',
       `first:${filter.status ?? ''}`,
       () => sql`
       with rate as (${estimate.rates}),
@@ -253,6 +219,7 @@ export async function selectRebateList(
   const [found] = await runRendered<PageText>(
     db,
     statementsOf(estimate),
+    'rebate_list',
     `page:${filter.status ?? ''}:${fromOldest ? 'oldest' : 'newest'}`,
     () => sql`
       with rate as (${estimate.rates}),
@@ -320,14 +287,6 @@ function pageRecords(estimate: EstimateSql) {
       ) w`;
 }
 
-/** A timestamptz as Date.toISOString writes it (UTC, milliseconds cut, not rounded: as a Date keeps them). */
-const isoText = (column: string) =>
-  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-
-/** Micro-USDT as USDT with six decimals, as fromScaled(micro, 6) writes it ("0.000000", "-1.500000"). */
-const usdtText = (micro: string | SQL) =>
-  sql`(${typeof micro === 'string' ? sql.raw(micro) : micro} * 0.000001::numeric)::text`;
-
 /** The listed UIDs as a CTE `p`: arrays, so one text serves every member and number of UIDs. */
 function listedUidsTable() {
   return sql`select * from unnest(
@@ -361,6 +320,7 @@ async function selectRecordsAfter(
   const [found] = await runRendered<CountedPageText>(
     db,
     statementsOf(estimate),
+    'rebate_list',
     `after:${filter.status ?? ''}`,
     () => sql`
       with rate as (${estimate.rates}),

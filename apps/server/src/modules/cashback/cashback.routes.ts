@@ -4,7 +4,7 @@ import { serve } from '../../http/endpoint-route.js';
 import { sendSuccessJson, success } from '../../http/envelope.js';
 import { requireMember } from '../auth/auth.guard.js';
 import {
-  bindingDetail,
+  bindingDetailJson,
   myInfo,
   pendingRebates,
   rebateRecordsJson,
@@ -20,12 +20,12 @@ export async function cashbackRoutes(app: FastifyInstance) {
     return success(request, await myInfo(deps, member.userId));
   });
 
-  serve(app, ENDPOINTS.userSeeRebateByExchangeId, async (request, input) => {
+  // The binding's detail and the records' page as PostgreSQL wrote them, spliced into the envelope.
+  serve(app, ENDPOINTS.userSeeRebateByExchangeId, async (request, input, reply) => {
     const member = await requireMember(request);
-    return success(request, await bindingDetail(deps, member.userId, input));
+    return sendSuccessJson(request, reply, await bindingDetailJson(deps, member.userId, input));
   });
 
-  // The records' page as PostgreSQL wrote it, spliced into the envelope (rebateRecordsJson).
   serve(app, ENDPOINTS.userSeeRebateData, async (request, query, reply) => {
     const member = await requireMember(request);
     return sendSuccessJson(request, reply, await rebateRecordsJson(deps, member.userId, query));

@@ -1,5 +1,4 @@
 import {
-  type BindingDetail,
   DECIMALS,
   fromScaled,
   type MyInfo,
@@ -14,11 +13,10 @@ import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
-import { selectBindingDetail } from '../../read-models/binding-detail.js';
+import { selectBindingDetailJson } from '../../read-models/binding-detail.js';
 import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
 import { selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
-import { ownershipHeldUntil } from '../bindings/bindings.service.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
 import { selectMemberSummary, sumTradingVolume, type TradingUid } from './cashback.repository.js';
 import { estimateSql } from './estimate-sql.js';
@@ -73,36 +71,30 @@ async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   return Object.freeze(answer);
 }
 
-/** /elex/user/seeRebateByExchangeId: the member's own live binding of a UID, in one statement. */
-export async function bindingDetail(
+/**
+ * /elex/user/seeRebateByExchangeId: the member's own live binding of a UID, in one statement, as the
+ * answer's `content` text (a BindingDetail written by PostgreSQL, read-models/binding-detail.ts): the
+ * route splices it into the envelope (issue 14).
+ */
+export async function bindingDetailJson(
   deps: AppDeps,
   userId: number,
   input: { platId: number; uid: string },
-): Promise<BindingDetail> {
-  const today = Date.parse(`${utcDay(deps.clock.now())}T00:00:00Z`);
-  const detail = await selectBindingDetail(deps.db, {
+): Promise<string> {
+  const now = deps.clock.now();
+  const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
+  const detail = await selectBindingDetailJson(deps.db, {
     userId,
     platId: input.platId,
     uid: input.uid,
     sinceDay: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS).toISOString().slice(0, 10),
     creditedKinds: EARNED_CASHBACK_JOURNAL_KINDS,
     estimate: estimateSql(await loadPartners(deps)),
+    now,
   });
   // Anything but the member's own live binding is 'not found' (state 1004).
-  if (!detail) throw new AppError(State.NotFound, 'notFound');
-  return {
-    platId: detail.platId,
-    uid: detail.uid,
-    address: detail.address,
-    boundAt: detail.boundAt.toISOString(),
-    balance: usdt(detail.balanceMicro),
-    totalRebate: usdt(detail.creditedMicro),
-    pendingRebate: usdt(detail.pendingMicro),
-    daily: detail.daily.map((day) => ({ day: day.day, amount: usdt(day.totalMicro) })),
-    lastDataAt: detail.lastDataAt?.toISOString() ?? null,
-    heldUntil: ownershipHeldUntil(detail, deps.clock.now())?.toISOString() ?? null,
-    frozen: detail.frozen,
-  };
+  if (detail === undefined) throw new AppError(State.NotFound, 'notFound');
+  return detail;
 }
 
 /** A YYYY-MM-DD day (the contract checked the shape) as its UTC midnight; an impossible date is invalid. */

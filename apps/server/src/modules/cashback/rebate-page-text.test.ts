@@ -1,4 +1,7 @@
+import { fromScaled } from '@elex/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import { call, nextEmail, signUp } from '../auth/test-support.js';
 import { ingestRebates, ingestReferrals } from './ingest.service.js';
 import {
@@ -134,4 +137,54 @@ it('sends a 100-record export page as the text JSON.stringify wrote, without ser
       content: { records: [], total: RECORDS, page: 1, pageSize: 100, next: null },
     }).replace('"ok"', JSON.stringify(JSON.parse(empty.body).message)),
   );
+});
+
+it('sends the ordinary list pages (20, filtered, by number) as the records of their rows', async () => {
+  const usdt = (micro: string | null) => fromScaled(BigInt(micro ?? '0'), 6);
+  const rows = rowsOf<{
+    id: string;
+    period_start: string | Date;
+    period_end: string | Date;
+    created_at: string | Date;
+    volume: string;
+    fee: string;
+    amount: string | null;
+    status: string;
+    failure_reason: string | null;
+  }>(
+    await ctx.db.execute(sql`select id::text as id, period_start, period_end, created_at,
+        trading_volume_micro::text as volume, fee_micro::text as fee, amount_micro::text as amount,
+        status, failure_reason
+      from rebates where uid = ${uid} and status = 'completed' order by period_end desc, id desc`),
+  );
+  const iso = (value: string | Date) => new Date(value).toISOString();
+  for (const [page, body] of [
+    [2, { platId: BITGET, status: 'completed', page: 2, pageSize: 20 }],
+    [1, { platId: BITGET, uid, status: 'completed', from: '2026-02-01', page: 1, pageSize: 20 }],
+  ] as const) {
+    const answer = await call(ctx, '/elex/user/seeRebateData', body, { token: member });
+    const content = JSON.parse(answer.body).content;
+    const listed = rows.filter((row) => !('from' in body) || iso(row.period_end) >= '2026-02-01');
+    const expected = {
+      records: listed.slice((page - 1) * 20, page * 20).map((row) => ({
+        id: row.id,
+        platId: BITGET,
+        uid,
+        periodStart: iso(row.period_start),
+        periodEnd: iso(row.period_end),
+        tradingVolume: usdt(row.volume),
+        fee: usdt(row.fee),
+        status: row.status,
+        failureReason: row.failure_reason,
+        createdAt: iso(row.created_at),
+        amount: usdt(row.amount),
+      })),
+      total: listed.length,
+      page,
+      pageSize: 20,
+      next: listed[page * 20 - 1]?.id ?? null,
+    };
+    expect(answer.body).toBe(JSON.stringify({ state: 0, message: 'OK', content: expected }));
+    expect(content.records).toHaveLength(20);
+  }
 });
