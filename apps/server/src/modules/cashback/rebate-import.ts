@@ -1,7 +1,6 @@
 import { DECIMALS, fromScaled, IMPORT_PROBLEMS_KEPT, type MessageKey } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
-import { copyInto, copyRow } from '../../db/copy-in.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
@@ -25,7 +24,7 @@ import {
 /**
  * `rebates:import` and the console's figures upload, set-based (issue 14, docs/cashback.md "CSV
  * files"). The file streams, one line at a time, into a temporary staging table of the import's
- * transaction (a COPY per batch); the file-wide checks (a key given twice, periods of one UID that overlap, in the file
+ * transaction; the file-wide checks (a key given twice, periods of one UID that overlap, in the file
  * or against what is stored) are SQL over that table; then the rows go into `rebates` by chunks of
  * whole statements and settle by pages. Memory holds one batch and one settlement page, whatever the
  * file's size; the problems of a refused file go to a second staging table, and only the first
@@ -78,7 +77,7 @@ export interface RebateImportResult {
   settlement: SettlementResult;
 }
 
-/** Rows a staging statement carries (one COPY; the problems one JSON parameter). */
+/** Rows a staging statement carries (one JSON parameter: no parameter limit to mind). */
 export const STAGING_BATCH = 5_000;
 /** Above this many rows the import refreshes the planner's statistics of what it wrote. */
 const ANALYZE_AFTER_ROWS = 10_000;
@@ -131,15 +130,15 @@ export async function importRebateFile(
       const { index, ...rest } = problem;
       pending.push({ ...rest, line: lines[index] ?? 0 });
     }
-    const text = entries.length > 0 ? stagingText(entries, lines) : undefined;
+    const json = entries.length > 0 ? stagingJson(entries, lines) : undefined;
     const problemJson = pending.length > 0 ? problemsJson(pending) : undefined;
     entries = [];
     lines = [];
     pending = [];
-    if (!text && !problemJson) return;
+    if (!json && !problemJson) return;
     await writing;
     writing = (async () => {
-      if (text) await stageBatch(tx, deps.databaseKind, text);
+      if (json) await stageBatch(tx, json);
       if (problemJson) await stageProblems(tx, problemJson);
     })();
     writing.catch(() => undefined);
@@ -206,43 +205,29 @@ export async function importRebateFile(
   return { rows, inserted, duplicates: rows - inserted, settlement };
 }
 
-/** The staging table's columns a batch fills, in the order stagingText writes them. */
-const STAGED_COLUMNS = [
-  'line',
-  'uid',
-  'period_start',
-  'period_end',
-  'trading_volume_micro',
-  'fee_micro',
-  'commission_micro',
-] as const;
-
-/** A batch as COPY text (db/copy-in.ts): one row a line, its values escaped. */
-function stagingText(entries: readonly CommissionEntry[], lines: readonly number[]): string {
-  let text = '';
-  for (let index = 0; index < entries.length; index += 1) {
-    const entry = entries[index] as CommissionEntry;
-    text += copyRow([
-      lines[index] ?? 0,
-      entry.uid,
-      entry.periodStart.toISOString(),
-      entry.periodEnd.toISOString(),
-      entry.tradingVolumeMicro,
-      entry.feeMicro,
-      entry.commissionMicro,
-    ]);
-  }
-  return text;
+/** A batch as the staging statement's one JSON parameter. */
+function stagingJson(entries: readonly CommissionEntry[], lines: readonly number[]): string {
+  return JSON.stringify(
+    entries.map((entry, index) => ({
+      line: lines[index],
+      uid: entry.uid,
+      period_start: entry.periodStart.toISOString(),
+      period_end: entry.periodEnd.toISOString(),
+      trading_volume_micro: entry.tradingVolumeMicro.toString(),
+      fee_micro: entry.feeMicro.toString(),
+      commission_micro: entry.commissionMicro.toString(),
+    })),
+  );
 }
 
-/**
- * A batch into the staging table by one COPY (issue 14; docs/decisions.md, "Staging a figures file by
- * COPY"): PostgreSQL's backend spent about half the CPU on COPY text that it spent taking the earlier
- * `json_to_recordset` parameter apart, PGlite about 30 % less. One batch at a time, so memory holds a
- * batch's text whatever the file's size; the problems stay JSON (few, and read back by line).
- */
-async function stageBatch(tx: Transaction, kind: AppDeps['databaseKind'], text: string): Promise<void> {
-  await copyInto(tx, kind, 'rebate_import_rows', STAGED_COLUMNS, text);
+async function stageBatch(tx: Transaction, json: string): Promise<void> {
+  await tx.execute(sql`
+    insert into ${STAGING} (line, uid, period_start, period_end, trading_volume_micro, fee_micro,
+      commission_micro)
+    select line, uid, period_start, period_end, trading_volume_micro, fee_micro, commission_micro
+    from json_to_recordset(${json}::json) as r(line integer, uid text,
+      period_start timestamptz, period_end timestamptz, trading_volume_micro bigint, fee_micro bigint,
+      commission_micro bigint)`);
 }
 
 /**
