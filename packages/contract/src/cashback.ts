@@ -75,6 +75,7 @@ export const BindingRefusalSchema = z.object({
     'uidNotYetListed',
     'exchangeRetired',
     'bindOwnImport',
+    'bindOwnRoster',
   ]),
 });
 export type BindingRefusal = z.infer<typeof BindingRefusalSchema>;

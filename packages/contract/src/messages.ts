@@ -302,6 +302,8 @@ const en = {
   importOwnUid: 'UID {{uid}} is bound to your own account: another operator must import this file',
   bindOwnImport:
     'UID {{uid}} has figures you imported as an operator: it cannot be bound to your own account',
+  bindOwnRoster:
+    'UID {{uid}} was listed by a roster you imported as an operator: it cannot be bound to your own account',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -585,6 +587,7 @@ const zh: MessageCatalogue = {
   unbindOwnAccount: '不能解绑自己的 UID，请由其他运营人员处理',
   importOwnUid: 'UID {{uid}} 绑定在您自己的账户上：请由其他运营人员导入此文件',
   bindOwnImport: 'UID {{uid}} 的数据是您作为运营人员导入的：不能绑定到您自己的账户',
+  bindOwnRoster: 'UID {{uid}} 是由您作为运营人员导入的名单列入的：不能绑定到您自己的账户',
 };
 
 const ko: MessageCatalogue = {
@@ -879,6 +882,8 @@ const ko: MessageCatalogue = {
   unbindOwnAccount: '본인의 UID는 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
   importOwnUid: 'UID {{uid}}는 본인 계정에 연결되어 있습니다. 다른 운영자가 이 파일을 가져와야 합니다',
   bindOwnImport: 'UID {{uid}}의 실적은 본인이 운영자로서 가져온 것입니다. 본인 계정에 연동할 수 없습니다',
+  bindOwnRoster:
+    'UID {{uid}}는 본인이 운영자로서 가져온 명단으로 등록되었습니다. 본인 계정에 연동할 수 없습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };

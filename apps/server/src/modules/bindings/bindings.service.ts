@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { isLiveOperator } from '../../read-models/live-operators.js';
-import { importedFiguresOf } from '../../read-models/own-imports.js';
+import { importedFiguresOf, importedRosterOf } from '../../read-models/own-imports.js';
 import {
   ingestReferrals,
   isReferred,
@@ -161,6 +161,11 @@ export async function bindExchangeUid(
     // balance passes to its holder (bindOwnImport; importOwnUid refuses the other order).
     if (await importedFiguresOf(tx, userId, input.platId, input.uid)) {
       throw bindingRefused('bindOwnImport', { uid: input.uid });
+    }
+    // So would a roster line of theirs that listed the UID first: it let the UID's records settle, at
+    // the rate its registration time decides (bindOwnRoster; importOwnUid refuses the other order).
+    if (await importedRosterOf(tx, userId, input.platId, input.uid)) {
+      throw bindingRefused('bindOwnRoster', { uid: input.uid });
     }
     return insertBindingUnlessTaken(tx, {
       userId,
