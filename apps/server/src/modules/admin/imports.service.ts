@@ -16,13 +16,11 @@ import {
 import type { Executor } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import type { ReferralEntry } from '../../integrations/exchanges/types.js';
 import type { CsvSource } from '../../lib/csv.js';
 import { displayTime } from '../../lib/display-time.js';
 import type { ProblemSummary } from '../../lib/problem-list.js';
 import { because, explained } from '../../lib/reasons.js';
 import { findUserById } from '../auth/auth.service.js';
-import { liveBindingsOf } from '../bindings/bindings.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
@@ -312,9 +310,6 @@ export async function runCsvImport(
   try {
     return await deps.db.transaction(async (tx) => {
       const done = await ingestReferrals({ ...deps, db: tx }, input.platId, parsed.entries, source, progress);
-      // Under the exchange's ledger lock the ingest took (held to the commit): an operator's bind waits
-      // on it, so a binding made before is seen here and one after sees the roster (bindOwnRoster).
-      await refuseOwnUids(tx, context.actor.userId, input.platId, parsed.entries);
       await confirmOperatorRole(tx, context.actor);
       const outcome = {
         ...succeeded(parsed.entries.length, {
@@ -349,31 +344,6 @@ export async function runCsvImport(
     await failed(parsed.entries.length, error);
     throw error;
   }
-}
-
-/**
- * A roster naming a UID bound (live) to the importing operator is another operator's to import
- * (`importOwnUid`, as for figures): a UID the roster lists first lets its records settle onto the
- * UID's account, at the rate its registration time decides, and the holder is paid that. Each such
- * line is named; nothing is imported (IngestRejectedError). No operator (the bootstrap): nothing to ask.
- */
-async function refuseOwnUids(
-  tx: Executor,
-  operatorId: number | null,
-  platId: number,
-  entries: readonly ReferralEntry[],
-): Promise<void> {
-  if (operatorId === null) return;
-  const own = new Set(
-    (await liveBindingsOf(tx, operatorId)).filter((row) => row.platId === platId).map((row) => row.uid),
-  );
-  if (own.size === 0) return;
-  const problems = entries.flatMap((entry, index) =>
-    own.has(entry.uid)
-      ? [{ index, field: 'uid', ...explained(because('importOwnUid', { uid: entry.uid })) }]
-      : [],
-  );
-  if (problems.length > 0) throw new IngestRejectedError(problems);
 }
 
 /** /elex/admin/uploadImport: the console's upload, at most IMPORT_UPLOAD.maxBytes. */

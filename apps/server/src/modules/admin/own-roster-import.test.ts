@@ -4,7 +4,6 @@ import path from 'node:path';
 import { translate } from '@elex/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../auth/test-support.js';
-import { bindExchangeUid, unbindUid } from '../bindings/bindings.service.js';
 import {
   BITGET,
   type CashbackTestContext,
@@ -29,9 +28,9 @@ import {
 /**
  * A roster line is money: a UID it lists first lets the UID's records settle (a record failed as
  * `uidNotReferred` is decided again) onto `cashback:<platId>:<uid>`, at the rate its registration time
- * decides (the speed-up window), and that balance is the UID's next holder's. So the figures' two
- * rules hold for rosters too: an operator does not import a roster naming a UID bound to their own
- * account (`importOwnUid`), and does not bind a UID a roster of theirs listed first (`bindOwnRoster`).
+ * decides (the speed-up window), and that balance is the UID's next holder's. So, as for figures, an
+ * operator does not bind a UID a roster of theirs listed first (`bindOwnRoster`). A roster naming a UID
+ * bound to its importer moves nothing (a bound UID is listed already) and is imported as any other.
  */
 let ctx: CashbackTestContext;
 let self: Caller;
@@ -75,83 +74,6 @@ async function waitingFigures(uid: string, fileName: string) {
   expect(answer).toMatchObject({ state: 0, content: { status: 'succeeded', inserted: 1, settledFailed: 1 } });
   expect(await balanceOf(ctx.db, accountCode.cashback(BITGET, uid))).toBe(0n);
 }
-
-describe('a roster naming the importing operator’s own UID', () => {
-  it('is refused by the console and the command, naming the UID in the operator’s language; another operator imports it', async () => {
-    const [fresh, own] = [nextUid('FRESH'), nextUid('OWN')];
-    await rostered(ctx, own);
-    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: own, address: OWN_UID_ADDRESS });
-    const csv = [ROSTER_HEADER, `${fresh},2026-10-01T00:00:00Z`, `${own},2025-01-01T00:00:00Z`, ''].join(
-      '\n',
-    );
-    const listed = await countRows(ctx, 'referrals');
-
-    for (const lang of ['en', 'zh', 'ko'] as const) {
-      const answer = await uploadRoster(self, 'own-roster.csv', csv, lang);
-      expect(answer, lang).toMatchObject({ state: 0, content: { status: 'rejected', inserted: 0 } });
-      expect(answer.content.problems).toEqual([
-        expect.objectContaining({
-          line: 3,
-          field: 'uid',
-          reason: translate(lang, 'importOwnUid', { uid: own }),
-        }),
-      ]);
-    }
-    expect(await countRows(ctx, 'referrals')).toBe(listed);
-
-    const file = path.join(dir, 'own-roster.csv');
-    fs.writeFileSync(file, csv);
-    const err: string[] = [];
-    const code = await referralsImport.run(
-      ctx.deps,
-      [String(BITGET), file],
-      { out: () => {}, err: (text) => err.push(text) },
-      { userId: self.userId, label: self.email },
-    );
-    expect(code).toBe(1);
-    expect(err.slice(1)).toEqual([
-      `  line 3, uid: UID ${own} is bound to your own account: another operator must import this file`,
-    ]);
-    expect(await countRows(ctx, 'referrals')).toBe(listed);
-
-    expect(await uploadRoster(other, 'own-roster.csv', csv)).toMatchObject({
-      state: 0,
-      content: { status: 'succeeded', inserted: 1, duplicates: 1 },
-    });
-  });
-
-  it('is imported when no operator runs it (the bootstrap), and when the UID’s binding ended', async () => {
-    const [own, former] = [nextUid('BOOT'), nextUid('FORMER')];
-    await rostered(ctx, own, former);
-    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: own, address: OWN_UID_ADDRESS });
-    const csv = Buffer.from([ROSTER_HEADER, `${own},2025-01-01T00:00:00Z`, ''].join('\n'));
-    const done = await runCsvImport(
-      ctx.deps,
-      { actor: { userId: null, label: 'bootstrap:cli:test' }, requestId: null },
-      { kind: 'referrals', platId: BITGET, fileName: 'boot.csv', source: csv, sizeBytes: csv.length },
-    );
-    expect(done).toMatchObject({ status: 'succeeded', duplicates: 1 });
-
-    // Only a live binding counts, as for figures.
-    await bindExchangeUid(ctx.deps, self.userId, { platId: BITGET, uid: former, address: OWN_UID_ADDRESS });
-    await ctx.db.transaction((tx) =>
-      unbindUid(tx, {
-        platId: BITGET,
-        uid: former,
-        reason: 'kycTransfer',
-        operatorId: null,
-        at: ctx.clock.now(),
-      }),
-    );
-    expect(
-      await uploadRoster(
-        self,
-        'former.csv',
-        [ROSTER_HEADER, `${former},2025-01-01T00:00:00Z`, ''].join('\n'),
-      ),
-    ).toMatchObject({ state: 0, content: { status: 'succeeded', duplicates: 1 } });
-  });
-});
 
 describe('binding a UID a roster of the binder listed first', () => {
   it('is refused for the operator whose roster listed it, naming the UID in their language; another member binds it and holds the balance', async () => {

@@ -146,7 +146,6 @@ describe('ops sync <platId> [--from] [--to]', () => {
       const noteIn = async (lang: 'en' | 'zh' | 'ko') =>
         (await listSyncRuns(deps(), { platId: 4 }, lang)).runs.find((run) => run.id === runId)?.error;
       const stored = '2026-01-12T13:00:00.000Z';
-      const stated = '2026-01-12T14:30:00.000Z';
       const english =
         '1 UID(s) already in the roster listed with another registration time; the stored times stay: 71000001 registered at 2026-01-12 13:00 UTC, the exchange now says 2026-01-12 14:30 UTC';
       expect(await noteIn('en')).toBe(english);
