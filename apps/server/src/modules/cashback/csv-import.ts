@@ -228,6 +228,25 @@ export async function readReferralFile(
   return { entries, lines, problems: first, problemCount: count, problemLines };
 }
 
+/** The instants of the period boundaries read last, by their text (a figures file repeats them). */
+const recentTimes = new Map<string, number>();
+const RECENT_TIMES_KEPT = 4_096;
+
+/**
+ * parseIsoTime of a period boundary, each text read once while it recurs: a day's file gives every
+ * UID the same two boundaries (issue 14). A fresh Date each time: an entry's Date is its own.
+ */
+function periodTime(value: string): Date | Reason {
+  const known = recentTimes.get(value);
+  if (known !== undefined) return new Date(known);
+  const time = parseIsoTime(value);
+  if (time instanceof Date) {
+    if (recentTimes.size >= RECENT_TIMES_KEPT) recentTimes.clear();
+    recentTimes.set(value, time.getTime());
+  }
+  return time;
+}
+
 /**
  * One line of a figures file (`uid,period_start,period_end,trading_volume,fee,commission`) as an entry,
  * or every problem of its cells. The file-wide checks (duplicates, overlaps) are the import's
@@ -242,7 +261,7 @@ export function parseRebateLine(
   if (isBadUid(uid)) problems.push(describe('uid', notUid(uid), line));
   const times = {} as Record<'period_start' | 'period_end', Date>;
   for (const field of ['period_start', 'period_end'] as const) {
-    const time = parseIsoTime(values[field] ?? '');
+    const time = periodTime(values[field] ?? '');
     if (time instanceof Date) times[field] = time;
     else problems.push(describe(field, time, line));
   }

@@ -11,6 +11,7 @@ import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
 import { UnknownExchangeError } from './ingest.service.js';
 import { validateCommissionEntries } from './ingest-validation.js';
 import { loadPartners } from './partners.js';
+import { stagingJson } from './rebate-staging-json.js';
 import {
   addSettlement,
   importRuleOf,
@@ -203,21 +204,6 @@ export async function importRebateFile(
   const boundMeanwhile = await problemsFound(tx);
   if (boundMeanwhile) throw new RebateFileRejectedError(rows, boundMeanwhile);
   return { rows, inserted, duplicates: rows - inserted, settlement };
-}
-
-/** A batch as the staging statement's one JSON parameter. */
-function stagingJson(entries: readonly CommissionEntry[], lines: readonly number[]): string {
-  return JSON.stringify(
-    entries.map((entry, index) => ({
-      line: lines[index],
-      uid: entry.uid,
-      period_start: entry.periodStart.toISOString(),
-      period_end: entry.periodEnd.toISOString(),
-      trading_volume_micro: entry.tradingVolumeMicro.toString(),
-      fee_micro: entry.feeMicro.toString(),
-      commission_micro: entry.commissionMicro.toString(),
-    })),
-  );
 }
 
 async function stageBatch(tx: Transaction, json: string): Promise<void> {
