@@ -46,6 +46,9 @@ interface MemberCall {
 /** What the member's pages send (apps/web/src/features/<f>/api): the page sizes and filters they use. */
 function memberCalls(member: BenchMember, exportWalk: ExportWalk): MemberCall[] {
   const { lastExportPage, middlePage, middleCursor } = exportWalk;
+  // The deepest page of 100 by number from the newest end: deeper ones, up to the oldest
+  // CASHBACK.pageReach records, are refused (issue 14), the middle of a long list among them.
+  const reachPage = Math.max(1, Math.min(middlePage, CASHBACK.pageReach / 100));
   const [uid] = member.uids;
   const today = new Date();
   const monthAgo = new Date(today.getTime() - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -87,13 +90,15 @@ function memberCalls(member: BenchMember, exportWalk: ExportWalk): MemberCall[] 
       body: { page: lastExportPage, pageSize: 100 },
     },
     {
-      label: `seeRebateData export middle page (${middlePage})`,
+      // Not the middle page by number: that is refused once it lies wholly between the newest and the
+      // oldest CASHBACK.pageReach records (issue 14); the cursor below reads the middle.
+      label: `seeRebateData page by number at the reach (${reachPage})`,
       path: API.userSeeRebateData,
-      body: { page: middlePage, pageSize: 100 },
+      body: { page: reachPage, pageSize: 100 },
     },
     {
-      // The web's export asks for the records after the previous page's last: the same middle page.
-      label: `seeRebateData export middle by cursor`,
+      // The web's export asks for the records after the previous page's last: the middle page.
+      label: `seeRebateData export middle (${middlePage}) by cursor`,
       path: API.userSeeRebateData,
       body: { pageSize: 100, ...(middleCursor ? { after: middleCursor } : {}) },
     },
@@ -139,9 +144,29 @@ async function load(base: string, token: string, call: MemberCall, seconds: numb
   return { rps: result.requests.average, p99: result.latency.p99, failed: result.non2xx + result.errors };
 }
 
+/** The page of 100 records ending at `end` in the list, walked to by cursor (pages of the export's size). */
+async function recordsBefore(base: string, token: string, end: number): Promise<{ id: string }[]> {
+  let after: string | undefined;
+  let read = 0;
+  while (read + CASHBACK.exportPageSize < end) {
+    const { envelope } = await post(base, token, {
+      path: API.userSeeRebateData,
+      body: { pageSize: CASHBACK.exportPageSize, ...(after ? { after } : {}) },
+    });
+    after = envelope.content?.next ?? undefined;
+    read += CASHBACK.exportPageSize;
+    if (!after) return [];
+  }
+  const { envelope } = await post(base, token, {
+    path: API.userSeeRebateData,
+    body: { pageSize: end - read, ...(after ? { after } : {}) },
+  });
+  return ((envelope.content?.records ?? []) as { id: string }[]).slice(-100);
+}
+
 /**
  * The records' CSV export as one visitor makes it, every page one after another on one app, wall time
- * of each walk: pages of 100 by number (before issue 14's cursor), by cursor, and as the web walks now
+ * of each walk: pages of 100 by number (before issue 14's cursor; it stops at the first page refused beyond the reach of page numbers), by cursor, and as the web walks now
  * (by cursor in pages of CASHBACK.exportPageSize, records-page.tsx).
  */
 async function exportWalks(base: string, token: string): Promise<string> {
@@ -152,6 +177,8 @@ async function exportWalks(base: string, token: string): Promise<string> {
     for (let page = 1; page <= 10_000; page += 1) {
       const body = byCursor ? { pageSize, ...(after ? { after } : {}) } : { page, pageSize };
       const { envelope } = await post(base, token, { path: API.userSeeRebateData, body });
+      // A page number between the list's newest and oldest CASHBACK.pageReach records is refused.
+      if (envelope.state !== 0) return `${fmt(records)}, then page ${page} refused`;
       const content = envelope.content as { records: { id: string }[]; next: string | null };
       records += content.records.length;
       after = content.next ?? undefined;
@@ -211,7 +238,12 @@ export async function benchMemberCalls(
       path: API.userSeeRebateData,
       body: { page: middlePage - 1, pageSize: 100 },
     });
-    const records = (beforeMiddle.envelope.content?.records ?? []) as { id: string }[];
+    // The middle by cursor: after the last record of the page before it (read by cursor when that page
+    // is beyond the reach of page numbers).
+    const beforeMiddleRecords = (beforeMiddle.envelope.content?.records ?? []) as { id: string }[];
+    const records = beforeMiddleRecords.length
+      ? beforeMiddleRecords
+      : await recordsBefore(probeUrl, member.token, (middlePage - 1) * 100);
     const exportWalk = {
       lastExportPage,
       middlePage,

@@ -161,6 +161,12 @@ export const RebateQuerySchema = z
     path: ['pageSize'],
   });
 export type RebateQuery = z.input<typeof RebateQuerySchema>;
+/**
+ * The content of a seeRebateData refusal of a page number too deep into a long list (state 1001, issue
+ * 14): a page wholly between the newest and the oldest `CASHBACK.pageReach` records. A client tells it
+ * from a refused `after` without reading the translated message; `after` reads any depth.
+ */
+export const RebatePageTooDeepSchema = z.object({ messageKey: z.literal('rebatePageTooDeep') });
 export const RebatePageSchema = z.object({
   records: z.array(RebateRecordSchema),
   total: z.number().int(),

@@ -83,6 +83,13 @@ export const CASHBACK = {
    * record before it.
    */
   exportPageSize: 1000,
+  /**
+   * How far into the records a page by number reaches (issue 14): a page touching the newest or the
+   * oldest this many records is answered; one wholly between them is refused (rebatePageTooDeep), since
+   * the database would read and sort every UID's records down to it (page 600 of 100 in a 120,000-record
+   * list: 1.7–4 s). `after` (the previous page's `next`) reads any depth at one page's cost.
+   */
+  pageReach: 2000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */

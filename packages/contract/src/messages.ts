@@ -18,6 +18,8 @@ const en = {
   tryAgain: 'Try again',
   invalidField: '{{field}}: {{reason}}',
   invalidValue: 'invalid value',
+  rebatePageTooDeep:
+    'Page {{page}} is too deep into your {{total}} records: page numbers reach only the newest and the oldest {{reach}}. Go on from the previous page with its next as after (or filter the list, or export it as CSV).',
   requiredValue: 'this field is required',
   emailRequired: 'please enter email address',
   emailInvalid: 'please enter a correct email address',
@@ -322,6 +324,8 @@ const zh: MessageCatalogue = {
   tryAgain: '重试',
   invalidField: '{{field}}：{{reason}}',
   invalidValue: '值无效',
+  rebatePageTooDeep:
+    '第 {{page}} 页在您的 {{total}} 条记录中太深：页码只能查看最新和最早的各 {{reach}} 条。请以上一页的 next 作为 after 继续查看（或筛选列表、导出 CSV）。',
   requiredValue: '此项为必填项',
   emailRequired: '请输入邮箱地址',
   emailInvalid: '请输入正确的邮箱地址',
@@ -603,6 +607,8 @@ const ko: MessageCatalogue = {
   tryAgain: '다시 시도',
   invalidField: '{{field}}: {{reason}}',
   invalidValue: '유효하지 않은 값',
+  rebatePageTooDeep:
+    '{{page}} 페이지는 전체 {{total}}건의 기록에서 너무 깊습니다: 페이지 번호로는 최신 및 가장 오래된 {{reach}}건까지만 볼 수 있습니다. 이전 페이지의 next를 after로 보내 이어서 보세요(또는 목록을 필터링하거나 CSV로 내보내세요).',
   requiredValue: '필수 항목입니다',
   emailRequired: '이메일 주소를 입력해 주세요',
   emailInvalid: '올바른 이메일 주소를 입력해 주세요',

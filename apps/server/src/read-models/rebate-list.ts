@@ -1,3 +1,4 @@
+import { CASHBACK } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { historyFromOf } from './history-from.js';
@@ -34,6 +35,11 @@ export interface RebateListPage {
   lastId: string | null;
   /** The records the filter lets through, all pages. */
   total: number;
+  /**
+   * Set (and no records read) when a page by number lies wholly between the newest and the oldest
+   * `reach` records: the route refuses it (issue 14).
+   */
+  tooDeep?: true;
 }
 
 /** The member's live UIDs the filter lets through, with where each one's visible history starts. */
@@ -172,13 +178,16 @@ const countedUidValues = (filter: RebateListFilter) => ({
  * so the last page of a 100,000-record export reads 100 records. The UIDs travel as arrays: one text
  * for every member and every number of UIDs. The first page and a page after a cursor (the export's
  * walk) are one statement with the UIDs and their counts (the side they are read from does not depend
- * on the count); another page by number needs the count first, so it is two.
+ * on the count); another page by number needs the count first, so it is two, and is refused
+ * (`tooDeep`, no records read) when it lies wholly between the newest and the oldest `reach` records.
  */
 export async function selectRebateList(
   db: Executor,
   filter: RebateListFilter,
   page: RebateListPageRequest,
   estimate: EstimateSql,
+  /** Records from either end of the list a page by number may reach (the route: CASHBACK.pageReach). */
+  reach: number = CASHBACK.pageReach,
 ): Promise<RebateListPage | 'cursorNotSeen'> {
   if ('after' in page) {
     const found = await selectRecordsAfter(db, filter, page, estimate);
@@ -212,6 +221,12 @@ export async function selectRebateList(
   }
   const { uids, total } = await selectListedUids(db, filter);
   if (uids.length === 0 || page.offset >= total) return pageOf(undefined, total);
+  // A page wholly between the newest and the oldest `reach` records would read and sort every UID's
+  // records down to it: refused, the cursor reads there (issue 14). Either end's side reads at most
+  // reach + limit records per UID.
+  if (page.offset >= reach && total - page.offset - page.limit >= reach) {
+    return { ...pageOf(undefined, total), tooDeep: true };
+  }
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
   const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;

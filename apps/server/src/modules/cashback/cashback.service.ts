@@ -1,4 +1,5 @@
 import {
+  CASHBACK,
   DECIMALS,
   fromScaled,
   type MyInfo,
@@ -137,10 +138,21 @@ export async function rebateRecordsJson(
       ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
       : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
+    CASHBACK.pageReach,
   );
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).
   if (list === 'cursorNotSeen') throw new ValidationError('after', 'invalidValue');
+  // A page number deep between the list's ends: refused as bad input, naming the reach and the way on
+  // (`after`); the content tells a client this refusal from a refused cursor (issue 14).
+  if (list.tooDeep) {
+    throw new AppError(
+      State.ValidationFailed,
+      'rebatePageTooDeep',
+      { page: query.page, total: list.total, reach: CASHBACK.pageReach },
+      { messageKey: 'rebatePageTooDeep' },
+    );
+  }
   // A full page may have more after it; a short one ends the list.
   const next = list.records === query.pageSize ? list.lastId : null;
   // RebatePage's keys in its order, as JSON.stringify writes them (the numbers are integers).

@@ -216,6 +216,70 @@ describe('/mypage/records', () => {
     });
   });
 
+  it('goes back to page 1 with the same filter, without an error, when the page by number after a refused cursor is too deep', async () => {
+    // issue 14: the server refuses a page number wholly between the newest and the oldest
+    // CASHBACK.pageReach records; the pager reaches deep pages by cursor, and a refused cursor falls
+    // back to the page number, which must not leave the member on that refusal.
+    const all = Array.from({ length: 70 }, (_, index) =>
+      rebateRecord({ uid: `U${index}`, status: 'completed' }),
+    );
+    let refuse = false;
+    const server = stubCashbackServer({
+      rebates: (body) => {
+        if (refuse && body.after !== undefined) {
+          return { refused: { state: State.ValidationFailed, msg: 'after: invalid value' } };
+        }
+        if (refuse && (body.page ?? 1) > 1) {
+          return {
+            refused: {
+              state: State.ValidationFailed,
+              msg: 'Page 3 is too deep',
+              content: { messageKey: 'rebatePageTooDeep' },
+            },
+          };
+        }
+        return pagesOf(all)(body);
+      },
+    });
+    const requests = () => server.requests('/elex/user/seeRebateData');
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    await userEvent.selectOptions(
+      screen.getByLabelText(t('cashback.status')),
+      t('cashback.statuses.completed'),
+    );
+    await waitFor(() => expect(requests().at(-1)).toEqual({ status: 'completed', page: 1, pageSize: 20 }));
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U20');
+    refuse = true;
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U0');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 1, pages: 4 }))).toBeInTheDocument();
+    // The cursor, then the number, then page 1 with the filter (from the cache: it was just read).
+    const deep = requests().findIndex((body) => body.page === 3);
+    expect(requests().slice(deep)).toEqual([
+      { status: 'completed', page: 3, pageSize: 20, after: all[39]?.id },
+      { status: 'completed', page: 3, pageSize: 20 },
+      ...requests()
+        .slice(deep + 2)
+        .map(() => ({ status: 'completed', page: 1, pageSize: 20 })),
+    ]);
+    expect(screen.getByLabelText(t('cashback.status'))).toHaveValue('completed');
+    expect(screen.queryByText(t('common.retry'))).toBeNull();
+    expect(screen.queryByText('Page 3 is too deep')).toBeNull();
+    // The walk starts over from page 1: its `next` carries the next page (asked again or from the cache).
+    refuse = false;
+    const asked = requests().length;
+    await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
+    await screen.findByText('U20');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 2, pages: 4 }))).toBeInTheDocument();
+    for (const body of requests().slice(asked)) {
+      expect(body).toEqual({ status: 'completed', page: 2, pageSize: 20, after: all[19]?.id });
+    }
+    expect(screen.queryByText('Page 3 is too deep')).toBeNull();
+  });
+
   it('exports every record, page after page up to the total, with the failure reason', async () => {
     // More than 50 pages of 100 (the export used to stop there without a word): six pages by cursor.
     const all = Array.from({ length: 5_050 }, (_, index) =>

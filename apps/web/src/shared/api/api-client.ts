@@ -45,8 +45,11 @@ export interface CallOptions<T> {
    * schema (and zod) beside the call instead of with its own download.
    */
   schema?: z.ZodType<T> | Promise<z.ZodType<T>>;
-  /** No toast on failure: background calls (the red dot), or pages that word the failure themselves. */
-  silent?: boolean;
+  /**
+   * No toast on failure: background calls (the red dot), or pages that word the failure themselves; a
+   * function: no toast for the failures it picks (a refusal the page handles without a word).
+   */
+  silent?: boolean | ((error: ApiError) => boolean);
   /** Let the request outlive the page (analytics sent as the visitor leaves). */
   keepalive?: boolean;
   method?: 'POST' | 'GET';
@@ -77,8 +80,8 @@ async function msg(key: string): Promise<string> {
   return msgNow(key);
 }
 
-function fail(error: ApiError, silent: boolean | undefined): never {
-  if (!silent) toast.error(error.message);
+function fail(error: ApiError, silent: CallOptions<unknown>['silent']): never {
+  if (!(typeof silent === 'function' ? silent(error) : silent)) toast.error(error.message);
   throw error;
 }
 

@@ -1,36 +1,44 @@
-import { API, RebatePageSchema, type RebateQuery, State } from '@elex/contract';
+import { API, RebatePageSchema, RebatePageTooDeepSchema, type RebateQuery, State } from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiCall } from '../../../shared/api/api-client';
+
+/**
+ * The server's refusal of a page number wholly between the newest and the oldest
+ * `CASHBACK.pageReach` records of a long list (issue 14): pages that deep are read by cursor.
+ */
+const isPageTooDeep = (error: unknown) =>
+  error instanceof ApiError && RebatePageTooDeepSchema.safeParse(error.content).success;
 
 /**
  * The server's refusal of a cursor (`after`): the filters passed on the page before, so on a page read
  * after it only the cursor can fail its check (a record of a UID unbound or moved since it was read).
  */
 export const isCursorRefusal = (error: unknown) =>
-  error instanceof ApiError && error.state === State.ValidationFailed;
+  error instanceof ApiError && error.state === State.ValidationFailed && !isPageTooDeep(error);
 
 /**
  * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
- * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it.
+ * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it. A page
+ * number refused as too deep fails without a toast: the pager goes back to page 1 (useRebatePager).
  */
 const rebateRecordsQuery = (query: RebateQuery) =>
   queryOptions({
     queryKey: ['me', 'rebates', query],
     queryFn: async () => {
       try {
-        return await fetchRebatePage(query);
+        return await fetchRebatePage(query, isPageTooDeep);
       } catch (error) {
         if (query.after === undefined || !isCursorRefusal(error)) throw error;
         const { after: _refused, ...byNumber } = query;
-        return fetchRebatePage(byNumber);
+        return fetchRebatePage(byNumber, isPageTooDeep);
       }
     },
     placeholderData: keepPreviousData,
   });
 
-export const fetchRebatePage = (query: RebateQuery) =>
-  apiCall(API.userSeeRebateData, query, { schema: RebatePageSchema });
+export const fetchRebatePage = (query: RebateQuery, silent?: (error: ApiError) => boolean) =>
+  apiCall(API.userSeeRebateData, query, { schema: RebatePageSchema, ...(silent ? { silent } : {}) });
 
 /** Where a pager stands in one list: its page, and the cursor (`after`) each page up to it was read from. */
 interface Walk {
@@ -45,8 +53,9 @@ interface Walk {
  * `next`, which costs the server one page at any depth where a page number deep in a long list made it
  * skip every record before; "previous" asks again with the cursor that page was read from, remembered
  * (page 1 needs none). The page number is still sent, shown, and used when no cursor is known: a jump,
- * a press before the page shown arrived, or a cursor the server refuses. Other filters or page size
- * start over from page 1 with no cursor.
+ * a press before the page shown arrived, or a cursor the server refuses; a page number the server
+ * refuses as too deep (CASHBACK.pageReach) starts over from page 1. Other filters or page size start
+ * over from page 1 with no cursor.
  */
 export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | 'after'>, pageSize: number) {
   const list = JSON.stringify([filter, pageSize]);
@@ -63,6 +72,11 @@ export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | '
       ...(after === undefined ? {} : { after }),
     }),
   );
+  // A page number the server finds too deep (asked by number after a refused cursor, or with no cursor
+  // known): back to page 1 with the same filters, as a new walk, rather than an error (issue 14).
+  if (current.page !== 1 && records.isError && isPageTooDeep(records.error)) {
+    setWalk({ list, page: 1, cursors: [] });
+  }
 
   const onPage = (page: number) => {
     // The cursors of the pages up to the one asked for stay; those past it belonged to a walk undone.

@@ -58,8 +58,8 @@ export function adjustmentRecord(overrides: Partial<AdjustmentRecord> = {}): Adj
 }
 
 type Page<T> = { records: T[]; total: number };
-/** An answer refusing the call: its state and message. */
-type Refusal = { refused: { state: number; msg: string } };
+/** An answer refusing the call: its state and message, and the content some refusals carry. */
+type Refusal = { refused: { state: number; msg: string; content?: unknown } };
 type Body = Record<string, unknown> & { page?: number; pageSize?: number; after?: string };
 
 /**
@@ -104,7 +104,9 @@ export function stubCashbackServer(answers: {
       if (path === '/elex/user/config/res.json') return envelope(DICTIONARY);
       if (path === '/elex/user/seeRebateData' && answers.rebates) {
         const answer = answers.rebates(body);
-        if ('refused' in answer) return envelope(null, answer.refused.state, answer.refused.msg);
+        if ('refused' in answer) {
+          return envelope(answer.refused.content ?? null, answer.refused.state, answer.refused.msg);
+        }
         const { records, total } = answer;
         return envelope({
           records,
