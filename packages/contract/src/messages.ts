@@ -806,7 +806,7 @@ const ko: MessageCatalogue = {
   exportDayInvalid: '날짜를 YYYY-MM-DD 형식으로 입력하세요',
   importFieldCount: '필드가 {{expected}}개여야 하는데 {{found}}개입니다',
   importUnreadable: '읽을 수 없는 CSV: {{error}}',
-  importEmpty: '빈 파일: 헤더 {{header}}가 필요합니다',
+  importEmpty: '빈 파일: 헤더 {{header}}이(가) 필요합니다',
   importUnknownColumn: '알 수 없는 열 (필요한 열: {{header}})',
   importColumnTwice: '같은 열이 두 번 있습니다',
   importMissingColumn: '열이 없습니다',
@@ -839,7 +839,7 @@ const ko: MessageCatalogue = {
   syncRestatesStored:
     '이 UID와 기간에 저장된 수치와 다릅니다(거래량 {{volume}}, 수수료 {{fee}}, 커미션 {{commission}}). 저장된 수치가 유지됩니다: 새 수치가 맞다면 조정을 등록하세요',
   importRegistrationDiffers:
-    'UID {{uid}}는 이미 명단에 있으며 등록 시각은 {{stored}}입니다. 이 행에는 {{stated}}로 적혀 있습니다: 저장된 시각이 유지됩니다',
+    'UID {{uid}}은(는) 이미 명단에 있으며 등록 시각은 {{stored}}입니다. 이 행에는 {{stated}}로 적혀 있습니다: 저장된 시각이 유지됩니다',
   importRegistrationsDiffer:
     '{{count}}개 행이 이미 명단에 있는 UID에 다른 등록 시각을 적었습니다. 저장된 시각이 유지됩니다',
   importNotTime: '시간이 아닙니다',
@@ -886,10 +886,10 @@ const ko: MessageCatalogue = {
   withdrawalNotLocked: '해제할 출금 제한이 없는 회원입니다',
   withdrawalLockOwnAccount: '본인의 출금 제한은 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
   unbindOwnAccount: '본인의 UID는 직접 해제할 수 없습니다. 다른 운영자가 해제해야 합니다',
-  importOwnUid: 'UID {{uid}}는 본인 계정에 연결되어 있습니다. 다른 운영자가 이 파일을 가져와야 합니다',
+  importOwnUid: 'UID {{uid}}은(는) 본인 계정에 연결되어 있습니다. 다른 운영자가 이 파일을 가져와야 합니다',
   bindOwnImport: 'UID {{uid}}의 실적은 본인이 운영자로서 가져온 것입니다. 본인 계정에 연동할 수 없습니다',
   bindOwnRoster:
-    'UID {{uid}}는 본인이 운영자로서 가져온 명단으로 등록되었습니다. 본인 계정에 연동할 수 없습니다',
+    'UID {{uid}}은(는) 본인이 운영자로서 가져온 명단으로 등록되었습니다. 본인 계정에 연동할 수 없습니다',
 };
 
 export const MESSAGES: Record<Locale, MessageCatalogue> = { en, zh, ko };
