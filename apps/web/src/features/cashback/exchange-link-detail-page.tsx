@@ -34,7 +34,7 @@ export default function ExchangeLinkDetailPage() {
   const exchangeName = useExchangeName();
   const detail = useBindingDetail(platId, uid);
   // Page by page after the previous page's `next`; another UID's page starts over from page 1.
-  const { records, page, onPage } = useRebatePager({ platId, uid }, PAGE_SIZE);
+  const { records, page, hasNext, onPage } = useRebatePager({ platId, uid }, PAGE_SIZE);
 
   return (
     <Page
@@ -162,7 +162,13 @@ export default function ExchangeLinkDetailPage() {
         {records.data ? (
           <>
             <RebateTable records={records.data.records} exchangeName={exchangeName} />
-            <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={onPage} />
+            <Pager
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={records.data.total}
+              hasNext={hasNext}
+              onPage={onPage}
+            />
           </>
         ) : records.isError ? (
           <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />

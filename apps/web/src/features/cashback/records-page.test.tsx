@@ -5,6 +5,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadCsv } from '../../shared/download-csv';
 import { clearExchangeDictionary } from '../../shared/exchanges/exchange-dictionary';
+import { toast } from '../../shared/ui/toast';
 import { renderAt, resizeTo } from '../../test/helpers';
 import RecordsPage from './records-page';
 import { adjustmentRecord, pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
@@ -183,6 +184,7 @@ describe('/mypage/records', () => {
   });
 
   it('asks for the page by number when the server refuses its remembered cursor (a UID unbound meanwhile)', async () => {
+    const toastedErrors = vi.spyOn(toast, 'error');
     const all = Array.from({ length: 70 }, (_, index) => rebateRecord({ uid: `U${index}` }));
     let refuse = false;
     const server = stubCashbackServer({
@@ -205,6 +207,8 @@ describe('/mypage/records', () => {
       { page: 3, pageSize: 20 },
     ]);
     expect(screen.queryByText(t('common.retry'))).toBeNull();
+    // The pager got over the refusal by itself: no toast with the server's wording either.
+    expect(toastedErrors).not.toHaveBeenCalled();
     // Going on from the page read by number: its own `next`.
     refuse = false;
     await userEvent.click(within(pager()).getByRole('button', { name: t('cashback.next') }));
@@ -214,6 +218,7 @@ describe('/mypage/records', () => {
       pageSize: 20,
       after: all[59]?.id,
     });
+    toastedErrors.mockRestore();
   });
 
   it('goes back to page 1 with the same filter, without an error, when the page by number after a refused cursor is too deep', async () => {
@@ -278,6 +283,92 @@ describe('/mypage/records', () => {
       expect(body).toEqual({ status: 'completed', page: 2, pageSize: 20, after: all[19]?.id });
     }
     expect(screen.queryByText('Page 3 is too deep')).toBeNull();
+  });
+
+  it('waits for the page it shows before going on: a second press on next is not a jump by number', async () => {
+    const all = Array.from({ length: 70 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    const server = stubCashbackServer({ rebates: pagesOf(all) });
+    // Hold the next answer until released, as a slow network would.
+    const answer = globalThis.fetch;
+    let held: Promise<void> | undefined;
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      await held;
+      return answer(...args);
+    });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const next = () => within(pager()).getByRole('button', { name: t('cashback.next') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await userEvent.click(next());
+    await waitFor(() => expect(next()).toBeDisabled());
+    await userEvent.click(next());
+    release();
+    await screen.findByText('U20');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 2, pages: 4 }))).toBeInTheDocument();
+    expect(server.requests('/elex/user/seeRebateData')).toEqual([
+      { page: 1, pageSize: 20 },
+      { page: 2, pageSize: 20, after: all[19]?.id },
+    ]);
+    await userEvent.click(next());
+    await screen.findByText('U40');
+    expect(server.requests('/elex/user/seeRebateData').at(-1)).toEqual({
+      page: 3,
+      pageSize: 20,
+      after: all[39]?.id,
+    });
+  });
+
+  it('ends the walk where the records end when new ones arrived at the top meanwhile (no page repeated)', async () => {
+    const all = Array.from({ length: 70 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    let list = all;
+    stubCashbackServer({ rebates: (body) => pagesOf(list)(body) });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const next = () => within(pager()).getByRole('button', { name: t('cashback.next') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    // 15 records arrive at the top: the walk goes on after U19, the total says 85 (5 pages).
+    list = [...Array.from({ length: 15 }, (_, index) => rebateRecord({ uid: `N${index}` })), ...all];
+    await userEvent.click(next());
+    await screen.findByText('U20');
+    await userEvent.click(next());
+    await screen.findByText('U40');
+    await userEvent.click(next());
+    await screen.findByText('U60');
+    // The last ten: the walk's end, though 85 records make five pages by the count.
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 4, pages: 4 }))).toBeInTheDocument();
+    expect(next()).toBeDisabled();
+  });
+
+  it('goes on after the count’s last page while the walk has records left (records settled out of the filter meanwhile)', async () => {
+    const all = Array.from({ length: 100 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    let left = 0;
+    // The server's walk: the records after the cursor's place in the list, of those still pending.
+    stubCashbackServer({
+      rebates: (body) => {
+        const pending = all.slice(left);
+        const from = body.after === undefined ? 0 : all.findIndex((record) => record.id === body.after) + 1;
+        const records = all.slice(Math.max(from, left)).slice(0, body.pageSize ?? 20);
+        return body.after === undefined ? pagesOf(pending)(body) : { records, total: pending.length };
+      },
+    });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const next = () => within(pager()).getByRole('button', { name: t('cashback.next') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    await userEvent.click(next());
+    await screen.findByText('U20');
+    // The newest 60 settle: 40 left, two pages by the count, while the walk stands on page 2.
+    left = 60;
+    await userEvent.click(next());
+    await screen.findByText('U60');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 3, pages: 4 }))).toBeInTheDocument();
+    await userEvent.click(next());
+    await screen.findByText('U80');
+    expect(screen.getByText('U99')).toBeInTheDocument();
   });
 
   it('exports every record, page after page up to the total, with the failure reason', async () => {

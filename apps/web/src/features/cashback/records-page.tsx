@@ -31,7 +31,7 @@ export default function RecordsPage() {
   const [status, setStatus] = useState<RebateStatus | undefined>();
   const [exporting, setExporting] = useState(false);
   // Page by page after the previous page's `next`; another exchange or status starts over from page 1.
-  const { records, page, onPage } = useRebatePager({ platId, status }, PAGE_SIZE);
+  const { records, page, hasNext, onPage } = useRebatePager({ platId, status }, PAGE_SIZE);
   // The same query as the adjustments section below (one request): corrections alone make a file too.
   // Both follow the exchange filter, as the records do.
   const adjustments = useAdjustments({ account: 'cashback', platId }, 1, ADJUSTMENTS_PAGE_SIZE);
@@ -45,7 +45,12 @@ export default function RecordsPage() {
       // Our team's corrections of the same UIDs too, as rows of their own with the reason, so the file
       // adds up to the cumulative cashback; they have no status, so a status filter leaves them out.
       const [walked, adjustmentsWalk] = await Promise.all([
-        fetchAllAfter((after, pageSize) => fetchRebatePage({ platId, pageSize, after }), isCursorRefusal),
+        fetchAllAfter(
+          // A refused cursor starts the walk over (fetchAllAfter) without a toast; twice, the catch says so.
+          (after, pageSize) =>
+            fetchRebatePage({ platId, pageSize, after }, after === undefined ? undefined : isCursorRefusal),
+          isCursorRefusal,
+        ),
         status ? undefined : fetchAllPages(fetchAdjustmentPage({ account: 'cashback', platId })),
       ]);
       const chosen = status ? walked.records.filter((record) => record.status === status) : walked.records;
@@ -114,7 +119,13 @@ export default function RecordsPage() {
       {records.data ? (
         <>
           <RebateTable records={records.data.records} exchangeName={exchangeName} />
-          <Pager page={page} pageSize={PAGE_SIZE} total={records.data.total} onPage={onPage} />
+          <Pager
+            page={page}
+            pageSize={PAGE_SIZE}
+            total={records.data.total}
+            hasNext={hasNext}
+            onPage={onPage}
+          />
         </>
       ) : records.isError ? (
         <LoadError isRetrying={records.isFetching} onRetry={() => void records.refetch()} />

@@ -17,17 +17,21 @@ const isPageTooDeep = (error: unknown) =>
 export const isCursorRefusal = (error: unknown) =>
   error instanceof ApiError && error.state === State.ValidationFailed && !isPageTooDeep(error);
 
+/** Refusals a walk handles without a word: a refused cursor (asked again by number), a page too deep. */
+export const isWalkRefusal = (error: unknown) => isCursorRefusal(error) || isPageTooDeep(error);
+
 /**
  * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
- * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it. A page
- * number refused as too deep fails without a toast: the pager goes back to page 1 (useRebatePager).
+ * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it, and
+ * the refusal shows no toast; a page number refused as too deep fails without one either: the pager
+ * goes back to page 1 (useRebatePager).
  */
 const rebateRecordsQuery = (query: RebateQuery) =>
   queryOptions({
     queryKey: ['me', 'rebates', query],
     queryFn: async () => {
       try {
-        return await fetchRebatePage(query, isPageTooDeep);
+        return await fetchRebatePage(query, query.after === undefined ? isPageTooDeep : isWalkRefusal);
       } catch (error) {
         if (query.after === undefined || !isCursorRefusal(error)) throw error;
         const { after: _refused, ...byNumber } = query;
@@ -78,6 +82,14 @@ export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | '
     setWalk({ list, page: 1, cursors: [] });
   }
 
+  // Whether a page follows the one shown: its `next`, unless the count says this page is the last (a
+  // full last page carries a `next` too). Unknown (null) while the page loads: "next" waits for the
+  // cursor rather than ask by number. The walk knows better than the count when records arrived or
+  // settled under it: the list can end before the count's last page or go on after it.
+  const shown = records.isPlaceholderData ? undefined : records.data;
+  const hasNext =
+    shown === undefined ? null : shown.next !== null && current.page !== Math.ceil(shown.total / pageSize);
+
   const onPage = (page: number) => {
     // The cursors of the pages up to the one asked for stay; those past it belonged to a walk undone.
     const cursors = current.cursors.slice(0, page);
@@ -88,5 +100,5 @@ export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | '
     }
     setWalk({ list, page, cursors });
   };
-  return { records, page: current.page, onPage };
+  return { records, page: current.page, hasNext, onPage };
 }
