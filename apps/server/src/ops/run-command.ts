@@ -37,8 +37,8 @@ export async function runOpsCommand(deps: AppDeps, request: OpsRequest, io: Comm
   try {
     code = await command.run(deps, request.args, io, actor);
   } catch (error) {
-    // A money-moving action asks for the role again in its transaction (confirmOperatorRole) and
-    // refused: nothing of that action was written. Said below, with the reason.
+    // Every audited write asks for the role again in its transaction (recordAudit, confirmOperatorRole)
+    // and refused: nothing of that action was written. Said below, with the reason.
     if (!(error instanceof AppError) || error.messageKey !== 'forbidden') throw error;
     code = OPERATOR_REFUSED;
     lost = true;

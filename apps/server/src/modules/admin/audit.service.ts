@@ -1,5 +1,5 @@
 import { type AuditAction, type AuditEntry, type AuditLogPage, State } from '@elex/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { AppError } from '../../http/app-error.js';
 import { holdMemberKey } from '../auth/auth.service.js';
 import { holdOperatorRow, insertAuditRow, selectAuditPage } from './admin.repository.js';
@@ -36,12 +36,36 @@ function toJson(value: unknown): unknown {
 }
 
 /**
- * Appends one entry to the audit log. Pass the action's transaction so the entry and the action
- * commit together or not at all; the table refuses any change afterwards (a trigger).
- * Operator commands call this too, with the operator the command was run as.
+ * Appends one entry to the audit log, in the action's transaction, so the entry and the action commit
+ * together or not at all; the table refuses any change afterwards (a trigger). Operator commands call
+ * this too, with the operator the command was run as.
+ *
+ * An entry is an operator's word that they did it, so for an actor with a user id it asks for the
+ * operator's role in that transaction first (`confirmOperatorRole`), unless the transaction asked
+ * already: a console action or a command past the guard's read of the role does not commit for an
+ * operator whose role, account or standing went meanwhile (1003 'forbidden', nothing written). Every
+ * audited write asks by this one call, also those that move no money (catalog, tasks, promotion codes,
+ * support, suspensions, exports, alert switches). An entry that records what happened whatever the
+ * role is now, or whose actor is no operator, is written with `recordAuditAsHappened`.
  */
-export async function recordAudit(tx: Executor, input: AuditInput): Promise<void> {
-  await insertAuditRow(tx, {
+export async function recordAudit(tx: Transaction, input: AuditInput): Promise<void> {
+  const userId = input.actor.userId;
+  if (userId !== null && !confirmedIn.get(tx)?.has(userId)) await confirmOperatorRole(tx, input.actor);
+  await insertAudit(tx, input);
+}
+
+/**
+ * An entry that records what happened, not asking for the role: a run's outcome written after its own
+ * transactions (a sync run, a housekeeping run: each of their writing transactions asked), an
+ * import's attempt that failed or was rejected (it changed nothing; the attempt stays on record), a
+ * member's own account deletion closing their requests (a member, no operator).
+ */
+export async function recordAuditAsHappened(db: Executor, input: AuditInput): Promise<void> {
+  await insertAudit(db, input);
+}
+
+async function insertAudit(db: Executor, input: AuditInput): Promise<void> {
+  await insertAuditRow(db, {
     at: input.at,
     actorId: input.actor.userId,
     actor: input.actor.label,
@@ -68,8 +92,11 @@ export function isBootstrapActor(actor: AuditActor): boolean {
   return actor.userId === null && actor.label.startsWith('bootstrap:');
 }
 
+/** The operators whose role each open transaction asked already (its locks hold until it ends). */
+const confirmedIn = new WeakMap<object, Set<number>>();
+
 /**
- * The operator's role asked again inside a money-moving action's transaction, under FOR KEY SHARE on
+ * The operator's role asked again inside an action's transaction, under FOR KEY SHARE on
  * their role and member rows: the console's guard and a command's `--operator` read it before the
  * action began, and a revocation, suspension or deletion committing meanwhile must stop the action
  * (the console's 1003 'forbidden'; a command says why). One committing after waits for the action.
@@ -87,6 +114,11 @@ export async function confirmOperatorRole(tx: Executor, actor: AuditActor): Prom
   const member = await holdMemberKey(tx, actor.userId);
   if (!role || !member || member.deletedAt || member.suspendedAt)
     throw new AppError(State.Forbidden, 'forbidden');
+  // recordAudit asks no more in this transaction: the locks hold until it ends, and an operator who
+  // revokes their own role has deleted the row by the time the entry is written.
+  const asked = confirmedIn.get(tx) ?? new Set<number>();
+  asked.add(actor.userId);
+  confirmedIn.set(tx, asked);
 }
 
 /** An operator as the audit log names them. */

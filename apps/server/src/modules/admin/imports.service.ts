@@ -13,7 +13,7 @@ import {
   State,
   type SyncRunList,
 } from '@elex/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import type { CsvSource } from '../../lib/csv.js';
@@ -36,7 +36,7 @@ import {
   updateImportRunRow,
 } from './admin.repository.js';
 import type { ImportRunRow } from './admin.tables.js';
-import { confirmOperatorRole, recordAudit } from './audit.service.js';
+import { confirmOperatorRole, recordAudit, recordAuditAsHappened } from './audit.service.js';
 import type { ActionContext } from './catalog.service.js';
 
 /**
@@ -75,7 +75,7 @@ interface Outcome {
 }
 
 async function recordRun(
-  tx: Executor,
+  tx: Transaction,
   deps: AppDeps,
   context: ActionContext,
   upload: { kind: ImportKind; platId: number; fileName: string; sizeBytes: number; startedAt: Date },
@@ -109,7 +109,10 @@ async function recordRun(
     openedId === undefined
       ? await insertImportRunRow(tx, values)
       : await updateImportRunRow(tx, openedId, values);
-  await recordAudit(tx, {
+  // An import asks for the role at its end (before this); a rejected or failed attempt changed nothing
+  // and stays on record whoever ran it (also the attempt the role's refusal ended).
+  const audit = outcome.status === 'succeeded' ? recordAudit : recordAuditAsHappened;
+  await audit(tx, {
     actor: context.actor,
     action: upload.kind === 'referrals' ? 'import.referrals' : 'import.rebates',
     target: `import:${run.id}`,

@@ -1,6 +1,7 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveAlertPreferences } from '../alerts/alerts.service.js';
 import { NEW_PASSWORD, PASSWORD } from '../auth/test-support.js';
 import { type CashbackTestContext, createCashbackTestApp } from '../cashback/test-support.js';
 import {
@@ -8,13 +9,39 @@ import {
   proposeCorrection,
   rejectCorrection,
 } from '../corrections/corrections.service.js';
-import { applyDeposit, fundedMember, memberCall, ownCode } from '../withdrawals/test-support.js';
+import { createExportLink } from '../exports/exports.service.js';
+import {
+  adminClose,
+  adminMoveBinding,
+  adminReply,
+  adminVerifyOwnership,
+} from '../support/support.service.js';
+import {
+  applyDeposit,
+  fundedMember,
+  memberCall,
+  openDispute,
+  ownCode,
+  registerMember,
+} from '../withdrawals/test-support.js';
 import { getWithdrawal } from '../withdrawals/withdrawals.decisions.js';
 import type { AuditActor } from './audit.service.js';
-import type { ActionContext } from './catalog.service.js';
+import {
+  type ActionContext,
+  addExchange,
+  changeExchangeStatus,
+  deleteActivity,
+  getCatalog,
+  saveActivity,
+  saveExchange,
+  saveVipTiers,
+  uploadLogo,
+} from './catalog.service.js';
 import { runCsvImport } from './imports.service.js';
-import { liftWithdrawalLock, unbindMemberUid } from './members.service.js';
+import { liftWithdrawalLock, reinstateMember, suspendMember, unbindMemberUid } from './members.service.js';
 import { revokeOperator } from './operators.service.js';
+import { addPromotionCode, editPromotionCode } from './promotions-editor.service.js';
+import { getTaskDefinitions, saveTaskDefinition } from './tasks-editor.service.js';
 import {
   adminCall,
   type Caller,
@@ -195,6 +222,195 @@ describe('a money-moving action asks for the operator role again in its transact
       await revocation.commit();
       expect(await approval).toMatchObject({ state: State.Forbidden });
       expect(await getWithdrawal(ctx.deps, id)).toMatchObject({ status: 'pending', txHash: null });
+    },
+  );
+});
+
+/** Every table a console action that moves no money writes, the audit log with them. */
+const CONSOLE_TABLES = [
+  'exchanges',
+  'exchange_vip_tiers',
+  'exchange_activities',
+  'media_files',
+  'task_definitions',
+  'promotion_codes',
+  'support_requests',
+  'support_messages',
+  'mail_outbox',
+  'exchange_bindings',
+  'users',
+  'sessions',
+  'export_links',
+  'alert_preferences',
+  'audit_log',
+];
+
+// A 1x1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function editorEntry(platId: number) {
+  const found = (await getCatalog(ctx.deps)).exchanges.find((entry) => entry.platId === platId);
+  if (!found) throw new Error(`no exchange ${platId}`);
+  return found;
+}
+
+describe('a console action that moves no money asks for the role too (its audit entry asks)', () => {
+  it('refuses each one for an operator revoked after the role check, writing nothing', async () => {
+    const present: ActionContext = { actor: { userId: other.userId, label: other.email }, requestId: null };
+    const holder = await fundedMember(ctx, { cashback: '30' });
+    const claimant = await registerMember(ctx);
+    const dispute = await openDispute(ctx, claimant, holder);
+    expect(dispute).toMatchObject({ state: 0, content: { status: 'open' } });
+    const requestId = Number(dispute.content.id);
+    const toSuspend = await registerMember(ctx);
+    const suspended = await registerMember(ctx);
+    await suspendMember(ctx.deps, present, { userId: suspended.userId, reason: 'Fraud' });
+    const activity = await saveActivity(ctx.deps, present, {
+      platId: holder.platId,
+      kind: 'general',
+      titles: { en: 'Week', zh: 'Week', ko: 'Week' },
+      activityUrl: 'https://example.com/week',
+      position: 1,
+    });
+    const code = await addPromotionCode(ctx.deps, present, {
+      code: 'IN-FLIGHT',
+      note: 'Test',
+      validThrough: null,
+      maxUses: null,
+    });
+    const [task] = (await getTaskDefinitions(ctx.deps)).tasks;
+    if (!task) throw new Error('no task definitions');
+    const exchange = await editorEntry(holder.platId);
+    const { vipTiers, activities: _a, platId, status: _s, updatedAt, ...fields } = exchange;
+    const { context } = await revokedOperator();
+
+    const before = await snapshotTables(ctx, CONSOLE_TABLES);
+    const actions: Array<[string, () => Promise<unknown>]> = [
+      [
+        'updateExchange',
+        () => saveExchange(ctx.deps, context, platId, { ...fields, score: '1.5' }, updatedAt),
+      ],
+      ['createExchange', () => addExchange(ctx.deps, context, { name: 'Late', abbreviation: 'LATE' })],
+      ['retireExchange', () => changeExchangeStatus(ctx.deps, context, platId, 'retire', updatedAt)],
+      [
+        'replaceVipTiers',
+        () => saveVipTiers(ctx.deps, context, { platId, updatedAt, tiers: vipTiers.slice(1) }),
+      ],
+      [
+        'saveActivity (new)',
+        () =>
+          saveActivity(ctx.deps, context, {
+            platId,
+            kind: 'hot',
+            titles: { en: 'Late', zh: 'Late', ko: 'Late' },
+            activityUrl: 'https://example.com/late',
+            position: 2,
+          }),
+      ],
+      [
+        'saveActivity (change)',
+        () =>
+          saveActivity(ctx.deps, context, {
+            id: activity.id,
+            updatedAt: activity.updatedAt,
+            platId,
+            kind: 'hot',
+            titles: activity.titles,
+            activityUrl: activity.activityUrl,
+            position: 5,
+          }),
+      ],
+      ['deleteActivity', () => deleteActivity(ctx.deps, context, activity.id, activity.updatedAt)],
+      [
+        'uploadLogo',
+        () =>
+          uploadLogo(ctx.deps, context, {
+            platId,
+            updatedAt,
+            fileName: 'late.png',
+            content: PNG.toString('base64'),
+          }),
+      ],
+      [
+        'updateTaskDefinition',
+        () => saveTaskDefinition(ctx.deps, context, task.id, { enabled: !task.enabled }, task.updatedAt),
+      ],
+      [
+        'createPromotionCode',
+        () =>
+          addPromotionCode(ctx.deps, context, { code: 'LATE', note: 'x', validThrough: null, maxUses: 5 }),
+      ],
+      [
+        'updatePromotionCode (disable)',
+        () => editPromotionCode(ctx.deps, context, code.id, { disabled: true }, code.updatedAt),
+      ],
+      ['support/reply', () => adminReply(ctx.deps, context, { id: requestId, text: 'We are looking.' })],
+      ['support/close', () => adminClose(ctx.deps, context, { id: requestId, text: 'Closed.' })],
+      ['support/moveBinding', () => adminMoveBinding(ctx.deps, context, { id: requestId })],
+      ['support/verifyOwnership', () => adminVerifyOwnership(ctx.deps, context, { id: requestId })],
+      ['suspendMember', () => suspendMember(ctx.deps, context, { userId: toSuspend.userId, reason: 'Spam' })],
+      [
+        'reinstateMember',
+        () => reinstateMember(ctx.deps, context, { userId: suspended.userId, reason: 'Cleared' }),
+      ],
+      [
+        'exports/create',
+        () =>
+          createExportLink(ctx.deps, context, { kind: 'withdrawals', from: '2026-05-01', to: '2026-05-31' }),
+      ],
+      ['saveAlertPreferences', () => saveAlertPreferences(ctx.deps, context, { dailySummary: false })],
+    ];
+    for (const [name, action] of actions) {
+      await expect(action(), name).rejects.toMatchObject(forbidden);
+    }
+    expect(await snapshotTables(ctx, CONSOLE_TABLES)).toBe(before);
+
+    // The same calls by an operator who holds the role go through (the refusal was the role's).
+    await expect(
+      saveTaskDefinition(ctx.deps, present, task.id, { enabled: !task.enabled }, task.updatedAt),
+    ).resolves.toMatchObject({ enabled: !task.enabled });
+    await expect(
+      adminReply(ctx.deps, present, { id: requestId, text: 'We are looking.' }),
+    ).resolves.toMatchObject({ status: 'answered' });
+  });
+
+  it('refuses an operator whose account was deleted meanwhile', async () => {
+    const gone = await newOperator(ctx);
+    const context: ActionContext = { actor: { userId: gone.userId, label: gone.email }, requestId: null };
+    await ctx.db.execute(
+      sql`update users set deleted_at = now(), email = null, password_hash = null where id = ${gone.userId}`,
+    );
+    const before = await snapshotTables(ctx, ['promotion_codes', 'audit_log']);
+    await expect(
+      addPromotionCode(ctx.deps, context, { code: 'GONE', note: 'x', validThrough: null, maxUses: null }),
+    ).rejects.toMatchObject(forbidden);
+    expect(await snapshotTables(ctx, ['promotion_codes', 'audit_log'])).toBe(before);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a revocation in flight while the console edits a task: the edit waits for it and is refused',
+    async () => {
+      const leaving = await newOperator(ctx);
+      const [task] = (await getTaskDefinitions(ctx.deps)).tasks;
+      if (!task) throw new Error('no task definitions');
+      const revocation = await revocationInFlight(ctx, leaving.userId);
+      const edit = adminCall(ctx, leaving, 'updateTaskDefinition', {
+        id: task.id,
+        updatedAt: task.updatedAt,
+        points: task.points + 1,
+        threshold: task.threshold ?? undefined,
+        link: task.link,
+        appLink: task.appLink,
+        sortOrder: task.sortOrder,
+        enabled: task.enabled,
+      });
+      expect(await stillWaiting(edit)).toBe('waiting');
+      await revocation.commit();
+      expect(await edit).toMatchObject({ state: State.Forbidden });
+      expect((await getTaskDefinitions(ctx.deps)).tasks.find((row) => row.id === task.id)).toEqual(task);
     },
   );
 });

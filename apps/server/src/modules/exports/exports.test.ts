@@ -1,7 +1,7 @@
 import { State } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../admin/audit.service.js';
+import { recordAuditAsHappened } from '../admin/audit.service.js';
 import { revokeOperator } from '../admin/operators.service.js';
 import { adminCall, type Caller, newMember, newOperator } from '../admin/test-support.js';
 import { rowsOf } from '../cashback/cashback.repository.js';
@@ -232,7 +232,7 @@ describe('the download', () => {
       '＝HYPERLINK("http://evil.example","x")',
     ];
     for (const target of nasty) {
-      await recordAudit(ctx.db, {
+      await recordAuditAsHappened(ctx.db, {
         actor: { userId: null, label: 'cli:test' },
         action: 'sync.run',
         target,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps.js';
-import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
+import { type AuditActor, confirmOperatorRole, recordAuditAsHappened } from '../admin/audit.service.js';
 import { runHousekeeping } from './housekeeping.service.js';
 
 /**
@@ -38,7 +38,7 @@ export async function runHousekeepingCommand(
   const total = result.tables.reduce((sum, table) => sum + table.deleted, 0);
   // Deletions nobody asked for one by one, but someone ran them: the log says who and how many, also
   // when a later rule failed (the earlier ones' batches are committed).
-  await recordAudit(deps.db, {
+  await recordAuditAsHappened(deps.db, {
     actor,
     action: 'housekeeping.run',
     target: 'housekeeping',

@@ -20,7 +20,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { selectHolderInviterBonuses } from '../../read-models/holder-inviter-bonuses.js';
-import { recordAudit } from '../admin/audit.service.js';
+import { recordAudit, recordAuditAsHappened } from '../admin/audit.service.js';
 import type { ActionContext } from '../admin/catalog.service.js';
 import { lockMemberRow, memberContact, memberIdentities, refuseDeletedMember } from '../auth/auth.service.js';
 import {
@@ -457,7 +457,8 @@ export async function closeRequestsOfLeavingMember(
         event: 'closed',
       });
     }
-    await recordAudit(tx, {
+    // The member's own deletion, no operator's action: no role to ask.
+    await recordAuditAsHappened(tx, {
       actor: { userId: input.userId, label: 'accountDeletion' },
       action: 'support.close',
       target: `support:${row.id}`,

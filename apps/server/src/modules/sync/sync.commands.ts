@@ -3,7 +3,12 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { readCommandArgs } from '../../lib/cli-args.js';
 import { explained } from '../../lib/reasons.js';
-import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
+import {
+  type AuditActor,
+  confirmOperatorRole,
+  recordAudit,
+  recordAuditAsHappened,
+} from '../admin/audit.service.js';
 import { alertAfterSyncRun } from '../alerts/alerts.service.js';
 import { parseIsoTime } from '../cashback/csv-import.js';
 import { runErrorText } from './run-error.js';
@@ -132,7 +137,7 @@ export async function runSyncCommand(
   }
   // After the run, in a write of its own: the run spans many transactions (one per page and
   // segment), each recorded in sync_runs as it goes; this entry says who asked for it and the result.
-  await recordAudit(deps.db, {
+  await recordAuditAsHappened(deps.db, {
     actor,
     action: 'sync.run',
     target: `sync:${summary.runId}`,
