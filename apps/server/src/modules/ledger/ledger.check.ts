@@ -31,6 +31,13 @@ const LEDGER_TRIGGERS = [
   'event_rewards_no_truncate',
   'rebates_settle_once',
   'rebates_no_truncate',
+  // A record names an exchange and a journal that exist, and an exchange its records name stays
+  // (migration 0049: statement triggers instead of the two foreign keys, which could not be disabled
+  // without a superuser; these can, so the check says when one is).
+  'rebates_references_insert',
+  'rebates_references_update',
+  'exchanges_keep_rebates_delete',
+  'exchanges_keep_rebates_renumber',
 ] as const;
 
 /**
