@@ -18,7 +18,7 @@ export const isCursorRefusal = (error: unknown) =>
   error instanceof ApiError && error.state === State.ValidationFailed && !isPageTooDeep(error);
 
 /** Refusals a walk handles without a word: a refused cursor (asked again by number), a page too deep. */
-export const isWalkRefusal = (error: unknown) => isCursorRefusal(error) || isPageTooDeep(error);
+const isWalkRefusal = (error: unknown) => isCursorRefusal(error) || isPageTooDeep(error);
 
 /**
  * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
