@@ -20,7 +20,8 @@
  * database> measures only the member calls again on it (no import; new sessions for its two members),
  * e.g. before and after a change with BENCH_COMPARE. BENCH_IMPORT_ONLY=1 stops after the import, COPY and
  * ledger:check; with BENCH_COMPARE=<another checkout> it runs that checkout's import and this one's in
- * turns on fresh databases instead (compareImports). Not part of `npm test`.
+ * turns on fresh databases instead (compareImports; BENCH_BEFORE_SQL=<file> runs SQL on the before
+ * side's database first, e.g. to undo a migration). Not part of `npm test`.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -383,6 +384,19 @@ async function compareImports(make: () => Promise<Engine> | Engine, rows: number
       const engine = await make();
       try {
         await prepare(engine, uids, heavyRows);
+        // Both sides are migrated by this tree; BENCH_BEFORE_SQL (a file) undoes a migration on the
+        // before side's database (e.g. 0049's triggers back to the foreign keys), so a schema change is
+        // compared whole-import against the schema it replaced.
+        const beforeSql = process.env.BENCH_BEFORE_SQL;
+        if (side === 'before' && beforeSql && engine.url) {
+          const client = new pg.Client({ connectionString: engine.url });
+          await client.connect();
+          try {
+            await client.query(fs.readFileSync(beforeSql, 'utf8'));
+          } finally {
+            await client.end();
+          }
+        }
         const script = side === 'before' ? path.resolve(other, 'bench/import-child.ts') : 'import-child.ts';
         const load = os.loadavg()[0]?.toFixed(2);
         const imported = await importIn(engine, file, script);
