@@ -37,7 +37,7 @@ export interface RebateListPage {
   total: number;
   /**
    * Set (and no records read) when a page by number lies wholly between the newest and the oldest
-   * `reach` records: the route refuses it (issue 14).
+   * `CASHBACK.pageReach` records: the route refuses it (issue 14).
    */
   tooDeep?: true;
 }
@@ -179,15 +179,13 @@ const countedUidValues = (filter: RebateListFilter) => ({
  * for every member and every number of UIDs. The first page and a page after a cursor (the export's
  * walk) are one statement with the UIDs and their counts (the side they are read from does not depend
  * on the count); another page by number needs the count first, so it is two, and is refused
- * (`tooDeep`, no records read) when it lies wholly between the newest and the oldest `reach` records.
+ * (`tooDeep`, no records read) when it lies wholly between the newest and the oldest `CASHBACK.pageReach` records.
  */
 export async function selectRebateList(
   db: Executor,
   filter: RebateListFilter,
   page: RebateListPageRequest,
   estimate: EstimateSql,
-  /** Records from either end of the list a page by number may reach (the route: CASHBACK.pageReach). */
-  reach: number = CASHBACK.pageReach,
 ): Promise<RebateListPage | 'cursorNotSeen'> {
   if ('after' in page) {
     const found = await selectRecordsAfter(db, filter, page, estimate);
@@ -221,9 +219,10 @@ export async function selectRebateList(
   }
   const { uids, total } = await selectListedUids(db, filter);
   if (uids.length === 0 || page.offset >= total) return pageOf(undefined, total);
-  // A page wholly between the newest and the oldest `reach` records would read and sort every UID's
-  // records down to it: refused, the cursor reads there (issue 14). Either end's side reads at most
-  // reach + limit records per UID.
+  // A page wholly between the newest and the oldest `CASHBACK.pageReach` records would read and sort
+  // every UID's records down to it: refused, the cursor reads there (issue 14). Either end's side reads
+  // at most pageReach + limit records per UID.
+  const reach = CASHBACK.pageReach;
   if (page.offset >= reach && total - page.offset - page.limit >= reach) {
     return { ...pageOf(undefined, total), tooDeep: true };
   }

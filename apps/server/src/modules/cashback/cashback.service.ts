@@ -138,7 +138,6 @@ export async function rebateRecordsJson(
       ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
       : { after: Number(query.after), limit: query.pageSize },
     estimateSql(await loadPartners(deps)),
-    CASHBACK.pageReach,
   );
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).
