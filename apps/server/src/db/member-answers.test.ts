@@ -8,10 +8,12 @@ import type { Config } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
 import { sessions } from '../modules/auth/auth.tables.js';
 import { tokenDigest } from '../modules/auth/digests.js';
-import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
+import { liftUserWithdrawalLock, suspendUser } from '../modules/auth/suspension.js';
+import { call, NEW_PASSWORD, PASSWORD, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestReferrals } from '../modules/cashback/ingest.service.js';
 import { nextUid } from '../modules/cashback/test-support.js';
 import { accountCode, postJournal, postJournals } from '../modules/ledger/ledger.service.js';
+import { grantPoints } from '../modules/points/points.service.js';
 import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
 import type { DatabaseHandle } from './client.js';
 import { answerKind } from './member-answers.js';
@@ -19,7 +21,7 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 import { seedPartnerCatalog } from './seed/seed-catalog.js';
 
 /**
- * Member answers kept per process (sessions, myInfo), evicted by the database's notifications: two
+ * Member answers kept per process (sessions, myInfo, getSettings, profile, isSignTody), evicted by the database's notifications: two
  * app instances on one database (on PostgreSQL each with its own pool, as production runs them; on
  * PGlite one session seen by both), a change made through one seen through the other right after,
  * and through the one that made it at once; a lost listener keeps nothing.
@@ -299,6 +301,199 @@ describe('two instances on one database', () => {
     } finally {
       await heard.close();
     }
+  });
+});
+
+const profile = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/profile', {}, { token }).then((res) => res.json());
+const settings = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/getSettings', {}, { token }).then((res) => res.json());
+const signedToday = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/isSignTody', {}, { token }).then((res) => res.json());
+
+/** A member signed up through `ctx`: the token and the member's id. */
+async function member(ctx: TestContext): Promise<{ token: string; userId: number }> {
+  const token = await signUp(ctx);
+  const rows = await ctx.db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, tokenDigest(token)));
+  return { token, userId: Number(rows[0]?.userId) };
+}
+
+describe('getSettings, profile and isSignTody on two instances (migration 0051)', () => {
+  let instances: Instances;
+  let a: TestContext;
+  let b: TestContext;
+
+  beforeAll(async () => {
+    instances = await openInstances(2);
+    [a, b] = instances.contexts as [TestContext, TestContext];
+  });
+  afterAll(() => instances.close());
+
+  it('are kept: a change the caches are not told of is not seen', async () => {
+    const { token, userId } = await member(a);
+    expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
+    const shown = (await profile(a, token)).content;
+    await a.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table users disable trigger users_notify_updated`);
+      await tx.execute(sql`update users set marketing_consent = true, user_code = ${`U${nextUid()}`}
+        where id = ${userId}`);
+      await tx.execute(sql`alter table users enable trigger users_notify_updated`);
+    });
+    expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
+    expect((await profile(a, token)).content).toEqual(shown);
+  });
+
+  it('saved settings through A are A’s answer at once and B’s right after', async () => {
+    const { token } = await member(a);
+    expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
+    expect((await settings(b, token)).content).toEqual({ marketingConsent: false });
+
+    const saved = await call(a, '/elex/user/saveSettings', { marketingConsent: true }, { token });
+    expect(saved.json()).toMatchObject({ state: 0 });
+
+    expect((await settings(a, token)).content).toEqual({ marketingConsent: true });
+    const seenByB = await eventually(
+      () => settings(b, token),
+      (answer) => answer.content.marketingConsent === true,
+    );
+    expect(seenByB.content).toEqual({ marketingConsent: true });
+  });
+
+  it('a password change through A shows its withdrawal lock on A and B, until it passes or is lifted', async () => {
+    const { token, userId } = await member(a);
+    expect((await profile(a, token)).content.withdrawalLockedUntil).toBeNull();
+    expect((await profile(b, token)).content.withdrawalLockedUntil).toBeNull();
+
+    const changed = await call(
+      a,
+      '/elex/user/updatePass',
+      { oldPasswd: PASSWORD, passwd: NEW_PASSWORD },
+      { token },
+    );
+    const { withdrawalLockedUntil } = changed.json().content;
+    expect(withdrawalLockedUntil).toEqual(expect.any(String));
+
+    expect((await profile(a, token)).content.withdrawalLockedUntil).toBe(withdrawalLockedUntil);
+    const seenByB = await eventually(
+      () => profile(b, token),
+      (answer) => answer.content.withdrawalLockedUntil !== null,
+    );
+    expect(seenByB.content.withdrawalLockedUntil).toBe(withdrawalLockedUntil);
+
+    // An operator lifts it: the users row changes, both instances show no lock.
+    await a.db.transaction((tx) => liftUserWithdrawalLock(tx, userId, a.clock.now()));
+    expect((await profile(a, token)).content.withdrawalLockedUntil).toBeNull();
+    const liftedOnB = await eventually(
+      () => profile(b, token),
+      (answer) => answer.content.withdrawalLockedUntil === null,
+    );
+    expect(liftedOnB.content.withdrawalLockedUntil).toBeNull();
+  });
+
+  it('a kept lock shows no more once it has passed, with nothing changed in the database', async () => {
+    const { token } = await member(a);
+    const changed = await call(
+      a,
+      '/elex/user/updatePass',
+      { oldPasswd: PASSWORD, passwd: NEW_PASSWORD },
+      { token },
+    );
+    const { withdrawalLockedUntil } = changed.json().content;
+    expect((await profile(a, token)).content.withdrawalLockedUntil).toBe(withdrawalLockedUntil);
+    expect(
+      (
+        await eventually(
+          () => profile(b, token),
+          (answer) => answer.content.withdrawalLockedUntil !== null,
+        )
+      ).content.withdrawalLockedUntil,
+    ).toBe(withdrawalLockedUntil);
+    instances.clock.advance(Date.parse(withdrawalLockedUntil) - instances.clock.now().getTime() + 1);
+    expect((await profile(a, token)).content.withdrawalLockedUntil).toBeNull();
+    expect((await profile(b, token)).content.withdrawalLockedUntil).toBeNull();
+  });
+
+  it('a suspension through A ends the member’s answers on A at once and on B right after', async () => {
+    const { token, userId } = await member(a);
+    expect((await profile(a, token)).state).toBe(0);
+    expect((await settings(b, token)).state).toBe(0);
+
+    await a.db.transaction((tx) =>
+      suspendUser(tx, { userId, reason: 'test', operatorId: null, at: a.clock.now() }),
+    );
+
+    expect((await profile(a, token)).state).toBe(State.SessionExpired);
+    expect((await settings(a, token)).state).toBe(State.SessionExpired);
+    const seenByB = await eventually(
+      () => profile(b, token),
+      (answer) => answer.state === State.SessionExpired,
+    );
+    expect(seenByB.state).toBe(State.SessionExpired);
+  });
+
+  it('a check-in through A is in A’s isSignTody and points at once and in B’s right after', async () => {
+    const { token } = await member(a);
+    const points = (await profile(a, token)).content.points;
+    expect((await profile(b, token)).content.points).toBe(points);
+    expect((await signedToday(a, token)).content).toEqual({ isSignToday: false });
+    expect((await signedToday(b, token)).content).toEqual({ isSignToday: false });
+
+    const signed = await call(a, '/elex/activity/sign', {}, { token });
+    expect(signed.json()).toMatchObject({ state: 0 });
+    const earned = signed.json().content.pointsEarned;
+
+    expect((await signedToday(a, token)).content).toEqual({ isSignToday: true });
+    expect((await profile(a, token)).content.points).toBe(points + earned);
+    const seenByB = await eventually(
+      () => signedToday(b, token),
+      (answer) => answer.content.isSignToday === true,
+    );
+    expect(seenByB.content).toEqual({ isSignToday: true });
+    expect((await profile(b, token)).content.points).toBe(points + earned);
+  });
+
+  it('an XME entry booked through A is in profile on A at once and on B right after', async () => {
+    const { token, userId } = await member(a);
+    const before = (await profile(b, token)).content.xmeEnergy;
+    expect((await profile(a, token)).content.xmeEnergy).toBe(before);
+    await a.db.transaction((tx) =>
+      grantPoints(tx, {
+        userId,
+        currency: 'xme',
+        amount: 7,
+        reason: 'test',
+        reference: 'member-answers',
+        at: a.clock.now(),
+      }),
+    );
+    expect((await profile(a, token)).content.xmeEnergy).toBe(before + 7);
+    const seenByB = await eventually(
+      () => profile(b, token),
+      (answer) => answer.content.xmeEnergy === before + 7,
+    );
+    expect(seenByB.content.xmeEnergy).toBe(before + 7);
+  });
+
+  it('a new UTC day is never served the day before’s isSignTody', async () => {
+    const { token } = await member(a);
+    expect((await call(a, '/elex/activity/sign', {}, { token })).json()).toMatchObject({ state: 0 });
+    expect((await signedToday(a, token)).content).toEqual({ isSignToday: true });
+    expect(
+      (
+        await eventually(
+          () => signedToday(b, token),
+          (answer) => answer.content.isSignToday === true,
+        )
+      ).content,
+    ).toEqual({ isSignToday: true });
+
+    const now = instances.clock.now().getTime();
+    instances.clock.advance(DAY_MS - (now % DAY_MS));
+    expect((await signedToday(a, token)).content).toEqual({ isSignToday: false });
+    expect((await signedToday(b, token)).content).toEqual({ isSignToday: false });
   });
 });
 

@@ -4,10 +4,11 @@ import type { DatabaseHandle } from './client.js';
 import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 
 /**
- * Answers about one member kept in this process (a session behind a token, the member's myInfo), so
- * the hottest member calls do not ask the database each time (issue 14). They are dropped when the
- * database says the member changed: triggers NOTIFY `elex_member_changed` with the members' ids at
- * commit (migration 0028_member_notify), and every instance listens. While the listener is lost
+ * Answers about one member kept in this process (a session behind a token, the member's myInfo,
+ * getSettings, profile and isSignTody), so the hottest member calls do not ask the database each time
+ * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
+ * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify and
+ * 0051_member_notify_profile), and every instance listens. While the listener is lost
  * nothing is kept and every answer comes from the database; when it listens again it starts empty.
  * docs/decisions.md, "Member answers cached per process, evicted by NOTIFY".
  */

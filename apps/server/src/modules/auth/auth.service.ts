@@ -13,6 +13,7 @@ import {
   WITHDRAWAL,
 } from '@elex/contract';
 import type { Executor, Transaction } from '../../db/client.js';
+import { answerKind } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
@@ -496,10 +497,26 @@ async function refuseUnlessPasswordStands(
   if (!samePasswordAsChecked(user, checked)) throw wrongPassword();
 }
 
-/** /elex/user/getSettings */
+/** getSettings answers kept per process, by member (db/member-answers.ts). */
+const SETTINGS = answerKind<Settings>('settings', 20_000);
+
+/**
+ * /elex/user/getSettings. Kept in this process until the member's row changes what it shows (the
+ * users trigger of migration 0051 notifies on the consent, the e-mail and a deletion).
+ */
 export async function getSettings(deps: AppDeps, member: Member): Promise<Settings> {
+  const kept = deps.memberAnswers?.of(SETTINGS);
+  if (!kept) return readSettings(deps, member);
+  return kept.read(String(member.userId), async () => ({
+    member: member.userId,
+    value: await readSettings(deps, member),
+  }));
+}
+
+async function readSettings(deps: AppDeps, member: Member): Promise<Settings> {
   const user = await activeMember(deps.db, member);
-  return { marketingConsent: user.marketingConsent };
+  // Frozen: a kept answer is every later call's answer.
+  return Object.freeze({ marketingConsent: user.marketingConsent });
 }
 
 /** /elex/user/saveSettings */
@@ -521,19 +538,51 @@ async function refuseUnlessStillMember(tx: Transaction, userId: number): Promise
   if (!user || user.deletedAt) throw sessionExpired();
 }
 
-/** /elex/user/profile: My Page's header. A lock that has passed shows as null. */
+/**
+ * What profile shows, as read: the withdrawal lock's stored end, not whether it is still ahead, which
+ * each call decides against its own clock (a kept answer outlives the lock's end).
+ */
+interface StoredProfile {
+  readonly shown: Omit<Profile, 'withdrawalLockedUntil'>;
+  readonly withdrawalLockedUntil: Date | null;
+}
+
+/** profile answers kept per process, by member (db/member-answers.ts). */
+const PROFILE = answerKind<StoredProfile>('profile', 20_000);
+
+/**
+ * /elex/user/profile: My Page's header. A lock that has passed shows as null. Kept in this process
+ * until the member changes: the users trigger (migration 0051) notifies on every column shown and on
+ * a deletion or suspension, the points_entries trigger on every points or XME entry.
+ */
 export async function getProfile(deps: AppDeps, member: Member): Promise<Profile> {
+  const kept = deps.memberAnswers?.of(PROFILE);
+  const stored = kept
+    ? await kept.read(String(member.userId), async () => ({
+        member: member.userId,
+        value: await readProfile(deps, member),
+      }))
+    : await readProfile(deps, member);
+  return {
+    ...stored.shown,
+    withdrawalLockedUntil: activeLock(stored.withdrawalLockedUntil, deps.clock.now())?.toISOString() ?? null,
+  };
+}
+
+async function readProfile(deps: AppDeps, member: Member): Promise<StoredProfile> {
   const user = await activeMember(deps.db, member);
   const { points, xme } = await balances(deps.db, user.id);
-  return {
-    email: user.email,
-    userCode: user.userCode,
-    inviteCode: user.inviteCode,
-    points,
-    xmeEnergy: xme,
-    withdrawalLockedUntil: activeLock(user.withdrawalLockedUntil, deps.clock.now())?.toISOString() ?? null,
-    createdAt: user.createdAt.toISOString(),
-  };
+  return Object.freeze({
+    shown: Object.freeze({
+      email: user.email,
+      userCode: user.userCode,
+      inviteCode: user.inviteCode,
+      points,
+      xmeEnergy: xme,
+      createdAt: user.createdAt.toISOString(),
+    }),
+    withdrawalLockedUntil: user.withdrawalLockedUntil,
+  });
 }
 
 /** A withdrawal lock's end while it is still ahead, else null (a lock that has passed is no lock). */

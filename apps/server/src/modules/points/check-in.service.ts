@@ -1,6 +1,7 @@
 import { type SignHistory, type SignResult, utcDay } from '@elex/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once.js';
+import { answerKind } from '../../db/member-answers.js';
 import { queryPrepared } from '../../db/prepared.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -16,8 +17,26 @@ const checkedInOn = builtOnce((db) =>
     .prepare('checked_in_on'),
 );
 
+/** isSignTody answers kept per process, by member and UTC day (db/member-answers.ts). */
+const SIGNED_ON = answerKind<boolean>('isSignTody', 20_000);
+
+/**
+ * /elex/user/isSignTody: whether the member checked in on today's UTC day. Kept in this process by
+ * member and day, so a new day is a new key and never served the day before's answer; dropped when
+ * the member's check-ins change (the check_ins triggers of migration 0051 notify).
+ */
 export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
-  const rows = await checkedInOn(deps.db).execute({ userId, day: utcDay(deps.clock.now()) });
+  const day = utcDay(deps.clock.now());
+  const kept = deps.memberAnswers?.of(SIGNED_ON);
+  if (!kept) return checkedIn(deps, userId, day);
+  return kept.read(`${userId}:${day}`, async () => ({
+    member: userId,
+    value: await checkedIn(deps, userId, day),
+  }));
+}
+
+async function checkedIn(deps: AppDeps, userId: number, day: string): Promise<boolean> {
+  const rows = await checkedInOn(deps.db).execute({ userId, day });
   return rows.length > 0;
 }
 
