@@ -142,7 +142,11 @@ export const RebateQuerySchema = z
     /** Inclusive UTC days on the period's end, YYYY-MM-DD. */
     from: dayFilter,
     to: dayFilter,
-    page: pageSchema,
+    /**
+     * Up to `CASHBACK.pageCap` for a page by number; with `after` any safe integer: the page is read
+     * after the cursor and its number is only what the pager shows (a walk deep into a long list).
+     */
+    page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
     /** Up to 100, or up to `CASHBACK.exportPageSize` for the first page and pages read by cursor. */
     pageSize: z.coerce.number().int().min(1).max(CASHBACK.exportPageSize).default(20),
     /**
@@ -159,6 +163,10 @@ export const RebateQuerySchema = z
   .refine((query) => query.pageSize <= 100 || query.page === 1 || query.after !== undefined, {
     error: 'invalidValue',
     path: ['pageSize'],
+  })
+  .refine((query) => query.page <= CASHBACK.pageCap || query.after !== undefined, {
+    error: 'invalidValue',
+    path: ['page'],
   });
 export type RebateQuery = z.input<typeof RebateQuerySchema>;
 /**

@@ -90,6 +90,11 @@ export const CASHBACK = {
    * list: 1.7–4 s). `after` (the previous page's `next`) reads any depth at one page's cost.
    */
   pageReach: 2000,
+  /**
+   * The highest page number asked for by number (without `after`), as every paged list caps it; a page
+   * read after a cursor may carry any page number (only shown): a walk goes past page 10,000 of 20.
+   */
+  pageCap: 10_000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */

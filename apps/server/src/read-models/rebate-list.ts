@@ -33,6 +33,11 @@ export interface RebateListPage {
   records: number;
   /** The id of the array's last record (the list's order), null when none. */
   lastId: string | null;
+  /**
+   * Whether a record follows the page's last one: each page statement reads one record more than the
+   * page holds and drops it, so a full page that ends the list says so (its `next` is null).
+   */
+  more: boolean;
   /** The records the filter lets through, all pages. */
   total: number;
   /**
@@ -204,16 +209,16 @@ export async function selectRebateList(
       with rate as (${estimate.rates}),
       p as (${countedUidsTable(filter)}),
       page as (
-        select merged.id from p cross join lateral (
+        select merged.id, merged.period_end from p cross join lateral (
           select r.id, r.period_end from rebates r where ${recordConditions(filter)}
-          order by period_end desc, id desc limit ${sql.placeholder('limit')}::integer
+          order by period_end desc, id desc limit ${sql.placeholder('read')}::integer
         ) merged
-        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('limit')}::integer
+        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('read')}::integer
       )
-      select w.records, w.records_json, w.last_id,
+      select w.records, w.records_json, w.last_id, w.more,
         (select coalesce(sum(p.records), 0) from p)::text as total, false as cursor_seen
       from (${pageRecords(estimate)}) w`,
-      { ...countedUidValues(filter), limit: page.limit },
+      { ...countedUidValues(filter), ...readValues(page.limit) },
     );
     return pageOf(found, Number(found?.total ?? 0));
   }
@@ -221,15 +226,19 @@ export async function selectRebateList(
   if (uids.length === 0 || page.offset >= total) return pageOf(undefined, total);
   // A page wholly between the newest and the oldest `CASHBACK.pageReach` records would read and sort
   // every UID's records down to it: refused, the cursor reads there (issue 14). Either end's side reads
-  // at most pageReach + limit records per UID.
+  // at most pageReach + limit + 1 records per UID.
   const reach = CASHBACK.pageReach;
   if (page.offset >= reach && total - page.offset - page.limit >= reach) {
     return { ...pageOf(undefined, total), tooDeep: true };
   }
   const fromOldest = page.offset > total / 2;
   const order = fromOldest ? sql.raw('period_end, id') : sql.raw('period_end desc, id desc');
-  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
-  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
+  // The page's records and the one after it (pageRecords drops it): from the newest side the page's
+  // offset and one more; from the oldest side the records up to the page's newest (`end` from the
+  // oldest), the page's and the one older, when there is one.
+  const end = total - page.offset;
+  const offset = fromOldest ? Math.max(0, end - page.limit - 1) : page.offset;
+  const read = fromOldest ? end - offset : page.limit + 1;
   const [found] = await runRendered<PageText>(
     db,
     statementsOf(estimate),
@@ -239,14 +248,21 @@ export async function selectRebateList(
       with rate as (${estimate.rates}),
       p as (${listedUidsTable()}),
       page as (
-        select merged.id from p cross join lateral (
+        select merged.id, merged.period_end from p cross join lateral (
           select r.id, r.period_end from rebates r where ${recordConditions(filter)}
           order by ${order} limit ${sql.placeholder('reach')}::integer
         ) merged
-        order by ${order} offset ${sql.placeholder('offset')}::integer limit ${sql.placeholder('limit')}::integer
+        order by ${order} offset ${sql.placeholder('offset')}::integer limit ${sql.placeholder('read')}::integer
       )
       ${pageRecords(estimate)}`,
-    { ...listedUidValues(uids), ...periodValues(filter), reach: offset + limit, offset, limit },
+    {
+      ...listedUidValues(uids),
+      ...periodValues(filter),
+      reach: offset + read,
+      offset,
+      read,
+      limit: page.limit,
+    },
   );
   return pageOf(found, total);
 }
@@ -256,6 +272,7 @@ interface PageText {
   records: number;
   records_json: string;
   last_id: string | null;
+  more: boolean;
 }
 
 /** A page read with the UIDs' counts in the same statement: the list's total, and for a walk whether the cursor is one the member sees. */
@@ -268,24 +285,37 @@ const pageOf = (found: PageText | undefined, total: number): RebateListPage => (
   recordsJson: found?.records_json ?? '[]',
   records: Number(found?.records ?? 0),
   lastId: found?.last_id ?? null,
+  more: found?.more === true,
   total,
 });
 
 /**
- * The page's records with their amounts, from the ids a `page` CTE chose (and the `rate` CTE): a
- * completed record's payment, a pending one's estimate, nothing for a failed one. One row: the records
- * as the answer's JSON array (row_to_json writes no spaces, the keys in the select's order, strings
- * escaped as JSON.stringify escapes them), their number and the last one's id.
+ * The values of a page's sizes: the page holds `limit` records, its statement reads `read` (one more,
+ * which says whether a record follows the page).
+ */
+const readValues = (limit: number) => ({ limit, read: limit + 1 });
+
+/**
+ * The page's records with their amounts, from the ids (and period ends) a `page` CTE chose, the page's
+ * `limit` newest of them (and the `rate` CTE): a completed record's payment, a pending one's estimate,
+ * nothing for a failed one. One row: the records as the answer's JSON array (row_to_json writes no
+ * spaces, the keys in the select's order, strings escaped as JSON.stringify escapes them), their
+ * number, the last one's id, and whether `page` chose a record past them (`more`: it reads one more
+ * than the page holds, so a full page that ends the list is told from one that does not).
  */
 function pageRecords(estimate: EstimateSql) {
   return sql`
       select count(*)::integer as records,
         coalesce('[' || string_agg(w.record, ',' order by w.period_end desc, w.id desc) || ']', '[]')
           as records_json,
-        (array_agg(w.id::text order by w.period_end, w.id))[1] as last_id
+        (array_agg(w.id::text order by w.period_end, w.id))[1] as last_id,
+        (select count(*) from page) > ${sql.placeholder('limit')}::integer as more
       from (
         select r.id, r.period_end, row_to_json(rec)::text as record
-        from page join rebates r on r.id = page.id
+        from (
+          select page.id from page
+          order by page.period_end desc, page.id desc limit ${sql.placeholder('limit')}::integer
+        ) kept join rebates r on r.id = kept.id
         left join rate on rate.plat_id = r.plat_id
         left join referrals rf on rf.plat_id = r.plat_id and rf.uid = r.uid
         cross join lateral (
@@ -345,19 +375,19 @@ async function selectRecordsAfter(
         where c.id = ${sql.placeholder('after')}::bigint and ${seenRecord('c')}
       ),
       page as (
-        select merged.id from p cross join cursor_record cross join lateral (
+        select merged.id, merged.period_end from p cross join cursor_record cross join lateral (
           select r.id, r.period_end from rebates r
           where ${recordConditions(filter)}
             and (r.period_end, r.id) < (cursor_record.period_end, cursor_record.id)
-          order by period_end desc, id desc limit ${sql.placeholder('limit')}::integer
+          order by period_end desc, id desc limit ${sql.placeholder('read')}::integer
         ) merged
-        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('limit')}::integer
+        order by merged.period_end desc, merged.id desc limit ${sql.placeholder('read')}::integer
       )
-      select w.records, w.records_json, w.last_id,
+      select w.records, w.records_json, w.last_id, w.more,
         (select coalesce(sum(p.records), 0) from p)::text as total,
         exists (select 1 from cursor_record) as cursor_seen
       from (${pageRecords(estimate)}) w`,
-    { ...countedUidValues(filter), after: page.after, limit: page.limit },
+    { ...countedUidValues(filter), after: page.after, ...readValues(page.limit) },
   );
   return found;
 }

@@ -152,8 +152,9 @@ export async function rebateRecordsJson(
       { messageKey: 'rebatePageTooDeep' },
     );
   }
-  // A full page may have more after it; a short one ends the list.
-  const next = list.records === query.pageSize ? list.lastId : null;
+  // The page's last record when a record follows it (the statement read one more): the page that ends
+  // the list, full or not, has none, so a walk ends on its last records without asking for an empty page.
+  const next = list.more ? list.lastId : null;
   // RebatePage's keys in its order, as JSON.stringify writes them (the numbers are integers).
   return `{"records":${list.recordsJson},"total":${list.total},"page":${query.page},"pageSize":${query.pageSize},"next":${next === null ? 'null' : JSON.stringify(next)}}`;
 }

@@ -148,13 +148,20 @@ it('reads page 1 and a page after a cursor in one statement each, the UIDs and t
       selectRebateList(ctx.db, filter, { offset: 0, limit: 4 }, estimate),
     );
     if (first === 'cursorNotSeen') throw new Error('no cursor was given');
-    expect([first.total, first.records, firstSent]).toEqual([10, 4, 1]);
+    // The statement reads a fifth record to tell that one follows (more), and answers four.
+    expect([first.total, first.records, first.more, firstSent]).toEqual([10, 4, true, 1]);
     const after = Number(rowsOfPage(first)[3]?.id);
     const [next, nextSent] = await sent(() =>
       selectRebateList(ctx.db, filter, { after, limit: 4 }, estimate),
     );
     if (next === 'cursorNotSeen') throw new Error('the cursor was refused');
-    expect([next.total, next.records, nextSent]).toEqual([10, 4, 1]);
+    expect([next.total, next.records, next.more, nextSent]).toEqual([10, 4, true, 1]);
+    // The last two records after the eighth: the page that ends the list says so in the same statement.
+    const [tail, tailSent] = await sent(() =>
+      selectRebateList(ctx.db, filter, { after: Number(rowsOfPage(next).at(-1)?.id), limit: 2 }, estimate),
+    );
+    if (tail === 'cursorNotSeen') throw new Error('the cursor was refused');
+    expect([tail.records, tail.more, tailSent]).toEqual([2, false, 1]);
     // The end of the walk: no record after the oldest, and the cursor is seen (not refused).
     const oldest =
       Number(rowsOfPage(next).at(-1)?.id) &&
@@ -164,7 +171,10 @@ it('reads page 1 and a page after a cursor in one statement each, the UIDs and t
     const [end, endSent] = await sent(() =>
       selectRebateList(ctx.db, filter, { after: last, limit: 4 }, estimate),
     );
-    expect([end, endSent]).toEqual([{ recordsJson: '[]', records: 0, lastId: null, total: 10 }, 1]);
+    expect([end, endSent]).toEqual([
+      { recordsJson: '[]', records: 0, lastId: null, more: false, total: 10 },
+      1,
+    ]);
     // A record the member does not see is refused in that one statement too.
     const [refused, refusedSent] = await sent(() =>
       selectRebateList(ctx.db, { ...filter, userId: userId + 100_000 }, { after: last, limit: 4 }, estimate),

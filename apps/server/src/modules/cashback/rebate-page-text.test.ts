@@ -182,7 +182,8 @@ it('sends the ordinary list pages (20, filtered, by number) as the records of th
       total: listed.length,
       page,
       pageSize: 20,
-      next: listed[page * 20 - 1]?.id ?? null,
+      // The page's last record when a record follows it.
+      next: listed.length > page * 20 ? (listed[page * 20 - 1]?.id ?? null) : null,
     };
     expect(answer.body).toBe(JSON.stringify({ state: 0, message: 'OK', content: expected }));
     expect(content.records).toHaveLength(20);

@@ -130,6 +130,56 @@ describe('seeRebateData pages by number deep in a long list', () => {
     expect(await as({ page: REACH / PAGE_SIZE, pageSize: PAGE_SIZE })).toEqual(before);
   });
 
+  it('answers a walk by cursor past page 10,000 (the page number is only shown), and bounds a page by number', async () => {
+    const ids = await allIds();
+    // Page 10,001 of 20 lies past 200,000 records: the walk's page number, read after its cursor.
+    const walked = await as({ page: 10_001, pageSize: 20, after: ids[99] });
+    expect(walked.state).toBe(0);
+    expect(walked.content).toMatchObject({ page: 10_001, pageSize: 20, total: RECORDS, next: ids[119] });
+    expect(idsOf(walked)).toEqual(ids.slice(100, 120));
+    // The largest page number a walk can name, and the walk's last page: no next after the oldest.
+    const far = await as({ page: Number.MAX_SAFE_INTEGER, pageSize: 20, after: ids[RECORDS - 21] });
+    expect(far.state).toBe(0);
+    expect(far.content).toMatchObject({ page: Number.MAX_SAFE_INTEGER, next: null });
+    expect(idsOf(far)).toEqual(ids.slice(RECORDS - 20));
+    // By number the cap stays: page 10,001 is refused as bad input, naming the page, in each language;
+    // the last page the cap allows is answered (past the list: no records, no next).
+    const messages = new Set<string>();
+    for (const lang of ['en', 'zh', 'ko']) {
+      const refused = await as({ page: 10_001, pageSize: 20 }, lang);
+      expect(refused.state, lang).toBe(State.ValidationFailed);
+      expect(refused.message).toMatch(/^page[:：]/);
+      messages.add(refused.message);
+    }
+    expect(messages.size).toBe(3);
+    expect((await as({ page: 10_000, pageSize: 100 })).content).toMatchObject({
+      records: [],
+      total: RECORDS,
+      next: null,
+    });
+    // Malformed or huge page numbers, with a cursor or without: refused as bad input, never a 500.
+    for (const page of [Number.MAX_SAFE_INTEGER + 2, 1e300, '9'.repeat(40), '1e400', -1, 0, 1.5, 'abc']) {
+      for (const after of [undefined, ids[99]]) {
+        const response = await call(
+          ctx,
+          '/elex/user/seeRebateData',
+          { page, pageSize: 20, after },
+          { token: member },
+        );
+        const refused = await response.json();
+        const label = `page ${page} after ${after}`;
+        expect(response.statusCode, label).toBeLessThan(500);
+        expect(refused.state, label).toBe(State.ValidationFailed);
+        expect(refused.message, label).toMatch(/^page[:：]/);
+      }
+    }
+    // 2^31 by number is refused by the cap; with a cursor it is a page number like any other.
+    expect((await as({ page: 2_147_483_648, pageSize: 20 })).state).toBe(State.ValidationFailed);
+    const wide = await as({ page: 2_147_483_648, pageSize: 20, after: ids[99] });
+    expect(wide.state).toBe(0);
+    expect(wide.content.page).toBe(2_147_483_648);
+  });
+
   it('decides by the total the filters let through', async () => {
     // The newest 3,000 hours: a page REACH deep now touches the oldest REACH records of that list.
     const firstDay = new Date(START + (RECORDS - 3000) * HOUR_MS).toISOString().slice(0, 10);

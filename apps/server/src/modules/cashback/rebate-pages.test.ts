@@ -123,7 +123,12 @@ describe('seeRebateData pages at every size', () => {
           const answer = await as('/elex/user/seeRebateData', { ...filter, page, pageSize });
           expect(answer.state).toBe(0);
           expect(answer.content.total).toBe(want.length);
-          seen.push(...answer.content.records.map((record: { id: string }) => record.id));
+          const ids = answer.content.records.map((record: { id: string }) => record.id);
+          seen.push(...ids);
+          // `next` exactly when a record follows the page, whichever end the page was read from.
+          expect(answer.content.next, `page ${page} of ${pageSize}`).toBe(
+            page * pageSize < want.length ? ids.at(-1) : null,
+          );
         }
         expect(seen).toEqual(want.map((row) => row.id));
       }
@@ -137,21 +142,57 @@ describe('seeRebateData pages at every size', () => {
       for (const pageSize of [1, 3, 7, 100]) {
         const seen: string[] = [];
         let after: string | undefined;
+        let asked = 0;
         for (let step = 0; step <= want.length + 1; step += 1) {
           const answer = await as('/elex/user/seeRebateData', { ...filter, pageSize, after });
+          asked += 1;
           expect(answer.state).toBe(0);
           expect(answer.content.total).toBe(want.length);
           const ids = answer.content.records.map((record: { id: string }) => record.id);
           seen.push(...ids);
-          // A full page names its last record to go on from; a short one ends the walk.
-          expect(answer.content.next).toBe(ids.length === pageSize ? ids.at(-1) : null);
+          // A page names its last record to go on from exactly when a record follows it.
+          expect(answer.content.next).toBe(seen.length < want.length ? ids.at(-1) : null);
           after = answer.content.next ?? undefined;
           if (!after) break;
         }
         expect(seen).toEqual(want.map((row) => row.id));
+        // The walk ends on its last records, never on an empty page asked for after them.
+        expect(asked).toBe(Math.ceil(want.length / pageSize));
       }
     },
   );
+
+  it('gives `next` exactly when a record follows: two full pages end on the second, by number and by cursor', async () => {
+    const want = (await expected({ platId: BITGET })).map((row) => row.id);
+    // Two exchanges' UIDs: A's 16 and B's 8 records.
+    expect(want).toHaveLength(24);
+    const page = (body: object) =>
+      as('/elex/user/seeRebateData', { platId: BITGET, ...body }).then((answer) => {
+        expect(answer.state, JSON.stringify(body)).toBe(0);
+        return {
+          ids: answer.content.records.map((record: { id: string }) => record.id),
+          next: answer.content.next,
+        };
+      });
+    // Exactly two full pages of 12: page 2 (by number, read from the newest end) ends the list.
+    expect(await page({ page: 1, pageSize: 12 })).toEqual({ ids: want.slice(0, 12), next: want[11] });
+    expect(await page({ page: 2, pageSize: 12 })).toEqual({ ids: want.slice(12), next: null });
+    // By cursor: the page after page 1's last record is full and ends the list.
+    expect(await page({ page: 2, pageSize: 12, after: want[11] })).toEqual({
+      ids: want.slice(12),
+      next: null,
+    });
+    // Three full pages of 8: page 3 is read from the oldest end and ends the list; page 2 does not.
+    expect(await page({ page: 2, pageSize: 8 })).toEqual({ ids: want.slice(8, 16), next: want[15] });
+    expect(await page({ page: 3, pageSize: 8 })).toEqual({ ids: want.slice(16), next: null });
+    // The whole list as one full first page (the first page's own statement): no next.
+    expect(await page({ pageSize: 24 })).toEqual({ ids: want, next: null });
+    // A page followed by one record names its last record; the page of that one record ends the list.
+    expect(await page({ pageSize: 23 })).toEqual({ ids: want.slice(0, 23), next: want[22] });
+    expect(await page({ page: 2, pageSize: 23 })).toEqual({ ids: want.slice(23), next: null });
+    expect(await page({ pageSize: 23, after: want[22] })).toEqual({ ids: want.slice(23), next: null });
+    expect(await page({ pageSize: 22, after: want[0] })).toEqual({ ids: want.slice(1, 23), next: want[22] });
+  });
 
   it("refuses a cursor that is another member's record, and names a cursor that is not a record id", async () => {
     // The stranger has a UID and a record of their own, so their list is read from the cursor on.
