@@ -8,7 +8,13 @@ import { clearExchangeDictionary } from '../../shared/exchanges/exchange-diction
 import { toast } from '../../shared/ui/toast';
 import { renderAt, resizeTo } from '../../test/helpers';
 import RecordsPage from './records-page';
-import { adjustmentRecord, pagesOf, rebateRecord, stubCashbackServer } from './testing/stub-cashback-server';
+import {
+  adjustmentRecord,
+  nextOf,
+  pagesOf,
+  rebateRecord,
+  stubCashbackServer,
+} from './testing/stub-cashback-server';
 
 vi.mock('../../shared/download-csv', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../shared/download-csv')>()),
@@ -351,8 +357,11 @@ describe('/mypage/records', () => {
       rebates: (body) => {
         const pending = all.slice(left);
         const from = body.after === undefined ? 0 : all.findIndex((record) => record.id === body.after) + 1;
-        const records = all.slice(Math.max(from, left)).slice(0, body.pageSize ?? 20);
-        return body.after === undefined ? pagesOf(pending)(body) : { records, total: pending.length };
+        const rest = all.slice(Math.max(from, left));
+        const records = rest.slice(0, body.pageSize ?? 20);
+        return body.after === undefined
+          ? pagesOf(pending)(body)
+          : { records, total: pending.length, next: nextOf(records, rest.length > records.length) };
       },
     });
     const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
@@ -369,6 +378,58 @@ describe('/mypage/records', () => {
     await userEvent.click(next());
     await screen.findByText('U80');
     expect(screen.getByText('U99')).toBeInTheDocument();
+  });
+
+  it('follows `next` alone: on past the count’s last page while the server names a next, and stops on a full page without one', async () => {
+    // 80 records by the count (four pages of 20); the server reads one more than a page and finds an
+    // older record imported since it counted: page 4 is full and names a next, page 5 holds that one.
+    const all = Array.from({ length: 81 }, (_, index) => rebateRecord({ uid: `U${index}` }));
+    stubCashbackServer({ rebates: (body) => ({ ...pagesOf(all)(body), total: 80 }) });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const next = () => within(pager()).getByRole('button', { name: t('cashback.next') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    for (const uid of ['U20', 'U40', 'U60']) {
+      await userEvent.click(next());
+      await screen.findByText(uid);
+    }
+    await waitFor(() => expect(next()).toBeEnabled());
+    await userEvent.click(next());
+    await screen.findByText('U80');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 5, pages: 5 }))).toBeInTheDocument();
+    expect(next()).toBeDisabled();
+  });
+
+  it('ends the pager on a full last page whose `next` is null, and the export without asking for an empty page', async () => {
+    // Exactly two export pages, and exactly three pages of 20 on screen.
+    const warned = vi.spyOn(toast, 'warning');
+    const all = Array.from({ length: 2 * CASHBACK.exportPageSize }, (_, index) =>
+      rebateRecord({ uid: `U${index}` }),
+    );
+    const server = stubCashbackServer({
+      rebates: (body) => pagesOf(body.pageSize === 20 ? all.slice(0, 60) : all)(body),
+    });
+    const pager = () => screen.getByRole('navigation', { name: t('cashback.paging') });
+    const next = () => within(pager()).getByRole('button', { name: t('cashback.next') });
+    renderAt(<RecordsPage />, '/mypage/records');
+    await screen.findByText('U0');
+    await userEvent.click(next());
+    await screen.findByText('U20');
+    await userEvent.click(next());
+    await screen.findByText('U40');
+    expect(within(pager()).getByText(t('cashback.pageOf', { page: 3, pages: 3 }))).toBeInTheDocument();
+    expect(next()).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: t('cashback.exportCsv') }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalled());
+    expect(downloadedCsv().lines).toHaveLength(1 + 2 * CASHBACK.exportPageSize);
+    const exportCalls = server
+      .requests('/elex/user/seeRebateData')
+      .filter((body) => body.pageSize === CASHBACK.exportPageSize)
+      .map((body) => body.after);
+    expect(exportCalls).toEqual([undefined, all[CASHBACK.exportPageSize - 1]?.id]);
+    expect(warned).not.toHaveBeenCalled();
+    warned.mockRestore();
   });
 
   it('exports every record, page after page up to the total, with the failure reason', async () => {
@@ -534,7 +595,7 @@ describe('/mypage/records', () => {
       rebates: (body) => {
         const page = pagesOf(all)(body);
         return body.pageSize === CASHBACK.exportPageSize
-          ? { records: page.records.slice(10), total: 150 }
+          ? { ...page, records: page.records.slice(10), total: 150 }
           : page;
       },
     });

@@ -1,4 +1,11 @@
-import { API, RebatePageSchema, RebatePageTooDeepSchema, type RebateQuery, State } from '@elex/contract';
+import {
+  API,
+  CASHBACK,
+  RebatePageSchema,
+  RebatePageTooDeepSchema,
+  type RebateQuery,
+  State,
+} from '@elex/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiCall } from '../../../shared/api/api-client';
@@ -21,10 +28,16 @@ export const isCursorRefusal = (error: unknown) =>
 const isWalkRefusal = (error: unknown) => isCursorRefusal(error) || isPageTooDeep(error);
 
 /**
+ * Whether a page number is past what a page by number may ask (`CASHBACK.pageCap`): a walk by cursor
+ * goes on past it (the number is then only shown), but cannot be asked again by number there.
+ */
+const pastPageCap = (page: unknown) => Number(page ?? 1) > CASHBACK.pageCap;
+
+/**
  * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
  * cursor is asked for again by its number (what `page` says), so the pager is never stuck on it, and
- * the refusal shows no toast; a page number refused as too deep fails without one either: the pager
- * goes back to page 1 (useRebatePager).
+ * the refusal shows no toast; a page number refused as too deep fails without one either, and so does
+ * a refused cursor past the page numbers' cap: the pager goes back to page 1 (useRebatePager).
  */
 const rebateRecordsQuery = (query: RebateQuery) =>
   queryOptions({
@@ -33,7 +46,7 @@ const rebateRecordsQuery = (query: RebateQuery) =>
       try {
         return await fetchRebatePage(query, query.after === undefined ? isPageTooDeep : isWalkRefusal);
       } catch (error) {
-        if (query.after === undefined || !isCursorRefusal(error)) throw error;
+        if (query.after === undefined || !isCursorRefusal(error) || pastPageCap(query.page)) throw error;
         const { after: _refused, ...byNumber } = query;
         return fetchRebatePage(byNumber, isPageTooDeep);
       }
@@ -77,18 +90,22 @@ export function useRebatePager(filter: Omit<RebateQuery, 'page' | 'pageSize' | '
     }),
   );
   // A page number the server finds too deep (asked by number after a refused cursor, or with no cursor
-  // known): back to page 1 with the same filters, as a new walk, rather than an error (issue 14).
-  if (current.page !== 1 && records.isError && isPageTooDeep(records.error)) {
+  // known), or a refused cursor past the page numbers' cap (no number to ask by): back to page 1 with
+  // the same filters, as a new walk, rather than an error (issue 14).
+  if (
+    current.page !== 1 &&
+    records.isError &&
+    (isPageTooDeep(records.error) || (pastPageCap(current.page) && isCursorRefusal(records.error)))
+  ) {
     setWalk({ list, page: 1, cursors: [] });
   }
 
-  // Whether a page follows the one shown: its `next`, unless the count says this page is the last (a
-  // full last page carries a `next` too). Unknown (null) while the page loads: "next" waits for the
-  // cursor rather than ask by number. The walk knows better than the count when records arrived or
-  // settled under it: the list can end before the count's last page or go on after it.
+  // Whether a page follows the one shown: its `next`, which the server gives exactly when a record
+  // follows the page (a full last page has none). Unknown (null) while the page loads: "next" waits
+  // for the cursor rather than ask by number. The walk knows better than the count when records
+  // arrived or settled under it: the list can end before the count's last page or go on after it.
   const shown = records.isPlaceholderData ? undefined : records.data;
-  const hasNext =
-    shown === undefined ? null : shown.next !== null && current.page !== Math.ceil(shown.total / pageSize);
+  const hasNext = shown === undefined ? null : shown.next !== null;
 
   const onPage = (page: number) => {
     // The cursors of the pages up to the one asked for stay; those past it belonged to a walk undone.

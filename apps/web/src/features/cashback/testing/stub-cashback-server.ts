@@ -58,28 +58,32 @@ export function adjustmentRecord(overrides: Partial<AdjustmentRecord> = {}): Adj
 }
 
 type Page<T> = { records: T[]; total: number };
+/** A page of records as seeRebateData answers it: `next` names its last record when one follows. */
+type RebateAnswer = Page<RebateRecord> & { next: string | null };
 /** An answer refusing the call: its state and message, and the content some refusals carry. */
 type Refusal = { refused: { state: number; msg: string; content?: unknown } };
 type Body = Record<string, unknown> & { page?: number; pageSize?: number; after?: string };
 
 /**
  * Serves a list the way the server pages it: `page` and `pageSize` from the request, or the records
- * after the one `after` names; total of all.
+ * after the one `after` names; total of all; `next` the page's last record exactly when a record
+ * follows it (the server reads one more than the page holds), so a full last page has none.
  */
 export function pagesOf<T extends { id: string }>(all: readonly T[]) {
-  return (body: Body): Page<T> => {
+  return (body: Body): Page<T> & { next: string | null } => {
     const pageSize = body.pageSize ?? 20;
     const start =
       body.after === undefined
         ? ((body.page ?? 1) - 1) * pageSize
         : all.findIndex((record) => record.id === body.after) + 1;
-    return { records: all.slice(start, start + pageSize), total: all.length };
+    const records = all.slice(start, start + pageSize);
+    return { records, total: all.length, next: nextOf(records, start + pageSize < all.length) };
   };
 }
 
-/** The server's `next`: the last record of a full page, null after a short one. */
-function nextOf(records: readonly { id: string }[], body: Body): string | null {
-  return records.length === (body.pageSize ?? 20) ? (records.at(-1)?.id ?? null) : null;
+/** The server's `next`: the page's last record when a record follows it, else null. */
+export function nextOf(records: readonly { id: string }[], more: boolean): string | null {
+  return more ? (records.at(-1)?.id ?? null) : null;
 }
 
 /**
@@ -87,7 +91,7 @@ function nextOf(records: readonly { id: string }[], body: Body): string | null {
  * request's body; every request body is kept, per path, for assertions.
  */
 export function stubCashbackServer(answers: {
-  rebates?: (body: Body) => Page<RebateRecord> | Refusal;
+  rebates?: (body: Body) => RebateAnswer | Refusal;
   rewards?: (body: Body) => Page<RewardRecord>;
   /** Our team's corrections; none unless given. */
   adjustments?: (body: Body) => Page<AdjustmentRecord>;
@@ -107,14 +111,8 @@ export function stubCashbackServer(answers: {
         if ('refused' in answer) {
           return envelope(answer.refused.content ?? null, answer.refused.state, answer.refused.msg);
         }
-        const { records, total } = answer;
-        return envelope({
-          records,
-          total,
-          page: body.page ?? 1,
-          pageSize: body.pageSize ?? 20,
-          next: nextOf(records, body),
-        });
+        const { records, total, next } = answer;
+        return envelope({ records, total, page: body.page ?? 1, pageSize: body.pageSize ?? 20, next });
       }
       if (path === '/elex/user/seeRewardData' && answers.rewards) {
         const { records, total } = answers.rewards(body);
