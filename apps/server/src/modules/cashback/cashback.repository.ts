@@ -475,7 +475,6 @@ export async function insertSettledPage(
         left join credited c on c.uid = p.uid and p.status = 'completed' and p.amount_micro > 0
         where p.n > ${query.from} and p.n <= ${query.to}
         order by p.id
-        on conflict (plat_id, uid, period_start, period_end) do nothing
         returning 1
       )
       select count(*) as stored from stored`),

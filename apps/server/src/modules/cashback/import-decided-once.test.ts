@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
@@ -216,6 +216,52 @@ describe('a figures file decided once', () => {
     expect(
       statements.filter((text) => /insert into settlement_page/.test(text) && /rebate_import/.test(text)),
     ).toEqual([]);
+    expect(await checkAllInvariants(ctx.db)).toEqual([]);
+  });
+
+  it('stops, storing and paying nothing, when a page finds one of its keys stored meanwhile', async () => {
+    ctx.clock.set(new Date('2026-10-20T12:00:00Z'));
+    const day = (daysAgo: number) => new Date(Date.UTC(2026, 9, 20) - daysAgo * DAY_MS);
+    const uids = Array.from({ length: 3 }, () => nextUid('SM'));
+    await ingestReferrals(
+      ctx.deps,
+      BITGET,
+      uids.map((uid) => ({ uid, registeredAt: new Date(ctx.clock.now().getTime() - 400 * DAY_MS) })),
+      { kind: 'csv', label: 'roster.csv' },
+      { settle: false },
+    );
+    const csv = Buffer.from(
+      [
+        'uid,period_start,period_end,trading_volume,fee,commission',
+        ...uids.flatMap((uid) =>
+          [3, 4].map((n) => `${uid},${day(n).toISOString()},${day(n - 1).toISOString()},100,2,1`),
+        ),
+        '',
+      ].join('\n'),
+    );
+    const before = await ctx.db.select().from(rebates).where(inArray(rebates.uid, uids));
+    expect(before).toEqual([]);
+    // No path stores a record of an exchange while its import holds the ledger lock: the clash is made
+    // by hand, in the import's transaction, just before the page's records are stored.
+    const attempt = ctx.db.transaction(async (tx) => {
+      const execute = tx.execute.bind(tx);
+      Object.assign(tx, {
+        execute: async (query: Parameters<typeof execute>[0]) => {
+          const text = typeof query === 'string' ? query : dialect.sqlToQuery(query.getSQL()).sql;
+          if (/^\s*with credited as/.test(text)) {
+            await execute(sql`
+              insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
+                commission_micro, source, source_label, created_at)
+              select ${BITGET}, uid, period_start, period_end, 1, 1, 1, 'api', 'meanwhile', now()
+              from rebate_import_by_uid order by n desc limit 1`);
+          }
+          return execute(query);
+        },
+      });
+      return importRebateFile(tx, ctx.deps, BITGET, csv, { kind: 'csv', label: 'clash.csv' });
+    });
+    await expect(attempt).rejects.toThrow('a rebate record of the same period was stored during the import');
+    expect(await ctx.db.select().from(rebates).where(inArray(rebates.uid, uids))).toEqual([]);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
   });
 });
