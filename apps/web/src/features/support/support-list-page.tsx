@@ -64,7 +64,8 @@ export default function SupportListPage() {
             <tbody>
               {requests.data.records.map((request) => (
                 <tr key={request.id}>
-                  <td>
+                  {/* The title wraps: unbroken, a long zh or ko kind pushed the last column out of a 1024 px view. */}
+                  <td className="wrap">
                     <Link to={supportRequestHref(request.id)}>{title(request)}</Link>
                   </td>
                   <td>{about(request)}</td>
