@@ -12,6 +12,15 @@ function hasPgErrorCode(error: unknown, code: string): boolean {
 /** 23505: a unique index refused the row (a race another request won). */
 export const isUniqueViolation = (error: unknown) => hasPgErrorCode(error, '23505');
 
+/** The constraint a refused row broke, as the server named it, on the error or down its `cause` chain. */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    const constraint = (cause as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+  }
+  return undefined;
+}
+
 /**
  * Data exceptions a value from outside causes: too long for its column (22001), out of a number's
  * range (22003), a date or time the database cannot read or hold (22007, 22008), text it cannot

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
-import { isLockTimeout, isUniqueViolation } from '../../db/pg-errors.js';
+import { isLockTimeout, isUniqueViolation, violatedConstraint } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { activeInvitersOf } from '../auth/auth.service.js';
 import { creditStampOf, liveOwnersOf } from '../bindings/uid-owners.js';
@@ -137,7 +137,10 @@ export async function storeSettledRows(
     // the import stops as the count check below would have stopped it.
     const stored = await insertSettledPage(tx, { platId: partner.platId, ...staged, journals, at }).catch(
       (error: unknown) => {
-        if (isUniqueViolation(error)) throw new Error(STORED_MEANWHILE, { cause: error });
+        // The natural key only: a clash on the id (a sequence set back by a restore) is another fault.
+        if (isUniqueViolation(error) && violatedConstraint(error) === 'rebates_natural_key_unique') {
+          throw new Error(STORED_MEANWHILE, { cause: error });
+        }
         throw error;
       },
     );
