@@ -25,6 +25,22 @@ export function answerKind<V>(name: string, max: number): AnswerKind<V> {
   return { name, max };
 }
 
+/**
+ * `load()`'s answer about `member`, kept under `key` (the member's id unless given) while `answers` is
+ * on, and read from the database every time when it is off (MEMBER_CACHE=off, operator commands).
+ */
+export function keptForMember<V>(
+  answers: MemberAnswers | undefined,
+  kind: AnswerKind<V>,
+  member: number,
+  load: () => Promise<V>,
+  key: string = String(member),
+): Promise<V> {
+  const kept = answers?.of(kind);
+  if (!kept) return load();
+  return kept.read(key, async () => ({ member, value: await load() }));
+}
+
 /** The member an answer belongs to, and the answer. */
 export interface Owned<V> {
   member: number;

@@ -13,7 +13,7 @@ import {
   WITHDRAWAL,
 } from '@elex/contract';
 import type { Executor, Transaction } from '../../db/client.js';
-import { answerKind } from '../../db/member-answers.js';
+import { answerKind, keptForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { recordInvitation } from '../invites/invite-rewards.js';
@@ -505,12 +505,7 @@ const SETTINGS = answerKind<Settings>('settings', 20_000);
  * users trigger of migration 0051 notifies on the consent, the e-mail and a deletion).
  */
 export async function getSettings(deps: AppDeps, member: Member): Promise<Settings> {
-  const kept = deps.memberAnswers?.of(SETTINGS);
-  if (!kept) return readSettings(deps, member);
-  return kept.read(String(member.userId), async () => ({
-    member: member.userId,
-    value: await readSettings(deps, member),
-  }));
+  return keptForMember(deps.memberAnswers, SETTINGS, member.userId, () => readSettings(deps, member));
 }
 
 async function readSettings(deps: AppDeps, member: Member): Promise<Settings> {
@@ -556,13 +551,9 @@ const PROFILE = answerKind<StoredProfile>('profile', 20_000);
  * a deletion or suspension, the points_entries trigger on every points or XME entry.
  */
 export async function getProfile(deps: AppDeps, member: Member): Promise<Profile> {
-  const kept = deps.memberAnswers?.of(PROFILE);
-  const stored = kept
-    ? await kept.read(String(member.userId), async () => ({
-        member: member.userId,
-        value: await readProfile(deps, member),
-      }))
-    : await readProfile(deps, member);
+  const stored = await keptForMember(deps.memberAnswers, PROFILE, member.userId, () =>
+    readProfile(deps, member),
+  );
   return {
     ...stored.shown,
     withdrawalLockedUntil: activeLock(stored.withdrawalLockedUntil, deps.clock.now())?.toISOString() ?? null,

@@ -10,7 +10,7 @@ import {
   utcDay,
 } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
-import { answerKind } from '../../db/member-answers.js';
+import { answerKind, keptForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
@@ -45,9 +45,7 @@ const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
  * migration 0028_member_notify).
  */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
-  const kept = deps.memberAnswers?.of(MY_INFO);
-  if (!kept) return readMyInfo(deps, userId);
-  return kept.read(String(userId), async () => ({ member: userId, value: await readMyInfo(deps, userId) }));
+  return keptForMember(deps.memberAnswers, MY_INFO, userId, () => readMyInfo(deps, userId));
 }
 
 async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {

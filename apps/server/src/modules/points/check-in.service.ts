@@ -1,7 +1,7 @@
 import { type SignHistory, type SignResult, utcDay } from '@elex/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once.js';
-import { answerKind } from '../../db/member-answers.js';
+import { answerKind, keptForMember } from '../../db/member-answers.js';
 import { queryPrepared } from '../../db/prepared.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -27,12 +27,13 @@ const SIGNED_ON = answerKind<boolean>('isSignTody', 20_000);
  */
 export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
   const day = utcDay(deps.clock.now());
-  const kept = deps.memberAnswers?.of(SIGNED_ON);
-  if (!kept) return checkedIn(deps, userId, day);
-  return kept.read(`${userId}:${day}`, async () => ({
-    member: userId,
-    value: await checkedIn(deps, userId, day),
-  }));
+  return keptForMember(
+    deps.memberAnswers,
+    SIGNED_ON,
+    userId,
+    () => checkedIn(deps, userId, day),
+    `${userId}:${day}`,
+  );
 }
 
 async function checkedIn(deps: AppDeps, userId: number, day: string): Promise<boolean> {
