@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { DECIMAL_PATTERN, DECIMALS, toScaled, VIP_RULES } from './catalog.js';
 import { ExchangeMarkSchema, exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { PayoutSummarySchema } from './payouts.js';
 import { isAllowedAppLink, isCalendarDay, strictIdSchema } from './rules.js';
 import { referralCodeSchema, SIGNUP_PROBLEMS, signupUrlTemplateSchema } from './signup-links.js';
@@ -18,8 +19,7 @@ const fail = (key: MessageKey) => ({ error: key });
 const usdt = z.string();
 const isoTime = z.string();
 
-const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
-const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
+const pageSize = pageSizeSchema();
 const idSchema = strictIdSchema;
 
 /** A page of rows: the rows, how many match, which page. */
@@ -116,8 +116,8 @@ export const SearchMembersRequestSchema = z
   .object({
     query: z.string().trim().max(200).default(''),
     suspendedOnly: z.boolean().default(false),
-    page: pageSchema,
-    pageSize: pageSizeSchema,
+    page: pageNumberSchema,
+    pageSize,
   })
   .refine((request) => request.suspendedOnly || request.query.length > 0, {
     error: 'requiredInformation',
@@ -184,8 +184,8 @@ export type MemberDetail = z.infer<typeof MemberDetailSchema>;
 // account's balance after the line.
 export const MemberLedgerRequestSchema = z.object({
   userId: idSchema,
-  page: pageSchema,
-  pageSize: pageSizeSchema,
+  page: pageNumberSchema,
+  pageSize,
 });
 export const LedgerEntrySchema = z.object({
   lineId: z.number().int(),
@@ -569,7 +569,7 @@ export const ImportResultSchema = z.object({
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
 // /elex/admin/importRuns {page, pageSize}: uploads, newest first.
-export const PageRequestSchema = z.object({ page: pageSchema, pageSize: pageSizeSchema });
+export const PageRequestSchema = z.object({ page: pageNumberSchema, pageSize });
 export type PageRequest = z.input<typeof PageRequestSchema>;
 export const ImportRunSchema = z.object({
   id: z.number().int(),
@@ -663,8 +663,8 @@ export type SyncRunList = z.infer<typeof SyncRunListSchema>;
 // /elex/admin/withdrawalQueue {status?, page, pageSize}: oldest first (pending by default).
 export const WithdrawalQueueRequestSchema = z.object({
   status: z.enum(WITHDRAWAL_STATUSES).default('pending'),
-  page: pageSchema,
-  pageSize: pageSizeSchema,
+  page: pageNumberSchema,
+  pageSize,
 });
 export type WithdrawalQueueRequest = z.input<typeof WithdrawalQueueRequestSchema>;
 
@@ -845,8 +845,8 @@ export type UpdateTaskDefinitionRequest = z.input<typeof UpdateTaskDefinitionReq
 export const AuditLogRequestSchema = z.object({
   action: z.string().trim().max(64).optional(),
   target: z.string().trim().max(200).optional(),
-  page: pageSchema,
-  pageSize: pageSizeSchema,
+  page: pageNumberSchema,
+  pageSize,
 });
 export type AuditLogRequest = z.input<typeof AuditLogRequestSchema>;
 export const AuditEntrySchema = z.object({

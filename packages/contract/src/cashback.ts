@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { CASHBACK } from './constants.js';
+import { CASHBACK, PAGING } from './constants.js';
 import { exchangeUidSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { isCalendarDay, PLAT_ID_MAX, polygonAddressSchema, xmeUidSchema } from './rules.js';
 
 /**
@@ -129,8 +130,7 @@ export const RebateRecordSchema = z.object({
 });
 export type RebateRecord = z.infer<typeof RebateRecordSchema>;
 
-const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
-const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
+const pageSize = pageSizeSchema();
 const dayFilter = z.string().refine(isCalendarDay, fail('invalidValue')).optional();
 
 // /elex/user/seeRebateData: the member's records, paged and filterable.
@@ -143,7 +143,7 @@ export const RebateQuerySchema = z
     from: dayFilter,
     to: dayFilter,
     /**
-     * Up to `CASHBACK.pageCap` for a page by number; with `after` any safe integer: the page is read
+     * Up to `PAGING.maxPage` for a page by number; with `after` any safe integer: the page is read
      * after the cursor and its number is only what the pager shows (a walk deep into a long list).
      */
     page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
@@ -160,11 +160,11 @@ export const RebateQuerySchema = z
       .regex(/^[1-9]\d{0,14}$/, fail('invalidValue'))
       .optional(),
   })
-  .refine((query) => query.pageSize <= 100 || query.page === 1 || query.after !== undefined, {
+  .refine((query) => query.pageSize <= PAGING.maxPageSize || query.page === 1 || query.after !== undefined, {
     error: 'invalidValue',
     path: ['pageSize'],
   })
-  .refine((query) => query.page <= CASHBACK.pageCap || query.after !== undefined, {
+  .refine((query) => query.page <= PAGING.maxPage || query.after !== undefined, {
     error: 'invalidValue',
     path: ['page'],
   });
@@ -219,7 +219,7 @@ export const PendingRebateSchema = z.object({
 export type PendingRebates = z.infer<typeof PendingRebateSchema>;
 
 // /elex/user/seeRewardData {page, pageSize}: event rewards (invite bonuses ...), newest first.
-export const RewardQuerySchema = z.object({ page: pageSchema, pageSize: pageSizeSchema });
+export const RewardQuerySchema = z.object({ page: pageNumberSchema, pageSize });
 export const RewardRecordSchema = z.object({
   id: z.string(),
   /** What the reward is for, a key the web translates (e.g. 'inviteBonus'). */

@@ -90,11 +90,6 @@ export const CASHBACK = {
    * list: 1.7–4 s). `after` (the previous page's `next`) reads any depth at one page's cost.
    */
   pageReach: 2000,
-  /**
-   * The highest page number asked for by number (without `after`), as every paged list caps it; a page
-   * read after a cursor may carry any page number (only shown): a walk goes past page 10,000 of 20.
-   */
-  pageCap: 10_000,
 } as const;
 
 /** spec: exclusive sign-up with an encr code */
@@ -145,4 +140,13 @@ export const FEE_CHECK_MAX_AGE_DAYS = 90;
  */
 export const OWNERSHIP = {
   holdDays: 14,
+} as const;
+
+/**
+ * Every paged list's page number (paging.ts): the highest asked for by number. Only the record list
+ * goes past it, by cursor (`after`), where the page number is only shown: a walk passes page 10,000.
+ */
+export const PAGING = {
+  maxPage: 10_000,
+  maxPageSize: 100,
 } as const;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { DECIMALS, toScaled } from './catalog.js';
 import { exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { strictIdSchema } from './rules.js';
 
 /**
@@ -14,8 +15,7 @@ import { strictIdSchema } from './rules.js';
 const fail = (key: MessageKey) => ({ error: key });
 const usdt = z.string();
 const isoTime = z.string();
-const pageSchema = z.coerce.number().int().min(1).max(10_000).default(1);
-const pageSizeSchema = z.coerce.number().int().min(1).max(100).default(20);
+const pageSize = pageSizeSchema();
 
 /** Which of the member's balances: one UID's cashback, or the member's event rewards. */
 export const CORRECTION_ACCOUNTS = ['cashback', 'rewards'] as const;
@@ -83,8 +83,8 @@ export type RejectCorrectionRequest = z.input<typeof RejectCorrectionRequestSche
 export const CorrectionListRequestSchema = z.object({
   status: z.enum(CORRECTION_STATUSES).optional(),
   userId: strictIdSchema.optional(),
-  page: pageSchema,
-  pageSize: pageSizeSchema,
+  page: pageNumberSchema,
+  pageSize,
 });
 export type CorrectionListRequest = z.input<typeof CorrectionListRequestSchema>;
 
@@ -133,8 +133,8 @@ export const AdjustmentQuerySchema = z.object({
    */
   platId: platIdSchema.optional(),
   uid: exchangeUidSchema.optional(),
-  page: pageSchema,
-  pageSize: pageSizeSchema,
+  page: pageNumberSchema,
+  pageSize,
 });
 export type AdjustmentQuery = z.input<typeof AdjustmentQuerySchema>;
 export const AdjustmentRecordSchema = z.object({

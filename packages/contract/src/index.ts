@@ -15,6 +15,7 @@ export * from './invites.js';
 export * from './locales.js';
 export * from './messages.js';
 export * from './operations.js';
+export * from './paging.js';
 export * from './payouts.js';
 export * from './points.js';
 export * from './promotions.js';

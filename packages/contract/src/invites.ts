@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 
 /**
  * Invites (spec sections 3 and 7): the member's invite code and registration link, the reward tiers
@@ -29,8 +30,8 @@ export type InviteLink = z.infer<typeof InviteLinkSchema>;
 
 // /elex/user/myFriends {page, pageSize}: friends who registered with the member's code, newest first.
 export const MyFriendsRequestSchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(),
 });
 export type MyFriendsRequest = z.input<typeof MyFriendsRequestSchema>;
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { isCalendarDay } from './rules.js';
 
 /**
@@ -63,8 +64,8 @@ export type PointsReason = (typeof POINTS_REASONS)[number];
 
 // /elex/activity/pointsHistory {page, pageSize, currency?}: the member's points ledger, newest first.
 export const PointsHistoryRequestSchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(),
   currency: z.enum(['points', 'xme']).optional(),
 });
 export type PointsHistoryRequest = z.input<typeof PointsHistoryRequestSchema>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { expectedUpdatedAtSchema } from './admin.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { isCalendarDay, strictIdSchema } from './rules.js';
 
 /**
@@ -112,8 +113,8 @@ export type PromotionCode = z.infer<typeof PromotionCodeSchema>;
 
 // /elex/admin/promotionCodes {page, pageSize}: newest first.
 export const PromotionCodesRequestSchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(50),
 });
 export type PromotionCodesRequest = z.input<typeof PromotionCodesRequestSchema>;
 export const PromotionCodePageSchema = z.object({

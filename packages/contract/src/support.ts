@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { exchangeUidSchema, platIdSchema } from './exchanges.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { CONTROL_CHARACTER_PATTERN, polygonAddressSchema, strictIdSchema } from './rules.js';
 
 /**
@@ -109,8 +110,8 @@ export type SupportReply = z.input<typeof SupportReplySchema>;
 
 // /elex/support/list {page, pageSize}: the member's requests, newest activity first.
 export const SupportListRequestSchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(),
 });
 
 export const SupportRequestSummarySchema = z.object({
@@ -160,8 +161,8 @@ export type SupportDetail = z.infer<typeof SupportDetailSchema>;
 export const AdminSupportListRequestSchema = z.object({
   status: z.enum([...SUPPORT_STATUSES, 'active']).optional(),
   kind: z.enum(SUPPORT_KINDS).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(),
 });
 export type AdminSupportListRequest = z.input<typeof AdminSupportListRequestSchema>;
 

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { DECIMALS, fromScaled, toScaled } from './catalog.js';
 import { WITHDRAWAL } from './constants.js';
 import type { MessageKey } from './messages.js';
+import { pageNumberSchema, pageSizeSchema } from './paging.js';
 import { PayoutProgressSchema } from './payouts.js';
 import { PLAT_ID_MAX, polygonAddressSchema, verificationCodeSchema } from './rules.js';
 
@@ -123,8 +124,8 @@ export type Withdrawal = z.infer<typeof WithdrawalSchema>;
 // /elex/exchange/depositRecord {page, pageSize, status?}: the member's withdrawals, newest first.
 export const DepositRecordRequestSchema = z.object({
   status: z.enum(WITHDRAWAL_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(),
 });
 /** A withdrawal in the member's list: with its payout's progress once the server sends it on chain. */
 export const WithdrawalRecordSchema = WithdrawalSchema.extend({ payout: PayoutProgressSchema.nullable() });

@@ -1,4 +1,4 @@
-import { State } from '@elex/contract';
+import { PAGING, State } from '@elex/contract';
 import { ENDPOINTS, type Endpoint } from '@elex/contract/endpoints';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,31 @@ describe('the endpoint table', () => {
       expect(answer.state, `${name}: ${answer.message}`).toBe(State.Success);
       const parsed = endpoint.response?.safeParse(answer.content);
       expect(parsed?.success ? [] : parsed?.error.issues, name).toEqual([]);
+    }
+  });
+});
+
+describe('page numbers', () => {
+  /**
+   * Every paged list caps a page asked for by number at PAGING.maxPage (with the record list's `after`
+   * the only way past it): a larger one, up to numbers whose offset leaves the safe integers, is
+   * refused as a bad page, in the member's language, never a 500.
+   */
+  it('refuses a page past the cap on every paged list, naming the page', async () => {
+    const paged = Object.entries(sampleBodies()).filter(([, body]) => 'page' in body);
+    expect(paged.length).toBeGreaterThan(10);
+    for (const [name, body] of paged) {
+      const endpoint = (ENDPOINTS as Record<string, Endpoint>)[name] as Endpoint;
+      const caller = endpoint.auth === 'operator' ? operator : member;
+      for (const page of [PAGING.maxPage + 1, 1e15, 2 ** 53 + 2]) {
+        const res = await callAs(endpoint, caller, { ...body, page });
+        expect(res.statusCode, `${name} page ${page}`).toBe(200);
+        const answer = res.json();
+        expect(answer.state, `${name} page ${page}: ${answer.message}`).toBe(State.ValidationFailed);
+        expect(answer.message, name).toMatch(/page/i);
+      }
+      const last = (await callAs(endpoint, caller, { ...body, page: PAGING.maxPage })).json();
+      expect(last.state, `${name} page ${PAGING.maxPage}: ${last.message}`).not.toBe(State.ValidationFailed);
     }
   });
 });

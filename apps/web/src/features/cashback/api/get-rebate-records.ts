@@ -1,6 +1,6 @@
 import {
   API,
-  CASHBACK,
+  PAGING,
   RebatePageSchema,
   RebatePageTooDeepSchema,
   type RebateQuery,
@@ -28,10 +28,10 @@ export const isCursorRefusal = (error: unknown) =>
 const isWalkRefusal = (error: unknown) => isCursorRefusal(error) || isPageTooDeep(error);
 
 /**
- * Whether a page number is past what a page by number may ask (`CASHBACK.pageCap`): a walk by cursor
+ * Whether a page number is past what a page by number may ask (`PAGING.maxPage`): a walk by cursor
  * goes on past it (the number is then only shown), but cannot be asked again by number there.
  */
-const pastPageCap = (page: unknown) => Number(page ?? 1) > CASHBACK.pageCap;
+const pastPageCap = (page: unknown) => Number(page ?? 1) > PAGING.maxPage;
 
 /**
  * `/elex/user/seeRebateData`: the member's cashback records, paged and filtered. A page after a refused
