@@ -121,7 +121,9 @@ export default function SupportQueuePage() {
               {queue.data.rows.map((row) => (
                 <tr key={row.id}>
                   <td>{requestLink(row)}</td>
-                  <td>{row.email ?? t('admin.members.deletedAccount')}</td>
+                  <td className="wrap">
+                    {row.email ? <BreakableEmail email={row.email} /> : t('admin.members.deletedAccount')}
+                  </td>
                   <td>{about(row)}</td>
                   <td>{statusLabel(row)}</td>
                   <td>{formatTime(row.updatedAt)}</td>
@@ -164,5 +166,18 @@ export default function SupportQueuePage() {
         />
       ) : null}
     </Page>
+  );
+}
+
+/** An e-mail that may wrap before its `@` when the table is short of room (1024 px in Korean), not mid-word. */
+function BreakableEmail({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at <= 0) return email;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }
