@@ -16,14 +16,7 @@ import { serverBuildOptions } from '../scripts/build-options.mjs';
 
 const HEAVY_ON_FIRST_USE = /node_modules\/(viem|ox|abitype|@noble\/curves|@scure)\//;
 /** External packages a start does not need: each is loaded by an `import()` where first used. */
-const EXTERNAL_ON_FIRST_USE = [
-  'pg',
-  'pg-copy-streams',
-  'saxes',
-  'cli-progress',
-  'csv-parse',
-  'csv-stringify',
-];
+const EXTERNAL_ON_FIRST_USE = ['pg', 'saxes', 'cli-progress', 'csv-parse', 'csv-stringify'];
 
 const packageOf = (specifier: string) =>
   specifier

@@ -1,7 +1,6 @@
 import { DECIMALS, fromScaled, IMPORT_PROBLEMS_KEPT, type MessageKey } from '@elex/contract';
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
-import { copyInto } from '../../db/copy-in.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
 import { type CsvProblem, type CsvSource, streamCsv } from '../../lib/csv.js';
@@ -12,7 +11,6 @@ import { parseRebateLine, REBATE_COLUMNS } from './csv-import.js';
 import { UnknownExchangeError } from './ingest.service.js';
 import { validateCommissionEntries } from './ingest-validation.js';
 import { loadPartners } from './partners.js';
-import { STAGED_COLUMNS, stagingCopyText } from './rebate-staging-copy.js';
 import { stagingJson } from './rebate-staging-json.js';
 import {
   addSettlement,
@@ -80,13 +78,12 @@ export interface RebateImportResult {
   settlement: SettlementResult;
 }
 
-/** Rows a staging statement carries (one COPY on PostgreSQL, one JSON parameter on PGlite). */
+/** Rows a staging statement carries (one JSON parameter: no parameter limit to mind). */
 export const STAGING_BATCH = 5_000;
 /** Above this many rows the import refreshes the planner's statistics of what it wrote. */
 const ANALYZE_AFTER_ROWS = 10_000;
 
-const STAGING_TABLE = 'rebate_import_rows';
-const STAGING = sql.raw(STAGING_TABLE);
+const STAGING = sql.raw('rebate_import_rows');
 /** The staged rows to store, numbered by UID and period (the settlement pages' order) and decided. */
 const BY_UID = sql.raw('rebate_import_by_uid');
 /**
@@ -134,15 +131,15 @@ export async function importRebateFile(
       const { index, ...rest } = problem;
       pending.push({ ...rest, line: lines[index] ?? 0 });
     }
-    const batch = entries.length > 0 ? stagingOf(deps.databaseKind, entries, lines) : undefined;
+    const json = entries.length > 0 ? stagingJson(entries, lines) : undefined;
     const problemJson = pending.length > 0 ? problemsJson(pending) : undefined;
     entries = [];
     lines = [];
     pending = [];
-    if (!batch && !problemJson) return;
+    if (!json && !problemJson) return;
     await writing;
     writing = (async () => {
-      if (batch) await stageBatch(tx, batch);
+      if (json) await stageBatch(tx, json);
       if (problemJson) await stageProblems(tx, problemJson);
     })();
     writing.catch(() => undefined);
@@ -209,34 +206,12 @@ export async function importRebateFile(
   return { rows, inserted, duplicates: rows - inserted, settlement };
 }
 
-/** A batch as its staging statement takes it: COPY text on PostgreSQL, a JSON parameter on PGlite. */
-type StagingBatch = { copy: string } | { json: string };
-
-function stagingOf(
-  kind: AppDeps['databaseKind'],
-  entries: readonly CommissionEntry[],
-  lines: readonly number[],
-): StagingBatch {
-  return kind === 'pglite'
-    ? { json: stagingJson(entries, lines) }
-    : { copy: stagingCopyText(entries, lines) };
-}
-
-/**
- * A batch into the staging table: by one `COPY … FROM STDIN` on PostgreSQL (issue 14; docs/decisions.md,
- * "Staging by COPY on PostgreSQL": the backend parses COPY text for about half the CPU it spent taking
- * a `json_to_recordset` parameter apart), by `json_to_recordset` on PGlite, which has no COPY protocol.
- */
-async function stageBatch(tx: Transaction, batch: StagingBatch): Promise<void> {
-  if ('copy' in batch) {
-    await copyInto(tx, STAGING_TABLE, STAGED_COLUMNS, batch.copy);
-    return;
-  }
+async function stageBatch(tx: Transaction, json: string): Promise<void> {
   await tx.execute(sql`
     insert into ${STAGING} (line, uid, period_start, period_end, trading_volume_micro, fee_micro,
       commission_micro)
     select line, uid, period_start, period_end, trading_volume_micro, fee_micro, commission_micro
-    from json_to_recordset(${batch.json}::json) as r(line integer, uid text,
+    from json_to_recordset(${json}::json) as r(line integer, uid text,
       period_start timestamptz, period_end timestamptz, trading_volume_micro bigint, fee_micro bigint,
       commission_micro bigint)`);
 }

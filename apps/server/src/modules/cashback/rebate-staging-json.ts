@@ -6,7 +6,16 @@ import type { CommissionEntry } from '../../integrations/exchanges/types.js';
  * text made once per batch (the batch's work was a third of Node's staging time, issue 14).
  */
 export function stagingJson(entries: readonly CommissionEntry[], lines: readonly number[]): string {
-  const iso = isoTextsOnce();
+  const isoTexts = new Map<number, string>();
+  const iso = (time: Date) => {
+    const at = time.getTime();
+    let text = isoTexts.get(at);
+    if (text === undefined) {
+      text = time.toISOString();
+      isoTexts.set(at, text);
+    }
+    return text;
+  };
   const rows: string[] = new Array(entries.length);
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as CommissionEntry;
@@ -17,18 +26,4 @@ export function stagingJson(entries: readonly CommissionEntry[], lines: readonly
       `"commission_micro":"${entry.commissionMicro}"}`;
   }
   return `[${rows.join(',')}]`;
-}
-
-/** toISOString made once per instant (a batch's boundaries recur line after line). */
-export function isoTextsOnce(): (time: Date) => string {
-  const isoTexts = new Map<number, string>();
-  return (time) => {
-    const at = time.getTime();
-    let text = isoTexts.get(at);
-    if (text === undefined) {
-      text = time.toISOString();
-      isoTexts.set(at, text);
-    }
-    return text;
-  };
 }

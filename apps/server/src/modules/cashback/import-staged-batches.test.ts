@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyInto, copyText } from '../../db/copy-in.js';
 import { rowsOf } from '../../db/rows.js';
 import { testOperatorActor } from '../../test/ops-command.js';
 import { runCsvImport } from '../admin/imports.service.js';
@@ -12,11 +11,11 @@ import { importRebateFile, STAGING_BATCH } from './rebate-import.js';
 import { BITGET, type CashbackTestContext, createCashbackTestApp, DAY_MS, nextUid } from './test-support.js';
 
 /**
- * A figures file is staged batch by batch (by `COPY … FROM STDIN` on PostgreSQL, `json_to_recordset`
- * on PGlite; docs/decisions.md, "Staging by COPY on PostgreSQL"). A batch that fails after earlier
- * batches were staged leaves nothing, says what failed, and leaves the connection fit for the next
- * import; a line holding what COPY's text format would read as a field or row end, or as null, is
- * named as the bad line it is.
+ * A figures file is staged batch by batch (`json_to_recordset` on both engines; COPY was tried twice
+ * and not kept: docs/decisions.md, "Staging by COPY on PostgreSQL, tried again"). A batch that fails
+ * after earlier batches were staged leaves nothing, says what failed, and leaves the connection fit for
+ * the next import; a line holding a tab, a backslash, \N or a quoted line break is named as the bad
+ * line it is.
  */
 let ctx: CashbackTestContext;
 beforeAll(async () => {
@@ -91,10 +90,6 @@ describe('staging a figures file batch by batch', () => {
       });
       return importRebateFile(tx, ctx.deps, BITGET, csv, { kind: 'csv', label: 'refused.csv' });
     });
-    const failure = (await attempt.catch((error: unknown) => error)) as Error & { where?: string };
-    // On PostgreSQL the second batch's COPY is what failed, at the batch's sixth row.
-    if (ctx.deps.databaseKind === 'postgres')
-      expect(failure.where).toMatch(/COPY rebate_import_rows, line 6\b/);
     await expect(attempt).rejects.toSatisfy((error: Error) =>
       new RegExp(`refused by the database: line ${refusedLine}`).test(
         `${error.message} ${String(error.cause ?? '')}`,
@@ -105,7 +100,7 @@ describe('staging a figures file batch by batch', () => {
     expect(await storedOf(uid)).toEqual([]);
     expect(await checkAllInvariants(ctx.db)).toEqual([]);
 
-    // The connection the failed COPY ran on went back to the pool fit for use: the same file imports.
+    // The connection the failed batch ran on went back to the pool fit for use: the same file imports.
     const again = await ctx.db.transaction((tx) =>
       importRebateFile(tx, ctx.deps, BITGET, csv, { kind: 'csv', label: 'again.csv' }),
     );
@@ -143,31 +138,4 @@ describe('staging a figures file batch by batch', () => {
     expect(result.problems[0]?.reason).toBe(`not a UID (4 to 32 letters, digits, - or _) ("${uid}\\u0009X")`);
     expect(await storedOf(uid)).toEqual([]);
   });
-
-  it.runIf(process.env.TEST_DATABASE_URL)(
-    'COPY text round-trips tabs, newlines, carriage returns, backslashes, \\N and \\.',
-    async () => {
-      const values = [
-        'tab\there',
-        'new\nline',
-        'carriage\rreturn',
-        'back\\slash',
-        '\\N',
-        '\\.',
-        '\\',
-        'end\\',
-        '',
-        'ünï 中文 한국어',
-      ];
-      const read = await ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`create temporary table copy_probe (n integer, value text) on commit drop`);
-        const text = values.map((value, n) => `${n}\t${copyText(value)}\n`).join('');
-        await copyInto(tx, 'copy_probe', ['n', 'value'], text);
-        return rowsOf<{ n: number; value: string }>(
-          await tx.execute(sql`select n, value from copy_probe order by n`),
-        );
-      });
-      expect(read.map((row) => row.value)).toEqual(values);
-    },
-  );
 });
