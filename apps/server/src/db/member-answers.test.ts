@@ -3,39 +3,39 @@ import { State } from '@elex/contract';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { ManualClock } from '../lib/clock.js';
 import { sessions } from '../modules/auth/auth.tables.js';
 import { tokenDigest } from '../modules/auth/digests.js';
 import { liftUserWithdrawalLock, suspendUser } from '../modules/auth/suspension.js';
 import { call, NEW_PASSWORD, PASSWORD, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestReferrals } from '../modules/cashback/ingest.service.js';
-import { nextUid } from '../modules/cashback/test-support.js';
+import { type CashbackTestContext, nextUid } from '../modules/cashback/test-support.js';
 import { accountCode, postJournal, postJournals } from '../modules/ledger/ledger.service.js';
 import { grantPoints } from '../modules/points/points.service.js';
-import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
+import {
+  changeAddressUntold,
+  eventually,
+  type MemberInstances,
+  openMemberInstances,
+  QUIET,
+} from '../test/member-instances.js';
 import type { DatabaseHandle } from './client.js';
 import { answerKind } from './member-answers.js';
 import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
-import { seedPartnerCatalog } from './seed/seed-catalog.js';
 
 /**
- * Member answers kept per process (sessions, myInfo, getSettings, profile, isSignTody), evicted by the database's notifications: two
+ * Member answers kept per process (sessions, myInfo, getSettings, profile, isSignTody; withdrawable:
+ * withdrawals/withdrawable-kept.test.ts), evicted by the database's notifications: two
  * app instances on one database (on PostgreSQL each with its own pool, as production runs them; on
  * PGlite one session seen by both), a change made through one seen through the other right after,
  * and through the one that made it at once; a lost listener keeps nothing.
  */
-
-type App = Awaited<ReturnType<typeof buildApp>>;
 
 const BITGET = 4;
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const OTHER_ADDRESS = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 const DAY_MS = 24 * 60 * 60_000;
 const api = { kind: 'api', label: 'test' } as const;
-/** No heartbeat during a test unless it asks: a late one on a busy machine would empty the caches. */
-const QUIET: Partial<Config['memberCache']> = { heartbeatMs: 600_000 };
 /**
  * PostgreSQL reports a terminated listening connection at once; PGlite's one session cannot drop, only
  * stop listening, which the heartbeat finds.
@@ -43,47 +43,6 @@ const QUIET: Partial<Config['memberCache']> = { heartbeatMs: 600_000 };
 const FINDS_A_LOSS: Partial<Config['memberCache']> = process.env.TEST_DATABASE_URL
   ? QUIET
   : { heartbeatMs: 200 };
-
-interface Instances {
-  handles: DatabaseHandle[];
-  clock: ManualClock;
-  contexts: TestContext[];
-  close(): Promise<void>;
-}
-
-async function openInstances(count: number, memberCache: Partial<Config['memberCache']> = QUIET) {
-  const shared = await openSharedTestDatabase(count);
-  const clock = new ManualClock();
-  const config = testConfig({ memberCache: { ...testConfig().memberCache, ...memberCache } });
-  const apps: App[] = [];
-  for (const handle of shared.handles) {
-    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
-    // A pool's idle client may see the test database dropped at the end: not a failure of the test.
-    const client = (handle.db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) client.on('error', () => {});
-  }
-  await seedPartnerCatalog(shared.handles[0]?.db as TestContext['db']);
-  const instances: Instances = {
-    handles: shared.handles,
-    clock,
-    contexts: apps.map((app) => ({ app, clock, config, db: app.deps.db, close: async () => {} })),
-    async close() {
-      for (const app of apps) await app.close();
-      await shared.close();
-    },
-  };
-  return instances;
-}
-
-/** Reads until `accept` takes the answer (the notification is on its way), at most 10 s. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function until(condition: () => boolean): Promise<void> {
   await eventually(
@@ -118,23 +77,14 @@ async function boundMember(ctx: TestContext, uid: string): Promise<{ token: stri
   return { token, userId: Number(rows[0]?.userId) };
 }
 
-/** Changes a binding's address with the notifying trigger off: a change the caches are not told of. */
-async function changeAddressUntold(ctx: TestContext, uid: string, address: string) {
-  await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`alter table exchange_bindings disable trigger exchange_bindings_notify_updated`);
-    await tx.execute(sql`update exchange_bindings set address = ${address} where uid = ${uid}`);
-    await tx.execute(sql`alter table exchange_bindings enable trigger exchange_bindings_notify_updated`);
-  });
-}
-
 describe('two instances on one database', () => {
-  let instances: Instances;
+  let instances: MemberInstances;
   let a: TestContext;
   let b: TestContext;
 
   beforeAll(async () => {
-    instances = await openInstances(2);
-    [a, b] = instances.contexts as [TestContext, TestContext];
+    instances = await openMemberInstances(2);
+    [a, b] = instances.contexts as [CashbackTestContext, CashbackTestContext];
   });
   afterAll(() => instances.close());
 
@@ -322,13 +272,13 @@ async function member(ctx: TestContext): Promise<{ token: string; userId: number
 }
 
 describe('getSettings, profile and isSignTody on two instances (migration 0051)', () => {
-  let instances: Instances;
+  let instances: MemberInstances;
   let a: TestContext;
   let b: TestContext;
 
   beforeAll(async () => {
-    instances = await openInstances(2);
-    [a, b] = instances.contexts as [TestContext, TestContext];
+    instances = await openMemberInstances(2);
+    [a, b] = instances.contexts as [CashbackTestContext, CashbackTestContext];
   });
   afterAll(() => instances.close());
 
@@ -538,7 +488,7 @@ async function breakListener(handle: DatabaseHandle) {
 describe('a lost listener', () => {
   it('drops what was kept and keeps nothing while it is lost', async () => {
     // The first reconnection a long way off: the test sees the instance while it is lost.
-    const instances = await openInstances(1, { ...FINDS_A_LOSS, retryMs: 600_000 });
+    const instances = await openMemberInstances(1, { ...FINDS_A_LOSS, retryMs: 600_000 });
     try {
       const ctx = instances.contexts[0] as TestContext;
       const answers = ctx.app.deps.memberAnswers;
@@ -566,9 +516,9 @@ describe('a lost listener', () => {
   });
 
   it('listens again by itself, and then keeps and evicts as before', async () => {
-    const instances = await openInstances(2, { ...FINDS_A_LOSS, retryMs: 20 });
+    const instances = await openMemberInstances(2, { ...FINDS_A_LOSS, retryMs: 20 });
     try {
-      const [a, b] = instances.contexts as [TestContext, TestContext];
+      const [a, b] = instances.contexts as [CashbackTestContext, CashbackTestContext];
       const both = [a, b].map((ctx) => ctx.app.deps.memberAnswers);
       const uid = nextUid();
       const { token } = await boundMember(a, uid);

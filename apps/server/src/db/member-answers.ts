@@ -5,10 +5,10 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 
 /**
  * Answers about one member kept in this process (a session behind a token, the member's myInfo,
- * getSettings, profile and isSignTody), so the hottest member calls do not ask the database each time
+ * getSettings, profile, isSignTody and withdrawable), so the hottest member calls do not ask the database each time
  * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
- * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify and
- * 0051_member_notify_profile), and every instance listens. While the listener is lost
+ * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify,
+ * 0051_member_notify_profile and 0052_member_notify_withdrawable), and every instance listens. While the listener is lost
  * nothing is kept and every answer comes from the database; when it listens again it starts empty.
  * docs/decisions.md, "Member answers cached per process, evicted by NOTIFY".
  */
@@ -27,18 +27,23 @@ export function answerKind<V>(name: string, max: number): AnswerKind<V> {
 
 /**
  * `load()`'s answer about `member`, kept under `key` (the member's id unless given) while `answers` is
- * on, and read from the database every time when it is off (MEMBER_CACHE=off, operator commands).
+ * on, and read from the database every time when it is off (MEMBER_CACHE=off, operator commands). A
+ * kept answer `stillValid` refuses (one past a time it changes at by itself) is read again.
  */
 export function keptForMember<V>(
   answers: MemberAnswers | undefined,
   kind: AnswerKind<V>,
   member: number,
   load: () => Promise<V>,
-  key: string = String(member),
+  options: { key?: string; stillValid?: (value: V) => boolean } = {},
 ): Promise<V> {
   const kept = answers?.of(kind);
   if (!kept) return load();
-  return kept.read(key, async () => ({ member, value: await load() }));
+  return kept.read(
+    options.key ?? String(member),
+    async () => ({ member, value: await load() }),
+    options.stillValid,
+  );
 }
 
 /** The member an answer belongs to, and the answer. */

@@ -89,6 +89,27 @@ const HELD_BY_BINDING = `
     and not exists (select 1 from disputed d where d.binding_id = k.binding_id)`;
 
 /**
+ * The earliest time after `$2` at which HELD_BY_BINDING's answer for inviter `$1` may change with
+ * nothing written (null: none ahead), for an answer kept until then (withdrawable, db/member-answers.ts).
+ * Its only comparisons with now are a bonus's hold end (`hold_ends_at > $2`) and a decided dispute's
+ * window (`closed_at > $2 - hold`, i.e. until `closed_at + hold`): the nearest of each still ahead, over
+ * all the inviter's sums (confirmed or disputed ones too) and every decided dispute (few, by
+ * `support_requests_decided_disputes_idx`) when the inviter was ever paid a bonus. Earlier than needed
+ * at times (a read more), never later. A new comparison with `$2` above must be added here.
+ */
+export const HELD_INVITE_BONUSES_NEXT_CHANGE = `
+  select min(at) from (
+    select k.hold_ends_at as at
+    from invite_bonus_binding_totals k
+    where k.inviter_id = $1::bigint and k.hold_ends_at > $2::timestamptz
+    union all
+    select s.closed_at + ${HOLD}
+    from support_requests s
+    where s.kind = 'uidBoundByOther' and s.closed_at > $2::timestamptz - ${HOLD}
+      and exists (select 1 from invite_bonus_binding_totals where inviter_id = $1::bigint)
+  ) as ahead`;
+
+/**
  * The held bonuses in one row: `held_rewards` (micro-USDT, text), `held_until` (the latest release
  * among those held by time or after a decided dispute, or null) and `held_disputed` (some wait for an open
  * dispute). A subquery the withdrawable summary embeds with the same two parameters.

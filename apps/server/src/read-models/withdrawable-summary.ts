@@ -1,6 +1,7 @@
 import type { Executor } from '../db/client.js';
 import { queryPrepared } from '../db/prepared.js';
 import {
+  HELD_INVITE_BONUSES_NEXT_CHANGE,
   HELD_INVITE_BONUSES_TOTAL,
   type HeldInviteBonuses,
   type HeldInviteBonusesRow,
@@ -27,6 +28,11 @@ export interface WithdrawableSummary {
   heldBonuses: HeldInviteBonuses;
   /** Live bindings, oldest first. */
   bindings: WithdrawableBinding[];
+  /**
+   * When the held bonuses may next change by time alone (a hold ends, a decided dispute's wait ends),
+   * or null: the summary read at `now` is the summary until then unless something is written.
+   */
+  heldChangesAt: Date | null;
 }
 
 /**
@@ -35,6 +41,8 @@ export interface WithdrawableSummary {
  * freezes it. It was four statements in two round trips; at -c 50 the calls a page makes are bounded
  * by the statements the database runs, not by the rows it reads. The account codes are the ledger's (`rewards:<userId>`,
  * `cashback:<platId>:<uid>`, ledger/accounts.ts); withdrawals.test.ts holds the answer to the balances.
+ * Kept per process (withdrawals.service, migration 0052): a table read here that no trigger names the
+ * member for would serve a stale balance; `held_changes_at` bounds how long it may be kept.
  */
 const WITHDRAWABLE_SUMMARY = `
   -- Materialized: as a subquery the planner may run it again for each live binding.
@@ -48,7 +56,8 @@ const WITHDRAWABLE_SUMMARY = `
       select 1 from support_requests s
       where s.kind = 'uidBoundByOther' and s.status <> 'closed' and s.plat_id = b.plat_id and s.uid = b.uid
     ) as frozen,
-    h.held_rewards, h.held_until, h.held_disputed
+    h.held_rewards, h.held_until, h.held_disputed,
+    (${HELD_INVITE_BONUSES_NEXT_CHANGE}) as held_changes_at
   from users u
   cross join h
   left join exchange_bindings b on b.user_id = u.id and b.unbound_at is null
@@ -71,8 +80,9 @@ export async function selectWithdrawableSummary(
       ownership_verified_at: Date | string | null;
       cashback: string;
       frozen: boolean;
+      held_changes_at: Date | string | null;
     }
-  >(db, 'withdrawable_summary_v4', WITHDRAWABLE_SUMMARY, [userId, now.toISOString()]);
+  >(db, 'withdrawable_summary_v5', WITHDRAWABLE_SUMMARY, [userId, now.toISOString()]);
   const first = rows[0];
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
@@ -90,5 +100,6 @@ export async function selectWithdrawableSummary(
         cashbackMicro: BigInt(row.cashback),
         frozen: row.frozen,
       })),
+    heldChangesAt: date(first?.held_changes_at ?? null),
   };
 }

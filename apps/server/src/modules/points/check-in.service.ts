@@ -27,13 +27,9 @@ const SIGNED_ON = answerKind<boolean>('isSignTody', 20_000);
  */
 export async function isSignedToday(deps: AppDeps, userId: number): Promise<boolean> {
   const day = utcDay(deps.clock.now());
-  return keptForMember(
-    deps.memberAnswers,
-    SIGNED_ON,
-    userId,
-    () => checkedIn(deps, userId, day),
-    `${userId}:${day}`,
-  );
+  return keptForMember(deps.memberAnswers, SIGNED_ON, userId, () => checkedIn(deps, userId, day), {
+    key: `${userId}:${day}`,
+  });
 }
 
 async function checkedIn(deps: AppDeps, userId: number, day: string): Promise<boolean> {

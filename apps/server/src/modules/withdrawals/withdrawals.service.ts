@@ -14,11 +14,15 @@ import {
   ZERO_ADDRESS,
 } from '@elex/contract';
 import type { Transaction } from '../../db/client.js';
+import { answerKind, keptForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { displayTime } from '../../lib/display-time.js';
 import { selectHeldInviteBonuses } from '../../read-models/held-invite-bonuses.js';
-import { selectWithdrawableSummary } from '../../read-models/withdrawable-summary.js';
+import {
+  selectWithdrawableSummary,
+  type WithdrawableSummary,
+} from '../../read-models/withdrawable-summary.js';
 import { sendAlert } from '../alerts/alerts.service.js';
 import type { Member } from '../auth/auth.guard.js';
 import {
@@ -78,12 +82,38 @@ function receivingAddress(raw: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Member calls
 
-/** /elex/user/withdrawable: per live binding, its cashback, the member's rewards and what is still needed. */
+/** withdrawable answers kept per process, by member (db/member-answers.ts). */
+const WITHDRAWABLE = answerKind<WithdrawableSummary>('withdrawable', 20_000);
+
+/**
+ * /elex/user/withdrawable: per live binding, its cashback, the member's rewards and what is still
+ * needed. The summary is kept in this process until something it reads changes (triggers of
+ * migrations 0028, 0051 and 0052 notify its member: balances, the member's row, bindings, disputes,
+ * bonus sums) or until its held bonuses change by time alone (`heldChangesAt`): never served past
+ * that. The lock's and each binding's ownership hold's end are stored ends, decided against the clock
+ * on each call, as profile's lock. A request to withdraw reads everything again in its transaction.
+ */
 export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Withdrawable> {
-  // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the
-  // disputes and the held invite bonuses.
-  const now = deps.clock.now();
-  const summary = await selectWithdrawableSummary(deps.db, userId, now);
+  const summary = await keptForMember(
+    deps.memberAnswers,
+    WITHDRAWABLE,
+    userId,
+    // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the
+    // disputes and the held invite bonuses. Frozen: a kept answer is every later call's answer.
+    async () => frozen(await selectWithdrawableSummary(deps.db, userId, deps.clock.now())),
+    { stillValid: (kept) => kept.heldChangesAt === null || deps.clock.now() < kept.heldChangesAt },
+  );
+  return withdrawableAnswer(summary, deps.clock.now());
+}
+
+function frozen(summary: WithdrawableSummary): WithdrawableSummary {
+  for (const binding of summary.bindings) Object.freeze(binding);
+  Object.freeze(summary.bindings);
+  Object.freeze(summary.heldBonuses);
+  return Object.freeze(summary);
+}
+
+function withdrawableAnswer(summary: WithdrawableSummary, now: Date): Withdrawable {
   const held = summary.heldBonuses;
   const freeRewards = usableRewards(summary.rewardsMicro, held.heldMicro);
   const lockedUntil = activeLock(summary.withdrawalLockedUntil, now);

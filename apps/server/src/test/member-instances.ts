@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import { seedPartnerCatalog } from '../db/seed/seed-catalog.js';
+import { ManualClock } from '../lib/clock.js';
+import type { CashbackTestContext } from '../modules/cashback/test-support.js';
+import { openSharedTestDatabase, testConfig } from './test-app.js';
+
+/** No heartbeat during a test unless it asks: a late one on a busy machine would empty the caches. */
+export const QUIET: Partial<Config['memberCache']> = { heartbeatMs: 600_000 };
+
+export interface MemberInstances {
+  handles: DatabaseHandle[];
+  clock: ManualClock;
+  contexts: CashbackTestContext[];
+  close(): Promise<void>;
+}
+
+/**
+ * `count` app instances on one fresh database, as production runs them (on PostgreSQL each with its
+ * own pool; on PGlite one session seen by all), sharing a manual clock, with the member cache set as
+ * given (db/member-answers.ts): the tests of answers kept per process.
+ */
+export async function openMemberInstances(
+  count: number,
+  memberCache: Partial<Config['memberCache']> = QUIET,
+): Promise<MemberInstances> {
+  const shared = await openSharedTestDatabase(count);
+  const clock = new ManualClock();
+  const config = testConfig({ memberCache: { ...testConfig().memberCache, ...memberCache } });
+  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+  for (const handle of shared.handles) {
+    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
+    // A pool's idle client may see the test database dropped at the end: not a failure of the test.
+    const client = (handle.db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) client.on('error', () => {});
+  }
+  await seedPartnerCatalog(apps[0]?.deps.db as CashbackTestContext['db']);
+  return {
+    handles: shared.handles,
+    clock,
+    contexts: apps.map((app) => ({
+      app,
+      clock,
+      config,
+      db: app.deps.db,
+      deps: app.deps,
+      close: async () => {},
+    })),
+    async close() {
+      for (const app of apps) await app.close();
+      await shared.close();
+    },
+  };
+}
+
+/** Reads until `accept` takes the answer (a notification is on its way), at most 10 s. */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Changes a binding's address with its notifying trigger off: a change no cache is told of. */
+export async function changeAddressUntold(
+  ctx: Pick<CashbackTestContext, 'db'>,
+  uid: string,
+  address: string,
+) {
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`alter table exchange_bindings disable trigger exchange_bindings_notify_updated`);
+    await tx.execute(sql`update exchange_bindings set address = ${address} where uid = ${uid}`);
+    await tx.execute(sql`alter table exchange_bindings enable trigger exchange_bindings_notify_updated`);
+  });
+}
