@@ -17,18 +17,25 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 export interface AnswerKind<V> {
   readonly name: string;
   readonly max: number;
+  /** When set, the kept answers' total size (`sizeOf` each) stays under this too. */
+  readonly maxBytes?: number;
+  readonly sizeOf?: (value: V) => number;
   /** Only carries V; never set. */
   readonly value?: V;
 }
 
-export function answerKind<V>(name: string, max: number): AnswerKind<V> {
-  return { name, max };
+export function answerKind<V>(
+  name: string,
+  max: number,
+  bytes?: { maxBytes: number; sizeOf: (value: V) => number },
+): AnswerKind<V> {
+  return bytes ? { name, max, ...bytes } : { name, max };
 }
 
 /**
  * `load()`'s answer about `member`, kept under `key` (the member's id unless given) while `answers` is
  * on, and read from the database every time when it is off (MEMBER_CACHE=off, operator commands). A
- * kept answer `stillValid` refuses (one past a time it changes at by itself) is read again.
+ * kept answer `stillValid` refuses (one past a time it changes at by itself, one read with other in-process settings) is read again.
  */
 export function keptForMember<V>(
   answers: MemberAnswers | undefined,
@@ -110,7 +117,7 @@ export class MemberAnswers {
   of<V>(kind: AnswerKind<V>): MemberAnswerCache<V> {
     let cache = this.#caches.get(kind as AnswerKind<unknown>);
     if (!cache) {
-      cache = new MemberAnswerCache<unknown>(this, kind.max);
+      cache = new MemberAnswerCache<unknown>(this, kind as AnswerKind<unknown>);
       this.#caches.set(kind as AnswerKind<unknown>, cache);
     }
     return cache as MemberAnswerCache<V>;
@@ -160,12 +167,17 @@ export class MemberAnswerCache<V> {
 
   constructor(
     private readonly answers: MemberAnswers,
-    max: number,
+    kind: AnswerKind<V>,
   ) {
+    const { maxBytes, sizeOf } = kind;
     this.#entries = new LRUCache<string, Owned<V>>({
-      max,
+      max: kind.max,
       ttl: KEPT_AT_MOST_MS,
       dispose: (entry, key) => this.#unindex(entry.member, key),
+      // An answer larger than the whole bound is not kept (lru-cache refuses it).
+      ...(maxBytes !== undefined && sizeOf
+        ? { maxSize: maxBytes, sizeCalculation: (entry: Owned<V>) => Math.max(1, sizeOf(entry.value)) }
+        : {}),
     });
   }
 
@@ -195,6 +207,8 @@ export class MemberAnswerCache<V> {
     const loaded = await load();
     if (loaded && this.answers.mayKeep(loaded.member, since)) {
       this.#entries.set(key, loaded);
+      // Too large for the kind's bytes: not kept, nothing to index.
+      if (!this.#entries.has(key)) return loaded.value;
       let keys = this.#keysOf.get(loaded.member);
       if (!keys) {
         keys = new Set();

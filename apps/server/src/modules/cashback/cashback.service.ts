@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
 import { selectBindingDetailJson } from '../../read-models/binding-detail.js';
-import { selectPendingByBinding } from '../../read-models/pending-estimates.js';
+import { type EstimateSql, selectPendingByBinding } from '../../read-models/pending-estimates.js';
 import { selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
@@ -71,9 +71,36 @@ async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
 }
 
 /**
+ * A record list's or a binding detail's text as kept for its member (db/member-answers.ts): with the
+ * estimate it was read with (today's partner rates, the catalog kept 30 s): a kept answer read with
+ * other rates is read again, as an uncached call would show the new rates.
+ */
+interface KeptText {
+  text: string;
+  estimate: EstimateSql;
+  /** The detail's ownership hold's end (ms), while one shows: past it, the answer is read again. */
+  heldUntil?: number;
+}
+
+/** About 2 bytes a character in memory (V8 strings of JSON are mostly one byte; the bound is loose). */
+const keptTextSize = (kept: KeptText) => kept.text.length * 2 + 64;
+
+/**
+ * Binding details kept per process, by member, exchange, UID and UTC day (the daily series starts 89
+ * days before today): 20,000 at most and 64 MiB (a detail is 1–4 KB: its 90 days).
+ */
+const BINDING_DETAIL = answerKind<KeptText>('seeRebateByExchangeId', 20_000, {
+  maxBytes: 64 * 1024 * 1024,
+  sizeOf: keptTextSize,
+});
+
+/**
  * /elex/user/seeRebateByExchangeId: the member's own live binding of a UID, in one statement, as the
  * answer's `content` text (a BindingDetail written by PostgreSQL, read-models/binding-detail.ts): the
- * route splices it into the envelope (issue 14).
+ * route splices it into the envelope (issue 14). Kept in this process until the member changes (the
+ * binding, its ledger lines, its records, its roster line, a dispute of it: migrations 0028 and
+ * 0053_member_notify_records), for the UTC day, with the rates it was read with, and while the
+ * ownership hold it shows has not passed. 'Not found' is a refusal: never kept.
  */
 export async function bindingDetailJson(
   deps: AppDeps,
@@ -81,6 +108,30 @@ export async function bindingDetailJson(
   input: { platId: number; uid: string },
 ): Promise<string> {
   const now = deps.clock.now();
+  const today = utcDay(now);
+  const estimate = estimateSql(await loadPartners(deps));
+  const kept = await keptForMember(
+    deps.memberAnswers,
+    BINDING_DETAIL,
+    userId,
+    () => readBindingDetail(deps, userId, input, estimate, now),
+    {
+      key: JSON.stringify([userId, input.platId, input.uid, today]),
+      stillValid: (value) =>
+        value.estimate === estimate &&
+        (value.heldUntil === undefined || value.heldUntil > deps.clock.now().getTime()),
+    },
+  );
+  return kept.text;
+}
+
+async function readBindingDetail(
+  deps: AppDeps,
+  userId: number,
+  input: { platId: number; uid: string },
+  estimate: EstimateSql,
+  now: Date,
+): Promise<KeptText> {
   const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
   const detail = await selectBindingDetailJson(deps.db, {
     userId,
@@ -88,12 +139,17 @@ export async function bindingDetailJson(
     uid: input.uid,
     sinceDay: new Date(today - (DAILY_SERIES_DAYS - 1) * DAY_MS).toISOString().slice(0, 10),
     creditedKinds: EARNED_CASHBACK_JOURNAL_KINDS,
-    estimate: estimateSql(await loadPartners(deps)),
+    estimate,
     now,
   });
   // Anything but the member's own live binding is 'not found' (state 1004).
   if (detail === undefined) throw new AppError(State.NotFound, 'notFound');
-  return detail;
+  const { heldUntil } = JSON.parse(detail) as { heldUntil: string | null };
+  return Object.freeze({
+    text: detail,
+    estimate,
+    ...(heldUntil === null ? {} : { heldUntil: Date.parse(heldUntil) }),
+  });
 }
 
 /** A YYYY-MM-DD day (the contract checked the shape) as its UTC midnight; an impossible date is invalid. */
@@ -118,14 +174,60 @@ export interface RebateQueryInput {
 }
 
 /**
+ * Record pages kept per process: pages 1 to `KEPT_REBATE_PAGES` by number of each filter a member asks
+ * for (a walk by cursor, the export, is read every time): 20,000 at most and 128 MiB (a page of 20
+ * records is about 8 KB, one of 100 about 40 KB; an export's first page of up to 1,000 records, 400 KB,
+ * is kept too, and counts by its size).
+ */
+const REBATE_PAGES = answerKind<KeptText>('seeRebateData', 20_000, {
+  maxBytes: 128 * 1024 * 1024,
+  sizeOf: keptTextSize,
+});
+const KEPT_REBATE_PAGES = 3;
+
+/**
  * /elex/user/seeRebateData: records of the member's live bindings, newest period first (two
  * statements), as the answer's `content` text (a RebatePage): PostgreSQL wrote the records' JSON array,
  * spliced here as is, so a 100-record export page is neither parsed nor serialized by the app (issue 14).
+ * The first pages of each filter are kept in this process until the member changes (their bindings,
+ * the records of their UIDs, their roster lines: migrations 0028 and 0053_member_notify_records), with
+ * the rates their pending records were estimated at. Nothing in a page depends on the clock. Refusals
+ * (too deep, a cursor not seen, an impossible day) are exceptions: never kept.
  */
 export async function rebateRecordsJson(
   deps: AppDeps,
   userId: number,
   query: RebateQueryInput,
+): Promise<string> {
+  const estimate = estimateSql(await loadPartners(deps));
+  if (query.after !== undefined || query.page > KEPT_REBATE_PAGES) {
+    return readRebateRecords(deps, userId, query, estimate);
+  }
+  const key = JSON.stringify([
+    userId,
+    query.platId ?? null,
+    query.uid ?? null,
+    query.status ?? null,
+    query.from ?? null,
+    query.to ?? null,
+    query.page,
+    query.pageSize,
+  ]);
+  const kept = await keptForMember(
+    deps.memberAnswers,
+    REBATE_PAGES,
+    userId,
+    async () => Object.freeze({ text: await readRebateRecords(deps, userId, query, estimate), estimate }),
+    { key, stillValid: (value) => value.estimate === estimate },
+  );
+  return kept.text;
+}
+
+async function readRebateRecords(
+  deps: AppDeps,
+  userId: number,
+  query: RebateQueryInput,
+  estimate: EstimateSql,
 ): Promise<string> {
   const endFrom = query.from === undefined ? undefined : new Date(parseDay('from', query.from));
   const endBefore = query.to === undefined ? undefined : new Date(parseDay('to', query.to) + DAY_MS);
@@ -135,7 +237,7 @@ export async function rebateRecordsJson(
     query.after === undefined
       ? { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }
       : { after: Number(query.after), limit: query.pageSize },
-    estimateSql(await loadPartners(deps)),
+    estimate,
   );
   // A walk cannot go on from a record the member does not see: refused, not an empty page that would
   // pass for the list's end (an export would then say it is complete).

@@ -1,0 +1,289 @@
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { ManualClock } from '../lib/clock.js';
+import { sessions } from '../modules/auth/auth.tables.js';
+import { tokenDigest } from '../modules/auth/digests.js';
+import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
+import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
+import { figures, nextUid } from '../modules/cashback/test-support.js';
+import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
+import { seedPartnerCatalog } from './seed/seed-catalog.js';
+
+/**
+ * The member's record list (seeRebateData's first pages) and a binding's detail (seeRebateByExchangeId)
+ * kept per process, evicted by the database's notifications (migrations 0028 and 0053): two app
+ * instances on one database, a change made through one seen through it at once and through the other
+ * right after; a change with the notifying trigger off stays unseen (they are kept); MEMBER_CACHE=off
+ * reads every time.
+ */
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+const BITGET = 4;
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+const api = { kind: 'api', label: 'test' } as const;
+const QUIET: Partial<Config['memberCache']> = { heartbeatMs: 600_000 };
+
+async function openInstances(count: number, memberCache: Partial<Config['memberCache']> = QUIET) {
+  const shared = await openSharedTestDatabase(count);
+  const clock = new ManualClock();
+  const config = testConfig({ memberCache: { ...testConfig().memberCache, ...memberCache } });
+  const apps: App[] = [];
+  for (const handle of shared.handles) {
+    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
+    const client = (handle.db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) client.on('error', () => {});
+  }
+  await seedPartnerCatalog(shared.handles[0]?.db as TestContext['db']);
+  return {
+    clock,
+    contexts: apps.map(
+      (app): TestContext => ({ app, clock, config, db: app.deps.db, close: async () => {} }),
+    ),
+    async close() {
+      for (const app of apps) await app.close();
+      await shared.close();
+    },
+  };
+}
+
+/** Reads until `accept` takes the answer (the notification is on its way), at most 10 s. */
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+interface Page {
+  records: { id: string; status: string; amount: string; uid: string }[];
+  total: number;
+}
+interface Detail {
+  pendingRebate: string;
+  balance: string;
+  heldUntil: string | null;
+  frozen: boolean;
+}
+
+const list = (ctx: TestContext, token: string, query: Record<string, unknown> = {}) =>
+  call(ctx, '/elex/user/seeRebateData', { page: 1, pageSize: 20, ...query }, { token }).then(
+    (res) => res.json() as { state: number; content: Page },
+  );
+const detail = (ctx: TestContext, token: string, uid: string) =>
+  call(ctx, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid }, { token }).then(
+    (res) => res.json() as { state: number; content: Detail },
+  );
+
+async function memberOf(ctx: TestContext, token: string): Promise<number> {
+  const rows = await ctx.db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, tokenDigest(token)));
+  return Number(rows[0]?.userId);
+}
+
+/** A member signed up through `ctx`, holding a fresh roster UID (registered 100 days ago) bound through `ctx`. */
+async function boundMember(ctx: TestContext, uid = nextUid()) {
+  const token = await signUp(ctx);
+  await ingestReferrals(
+    ctx.app.deps,
+    BITGET,
+    [{ uid, registeredAt: new Date(ctx.clock.now().getTime() - 100 * DAY_MS) }],
+    api,
+  );
+  const bound = await call(
+    ctx,
+    '/elex/user/bindExchangeUid',
+    { platId: BITGET, uid, address: ADDRESS },
+    { token },
+  );
+  expect(bound.json()).toMatchObject({ state: 0 });
+  return { token, uid, userId: await memberOf(ctx, token) };
+}
+
+/**
+ * An hour of figures of `uid` that ended an hour before the clock, imported through `ctx`: pending
+ * (not due for settlement yet), estimated at the UID's rate.
+ */
+async function importHour(ctx: TestContext, uid: string) {
+  const start = new Date(ctx.clock.now().getTime() - 2 * HOUR_MS);
+  await ingestRebates(ctx.app.deps, BITGET, [figures(uid, start, { fee: '10', commission: '10' }, 1)], api);
+}
+
+for (const cache of ['on', 'off'] as const) {
+  describe(`record lists with MEMBER_CACHE=${cache}`, () => {
+    let instances: Awaited<ReturnType<typeof openInstances>>;
+    let a: TestContext;
+    let b: TestContext;
+    const kept = cache === 'on';
+
+    beforeAll(async () => {
+      instances = await openInstances(2, cache === 'on' ? QUIET : { ...QUIET, enabled: false });
+      [a, b] = instances.contexts as [TestContext, TestContext];
+    });
+    afterAll(() => instances.close());
+
+    it('records an import adds through A are in the list and the detail on A at once and on B right after', async () => {
+      const { token, uid } = await boundMember(a);
+      expect((await list(a, token)).content.total).toBe(0);
+      expect((await list(b, token)).content.total).toBe(0);
+      const before = (await detail(b, token, uid)).content;
+      expect((await detail(a, token, uid)).content).toEqual(before);
+      await importHour(a, uid);
+      expect((await list(a, token)).content.total).toBe(1);
+      expect((await detail(a, token, uid)).content.pendingRebate).not.toBe(before.pendingRebate);
+      expect(
+        (
+          await eventually(
+            () => list(b, token),
+            (page) => page.content.total === 1,
+          )
+        ).content.total,
+      ).toBe(1);
+      const onB = await eventually(
+        () => detail(b, token, uid),
+        (answer) => answer.content.pendingRebate !== before.pendingRebate,
+      );
+      expect(onB.content.pendingRebate).not.toBe(before.pendingRebate);
+    });
+
+    it('a settlement through A shows the records completed and their balance on A at once and on B right after', async () => {
+      const { token, uid } = await boundMember(a);
+      await importHour(a, uid);
+      expect((await list(a, token)).content.records[0]?.status).toBe('pending');
+      expect((await list(b, token)).content.records[0]?.status).toBe('pending');
+      const before = (await detail(b, token, uid)).content;
+      a.clock.advance(DAY_MS);
+      await settleRebates(a.app.deps, { platId: BITGET, uid });
+      const afterA = (await list(a, token)).content.records[0]?.status;
+      expect(afterA).not.toBe('pending');
+      expect((await detail(a, token, uid)).content.balance).not.toBe(before.balance);
+      const onB = await eventually(
+        () => list(b, token),
+        (page) => page.content.records[0]?.status === afterA,
+      );
+      expect(onB.content.records[0]?.status).toBe(afterA);
+      expect(
+        (
+          await eventually(
+            () => detail(b, token, uid),
+            (answer) => answer.content.balance !== before.balance,
+          )
+        ).content.balance,
+      ).not.toBe(before.balance);
+    });
+
+    it('a binding moved to another member drops the old holder’s list and detail on A at once and on B right after', async () => {
+      const { token, uid } = await boundMember(a);
+      const other = await boundMember(a);
+      await importHour(a, uid);
+      expect((await list(a, token)).content.total).toBe(1);
+      expect((await list(b, token)).content.total).toBe(1);
+      expect((await detail(b, token, uid)).state).toBe(0);
+      await a.db.execute(sql`update exchange_bindings set user_id = ${other.userId} where uid = ${uid}`);
+      expect((await list(a, token)).content.total).toBe(0);
+      expect((await detail(a, token, uid)).state).not.toBe(0);
+      expect((await list(a, other.token)).content.total).toBe(1);
+      expect(
+        (
+          await eventually(
+            () => list(b, token),
+            (page) => page.content.total === 0,
+          )
+        ).content.total,
+      ).toBe(0);
+      expect(
+        (
+          await eventually(
+            () => detail(b, token, uid),
+            (answer) => answer.state !== 0,
+          )
+        ).state,
+      ).not.toBe(0);
+    });
+
+    it('a roster line restated and a dispute opened through A are in the answers on A at once and on B right after', async () => {
+      const { token, uid, userId } = await boundMember(a);
+      await importHour(a, uid);
+      const amount = (await list(b, token)).content.records[0]?.amount;
+      expect((await list(a, token)).content.records[0]?.amount).toBe(amount);
+      // Registered the day before the record: in the speed-up window, the higher rate.
+      await a.db.execute(
+        sql`update referrals set registered_at = ${new Date(a.clock.now().getTime() - DAY_MS).toISOString()}::timestamptz
+          where uid = ${uid}`,
+      );
+      expect((await list(a, token)).content.records[0]?.amount).not.toBe(amount);
+      expect(
+        (
+          await eventually(
+            () => list(b, token),
+            (page) => page.content.records[0]?.amount !== amount,
+          )
+        ).content.records[0]?.amount,
+      ).not.toBe(amount);
+      expect((await detail(b, token, uid)).content.frozen).toBe(false);
+      const claimant = await memberOf(a, await signUp(a));
+      const now = a.clock.now().toISOString();
+      await a.db.execute(sql`insert into support_requests (user_id, kind, plat_id, uid, status, created_at, updated_at)
+        values (${claimant}, 'uidBoundByOther', ${BITGET}, ${uid}, 'open', ${now}::timestamptz, ${now}::timestamptz)`);
+      expect((await detail(a, token, uid)).content.frozen).toBe(true);
+      expect(
+        (
+          await eventually(
+            () => detail(b, token, uid),
+            (answer) => answer.content.frozen,
+          )
+        ).content.frozen,
+      ).toBe(true);
+      expect(userId).toBeGreaterThan(0);
+    });
+
+    it('an ownership hold shown ends when it passes, with nothing changed in the database', async () => {
+      const { token, uid } = await boundMember(a);
+      const held = (await detail(a, token, uid)).content.heldUntil;
+      expect(held).not.toBeNull();
+      const end = Date.parse(held as string);
+      // Just before the hold's end, then just after: the same UTC day unless the end is at midnight.
+      a.clock.set(new Date(end - 60_000));
+      expect((await detail(a, token, uid)).content.heldUntil).toBe(held);
+      expect((await detail(b, token, uid)).content.heldUntil).toBe(held);
+      a.clock.set(new Date(end + 60_000));
+      expect((await detail(a, token, uid)).content.heldUntil).toBeNull();
+      expect((await detail(b, token, uid)).content.heldUntil).toBeNull();
+    });
+
+    it(
+      kept
+        ? 'are kept: a change the caches are not told of is not seen'
+        : 'are read every time: a change no trigger tells is seen',
+      async () => {
+        const { token, uid } = await boundMember(a);
+        await importHour(a, uid);
+        const shown = (await list(a, token)).content;
+        const shownDetail = (await detail(a, token, uid)).content;
+        await a.db.transaction(async (tx) => {
+          await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
+          await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
+          await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
+        });
+        if (kept) {
+          expect((await list(a, token)).content).toEqual(shown);
+          expect((await detail(a, token, uid)).content).toEqual(shownDetail);
+        } else {
+          expect((await list(a, token)).content.records[0]?.status).toBe('failed');
+          expect((await list(b, token)).content.records[0]?.status).toBe('failed');
+          expect((await detail(a, token, uid)).content.pendingRebate).not.toBe(shownDetail.pendingRebate);
+        }
+      },
+    );
+  });
+}
