@@ -35,20 +35,33 @@ export function answerKind<V>(
 /**
  * `load()`'s answer about `member`, kept under `key` (the member's id unless given) while `answers` is
  * on, and read from the database every time when it is off (MEMBER_CACHE=off, operator commands). A
- * kept answer `stillValid` refuses (one past a time it changes at by itself, one read with other in-process settings) is read again.
+ * kept answer `stillValid` refuses (one past a time it changes at by itself, one read with other
+ * in-process settings) is read again. `keepable`, asked before the load, may say the answer read next
+ * is not to be kept (a writer in flight whose notification may not name this member): it is then
+ * answered and read again next time.
  */
 export function keptForMember<V>(
   answers: MemberAnswers | undefined,
   kind: AnswerKind<V>,
   member: number,
   load: () => Promise<V>,
-  options: { key?: string; stillValid?: (value: V) => boolean } = {},
+  options: {
+    key?: string;
+    stillValid?: (value: V) => boolean;
+    keepable?: () => Promise<boolean>;
+  } = {},
 ): Promise<V> {
   const kept = answers?.of(kind);
   if (!kept) return load();
+  const { keepable } = options;
   return kept.read(
     options.key ?? String(member),
-    async () => ({ member, value: await load() }),
+    async () => {
+      // Asked before the load's own statement: a writer that takes its lock after this sees what the
+      // load saw, so its notification names this member.
+      const keep = keepable ? await keepable() : true;
+      return { member, value: await load(), keep };
+    },
     options.stillValid,
   );
 }
@@ -57,6 +70,8 @@ export function keptForMember<V>(
 export interface Owned<V> {
   member: number;
   value: V;
+  /** False: answered but not kept (`keepable` said no). */
+  keep?: boolean;
 }
 
 /**
@@ -205,7 +220,7 @@ export class MemberAnswerCache<V> {
     }
     const since = this.answers.sequence;
     const loaded = await load();
-    if (loaded && this.answers.mayKeep(loaded.member, since)) {
+    if (loaded && loaded.keep !== false && this.answers.mayKeep(loaded.member, since)) {
       this.#entries.set(key, loaded);
       // Too large for the kind's bytes: not kept, nothing to index.
       if (!this.#entries.has(key)) return loaded.value;

@@ -8,6 +8,7 @@ import { sessions } from '../modules/auth/auth.tables.js';
 import { tokenDigest } from '../modules/auth/digests.js';
 import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
+import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { figures, nextUid } from '../modules/cashback/test-support.js';
 import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
 import { seedPartnerCatalog } from './seed/seed-catalog.js';
@@ -287,3 +288,100 @@ for (const cache of ['on', 'off'] as const) {
     );
   });
 }
+
+/**
+ * A writer's triggers name the UIDs' holders when its statements run, not at its commit. An import
+ * in flight (holding its exchange's ledger lock) when a member binds one of its UIDs would name nobody
+ * for it; what the member reads meanwhile is answered but not kept (review, session 38).
+ */
+describe('answers read while a writer of the member’s exchange is in flight', () => {
+  let instances: Awaited<ReturnType<typeof openInstances>>;
+  let a: TestContext;
+  let b: TestContext;
+
+  beforeAll(async () => {
+    instances = await openInstances(2);
+    [a, b] = instances.contexts as [TestContext, TestContext];
+  });
+  afterAll(() => instances.close());
+
+  // Two sessions at once: a second connection holds the import open while the member acts.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'are not kept: the records, balance and withdrawable show at the import’s commit on both instances',
+    async () => {
+      const uid = nextUid();
+      const token = await signUp(a);
+      await ingestReferrals(
+        a.app.deps,
+        BITGET,
+        [{ uid, registeredAt: new Date(a.clock.now().getTime() - 100 * DAY_MS) }],
+        api,
+      );
+      // Its own connection, not one of A's pool: a pooled one listens, and would hand A the binding's
+      // notification again at its commit.
+      const { connectionString } = (a.db as unknown as { $client: pg.Pool }).$client.options;
+      const importer = new pg.Client({ connectionString });
+      await importer.connect();
+      try {
+        // What an import does (rebate-import.ts): the exchange's ledger lock, then its records.
+        await importer.query('begin');
+        await importer.query("select pg_advisory_xact_lock(hashtextextended('cashback|' || $1, 0))", [
+          BITGET,
+        ]);
+        const start = new Date(a.clock.now().getTime() - 2 * HOUR_MS);
+        await importer.query(
+          `insert into rebates (plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
+             commission_micro, source, source_label, created_at)
+           values ($1, $2, $3, $4, 1000000000, 10000000, 10000000, 'api', 'test', now())`,
+          [BITGET, uid, start.toISOString(), new Date(start.getTime() + HOUR_MS).toISOString()],
+        );
+        const bound = await call(
+          a,
+          '/elex/user/bindExchangeUid',
+          { platId: BITGET, uid, address: ADDRESS },
+          { token },
+        );
+        expect(bound.json()).toMatchObject({ state: 0 });
+        // The binding's own notification reaches A twice (its pooled connection, then its listener):
+        // let both arrive, or the late one drops what is read next and hides what this test is about.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect((await list(a, token)).content.total).toBe(0);
+        expect((await detail(a, token, uid)).content.pendingRebate).toBe('0.000000');
+        await importer.query('commit');
+      } finally {
+        await importer.end();
+      }
+      // Read on A right after the commit: nothing was kept, so nothing waits for a notification.
+      expect((await list(a, token)).content.total).toBe(1);
+      expect((await detail(a, token, uid)).content.pendingRebate).not.toBe('0.000000');
+      expect((await list(b, token)).content.total).toBe(1);
+    },
+  );
+
+  it('with no writer in flight, they are kept (a change no trigger tells stays unseen)', async () => {
+    const { token, uid } = await boundMember(a);
+    await importHour(a, uid);
+    const shown = (await list(a, token)).content;
+    await a.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
+      await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+        settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
+      await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
+    });
+    expect((await list(a, token)).content).toEqual(shown);
+  });
+
+  it('an operator’s kept:rebuild drops every kept list on every instance (the kept totals notify no one)', async () => {
+    const { token, uid } = await boundMember(a);
+    await importHour(a, uid);
+    // A kept total gone wrong (what ledger:check would name), shown and kept, then the operator's repair.
+    await a.db.execute(sql`update rebate_uid_totals set records = records + 5 where uid = ${uid}`);
+    expect((await list(b, token)).content.total).toBe(6);
+    await a.db.transaction((tx) => rebuildKeptFigures(tx));
+    const after = await eventually(
+      () => list(b, token),
+      (answer) => answer.content.total === 1 && answer.content.records.length === 1,
+    );
+    expect(after.content.total).toBe(1);
+  });
+});

@@ -12,9 +12,34 @@ import {
 
 export { rowsOf } from '../../db/rows.js';
 
+/** The text an exchange's ledger lock is taken on (`hashtextextended` of it is the advisory key). */
+const LEDGER_LOCK_PREFIX = 'cashback|';
+
 /** Serializes ingests and settlements of one exchange, across instances, until the transaction ends. */
 export async function lockExchangeLedger(tx: Executor, platId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cashback|${platId}`}, 0))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${LEDGER_LOCK_PREFIX}${platId}`}, 0))`,
+  );
+}
+
+/**
+ * Whether no import, sync or settlement is writing an exchange the member holds a UID of: none holds
+ * its ledger lock now (pg_locks; a read, it takes nothing). Such a writer names the UIDs' holders
+ * when its statements run, not when it commits: a member who bound a UID after that would not be told
+ * of its commit, so an answer read meanwhile is not kept (db/member-answers.ts, `keepable`).
+ */
+export async function noLedgerWriterForMember(db: Executor, userId: number): Promise<boolean> {
+  const [row] = rowsOf<{ quiet: boolean }>(
+    await db.execute(sql`
+      select not exists (
+        select 1 from pg_locks l
+        join exchange_bindings b on b.user_id = ${userId} and b.unbound_at is null
+        where l.locktype = 'advisory' and l.objsubid = 1
+          and ((l.classid::int8 << 32) | l.objid::int8)
+            = hashtextextended(${LEDGER_LOCK_PREFIX} || b.plat_id::text, 0)
+      ) as quiet`),
+  );
+  return row?.quiet === true;
 }
 
 // ---------------------------------------------------------------------------------------------------

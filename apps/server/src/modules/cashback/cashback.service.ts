@@ -19,7 +19,12 @@ import { type EstimateSql, selectPendingByBinding } from '../../read-models/pend
 import { selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
-import { selectMemberSummary, sumTradingVolume, type TradingUid } from './cashback.repository.js';
+import {
+  noLedgerWriterForMember,
+  selectMemberSummary,
+  sumTradingVolume,
+  type TradingUid,
+} from './cashback.repository.js';
 import { estimateSql } from './estimate-sql.js';
 import { maskEmail } from './mask-email.js';
 import { loadPartners } from './partners.js';
@@ -45,7 +50,9 @@ const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
  * migration 0028_member_notify).
  */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
-  return keptForMember(deps.memberAnswers, MY_INFO, userId, () => readMyInfo(deps, userId));
+  return keptForMember(deps.memberAnswers, MY_INFO, userId, () => readMyInfo(deps, userId), {
+    keepable: () => noLedgerWriterForMember(deps.db, userId),
+  });
 }
 
 async function readMyInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
@@ -120,6 +127,7 @@ export async function bindingDetailJson(
       stillValid: (value) =>
         value.estimate === estimate &&
         (value.heldUntil === undefined || value.heldUntil > deps.clock.now().getTime()),
+      keepable: () => noLedgerWriterForMember(deps.db, userId),
     },
   );
   return kept.text;
@@ -218,7 +226,11 @@ export async function rebateRecordsJson(
     REBATE_PAGES,
     userId,
     async () => Object.freeze({ text: await readRebateRecords(deps, userId, query, estimate), estimate }),
-    { key, stillValid: (value) => value.estimate === estimate },
+    {
+      key,
+      stillValid: (value) => value.estimate === estimate,
+      keepable: () => noLedgerWriterForMember(deps.db, userId),
+    },
   );
   return kept.text;
 }

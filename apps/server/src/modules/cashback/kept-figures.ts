@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
+import { MEMBER_CHANGES_CHANNEL } from '../../db/member-changes-channel.js';
 import { rowsOf } from '../../db/rows.js';
 
 /**
@@ -93,5 +94,8 @@ export async function rebuildKeptFigures(tx: Transaction): Promise<RebuiltFigure
       added: Number(counts?.added ?? 0),
     });
   }
+  // The kept figures are shown by kept member answers (the record list's total, the detail's days) and
+  // these tables notify no one: every instance drops every kept answer at the commit.
+  await tx.execute(sql`select pg_notify(${MEMBER_CHANGES_CHANNEL}, '*')`);
   return rebuilt;
 }

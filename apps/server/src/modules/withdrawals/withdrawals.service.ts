@@ -35,6 +35,7 @@ import {
   withdrawalLockedUntilInTransaction,
 } from '../auth/auth.service.js';
 import { liveBindingOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
+import { noLedgerWriterForMember } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import {
@@ -101,7 +102,10 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
     // One statement (read-models/withdrawable-summary.ts): the lock, the balances, the bindings, the
     // disputes and the held invite bonuses. Frozen: a kept answer is every later call's answer.
     async () => frozen(await selectWithdrawableSummary(deps.db, userId, deps.clock.now())),
-    { stillValid: (kept) => kept.heldChangesAt === null || deps.clock.now() < kept.heldChangesAt },
+    {
+      stillValid: (kept) => kept.heldChangesAt === null || deps.clock.now() < kept.heldChangesAt,
+      keepable: () => noLedgerWriterForMember(deps.db, userId),
+    },
   );
   return withdrawableAnswer(summary, deps.clock.now());
 }
