@@ -1,15 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
-import { sessions } from '../modules/auth/auth.tables.js';
-import { tokenDigest } from '../modules/auth/digests.js';
 import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { figures, nextUid } from '../modules/cashback/test-support.js';
+import { memberOf } from '../test/member-instances.js';
 import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
 import { seedPartnerCatalog } from './seed/seed-catalog.js';
 
@@ -82,14 +81,6 @@ const detail = (ctx: TestContext, token: string, uid: string) =>
   call(ctx, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid }, { token }).then(
     (res) => res.json() as { state: number; content: Detail },
   );
-
-async function memberOf(ctx: TestContext, token: string): Promise<number> {
-  const rows = await ctx.db
-    .select({ userId: sessions.userId })
-    .from(sessions)
-    .where(eq(sessions.tokenHash, tokenDigest(token)));
-  return Number(rows[0]?.userId);
-}
 
 /** A member signed up through `ctx`, holding a fresh roster UID (registered 100 days ago) bound through `ctx`. */
 async function boundMember(ctx: TestContext, uid = nextUid()) {

@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { seedPartnerCatalog } from '../db/seed/seed-catalog.js';
 import { ManualClock } from '../lib/clock.js';
+import { sessions } from '../modules/auth/auth.tables.js';
+import { tokenDigest } from '../modules/auth/digests.js';
 import type { CashbackTestContext } from '../modules/cashback/test-support.js';
 import { openSharedTestDatabase, testConfig } from './test-app.js';
 
@@ -77,4 +79,13 @@ export async function changeAddressUntold(
     await tx.execute(sql`update exchange_bindings set address = ${address} where uid = ${uid}`);
     await tx.execute(sql`alter table exchange_bindings enable trigger exchange_bindings_notify_updated`);
   });
+}
+
+/** The member behind a session token. */
+export async function memberOf(ctx: Pick<CashbackTestContext, 'db'>, token: string): Promise<number> {
+  const rows = await ctx.db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, tokenDigest(token)));
+  return Number(rows[0]?.userId);
 }

@@ -112,22 +112,50 @@ async function checkInFacts(
   };
 }
 
-/** The month's calendar of check-ins and the current streak. */
+/** signHistory answers kept per process, by member, UTC day and month (db/member-answers.ts): ~1 KB each. */
+const SIGN_HISTORY = answerKind<SignHistory>('signHistory', 20_000, {
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (value) => 200 + value.signedDays.length * 16,
+});
+
+/**
+ * The month's calendar of check-ins and the current streak. Kept in this process by member, **UTC
+ * day** and month (today's day and streak change with the day: a new day is a new key, never the day
+ * before's answer), until the member's check-ins change (the check_ins triggers of migration 0051).
+ * Reads only `check_ins`; the points per day are this process's configuration.
+ */
 export async function checkInHistory(deps: AppDeps, userId: number, month?: string): Promise<SignHistory> {
   const today = utcDay(deps.clock.now());
   const monthKey = month ?? today.slice(0, 7);
+  return keptForMember(
+    deps.memberAnswers,
+    SIGN_HISTORY,
+    userId,
+    () => readCheckInHistory(deps, userId, today, monthKey),
+    {
+      key: JSON.stringify([userId, today, monthKey]),
+    },
+  );
+}
+
+async function readCheckInHistory(
+  deps: AppDeps,
+  userId: number,
+  today: string,
+  monthKey: string,
+): Promise<SignHistory> {
   const start = `${monthKey}-01`;
   const next = new Date(`${start}T00:00:00Z`);
   next.setUTCMonth(next.getUTCMonth() + 1);
   const facts = await checkInFacts(deps, userId, today, { from: start, before: utcDay(next) });
-  return {
+  return Object.freeze({
     month: monthKey,
-    signedDays: facts.days,
+    signedDays: Object.freeze(facts.days),
     today,
     isSignToday: facts.signedToday,
     streak: facts.streak,
     pointsPerDay: deps.config.checkInPoints,
-  };
+  }) as SignHistory;
 }
 
 /** Consecutive days ending today, or yesterday while today's check-in is still open (no cap). */
