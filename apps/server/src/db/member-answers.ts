@@ -5,10 +5,12 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 
 /**
  * Answers about one member kept in this process (a session behind a token, the member's myInfo,
- * getSettings, profile, isSignTody and withdrawable), so the hottest member calls do not ask the database each time
+ * getSettings, profile, isSignTody, withdrawable, signHistory and the first pages of their record,
+ * points and withdrawal lists), so the hottest member calls do not ask the database each time
  * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
  * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify,
- * 0051_member_notify_profile and 0052_member_notify_withdrawable), and every instance listens. While the listener is lost
+ * 0051_member_notify_profile, 0052_member_notify_withdrawable, 0053_member_notify_records and
+ * 0054_member_notify_lists), and every instance listens. While the listener is lost
  * nothing is kept and every answer comes from the database; when it listens again it starts empty.
  * docs/decisions.md, "Member answers cached per process, evicted by NOTIFY".
  */
@@ -64,6 +66,27 @@ export function keptForMember<V>(
     },
     options.stillValid,
   );
+}
+
+/** Pages 1 to this of a member's list are kept; deeper ones are read every time (memory stays bounded by what members look at first). */
+const KEPT_PAGES = 3;
+
+/**
+ * A page of one of `member`'s lists: kept like `keptForMember` under the member and `request` (every
+ * field that decides the answer, canonical: its JSON is the key) when it is among the first pages;
+ * read from the database every time when deeper.
+ */
+export function keptPageForMember<V>(
+  answers: MemberAnswers | undefined,
+  kind: AnswerKind<V>,
+  member: number,
+  request: { page: number; pageSize: number; filter: readonly unknown[] },
+  load: () => Promise<V>,
+): Promise<V> {
+  if (request.page > KEPT_PAGES) return load();
+  return keptForMember(answers, kind, member, load, {
+    key: JSON.stringify([member, ...request.filter, request.page, request.pageSize]),
+  });
 }
 
 /** The member an answer belongs to, and the answer. */

@@ -1,5 +1,5 @@
 import { DECIMALS, fromScaled, type PointsHistory } from '@elex/contract';
-import { answerKind, keptForMember } from '../../db/member-answers.js';
+import { answerKind, keptPageForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { selectPointsHistory } from '../../read-models/points-history.js';
 import type { PointsCurrency } from './points.service.js';
@@ -7,8 +7,6 @@ import type { PointsCurrency } from './points.service.js';
 /** Reasons whose reference is worth showing (a check-in's day, a task's id); others are internal keys. */
 const SHOWN_REFERENCES = new Set(['checkIn', 'task']);
 
-/** Pages kept per member and request (db/member-answers.ts); only pages 1 to 3, the ones members look at. */
-const KEPT_PAGES = 3;
 /** A page of 100 entries is ~25 KB as JSON; 20,000 pages and 64 MiB at most per process. */
 const POINTS_PAGES = answerKind<PointsHistory>('pointsHistory', 20_000, {
   maxBytes: 64 * 1024 * 1024,
@@ -29,15 +27,12 @@ export async function pointsHistory(
   userId: number,
   query: PointsHistoryQuery,
 ): Promise<PointsHistory> {
-  if (query.page > KEPT_PAGES) return readPointsHistory(deps, userId, query);
-  return keptForMember(
+  return keptPageForMember(
     deps.memberAnswers,
     POINTS_PAGES,
     userId,
+    { page: query.page, pageSize: query.pageSize, filter: [query.currency ?? null] },
     () => readPointsHistory(deps, userId, query),
-    {
-      key: JSON.stringify([userId, query.currency ?? null, query.page, query.pageSize]),
-    },
   );
 }
 

@@ -1,18 +1,12 @@
-import type { DepositRecordPage } from '@elex/contract';
 import { ENDPOINTS } from '@elex/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { serve } from '../../http/endpoint-route.js';
 import { success } from '../../http/envelope.js';
 import { AUTH_RATE_LIMIT } from '../../http/rate-limits.js';
 import { requireMember } from '../auth/auth.guard.js';
-import { payoutProgress } from '../payouts/payouts.service.js';
+import { depositRecord } from './deposit-record.js';
 import { cancelWithdrawal } from './withdrawals.decisions.js';
-import {
-  memberWithdrawals,
-  requestWithdrawal,
-  verifyWithdrawalCode,
-  withdrawableOf,
-} from './withdrawals.service.js';
+import { requestWithdrawal, verifyWithdrawalCode, withdrawableOf } from './withdrawals.service.js';
 
 /** The member's withdrawal calls (issue 6, docs/withdrawals.md). All member-only: without a session, -5000. */
 export async function withdrawalsRoutes(app: FastifyInstance) {
@@ -50,16 +44,7 @@ export async function withdrawalsRoutes(app: FastifyInstance) {
 
   serve(app, ENDPOINTS.exchangeDepositRecord, async (request, query) => {
     const member = await requireMember(request);
-    const page = await memberWithdrawals(deps, member.userId, query);
-    const progress = await payoutProgress(
-      deps,
-      page.records.map((record) => Number(record.id)),
-    );
-    const records = page.records.map((record) => ({
-      ...record,
-      payout: progress.get(Number(record.id)) ?? null,
-    }));
-    return success(request, { ...page, records } satisfies DepositRecordPage);
+    return success(request, await depositRecord(deps, member.userId, query));
   });
 
   serve(app, ENDPOINTS.userCancelDeposit, async (request, { id }) => {
