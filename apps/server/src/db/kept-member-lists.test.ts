@@ -8,6 +8,7 @@ import {
   eventually,
   type MemberInstances,
   memberOf,
+  notificationsSettled,
   openMemberInstances,
   QUIET,
 } from '../test/member-instances.js';
@@ -192,6 +193,7 @@ for (const cache of ['on', 'off'] as const) {
     it(`a points entry or a check-in added with its trigger off is ${kept ? 'not seen (kept)' : 'seen at once'}`, async () => {
       const token = await signUp(a);
       const userId = await memberOf(a, token);
+      await notificationsSettled();
       const points = await readOnBoth((ctx) => history(ctx, token));
       const days = await readOnBoth((ctx) => calendar(ctx, token));
       await grantUntold(a, userId, 'untold', 'one');
@@ -288,6 +290,7 @@ for (const cache of ['on', 'off'] as const) {
       await a.db.execute(
         sql`update payouts set state = 'mined', mined_hash = ${HASH('c')}, confirmations = 1 where id = ${payout}`,
       );
+      await notificationsSettled();
       const before = await readOnBoth((ctx) => deposits(ctx, member.token));
       expect(before.records[0]?.payout?.stage).toBe('confirming');
       await a.db.transaction(async (tx) => {

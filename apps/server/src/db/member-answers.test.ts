@@ -16,6 +16,7 @@ import {
   changeAddressUntold,
   eventually,
   type MemberInstances,
+  notificationsSettled,
   openMemberInstances,
   QUIET,
 } from '../test/member-instances.js';
@@ -284,6 +285,7 @@ describe('getSettings, profile and isSignTody on two instances (migration 0051)'
 
   it('are kept: a change the caches are not told of is not seen', async () => {
     const { token, userId } = await member(a);
+    await notificationsSettled();
     expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
     const shown = (await profile(a, token)).content;
     await a.db.transaction(async (tx) => {
@@ -494,9 +496,7 @@ describe('a lost listener', () => {
       const answers = ctx.app.deps.memberAnswers;
       const uid = nextUid();
       const { token } = await boundMember(ctx, uid);
-      // The binding's notification reaches the instance twice (its pooled connection, then its
-      // listener); a read the second one overtakes is answered but not kept. Let both arrive first.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await notificationsSettled();
       expect((await myInfo(ctx, token)).content.exchangeBinds).toMatchObject([{ address: ADDRESS }]);
       // Listening: a change the caches are not told of is not seen (the answer is kept).
       await changeAddressUntold(ctx, uid, OTHER_ADDRESS);

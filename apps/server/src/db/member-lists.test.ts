@@ -8,7 +8,7 @@ import { call, signUp, type TestContext } from '../modules/auth/test-support.js'
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { figures, nextUid } from '../modules/cashback/test-support.js';
-import { memberOf } from '../test/member-instances.js';
+import { memberOf, notificationsSettled } from '../test/member-instances.js';
 import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
 import { seedPartnerCatalog } from './seed/seed-catalog.js';
 
@@ -259,6 +259,7 @@ for (const cache of ['on', 'off'] as const) {
       async () => {
         const { token, uid } = await boundMember(a);
         await importHour(a, uid);
+        await notificationsSettled();
         const shown = (await list(a, token)).content;
         const shownDetail = (await detail(a, token, uid)).content;
         await a.db.transaction(async (tx) => {
@@ -333,9 +334,8 @@ describe('answers read while a writer of the member’s exchange is in flight', 
           { token },
         );
         expect(bound.json()).toMatchObject({ state: 0 });
-        // The binding's own notification reaches A twice (its pooled connection, then its listener):
-        // let both arrive, or the late one drops what is read next and hides what this test is about.
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Or the binding's late second notification drops what is read next and hides the race.
+        await notificationsSettled();
         expect((await list(a, token)).content.total).toBe(0);
         expect((await detail(a, token, uid)).content.pendingRebate).toBe('0.000000');
         await importer.query('commit');
@@ -352,6 +352,7 @@ describe('answers read while a writer of the member’s exchange is in flight', 
   it('with no writer in flight, they are kept (a change no trigger tells stays unseen)', async () => {
     const { token, uid } = await boundMember(a);
     await importHour(a, uid);
+    await notificationsSettled();
     const shown = (await list(a, token)).content;
     await a.db.transaction(async (tx) => {
       await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);

@@ -89,3 +89,10 @@ export async function memberOf(ctx: Pick<CashbackTestContext, 'db'>, token: stri
     .where(eq(sessions.tokenHash, tokenDigest(token)));
   return Number(rows[0]?.userId);
 }
+
+/**
+ * Waits for the notifications of what was just written to arrive: each reaches an instance twice (its
+ * pooled connection, before the commit returns; then its listener), and a read the second overtakes
+ * is answered but not kept. A test that shows an answer is kept reads it after this.
+ */
+export const notificationsSettled = () => new Promise((resolve) => setTimeout(resolve, 300));

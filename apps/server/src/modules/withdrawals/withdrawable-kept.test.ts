@@ -4,6 +4,7 @@ import {
   changeAddressUntold,
   eventually,
   type MemberInstances,
+  notificationsSettled,
   openMemberInstances,
 } from '../../test/member-instances.js';
 import { adminCall, newOperator } from '../admin/test-support.js';
@@ -90,6 +91,7 @@ describe('withdrawable on two instances', () => {
 
   it('is kept: a change made with its trigger off is not seen', async () => {
     const member = await fundedMember(a, { cashback: '20' });
+    await notificationsSettled();
     expect((await readOnBoth(member)).bindings).toMatchObject([{ uid: member.uid, address: ADDRESS }]);
     await changeAddressUntold(a, member.uid, OTHER_ADDRESS);
     expect((await withdrawable(a, member)).bindings).toMatchObject([{ address: ADDRESS }]);
