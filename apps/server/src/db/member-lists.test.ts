@@ -363,6 +363,35 @@ describe('answers read while a writer of the member’s exchange is in flight', 
     expect((await list(a, token)).content).toEqual(shown);
   });
 
+  // A second database on the same server: its advisory keys are not this database's.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a writer of the same exchange in another database on the server does not stop keeping',
+    async () => {
+      const { token, uid } = await boundMember(a);
+      const elsewhere = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await elsewhere.connect();
+      try {
+        await elsewhere.query('begin');
+        await elsewhere.query("select pg_advisory_xact_lock(hashtextextended('cashback|' || $1, 0))", [
+          BITGET,
+        ]);
+        await importHour(a, uid);
+        await notificationsSettled();
+        const shown = (await list(a, token)).content;
+        await a.db.transaction(async (tx) => {
+          await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
+          await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
+          await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
+        });
+        expect((await list(a, token)).content).toEqual(shown);
+      } finally {
+        await elsewhere.query('rollback');
+        await elsewhere.end();
+      }
+    },
+  );
+
   it('an operator’s kept:rebuild drops every kept list on every instance (the kept totals notify no one)', async () => {
     const { token, uid } = await boundMember(a);
     await importHour(a, uid);

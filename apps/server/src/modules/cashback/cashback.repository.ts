@@ -35,6 +35,8 @@ export async function noLedgerWriterForMember(db: Executor, userId: number): Pro
         select 1 from pg_locks l
         join exchange_bindings b on b.user_id = ${userId} and b.unbound_at is null
         where l.locktype = 'advisory' and l.objsubid = 1
+          -- pg_locks is the server's: an advisory key is this database's only.
+          and l.database = (select oid from pg_database where datname = current_database())
           and ((l.classid::int8 << 32) | l.objid::int8)
             = hashtextextended(${LEDGER_LOCK_PREFIX} || b.plat_id::text, 0)
       ) as quiet`),
