@@ -11,6 +11,7 @@ import {
   notificationsSettled,
   openMemberInstances,
   QUIET,
+  writeUntold,
 } from '../test/member-instances.js';
 
 /**
@@ -93,11 +94,9 @@ async function grant(ctx: TestContext, userId: number, reason: string, reference
 
 /** A points entry added with its notifying trigger off: a change no cache is told of. */
 async function grantUntold(ctx: TestContext, userId: number, reason: string, reference: string) {
-  await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`alter table points_entries disable trigger points_entries_notify_inserted`);
-    await grantPoints(tx, { userId, currency: 'points', amount: 1, reason, reference, at: ctx.clock.now() });
-    await tx.execute(sql`alter table points_entries enable trigger points_entries_notify_inserted`);
-  });
+  await writeUntold(ctx, 'points_entries', 'points_entries_notify_inserted', (tx) =>
+    grantPoints(tx, { userId, currency: 'points', amount: 1, reason, reference, at: ctx.clock.now() }),
+  );
 }
 
 for (const cache of ['on', 'off'] as const) {
@@ -197,13 +196,11 @@ for (const cache of ['on', 'off'] as const) {
       const points = await readOnBoth((ctx) => history(ctx, token));
       const days = await readOnBoth((ctx) => calendar(ctx, token));
       await grantUntold(a, userId, 'untold', 'one');
-      await a.db.transaction(async (tx) => {
-        await tx.execute(sql`alter table check_ins disable trigger check_ins_notify_inserted`);
-        await tx.execute(
+      await writeUntold(a, 'check_ins', 'check_ins_notify_inserted', (tx) =>
+        tx.execute(
           sql`insert into check_ins (user_id, day, points, created_at) values (${userId}, ${days.today}::date, 1, now())`,
-        );
-        await tx.execute(sql`alter table check_ins enable trigger check_ins_notify_inserted`);
-      });
+        ),
+      );
       for (const ctx of [a, b]) {
         expect((await history(ctx, token)).total).toBe(kept ? points.total : points.total + 1);
         expect((await calendar(ctx, token)).isSignToday).toBe(!kept);
@@ -293,13 +290,9 @@ for (const cache of ['on', 'off'] as const) {
       await notificationsSettled();
       const before = await readOnBoth((ctx) => deposits(ctx, member.token));
       expect(before.records[0]?.payout?.stage).toBe('confirming');
-      await a.db.transaction(async (tx) => {
-        await tx.execute(sql`alter table payouts disable trigger payouts_notify_updated`);
-        await tx.execute(
-          sql`update payouts set state = 'confirmed', finished_at = now() where id = ${payout}`,
-        );
-        await tx.execute(sql`alter table payouts enable trigger payouts_notify_updated`);
-      });
+      await writeUntold(a, 'payouts', 'payouts_notify_updated', (tx) =>
+        tx.execute(sql`update payouts set state = 'confirmed', finished_at = now() where id = ${payout}`),
+      );
       for (const ctx of [a, b]) {
         expect((await deposits(ctx, member.token)).records[0]?.payout?.stage).toBe(
           kept ? 'confirming' : 'completed',

@@ -19,6 +19,7 @@ import {
   notificationsSettled,
   openMemberInstances,
   QUIET,
+  writeUntold,
 } from '../test/member-instances.js';
 import type { DatabaseHandle } from './client.js';
 import { answerKind } from './member-answers.js';
@@ -288,12 +289,10 @@ describe('getSettings, profile and isSignTody on two instances (migration 0051)'
     await notificationsSettled();
     expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
     const shown = (await profile(a, token)).content;
-    await a.db.transaction(async (tx) => {
-      await tx.execute(sql`alter table users disable trigger users_notify_updated`);
-      await tx.execute(sql`update users set marketing_consent = true, user_code = ${`U${nextUid()}`}
-        where id = ${userId}`);
-      await tx.execute(sql`alter table users enable trigger users_notify_updated`);
-    });
+    await writeUntold(a, 'users', 'users_notify_updated', (tx) =>
+      tx.execute(sql`update users set marketing_consent = true, user_code = ${`U${nextUid()}`}
+        where id = ${userId}`),
+    );
     expect((await settings(a, token)).content).toEqual({ marketingConsent: false });
     expect((await profile(a, token)).content).toEqual(shown);
   });

@@ -74,7 +74,7 @@ const KEPT_PAGES = 3;
 /**
  * A page of one of `member`'s lists: kept like `keptForMember` under the member and `request` (every
  * field that decides the answer, canonical: its JSON is the key) when it is among the first pages;
- * read from the database every time when deeper.
+ * read from the database every time when deeper. `stillValid` and `keepable` as for `keptForMember`.
  */
 export function keptPageForMember<V>(
   answers: MemberAnswers | undefined,
@@ -82,9 +82,11 @@ export function keptPageForMember<V>(
   member: number,
   request: { page: number; pageSize: number; filter: readonly unknown[] },
   load: () => Promise<V>,
+  options: { stillValid?: (value: V) => boolean; keepable?: () => Promise<boolean> } = {},
 ): Promise<V> {
   if (request.page > KEPT_PAGES) return load();
   return keptForMember(answers, kind, member, load, {
+    ...options,
     key: JSON.stringify([member, ...request.filter, request.page, request.pageSize]),
   });
 }

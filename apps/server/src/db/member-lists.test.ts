@@ -1,16 +1,19 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import type { Config } from '../config.js';
-import { ManualClock } from '../lib/clock.js';
 import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
-import { figures, nextUid } from '../modules/cashback/test-support.js';
-import { memberOf, notificationsSettled } from '../test/member-instances.js';
-import { openSharedTestDatabase, testConfig } from '../test/test-app.js';
-import { seedPartnerCatalog } from './seed/seed-catalog.js';
+import { type CashbackTestContext, figures, nextUid } from '../modules/cashback/test-support.js';
+import {
+  eventually,
+  type MemberInstances,
+  memberOf,
+  notificationsSettled,
+  openMemberInstances,
+  QUIET,
+  writeUntold,
+} from '../test/member-instances.js';
 
 /**
  * The member's record list (seeRebateData's first pages) and a binding's detail (seeRebateByExchangeId)
@@ -20,48 +23,11 @@ import { seedPartnerCatalog } from './seed/seed-catalog.js';
  * reads every time.
  */
 
-type App = Awaited<ReturnType<typeof buildApp>>;
-
 const BITGET = 4;
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 const api = { kind: 'api', label: 'test' } as const;
-const QUIET: Partial<Config['memberCache']> = { heartbeatMs: 600_000 };
-
-async function openInstances(count: number, memberCache: Partial<Config['memberCache']> = QUIET) {
-  const shared = await openSharedTestDatabase(count);
-  const clock = new ManualClock();
-  const config = testConfig({ memberCache: { ...testConfig().memberCache, ...memberCache } });
-  const apps: App[] = [];
-  for (const handle of shared.handles) {
-    apps.push(await buildApp({ config, database: handle, clock, logger: false }));
-    const client = (handle.db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) client.on('error', () => {});
-  }
-  await seedPartnerCatalog(shared.handles[0]?.db as TestContext['db']);
-  return {
-    clock,
-    contexts: apps.map(
-      (app): TestContext => ({ app, clock, config, db: app.deps.db, close: async () => {} }),
-    ),
-    async close() {
-      for (const app of apps) await app.close();
-      await shared.close();
-    },
-  };
-}
-
-/** Reads until `accept` takes the answer (the notification is on its way), at most 10 s. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 interface Page {
   records: { id: string; status: string; amount: string; uid: string }[];
   total: number;
@@ -112,14 +78,14 @@ async function importHour(ctx: TestContext, uid: string) {
 
 for (const cache of ['on', 'off'] as const) {
   describe(`record lists with MEMBER_CACHE=${cache}`, () => {
-    let instances: Awaited<ReturnType<typeof openInstances>>;
+    let instances: MemberInstances;
     let a: TestContext;
     let b: TestContext;
     const kept = cache === 'on';
 
     beforeAll(async () => {
-      instances = await openInstances(2, cache === 'on' ? QUIET : { ...QUIET, enabled: false });
-      [a, b] = instances.contexts as [TestContext, TestContext];
+      instances = await openMemberInstances(2, cache === 'on' ? QUIET : { ...QUIET, enabled: false });
+      [a, b] = instances.contexts as [CashbackTestContext, CashbackTestContext];
     });
     afterAll(() => instances.close());
 
@@ -262,12 +228,10 @@ for (const cache of ['on', 'off'] as const) {
         await notificationsSettled();
         const shown = (await list(a, token)).content;
         const shownDetail = (await detail(a, token, uid)).content;
-        await a.db.transaction(async (tx) => {
-          await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
-          await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
-            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
-          await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
-        });
+        await writeUntold(a, 'rebates', 'rebates_notify_updated', (tx) =>
+          tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`),
+        );
         if (kept) {
           expect((await list(a, token)).content).toEqual(shown);
           expect((await detail(a, token, uid)).content).toEqual(shownDetail);
@@ -287,13 +251,13 @@ for (const cache of ['on', 'off'] as const) {
  * for it; what the member reads meanwhile is answered but not kept (review, session 38).
  */
 describe('answers read while a writer of the member’s exchange is in flight', () => {
-  let instances: Awaited<ReturnType<typeof openInstances>>;
+  let instances: MemberInstances;
   let a: TestContext;
   let b: TestContext;
 
   beforeAll(async () => {
-    instances = await openInstances(2);
-    [a, b] = instances.contexts as [TestContext, TestContext];
+    instances = await openMemberInstances(2);
+    [a, b] = instances.contexts as [CashbackTestContext, CashbackTestContext];
   });
   afterAll(() => instances.close());
 
@@ -354,12 +318,10 @@ describe('answers read while a writer of the member’s exchange is in flight', 
     await importHour(a, uid);
     await notificationsSettled();
     const shown = (await list(a, token)).content;
-    await a.db.transaction(async (tx) => {
-      await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
-      await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
-        settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
-      await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
-    });
+    await writeUntold(a, 'rebates', 'rebates_notify_updated', (tx) =>
+      tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+        settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`),
+    );
     expect((await list(a, token)).content).toEqual(shown);
   });
 
@@ -378,12 +340,10 @@ describe('answers read while a writer of the member’s exchange is in flight', 
         await importHour(a, uid);
         await notificationsSettled();
         const shown = (await list(a, token)).content;
-        await a.db.transaction(async (tx) => {
-          await tx.execute(sql`alter table rebates disable trigger rebates_notify_updated`);
-          await tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
-            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`);
-          await tx.execute(sql`alter table rebates enable trigger rebates_notify_updated`);
-        });
+        await writeUntold(a, 'rebates', 'rebates_notify_updated', (tx) =>
+          tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
+            settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`),
+        );
         expect((await list(a, token)).content).toEqual(shown);
       } finally {
         await elsewhere.query('rollback');

@@ -68,17 +68,34 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
   }
 }
 
+type Transaction = Parameters<Parameters<CashbackTestContext['db']['transaction']>[0]>[0];
+
+/**
+ * `write` in one transaction with `table`'s notifying `trigger` off: a change no cache is told of (a
+ * test that answers are kept, or that the member cache off reads every time).
+ */
+export async function writeUntold(
+  ctx: Pick<CashbackTestContext, 'db'>,
+  table: string,
+  trigger: string,
+  write: (tx: Transaction) => Promise<unknown>,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`alter table ${table} disable trigger ${trigger}`));
+    await write(tx);
+    await tx.execute(sql.raw(`alter table ${table} enable trigger ${trigger}`));
+  });
+}
+
 /** Changes a binding's address with its notifying trigger off: a change no cache is told of. */
 export async function changeAddressUntold(
   ctx: Pick<CashbackTestContext, 'db'>,
   uid: string,
   address: string,
 ) {
-  await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`alter table exchange_bindings disable trigger exchange_bindings_notify_updated`);
-    await tx.execute(sql`update exchange_bindings set address = ${address} where uid = ${uid}`);
-    await tx.execute(sql`alter table exchange_bindings enable trigger exchange_bindings_notify_updated`);
-  });
+  await writeUntold(ctx, 'exchange_bindings', 'exchange_bindings_notify_updated', (tx) =>
+    tx.execute(sql`update exchange_bindings set address = ${address} where uid = ${uid}`),
+  );
 }
 
 /** The member behind a session token. */

@@ -10,7 +10,7 @@ import {
   utcDay,
 } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
-import { answerKind, keptForMember } from '../../db/member-answers.js';
+import { answerKind, keptForMember, keptPageForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { ValidationError } from '../../http/validation.js';
@@ -182,7 +182,7 @@ export interface RebateQueryInput {
 }
 
 /**
- * Record pages kept per process: pages 1 to `KEPT_REBATE_PAGES` by number of each filter a member asks
+ * Record pages kept per process: pages 1 to 3 by number of each filter a member asks
  * for (a walk by cursor, the export, is read every time): 20,000 at most and 128 MiB (a page of 20
  * records is about 8 KB, one of 100 about 40 KB; an export's first page of up to 1,000 records, 400 KB,
  * is kept too, and counts by its size).
@@ -191,7 +191,6 @@ const REBATE_PAGES = answerKind<KeptText>('seeRebateData', 20_000, {
   maxBytes: 128 * 1024 * 1024,
   sizeOf: keptTextSize,
 });
-const KEPT_REBATE_PAGES = 3;
 
 /**
  * /elex/user/seeRebateData: records of the member's live bindings, newest period first (two
@@ -208,26 +207,27 @@ export async function rebateRecordsJson(
   query: RebateQueryInput,
 ): Promise<string> {
   const estimate = estimateSql(await loadPartners(deps));
-  if (query.after !== undefined || query.page > KEPT_REBATE_PAGES) {
-    return readRebateRecords(deps, userId, query, estimate);
-  }
-  const key = JSON.stringify([
-    userId,
-    query.platId ?? null,
-    query.uid ?? null,
-    query.status ?? null,
-    query.from ?? null,
-    query.to ?? null,
-    query.page,
-    query.pageSize,
-  ]);
-  const kept = await keptForMember(
+  const load = async () =>
+    Object.freeze({ text: await readRebateRecords(deps, userId, query, estimate), estimate });
+  // A walk by cursor (the export) is read every time: its key would be every record it passed.
+  if (query.after !== undefined) return (await load()).text;
+  const kept = await keptPageForMember(
     deps.memberAnswers,
     REBATE_PAGES,
     userId,
-    async () => Object.freeze({ text: await readRebateRecords(deps, userId, query, estimate), estimate }),
     {
-      key,
+      page: query.page,
+      pageSize: query.pageSize,
+      filter: [
+        query.platId ?? null,
+        query.uid ?? null,
+        query.status ?? null,
+        query.from ?? null,
+        query.to ?? null,
+      ],
+    },
+    load,
+    {
       stillValid: (value) => value.estimate === estimate,
       keepable: () => noLedgerWriterForMember(deps.db, userId),
     },
