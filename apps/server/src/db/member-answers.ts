@@ -10,10 +10,67 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
  * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
  * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify,
  * 0051_member_notify_profile, 0052_member_notify_withdrawable, 0053_member_notify_records and
- * 0054_member_notify_lists), and every instance listens. While the listener is lost
- * nothing is kept and every answer comes from the database; when it listens again it starts empty.
- * docs/decisions.md, "Member answers cached per process, evicted by NOTIFY".
+ * 0054_member_notify_lists), and with the `(plat_id, uid)` pairs touched by every trigger that names
+ * a UID's holders (0055_member_notify_uids: an answer covering one of those UIDs goes too), and every
+ * instance listens. While the listener is lost nothing is kept and every answer comes from the
+ * database; when it listens again it starts empty. docs/decisions.md, "Member answers cached per
+ * process, evicted by NOTIFY" and "Kept answers evicted by UID too (migration 0055)".
  */
+
+/** A UID an answer covers: the exchange and the UID. */
+export interface CoveredUid {
+  platId: number;
+  uid: string;
+}
+
+/**
+ * What `keepable` says before a load: whether its answer may be kept (no writer in flight whose
+ * notification may not name the member), and the UIDs the answer covers (the member's live bindings
+ * as read then): a notification naming one of them drops it, and one that arrives while it loads
+ * keeps it from being kept.
+ */
+export interface KeepCheck {
+  keep: boolean;
+  uids: readonly CoveredUid[];
+}
+
+/** The key a UID is filed and evicted under: `<platId>:<uid>` (a plat id has no ':'). */
+export const uidKey = (platId: number, uid: string) => `${platId}:${uid}`;
+
+/** A notification on the channel, read: everything (`*`), or the members and UIDs (`uidKey`) named. */
+export type MemberChange =
+  | { all: true }
+  | { all: false; members: readonly number[]; uids: readonly string[] };
+
+const PLAT_ID = /^\d{1,10}$/;
+const HEX = /^(?:[0-9a-f]{2})+$/;
+
+/**
+ * Reads a payload of comma-separated tokens (migrations 0028 and 0055): a member's id (digits), a
+ * UID `u<platId>:<uid>` (the UID as is: letters, digits, '-', '_') or `x<platId>:<hex of its UTF-8>`
+ * (any other UID), or `*` (everything). A token of no such form is skipped.
+ */
+export function parseMemberChange(payload: string): MemberChange {
+  const members: number[] = [];
+  const uids: string[] = [];
+  for (const part of payload.split(',')) {
+    if (part === '*') return { all: true };
+    const kind = part[0];
+    if (kind === 'u' || kind === 'x') {
+      const colon = part.indexOf(':');
+      const platId = part.slice(1, colon);
+      const spelled = part.slice(colon + 1);
+      if (colon < 0 || !PLAT_ID.test(platId) || spelled === '') continue;
+      if (kind === 'x' && !HEX.test(spelled)) continue;
+      const uid = kind === 'u' ? spelled : Buffer.from(spelled, 'hex').toString('utf8');
+      uids.push(uidKey(Number(platId), uid));
+      continue;
+    }
+    const member = Number(part);
+    if (Number.isSafeInteger(member)) members.push(member);
+  }
+  return { all: false, members, uids };
+}
 
 /** A kind of answer: its name and how many of them one process keeps at most (least recently used go). */
 export interface AnswerKind<V> {
@@ -40,7 +97,8 @@ export function answerKind<V>(
  * kept answer `stillValid` refuses (one past a time it changes at by itself, one read with other
  * in-process settings) is read again. `keepable`, asked before the load, may say the answer read next
  * is not to be kept (a writer in flight whose notification may not name this member): it is then
- * answered and read again next time.
+ * answered and read again next time; and it names the UIDs the answer covers, under which it is filed
+ * too (see `KeepCheck`).
  */
 export function keptForMember<V>(
   answers: MemberAnswers | undefined,
@@ -50,7 +108,7 @@ export function keptForMember<V>(
   options: {
     key?: string;
     stillValid?: (value: V) => boolean;
-    keepable?: () => Promise<boolean>;
+    keepable?: () => Promise<KeepCheck>;
   } = {},
 ): Promise<V> {
   const kept = answers?.of(kind);
@@ -60,9 +118,17 @@ export function keptForMember<V>(
     options.key ?? String(member),
     async () => {
       // Asked before the load's own statement: a writer that takes its lock after this sees what the
-      // load saw, so its notification names this member.
-      const keep = keepable ? await keepable() : true;
-      return { member, value: await load(), keep };
+      // load saw, so its notification names this member. A writer without the lock whose statement
+      // ran before the member bound a UID names the UID at its commit: the answer is filed under it.
+      const check = keepable ? await keepable() : undefined;
+      const value = await load();
+      if (!check) return { member, value };
+      return {
+        member,
+        value,
+        keep: check.keep,
+        uids: check.uids.map(({ platId, uid }) => uidKey(platId, uid)),
+      };
     },
     options.stillValid,
   );
@@ -82,7 +148,7 @@ export function keptPageForMember<V>(
   member: number,
   request: { page: number; pageSize: number; filter: readonly unknown[] },
   load: () => Promise<V>,
-  options: { stillValid?: (value: V) => boolean; keepable?: () => Promise<boolean> } = {},
+  options: { stillValid?: (value: V) => boolean; keepable?: () => Promise<KeepCheck> } = {},
 ): Promise<V> {
   if (request.page > KEPT_PAGES) return load();
   return keptForMember(answers, kind, member, load, {
@@ -97,6 +163,8 @@ export interface Owned<V> {
   value: V;
   /** False: answered but not kept (`keepable` said no). */
   keep?: boolean;
+  /** The UIDs (`uidKey`) the answer covers: filed under them too, and not kept if one changed while it loaded. */
+  uids?: readonly string[];
 }
 
 /**
@@ -104,6 +172,8 @@ export interface Owned<V> {
  * member's change but arriving after its notification is not kept.
  */
 const REMEMBERED_EVICTIONS = 50_000;
+/** The same for UIDs: an import names thousands at once; one forgotten keeps nothing read meanwhile. */
+const REMEMBERED_UID_EVICTIONS = 100_000;
 /**
  * Read again after this long even when nothing said it changed: a change made with triggers off (a
  * restore, a replica's apply) shows by then. Changes made the normal way are seen at once.
@@ -124,6 +194,13 @@ export class MemberAnswers {
   });
   /** The latest eviction no longer remembered: a member without an entry may have had it. */
   #forgottenUpTo = 0;
+  readonly #uidEvictedAt = new LRUCache<string, number>({
+    max: REMEMBERED_UID_EVICTIONS,
+    dispose: (sequence) => {
+      this.#uidsForgottenUpTo = Math.max(this.#uidsForgottenUpTo, sequence);
+    },
+  });
+  #uidsForgottenUpTo = 0;
 
   private constructor() {}
 
@@ -173,23 +250,27 @@ export class MemberAnswers {
     return this.#sequence;
   }
 
-  /** @internal Whether an answer of `member` read since `sequence` may be kept. */
-  mayKeep(member: number, sequence: number): boolean {
+  /** @internal Whether an answer of `member`, covering `uids` (`uidKey`), read since `sequence` may be kept. */
+  mayKeep(member: number, sequence: number, uids: readonly string[] = []): boolean {
     if (!this.usable || this.#clearedAt > sequence) return false;
-    return (this.#evictedAt.peek(member) ?? this.#forgottenUpTo) <= sequence;
+    if ((this.#evictedAt.peek(member) ?? this.#forgottenUpTo) > sequence) return false;
+    return uids.every((uid) => (this.#uidEvictedAt.peek(uid) ?? this.#uidsForgottenUpTo) <= sequence);
   }
 
   #changed(payload: string): void {
-    if (payload === '*') {
+    const change = parseMemberChange(payload);
+    if (change.all) {
       this.#clear();
       return;
     }
     this.#sequence += 1;
-    for (const part of payload.split(',')) {
-      const member = Number(part);
-      if (!Number.isSafeInteger(member)) continue;
+    for (const member of change.members) {
       this.#evictedAt.set(member, this.#sequence);
       for (const cache of this.#caches.values()) cache.evictMember(member);
+    }
+    for (const uid of change.uids) {
+      this.#uidEvictedAt.set(uid, this.#sequence);
+      for (const cache of this.#caches.values()) cache.evictUid(uid);
     }
   }
 
@@ -200,10 +281,14 @@ export class MemberAnswers {
   }
 }
 
-/** Answers of one kind, by key (a token's digest, a member's id), each belonging to one member. */
+/**
+ * Answers of one kind, by key (a token's digest, a member's id), each belonging to one member and
+ * covering some UIDs (maybe none).
+ */
 export class MemberAnswerCache<V> {
   readonly #entries: LRUCache<string, Owned<V>>;
   readonly #keysOf = new Map<number, Set<string>>();
+  readonly #keysOfUid = new Map<string, Set<string>>();
 
   constructor(
     private readonly answers: MemberAnswers,
@@ -213,7 +298,7 @@ export class MemberAnswerCache<V> {
     this.#entries = new LRUCache<string, Owned<V>>({
       max: kind.max,
       ttl: KEPT_AT_MOST_MS,
-      dispose: (entry, key) => this.#unindex(entry.member, key),
+      dispose: (entry, key) => this.#unindex(entry, key),
       // An answer larger than the whole bound is not kept (lru-cache refuses it).
       ...(maxBytes !== undefined && sizeOf
         ? { maxSize: maxBytes, sizeCalculation: (entry: Owned<V>) => Math.max(1, sizeOf(entry.value)) }
@@ -223,8 +308,8 @@ export class MemberAnswerCache<V> {
 
   /**
    * The kept answer for `key` if there is one and `stillValid` (when given) accepts it; otherwise
-   * `load()`'s, kept for the next call unless its member changed, or the listener was lost, while it
-   * loaded. `load` answers undefined for "none" (an unknown token): never kept. Kept values are
+   * `load()`'s, kept for the next call unless its member or one of its UIDs changed, or the listener
+   * was lost, while it loaded. `load` answers undefined for "none" (an unknown token): never kept. Kept values are
    * shared by every later caller, so callers do not change them.
    */
   async read(key: string, load: () => Promise<Owned<V>>, stillValid?: (value: V) => boolean): Promise<V>;
@@ -245,16 +330,12 @@ export class MemberAnswerCache<V> {
     }
     const since = this.answers.sequence;
     const loaded = await load();
-    if (loaded && loaded.keep !== false && this.answers.mayKeep(loaded.member, since)) {
+    if (loaded && loaded.keep !== false && this.answers.mayKeep(loaded.member, since, loaded.uids)) {
       this.#entries.set(key, loaded);
       // Too large for the kind's bytes: not kept, nothing to index.
       if (!this.#entries.has(key)) return loaded.value;
-      let keys = this.#keysOf.get(loaded.member);
-      if (!keys) {
-        keys = new Set();
-        this.#keysOf.set(loaded.member, keys);
-      }
-      keys.add(key);
+      index(this.#keysOf, loaded.member, key);
+      for (const uid of loaded.uids ?? []) index(this.#keysOfUid, uid, key);
     }
     return loaded?.value;
   }
@@ -266,16 +347,38 @@ export class MemberAnswerCache<V> {
     for (const key of [...keys]) this.#entries.delete(key);
   }
 
+  /** @internal Drops the answers covering `uid` (`uidKey`). */
+  evictUid(uid: string): void {
+    const keys = this.#keysOfUid.get(uid);
+    if (!keys) return;
+    for (const key of [...keys]) this.#entries.delete(key);
+  }
+
   /** @internal */
   clear(): void {
     this.#entries.clear();
     this.#keysOf.clear();
+    this.#keysOfUid.clear();
   }
 
-  #unindex(member: number, key: string): void {
-    const keys = this.#keysOf.get(member);
-    if (!keys) return;
-    keys.delete(key);
-    if (keys.size === 0) this.#keysOf.delete(member);
+  #unindex(entry: Owned<V>, key: string): void {
+    unindex(this.#keysOf, entry.member, key);
+    for (const uid of entry.uids ?? []) unindex(this.#keysOfUid, uid, key);
   }
+}
+
+function index<K>(keysOf: Map<K, Set<string>>, owner: K, key: string): void {
+  let keys = keysOf.get(owner);
+  if (!keys) {
+    keys = new Set();
+    keysOf.set(owner, keys);
+  }
+  keys.add(key);
+}
+
+function unindex<K>(keysOf: Map<K, Set<string>>, owner: K, key: string): void {
+  const keys = keysOf.get(owner);
+  if (!keys) return;
+  keys.delete(key);
+  if (keys.size === 0) keysOf.delete(owner);
 }

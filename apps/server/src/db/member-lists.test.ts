@@ -5,6 +5,7 @@ import { call, signUp, type TestContext } from '../modules/auth/test-support.js'
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { type CashbackTestContext, figures, nextUid } from '../modules/cashback/test-support.js';
+import { accountCode, postJournal } from '../modules/ledger/ledger.service.js';
 import {
   eventually,
   type MemberInstances,
@@ -42,6 +43,10 @@ interface Detail {
 const list = (ctx: TestContext, token: string, query: Record<string, unknown> = {}) =>
   call(ctx, '/elex/user/seeRebateData', { page: 1, pageSize: 20, ...query }, { token }).then(
     (res) => res.json() as { state: number; content: Page },
+  );
+const myInfoOf = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/myInfo', {}, { token }).then(
+    (res) => (res.json() as { content: { exchangeBinds: { balance: string }[] } }).content,
   );
 const detail = (ctx: TestContext, token: string, uid: string) =>
   call(ctx, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid }, { token }).then(
@@ -310,6 +315,107 @@ describe('answers read while a writer of the member’s exchange is in flight', 
       expect((await list(a, token)).content.total).toBe(1);
       expect((await detail(a, token, uid)).content.pendingRebate).not.toBe('0.000000');
       expect((await list(b, token)).content.total).toBe(1);
+    },
+  );
+
+  // Two sessions at once. A short writer holds no ledger lock (an operator's correction of a cashback
+  // account, a dispute, a restated roster line): its statements run before the member binds the UID,
+  // naming no holder; its commit names the UID (migration 0055), which drops every answer covering it.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a correction, a dispute and a roster line written before a member binds the UID, committed after the member read, show on both instances',
+    async () => {
+      const uid = nextUid();
+      const token = await signUp(a);
+      await ingestReferrals(
+        a.app.deps,
+        BITGET,
+        [{ uid, registeredAt: new Date(a.clock.now().getTime() - 100 * DAY_MS) }],
+        api,
+      );
+      // A pending record of the UID, and its cashback and the adjustments accounts (an earlier correction).
+      await importHour(a, uid);
+      await a.db.transaction((tx) =>
+        postJournal(tx, {
+          kind: 'correction',
+          key: `member-lists:uid:${uid}:first`,
+          at: a.clock.now(),
+          lines: [
+            { account: accountCode.cashback(BITGET, uid), amount: 1_000_000n },
+            { account: accountCode.adjustments, amount: -1_000_000n },
+          ],
+        }),
+      );
+      // Its own connection, not one of A's pool: a pooled one listens, and would hand A the binding's
+      // notification again at its commit.
+      const { connectionString } = (a.db as unknown as { $client: pg.Pool }).$client.options;
+      const writer = new pg.Client({ connectionString });
+      await writer.connect();
+      const claimant = await memberOf(a, await signUp(a));
+      const now = a.clock.now().toISOString();
+      try {
+        await writer.query('begin');
+        // An operator's correction of the UID's cashback: 5 USDT more (no exchange's ledger lock).
+        await writer.query(
+          `with journal as (
+             insert into ledger_journals (kind, idempotency_key, memo, created_at)
+             values ('correction', $1, null, now()) returning id)
+           insert into ledger_lines (journal_id, account_id, amount)
+           select journal.id, a.id, case when a.code = $2 then 5000000 else -5000000 end
+           from journal, ledger_accounts a where a.code in ($2, 'adjustments')`,
+          [`member-lists:uid:${uid}:second`, accountCode.cashback(BITGET, uid)],
+        );
+        // Another member's dispute of the UID, and the roster line restated (the speed-up window).
+        await writer.query(
+          `insert into support_requests (user_id, kind, plat_id, uid, status, created_at, updated_at)
+           values ($1, 'uidBoundByOther', $2, $3, 'open', $4::timestamptz, $4::timestamptz)`,
+          [claimant, BITGET, uid, now],
+        );
+        await writer.query('update referrals set registered_at = $1::timestamptz where uid = $2', [
+          new Date(a.clock.now().getTime() - DAY_MS).toISOString(),
+          uid,
+        ]);
+        const bound = await call(
+          a,
+          '/elex/user/bindExchangeUid',
+          { platId: BITGET, uid, address: ADDRESS },
+          { token },
+        );
+        expect(bound.json()).toMatchObject({ state: 0 });
+        // Or the binding's late second notification drops what is read next and hides the race.
+        await notificationsSettled();
+        for (const ctx of [a, b]) {
+          expect((await myInfoOf(ctx, token)).exchangeBinds[0]?.balance).toBe('1.000000');
+          expect((await detail(ctx, token, uid)).content).toMatchObject({
+            balance: '1.000000',
+            frozen: false,
+          });
+        }
+        const amount = (await list(a, token)).content.records[0]?.amount;
+        expect((await list(b, token)).content.records[0]?.amount).toBe(amount);
+        // Kept: read again, the same (nothing in flight holds the exchange's ledger lock).
+        expect((await list(a, token)).content.records[0]?.amount).toBe(amount);
+        await writer.query('commit');
+        for (const ctx of [a, b]) {
+          const info = await eventually(
+            () => myInfoOf(ctx, token),
+            (answer) => answer.exchangeBinds[0]?.balance === '6.000000',
+          );
+          expect(info.exchangeBinds[0]?.balance).toBe('6.000000');
+          const shown = await eventually(
+            () => detail(ctx, token, uid),
+            (answer) => answer.content.frozen,
+          );
+          expect(shown.content).toMatchObject({ balance: '6.000000', frozen: true });
+          const page = await eventually(
+            () => list(ctx, token),
+            (answer) => answer.content.records[0]?.amount !== amount,
+          );
+          expect(page.content.records[0]?.amount).not.toBe(amount);
+        }
+      } finally {
+        await writer.query('rollback').catch(() => {});
+        await writer.end();
+      }
     },
   );
 

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import type { KeepCheck } from '../../db/member-answers.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import {
@@ -23,25 +24,30 @@ export async function lockExchangeLedger(tx: Executor, platId: number): Promise<
 }
 
 /**
- * Whether no import, sync or settlement is writing an exchange the member holds a UID of: none holds
- * its ledger lock now (pg_locks; a read, it takes nothing). Such a writer names the UIDs' holders
- * when its statements run, not when it commits: a member who bound a UID after that would not be told
- * of its commit, so an answer read meanwhile is not kept (db/member-answers.ts, `keepable`).
+ * Before a member's answer is read (db/member-answers.ts, `keepable`), in one statement: the UIDs the
+ * answer covers (the member's live bindings: filed under them, evicted when a trigger names one,
+ * migration 0055), and whether it may be kept: no import, sync or settlement is writing an exchange
+ * the member holds a UID of (none holds its ledger lock now; pg_locks, a read that takes nothing).
+ * Such a writer names the UIDs' holders when its statements run, not when it commits: a member who
+ * bound a UID after that would not be told of its commit, so an answer read meanwhile is not kept.
  */
-export async function noLedgerWriterForMember(db: Executor, userId: number): Promise<boolean> {
-  const [row] = rowsOf<{ quiet: boolean }>(
+export async function keepCheckForMember(db: Executor, userId: number): Promise<KeepCheck> {
+  const rows = rowsOf<{ platId: number; uid: string; writing: boolean }>(
     await db.execute(sql`
-      select not exists (
-        select 1 from pg_locks l
-        join exchange_bindings b on b.user_id = ${userId} and b.unbound_at is null
-        where l.locktype = 'advisory' and l.objsubid = 1
-          -- pg_locks is the server's: an advisory key is this database's only.
-          and l.database = (select oid from pg_database where datname = current_database())
-          and ((l.classid::int8 << 32) | l.objid::int8)
-            = hashtextextended(${LEDGER_LOCK_PREFIX} || b.plat_id::text, 0)
-      ) as quiet`),
+      select b.plat_id as "platId", b.uid,
+        hashtextextended(${LEDGER_LOCK_PREFIX} || b.plat_id::text, 0) in (
+          select (l.classid::int8 << 32) | l.objid::int8 from pg_locks l
+          where l.locktype = 'advisory' and l.objsubid = 1
+            -- pg_locks is the server's: an advisory key is this database's only.
+            and l.database = (select oid from pg_database where datname = current_database())
+        ) as writing
+      from exchange_bindings b
+      where b.user_id = ${userId} and b.unbound_at is null`),
   );
-  return row?.quiet === true;
+  return {
+    keep: rows.every((row) => row.writing !== true),
+    uids: rows.map((row) => ({ platId: Number(row.platId), uid: row.uid })),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

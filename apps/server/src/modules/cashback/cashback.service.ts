@@ -20,7 +20,7 @@ import { selectRebateList } from '../../read-models/rebate-list.js';
 import { selectRewardList } from '../../read-models/reward-list.js';
 import { EARNED_CASHBACK_JOURNAL_KINDS, EARNED_REWARD_JOURNAL_KINDS } from '../ledger/ledger.service.js';
 import {
-  noLedgerWriterForMember,
+  keepCheckForMember,
   selectMemberSummary,
   sumTradingVolume,
   type TradingUid,
@@ -51,7 +51,7 @@ const MY_INFO = answerKind<MyInfo>('myInfo', 20_000);
  */
 export async function myInfo(deps: AppDeps, userId: number): Promise<MyInfo> {
   return keptForMember(deps.memberAnswers, MY_INFO, userId, () => readMyInfo(deps, userId), {
-    keepable: () => noLedgerWriterForMember(deps.db, userId),
+    keepable: () => keepCheckForMember(deps.db, userId),
   });
 }
 
@@ -127,7 +127,7 @@ export async function bindingDetailJson(
       stillValid: (value) =>
         value.estimate === estimate &&
         (value.heldUntil === undefined || value.heldUntil > deps.clock.now().getTime()),
-      keepable: () => noLedgerWriterForMember(deps.db, userId),
+      keepable: () => keepCheckForMember(deps.db, userId),
     },
   );
   return kept.text;
@@ -229,7 +229,7 @@ export async function rebateRecordsJson(
     load,
     {
       stillValid: (value) => value.estimate === estimate,
-      keepable: () => noLedgerWriterForMember(deps.db, userId),
+      keepable: () => keepCheckForMember(deps.db, userId),
     },
   );
   return kept.text;

@@ -25,7 +25,7 @@ import { loadPartners, type Partner } from './partners.js';
 import { noSettlement, type SettlementResult, settleExchange } from './settlement.service.js';
 
 /** For a bind that must wait for an import of the exchange in flight (bindings.service.ts). */
-export { lockExchangeLedger, noLedgerWriterForMember } from './cashback.repository.js';
+export { keepCheckForMember, lockExchangeLedger } from './cashback.repository.js';
 export { IngestRejectedError } from './ingest-validation.js';
 export { resolvePlatId } from './partners.js';
 export { type SettlementResult, settleRebates, settleUidSoon } from './settlement.service.js';

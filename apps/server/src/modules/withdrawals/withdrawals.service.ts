@@ -35,7 +35,7 @@ import {
   withdrawalLockedUntilInTransaction,
 } from '../auth/auth.service.js';
 import { liveBindingOf, ownershipHeldUntil } from '../bindings/bindings.service.js';
-import { noLedgerWriterForMember } from '../cashback/ingest.service.js';
+import { keepCheckForMember } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import {
@@ -104,7 +104,7 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
     async () => frozen(await selectWithdrawableSummary(deps.db, userId, deps.clock.now())),
     {
       stillValid: (kept) => kept.heldChangesAt === null || deps.clock.now() < kept.heldChangesAt,
-      keepable: () => noLedgerWriterForMember(deps.db, userId),
+      keepable: () => keepCheckForMember(deps.db, userId),
     },
   );
   return withdrawableAnswer(summary, deps.clock.now());
