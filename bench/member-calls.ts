@@ -4,7 +4,7 @@
  * import is done: each call with the body the web sends, for a heavy trader (UIDs holding a large
  * share of the rows) and a typical member, on an app keeping member answers (MEMBER_CACHE=on: the
  * session, myInfo, getSettings, profile, isSignTody, withdrawable, seeRebateByExchangeId,
- * seeRebateData's, pointsHistory's and depositRecord's pages 1–3 by number and signHistory come from memory after the
+ * seeRebateData's, pointsHistory's, depositRecord's, myFriends' and seeRewardData's pages 1–3 by number and signHistory come from memory after the
  * first call) and on one reading the
  * database every time (MEMBER_CACHE=off), in turns. Knobs: BENCH_CALL_SECONDS (default 2), BENCH_CALL_ROUNDS (default
  * 2), BENCH_CALLS (a regular expression over the call labels: measure only those); BENCH_COMPARE (the

@@ -291,28 +291,52 @@ export async function pendingRebates(
   return { pending, total: usdt(total) };
 }
 
-/** /elex/user/seeRewardData: event rewards, newest first; an invite bonus names the friend, masked. */
-export async function rewardRecords(
-  deps: AppDeps,
-  userId: number,
-  query: { page: number; pageSize: number },
-): Promise<RewardPage> {
+/** A reward is ~150 bytes as JSON; 20,000 pages and 32 MiB at most per process. */
+const REWARD_PAGES = answerKind<RewardPage>('seeRewardData', 20_000, {
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (value) => 200 + value.records.length * 150,
+});
+
+type RewardQuery = { page: number; pageSize: number };
+
+/**
+ * /elex/user/seeRewardData: event rewards, newest first; an invite bonus names the friend, masked.
+ * Pages 1 to 3 are kept in this process by member and request until the member changes: a reward
+ * booked (or the kept count changed by hand) names its member, a source friend's e-mail change or
+ * account deletion names their inviter (migration 0056_member_notify_friends). Nothing in it depends
+ * on the clock or on configuration. Kept values are frozen.
+ */
+export async function rewardRecords(deps: AppDeps, userId: number, query: RewardQuery): Promise<RewardPage> {
+  return keptPageForMember(
+    deps.memberAnswers,
+    REWARD_PAGES,
+    userId,
+    { page: query.page, pageSize: query.pageSize, filter: [] },
+    () => readRewardRecords(deps, userId, query),
+  );
+}
+
+async function readRewardRecords(deps: AppDeps, userId: number, query: RewardQuery): Promise<RewardPage> {
   const { rows, total } = await selectRewardList(deps.db, userId, {
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
   });
-  return {
-    records: rows.map((row) => ({
-      id: String(row.id),
-      kind: row.kind,
-      amount: usdt(row.amountMicro),
-      source: row.sourceUserId === null || row.sourceEmail === null ? null : maskEmail(row.sourceEmail),
-      createdAt: row.createdAt.toISOString(),
-    })),
+  return Object.freeze({
+    records: Object.freeze(
+      rows.map((row) =>
+        Object.freeze({
+          id: String(row.id),
+          kind: row.kind,
+          amount: usdt(row.amountMicro),
+          source: row.sourceUserId === null || row.sourceEmail === null ? null : maskEmail(row.sourceEmail),
+          createdAt: row.createdAt.toISOString(),
+        }),
+      ),
+    ),
     total,
     page: query.page,
     pageSize: query.pageSize,
-  };
+  }) as RewardPage;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import {
   type MyFriends,
   PATHS,
 } from '@elex/contract';
+import { answerKind, keptPageForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { selectFriendList } from '../../read-models/friend-list.js';
 import { inviteCodeOf } from '../auth/auth.service.js';
@@ -35,34 +36,54 @@ export async function inviteLink(deps: AppDeps, userId: number): Promise<InviteL
   return { inviteCode, link, rewards: inviteRewards(deps) };
 }
 
+/** A friend is ~150 bytes as JSON; 20,000 pages and 32 MiB at most per process. */
+const FRIEND_PAGES = answerKind<MyFriends>('myFriends', 20_000, {
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (value) => 200 + value.friends.length * 150,
+});
+
+type FriendsQuery = { page: number; pageSize: number };
+
 /**
  * /elex/user/myFriends: the friends who registered with the member's code, newest first, each with
- * what they earned the member: the invite points and the USDT bonus on their cashback.
+ * what they earned the member: the invite points and the USDT bonus on their cashback. Pages 1 to 3
+ * are kept in this process by member and request until the member changes: a friend invited, a
+ * friend's e-mail changed or account deleted, a friend's binding added, ended or removed, invite
+ * points and bonuses booked notify the inviter (migrations 0051 and 0056_member_notify_friends).
+ * Nothing in it depends on the clock or on configuration. Kept values are frozen.
  */
-export async function myFriends(
-  deps: AppDeps,
-  userId: number,
-  query: { page: number; pageSize: number },
-): Promise<MyFriends> {
+export async function myFriends(deps: AppDeps, userId: number, query: FriendsQuery): Promise<MyFriends> {
+  return keptPageForMember(
+    deps.memberAnswers,
+    FRIEND_PAGES,
+    userId,
+    { page: query.page, pageSize: query.pageSize, filter: [] },
+    () => readMyFriends(deps, userId, query),
+  );
+}
+
+async function readMyFriends(deps: AppDeps, userId: number, query: FriendsQuery): Promise<MyFriends> {
   const list = await selectFriendList(
     deps.db,
     userId,
     { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
     INVITE_POINTS_REASONS.inviter,
   );
-  const friends = list.rows.map((row) => ({
-    email: row.email ? maskEmail(row.email) : null,
-    joinedAt: row.joinedAt.toISOString(),
-    hasBoundUid: row.hasBoundUid,
-    pointsEarned: row.pointsEarned,
-    bonusEarned: usdt(row.bonusEarnedMicro),
-  }));
-  return {
-    friends,
+  const friends = list.rows.map((row) =>
+    Object.freeze({
+      email: row.email ? maskEmail(row.email) : null,
+      joinedAt: row.joinedAt.toISOString(),
+      hasBoundUid: row.hasBoundUid,
+      pointsEarned: row.pointsEarned,
+      bonusEarned: usdt(row.bonusEarnedMicro),
+    }),
+  );
+  return Object.freeze({
+    friends: Object.freeze(friends),
     total: list.total,
     page: query.page,
     pageSize: query.pageSize,
     totalPoints: list.totalPoints,
     totalBonus: usdt(list.totalBonusMicro),
-  };
+  }) as MyFriends;
 }
