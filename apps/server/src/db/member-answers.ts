@@ -188,16 +188,17 @@ export class MemberAnswers {
   #clearedAt = 0;
   readonly #evictedAt = new LRUCache<number, number>({
     max: REMEMBERED_EVICTIONS,
-    dispose: (sequence) => {
-      this.#forgottenUpTo = Math.max(this.#forgottenUpTo, sequence);
+    // Only an entry pushed out is forgotten: one replaced (the member named again) is still remembered.
+    dispose: (sequence, _member, reason) => {
+      if (reason === 'evict') this.#forgottenUpTo = Math.max(this.#forgottenUpTo, sequence);
     },
   });
   /** The latest eviction no longer remembered: a member without an entry may have had it. */
   #forgottenUpTo = 0;
   readonly #uidEvictedAt = new LRUCache<string, number>({
     max: REMEMBERED_UID_EVICTIONS,
-    dispose: (sequence) => {
-      this.#uidsForgottenUpTo = Math.max(this.#uidsForgottenUpTo, sequence);
+    dispose: (sequence, _uid, reason) => {
+      if (reason === 'evict') this.#uidsForgottenUpTo = Math.max(this.#uidsForgottenUpTo, sequence);
     },
   });
   #uidsForgottenUpTo = 0;

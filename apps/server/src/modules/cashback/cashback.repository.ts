@@ -1,3 +1,4 @@
+import { OWNERSHIP } from '@elex/contract';
 import { and, eq, gt, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import type { KeepCheck } from '../../db/member-answers.js';
@@ -30,8 +31,34 @@ export async function lockExchangeLedger(tx: Executor, platId: number): Promise<
  * the member holds a UID of (none holds its ledger lock now; pg_locks, a read that takes nothing).
  * Such a writer names the UIDs' holders when its statements run, not when it commits: a member who
  * bound a UID after that would not be told of its commit, so an answer read meanwhile is not kept.
+ *
+ * With `heldBonusesAt` (withdrawable: the inviter's held bonuses, read-models/held-invite-bonuses.ts)
+ * the answer also covers the UIDs of the friends' bindings that paid the member a bonus a dispute may
+ * still hold or free: inside their ownership hold at that time, or with a dispute open or decided
+ * within a hold's length. A dispute's trigger names those inviters through the bonus sums as its
+ * statement sees them: a dispute written before a friend's first bonus was settled, committed after
+ * the inviter read, names no inviter, only the UID (docs/decisions.md, "Review of 0055 and 0056").
  */
-export async function keepCheckForMember(db: Executor, userId: number): Promise<KeepCheck> {
+export async function keepCheckForMember(
+  db: Executor,
+  userId: number,
+  options: { heldBonusesAt?: Date } = {},
+): Promise<KeepCheck> {
+  const at = options.heldBonusesAt;
+  const friends = at
+    ? sql`
+      union all
+      select b.plat_id as "platId", b.uid, false as writing
+      from invite_bonus_binding_totals k
+      join exchange_bindings b on b.id = k.binding_id
+      where k.inviter_id = ${userId}
+        and (b.bound_at + ${HELD_BONUS_HOLD} > ${at.toISOString()}::timestamptz
+          or exists (
+            select 1 from support_requests s
+            where s.kind = 'uidBoundByOther' and s.plat_id = b.plat_id and s.uid = b.uid
+              and (s.status <> 'closed'
+                or s.closed_at > ${at.toISOString()}::timestamptz - ${HELD_BONUS_HOLD})))`
+    : sql``;
   const rows = rowsOf<{ platId: number; uid: string; writing: boolean }>(
     await db.execute(sql`
       select b.plat_id as "platId", b.uid,
@@ -42,13 +69,16 @@ export async function keepCheckForMember(db: Executor, userId: number): Promise<
             and l.database = (select oid from pg_database where datname = current_database())
         ) as writing
       from exchange_bindings b
-      where b.user_id = ${userId} and b.unbound_at is null`),
+      where b.user_id = ${userId} and b.unbound_at is null${friends}`),
   );
   return {
     keep: rows.every((row) => row.writing !== true),
     uids: rows.map((row) => ({ platId: Number(row.platId), uid: row.uid })),
   };
 }
+
+/** OWNERSHIP.holdDays in hours (an interval of days would follow the session's time zone). */
+const HELD_BONUS_HOLD = sql.raw(`interval '${OWNERSHIP.holdDays * 24} hours'`);
 
 // ---------------------------------------------------------------------------------------------------
 // Roster

@@ -104,7 +104,8 @@ export async function withdrawableOf(deps: AppDeps, userId: number): Promise<Wit
     async () => frozen(await selectWithdrawableSummary(deps.db, userId, deps.clock.now())),
     {
       stillValid: (kept) => kept.heldChangesAt === null || deps.clock.now() < kept.heldChangesAt,
-      keepable: () => keepCheckForMember(deps.db, userId),
+      // The friends' UIDs whose disputes may hold its bonuses too (their triggers may not name it).
+      keepable: () => keepCheckForMember(deps.db, userId, { heldBonusesAt: deps.clock.now() }),
     },
   );
   return withdrawableAnswer(summary, deps.clock.now());
