@@ -18,7 +18,7 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
  */
 
 /** A UID an answer covers: the exchange and the UID. */
-export interface CoveredUid {
+interface CoveredUid {
   platId: number;
   uid: string;
 }

@@ -104,7 +104,7 @@ describe('answers filed under their UIDs', () => {
   });
 });
 
-describe('what the triggers send (migration 0055)', () => {
+describe('what the triggers send (migrations 0055 and 0057)', () => {
   let instances: MemberInstances;
   let a: TestContext;
 
@@ -168,6 +168,41 @@ describe('what the triggers send (migration 0055)', () => {
       expect(keys.filter((key) => !heard.uids.has(key))).toEqual([]);
       expect(heard.payloads.length).toBeGreaterThanOrEqual(3);
       expect(Math.max(...heard.payloads.map((payload) => Buffer.byteLength(payload)))).toBeLessThan(8000);
+    } finally {
+      await heard.close();
+    }
+  });
+
+  it("one statement over bindings of several exchanges names each binding's own exchange and UID", async () => {
+    const member = await a.db.execute(sql`
+      insert into users (email, user_code, invite_code, created_at)
+      values (${`pairs-${nextUid().toLowerCase()}@example.com`}, ${`UC${nextUid()}`}, ${`UI${nextUid()}`}, now())
+      returning id`);
+    const userId = (member as unknown as { rows: Array<{ id: number }> }).rows[0]?.id;
+    // Exchanges 1, 2 and 3 with UIDs in the other order: a pair zipped from two scans in different
+    // orders would name an exchange with another binding's UID.
+    const bound = [1, 2, 3].map((platId) => ({ platId, uid: `${nextUid()}P${4 - platId}` }));
+    const expected = bound.map(({ platId, uid }) => uidKey(platId, uid));
+    const crossed = bound.flatMap(({ platId }) =>
+      bound.filter((other) => other.platId !== platId).map(({ uid }) => uidKey(platId, uid)),
+    );
+    const heard = await listenRaw(instances.handles[0] as DatabaseHandle);
+    try {
+      await a.db.execute(sql`
+        insert into exchange_bindings (user_id, plat_id, uid, address, bound_at)
+        select ${userId}, p, u, ${'0x52908400098527886E0F7030069857D2E4169EE7'}, now()
+        from unnest(${`{${bound.map(({ platId }) => platId).join(',')}}`}::int[],
+                    ${`{${bound.map(({ uid }) => uid).join(',')}}`}::text[]) as t(p, u)
+        order by u desc`);
+      await until(() => expected.every((key) => heard.uids.has(key)));
+      heard.uids.clear();
+      await a.db.execute(sql`update exchange_bindings set unbound_at = now(), unbind_reason = 'test'
+        where user_id = ${userId}`);
+      await until(() => expected.every((key) => heard.uids.has(key)));
+      heard.uids.clear();
+      await a.db.execute(sql`delete from exchange_bindings where user_id = ${userId}`);
+      await until(() => expected.every((key) => heard.uids.has(key)));
+      expect(crossed.filter((key) => heard.uids.has(key))).toEqual([]);
     } finally {
       await heard.close();
     }
