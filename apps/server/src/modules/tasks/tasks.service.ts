@@ -17,6 +17,7 @@ import {
   toScaled,
 } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
+import { answerKind, keptForMember } from '../../db/member-answers.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -25,6 +26,7 @@ import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
 import { type ClaimedTask, selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
 import { liveBindingsOf, lockXmeUid, tradeVolumeFromSql, xmeUidOf } from '../bindings/bindings.service.js';
+import { keepCheckForMember } from '../cashback/cashback.repository.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
 import { isUidFrozen } from '../support/frozen.js';
@@ -218,11 +220,32 @@ async function enabledTask(db: Executor, taskId: string): Promise<TaskDefinition
   return task;
 }
 
+/** A task list is ~3 KB as JSON (a dozen tasks); 50,000 members and 64 MiB at most per process. */
+const TASK_DETAILS = answerKind<TaskDetail>('taskDetail', 50_000, {
+  maxBytes: 64 * 1024 * 1024,
+  sizeOf: (value) => 400 + value.groups.reduce((sum, group) => sum + group.tasks.length * 300, 0),
+});
+
 /**
  * /elex/exchange/getExchangeTaskDetail: every enabled task in its group, with the member's state. The
  * member's facts come in one statement (read-models/member-task-facts.ts), beside the definitions.
+ * Kept in this process per member (issue 14) until the database says it changed: the member's live
+ * bindings and every binding of their UIDs (0028, 0055-0057), trading records of their UIDs (0053/0055;
+ * `rebate_uid_totals` moves only with them, or by kept:rebuild's '*'), disputes of their UIDs (0052/0055),
+ * points entries (0051), the XME binding and social accounts, a payout to anyone for one of the member's
+ * accounts, and any change of a task definition ('*') (migration 0058_member_notify_tasks). Filed under
+ * the member's live UIDs and not kept while an import writes one (`keepCheckForMember`). Nothing in it
+ * depends on the clock; the bots' configuration is in the key. Kept values are frozen.
  */
-export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
+export function taskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
+  const { telegram, discord } = deps.config.social;
+  return keptForMember(deps.memberAnswers, TASK_DETAILS, userId, () => readTaskDetail(deps, userId), {
+    key: `${userId}:${telegram ? 't' : ''}${discord ? 'd' : ''}`,
+    keepable: () => keepCheckForMember(deps.db, userId),
+  });
+}
+
+async function readTaskDetail(deps: AppDeps, userId: number): Promise<TaskDetail> {
   const [definitions, found] = await Promise.all([
     selectTaskDefinitions(deps.db),
     selectMemberTaskFacts(deps.db, userId, TASK_REASON, tradeVolumeFromSql('b')),
@@ -237,7 +260,7 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
   };
   const paid = new Map(found.claimed.map((entry) => [entry.taskId, entry]));
   const enabled = definitions.filter((task) => task.enabled);
-  return {
+  return deepFreeze({
     groups: TASK_GROUPS.map((group) => ({
       group,
       tasks: enabled
@@ -246,7 +269,18 @@ export async function taskDetail(deps: AppDeps, userId: number): Promise<TaskDet
     })),
     tradingVolume: usdt(facts.volumeMicro),
     points: found.points,
-  };
+  });
+}
+
+/** The answer frozen through: a kept one is shared by every later caller. */
+function deepFreeze(detail: TaskDetail): TaskDetail {
+  for (const group of detail.groups) {
+    for (const task of group.tasks) Object.freeze(task);
+    Object.freeze(group.tasks);
+    Object.freeze(group);
+  }
+  Object.freeze(detail.groups);
+  return Object.freeze(detail);
 }
 
 /**
