@@ -26,8 +26,8 @@ import type { SocialConfig } from '../../integrations/social/config.js';
 import { membershipClient } from '../../integrations/social/membership.js';
 import { type ClaimedTask, selectMemberTaskFacts } from '../../read-models/member-task-facts.js';
 import { liveBindingsOf, lockXmeUid, tradeVolumeFromSql, xmeUidOf } from '../bindings/bindings.service.js';
-import { keepCheckForMember } from '../cashback/cashback.repository.js';
 import { tradingVolumeOf } from '../cashback/cashback.service.js';
+import { keepCheckForMember } from '../cashback/ingest.service.js';
 import { balances, grantedReferences, grantPoints, hasEntry } from '../points/points.service.js';
 import { isUidFrozen } from '../support/frozen.js';
 import {
