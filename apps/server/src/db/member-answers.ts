@@ -6,11 +6,12 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 /**
  * Answers about one member kept in this process (a session behind a token, the member's myInfo,
  * getSettings, profile, isSignTody, withdrawable, signHistory, task list and the first pages of their
- * record, points, withdrawal, friend and reward lists), so the hottest member calls do not ask the database each time
+ * record, points, withdrawal, friend, reward and support request lists), so the hottest member calls do not ask the database each time
  * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
  * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify,
  * 0051_member_notify_profile, 0052_member_notify_withdrawable, 0053_member_notify_records,
- * 0054_member_notify_lists, 0056_member_notify_friends and 0058_member_notify_tasks), and with the `(plat_id, uid)` pairs touched by every trigger that names
+ * 0054_member_notify_lists, 0056_member_notify_friends, 0058_member_notify_tasks and
+ * 0059_member_notify_support), and with the `(plat_id, uid)` pairs touched by every trigger that names
  * a UID's holders (0055_member_notify_uids: an answer covering one of those UIDs goes too), and every
  * instance listens. While the listener is lost nothing is kept and every answer comes from the
  * database; when it listens again it starts empty. docs/decisions.md, "Member answers cached per

@@ -17,6 +17,7 @@ import {
 } from '@elex/contract';
 import type { z } from 'zod';
 import type { Executor, Transaction } from '../../db/client.js';
+import { answerKind, keptPageForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { selectHolderInviterBonuses } from '../../read-models/holder-inviter-bonuses.js';
@@ -184,7 +185,34 @@ export async function createSupportRequest(
   return summaryOf(row);
 }
 
+/** A summary is ~250 bytes as JSON; 20,000 pages and 16 MiB at most per process. */
+const SUPPORT_PAGES = answerKind<SupportList>('supportList', 20_000, {
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (value) => 100 + value.records.length * 250,
+});
+
+/**
+ * /elex/support/list: the member's requests, newest activity first. Pages 1 to 3 are kept in this
+ * process by member and request until the member changes: a request opened, replied to (by the
+ * member or an operator), decided, closed, deleted or changed by hand in a column the list shows
+ * notifies its member (migration 0059_member_notify_support). Nothing in it depends on the clock, the
+ * member's language or configuration. Kept values are frozen.
+ */
 export async function listOwnRequests(
+  deps: AppDeps,
+  userId: number,
+  query: { page: number; pageSize: number },
+): Promise<SupportList> {
+  return keptPageForMember(
+    deps.memberAnswers,
+    SUPPORT_PAGES,
+    userId,
+    { page: query.page, pageSize: query.pageSize, filter: [] },
+    () => readOwnRequests(deps, userId, query),
+  );
+}
+
+async function readOwnRequests(
   deps: AppDeps,
   userId: number,
   query: { page: number; pageSize: number },
@@ -194,7 +222,12 @@ export async function listOwnRequests(
     { userId },
     { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
   );
-  return { records: rows.map(summaryOf), total, page: query.page, pageSize: query.pageSize };
+  return Object.freeze({
+    records: Object.freeze(rows.map((row) => Object.freeze(summaryOf(row)))),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  }) as SupportList;
 }
 
 async function detailOf(deps: AppDeps, row: SupportRequestRow): Promise<SupportDetail> {
