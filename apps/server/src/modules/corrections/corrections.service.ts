@@ -10,6 +10,7 @@ import {
   toScaled,
 } from '@elex/contract';
 import type { Transaction } from '../../db/client.js';
+import { answerKind, keptPageForMember } from '../../db/member-answers.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
@@ -19,6 +20,7 @@ import { type AuditActor, confirmOperatorRole, recordAudit } from '../admin/audi
 import type { ActionContext } from '../admin/catalog.service.js';
 import { findUserById, lockMemberRow } from '../auth/auth.service.js';
 import { bindingHistoryOfUser, liveBindingOf } from '../bindings/bindings.service.js';
+import { keepCheckForMember } from '../cashback/ingest.service.js';
 import { inMoneyTransaction } from '../ledger/account-lock-wait.js';
 import { accountCode, balanceOf, InsufficientBalanceError, postJournal } from '../ledger/ledger.service.js';
 import {
@@ -388,29 +390,64 @@ export async function listCorrections(
   };
 }
 
+/** An adjustment is ~200 bytes as JSON (its reason up to a few hundred more); 20,000 pages and 32 MiB at most per process. */
+const ADJUSTMENT_PAGES = answerKind<AdjustmentPage>('seeAdjustments', 20_000, {
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (value) =>
+    100 + value.records.reduce((sum, record) => sum + 150 + Buffer.byteLength(record.reason), 0),
+});
+
+type AdjustmentQuery = {
+  account?: CorrectionAccount | undefined;
+  platId?: number | undefined;
+  uid?: string | undefined;
+  page: number;
+  pageSize: number;
+};
+
 /**
  * /elex/user/seeAdjustments: posted corrections of the member's rewards and of the UIDs bound now (a
  * UID's whole history, as its records, from its history's start after an earlier holder's deletion);
  * `platId` / `uid` narrow it to that exchange's UIDs or that UID (the records export of one exchange).
+ * Pages 1 to 3 are kept in this process by member and request until the member changes: a correction
+ * posted notifies the rewards' member or the UID's live holder and the UID (its ledger lines, 0028 and
+ * 0055, and the corrections' own trigger, 0059_member_notify_support); a binding added, ended or
+ * moved, and an earlier holder's binding (where the history starts), notify through the bindings'
+ * trigger. Filed under the member's live UIDs (`keepCheckForMember`): a correction whose statement ran
+ * before the member bound its UID evicts it at its commit. No clock, language or configuration in it.
+ * Kept values are frozen.
  */
 export async function memberAdjustments(
   deps: AppDeps,
   userId: number,
-  query: {
-    account?: CorrectionAccount | undefined;
-    platId?: number | undefined;
-    uid?: string | undefined;
-    page: number;
-    pageSize: number;
-  },
+  query: AdjustmentQuery,
+): Promise<AdjustmentPage> {
+  return keptPageForMember(
+    deps.memberAnswers,
+    ADJUSTMENT_PAGES,
+    userId,
+    {
+      page: query.page,
+      pageSize: query.pageSize,
+      filter: [query.account ?? null, query.platId ?? null, query.uid ?? null],
+    },
+    () => readMemberAdjustments(deps, userId, query),
+    { keepable: () => keepCheckForMember(deps.db, userId) },
+  );
+}
+
+async function readMemberAdjustments(
+  deps: AppDeps,
+  userId: number,
+  query: AdjustmentQuery,
 ): Promise<AdjustmentPage> {
   const filter = { account: query.account, platId: query.platId, uid: query.uid };
   const { rows, total } = await selectAdjustmentList(deps.db, userId, filter, {
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
   });
-  return {
-    records: rows.map((row) => ({
+  const records = rows.map((row) =>
+    Object.freeze({
       id: String(row.id),
       account: row.account,
       platId: row.platId,
@@ -418,9 +455,12 @@ export async function memberAdjustments(
       amount: usdt(row.amountMicro),
       reason: row.reason,
       postedAt: row.decidedAt.toISOString(),
-    })),
+    }),
+  );
+  return Object.freeze({
+    records: Object.freeze(records),
     total,
     page: query.page,
     pageSize: query.pageSize,
-  };
+  }) as AdjustmentPage;
 }
