@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, nextEmail, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { BITGET } from '../modules/cashback/test-support.js';
 import {
-  eventually,
   type MemberInstances,
   memberOf,
   notificationsSettled,
   openMemberInstances,
   QUIET,
+  readersOf,
   writeUntold,
 } from '../test/member-instances.js';
 
@@ -63,20 +63,7 @@ for (const cache of ['on', 'off'] as const) {
     });
     afterAll(() => instances.close());
 
-    /** `read`'s answer through A satisfies `check` now, and through B right after. */
-    async function seenByBoth<T>(read: (ctx: TestContext) => Promise<T>, check: (value: T) => boolean) {
-      const onA = await read(a);
-      expect(check(onA), JSON.stringify(onA)).toBe(true);
-      const onB = await eventually(() => read(b), check);
-      expect(check(onB), JSON.stringify(onB)).toBe(true);
-    }
-
-    /** Reads through both instances, so each keeps the answer. */
-    async function readOnBoth<T>(read: (ctx: TestContext) => Promise<T>): Promise<T> {
-      const onA = await read(a);
-      expect(await read(b)).toEqual(onA);
-      return onA;
-    }
+    const { seenByBoth, readOnBoth } = readersOf<TestContext>(() => [a, b]);
 
     /** An inviter (token, id) and `count` friends registered with their code through A (ids, oldest first). */
     async function inviterWithFriends(count: number) {

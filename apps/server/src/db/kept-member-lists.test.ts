@@ -5,12 +5,12 @@ import type { CashbackTestContext } from '../modules/cashback/test-support.js';
 import { grantPoints } from '../modules/points/points.service.js';
 import { applyDeposit, fundedMember, ownCode, type TestMember } from '../modules/withdrawals/test-support.js';
 import {
-  eventually,
   type MemberInstances,
   memberOf,
   notificationsSettled,
   openMemberInstances,
   QUIET,
+  readersOf,
   writeUntold,
 } from '../test/member-instances.js';
 
@@ -114,20 +114,7 @@ for (const cache of ['on', 'off'] as const) {
     });
     afterAll(() => instances.close());
 
-    /** `read`'s answer through A satisfies `check` now, and through B right after. */
-    async function seenByBoth<T>(read: (ctx: TestContext) => Promise<T>, check: (value: T) => boolean) {
-      const onA = await read(a);
-      expect(check(onA), JSON.stringify(onA)).toBe(true);
-      const onB = await eventually(() => read(b), check);
-      expect(check(onB), JSON.stringify(onB)).toBe(true);
-    }
-
-    /** Reads through both instances, so each keeps the answer. */
-    async function readOnBoth<T>(read: (ctx: TestContext) => Promise<T>): Promise<T> {
-      const onA = await read(a);
-      expect(await read(b)).toEqual(onA);
-      return onA;
-    }
+    const { seenByBoth, readOnBoth } = readersOf<TestContext>(() => [a, b]);
 
     it('a check-in through A shows in signHistory and pointsHistory on A at once and on B right after', async () => {
       const token = await signUp(a);

@@ -6,11 +6,11 @@ import type { CashbackTestContext as TestContext } from '../modules/cashback/tes
 import { createSupportRequest, replyToOwnRequest } from '../modules/support/support.service.js';
 import { fundedMember, registerMember, type TestMember } from '../modules/withdrawals/test-support.js';
 import {
-  eventually,
   type MemberInstances,
   notificationsSettled,
   openMemberInstances,
   QUIET,
+  readersOf,
   writeUntold,
 } from '../test/member-instances.js';
 
@@ -62,20 +62,7 @@ for (const cache of ['on', 'off'] as const) {
     });
     afterAll(() => instances.close());
 
-    /** `read`'s answer through A satisfies `check` now, and through B right after. */
-    async function seenByBoth<T>(read: (ctx: TestContext) => Promise<T>, check: (value: T) => boolean) {
-      const onA = await read(a);
-      expect(check(onA), JSON.stringify(onA)).toBe(true);
-      const onB = await eventually(() => read(b), check);
-      expect(check(onB), JSON.stringify(onB)).toBe(true);
-    }
-
-    /** Reads through both instances, so each keeps the answer. */
-    async function readOnBoth<T>(read: (ctx: TestContext) => Promise<T>): Promise<T> {
-      const onA = await read(a);
-      expect(await read(b)).toEqual(onA);
-      return onA;
-    }
+    const { seenByBoth, readOnBoth } = readersOf<TestContext>(() => [a, b]);
 
     /** A request of kind 'other' opened by `member` through A (the service, past the route's rate limit). */
     async function openRequest(member: Caller, text = 'Where is my cashback?') {
@@ -232,18 +219,7 @@ for (const cache of ['on', 'off'] as const) {
     });
     afterAll(() => instances.close());
 
-    async function seenByBoth<T>(read: (ctx: TestContext) => Promise<T>, check: (value: T) => boolean) {
-      const onA = await read(a);
-      expect(check(onA), JSON.stringify(onA)).toBe(true);
-      const onB = await eventually(() => read(b), check);
-      expect(check(onB), JSON.stringify(onB)).toBe(true);
-    }
-
-    async function readOnBoth<T>(read: (ctx: TestContext) => Promise<T>): Promise<T> {
-      const onA = await read(a);
-      expect(await read(b)).toEqual(onA);
-      return onA;
-    }
+    const { seenByBoth, readOnBoth } = readersOf<TestContext>(() => [a, b]);
 
     const propose = async (body: object) => {
       instances.clock.advance(1_000);

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -113,3 +114,26 @@ export async function memberOf(ctx: Pick<CashbackTestContext, 'db'>, token: stri
  * is answered but not kept. A test that shows an answer is kept reads it after this.
  */
 export const notificationsSettled = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+/**
+ * Reads through two instances of one database, A and B (`both()` is asked at each call: the tests
+ * open them in a hook): `seenByBoth` checks A's answer at once and B's right after (its notification
+ * is on its way); `readOnBoth` reads through both, so each keeps the answer, and they agree.
+ */
+export function readersOf<C>(both: () => readonly [C, C]) {
+  return {
+    async seenByBoth<T>(read: (ctx: C) => Promise<T>, check: (value: T) => boolean): Promise<void> {
+      const [a, b] = both();
+      const onA = await read(a);
+      expect(check(onA), JSON.stringify(onA)).toBe(true);
+      const onB = await eventually(() => read(b), check);
+      expect(check(onB), JSON.stringify(onB)).toBe(true);
+    },
+    async readOnBoth<T>(read: (ctx: C) => Promise<T>): Promise<T> {
+      const [a, b] = both();
+      const onA = await read(a);
+      expect(await read(b)).toEqual(onA);
+      return onA;
+    },
+  };
+}
