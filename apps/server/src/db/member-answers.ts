@@ -5,8 +5,9 @@ import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 
 /**
  * Answers about one member kept in this process (a session behind a token, the member's myInfo,
- * getSettings, profile, isSignTody, withdrawable, signHistory, task list and the first pages of their
- * record, points, withdrawal, friend, reward, adjustment and support request lists), so the hottest member calls do not ask the database each time
+ * getSettings, profile, isSignTody, withdrawable, signHistory, task list, pending estimates
+ * (expireRebate) and the first pages of their record, points, withdrawal, friend, reward, adjustment
+ * and support request lists), so the hottest member calls do not ask the database each time
  * (issue 14). They are dropped when the database says the member changed: triggers NOTIFY
  * `elex_member_changed` with the members' ids at commit (migrations 0028_member_notify,
  * 0051_member_notify_profile, 0052_member_notify_withdrawable, 0053_member_notify_records,

@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, type TestContext } from '../modules/auth/test-support.js';
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { type CashbackTestContext, figures, nextUid } from '../modules/cashback/test-support.js';
+import { exchanges } from '../modules/exchanges/exchanges.tables.js';
+import { updateExchange } from '../modules/exchanges/exchanges.service.js';
 import { accountCode, postJournal } from '../modules/ledger/ledger.service.js';
 import {
   eventually,
@@ -17,8 +19,9 @@ import {
 } from '../test/member-instances.js';
 
 /**
- * The member's record list (seeRebateData's first pages) and a binding's detail (seeRebateByExchangeId)
- * kept per process, evicted by the database's notifications (migrations 0028 and 0053): two app
+ * The member's record list (seeRebateData's first pages), a binding's detail (seeRebateByExchangeId)
+ * and the pending estimates (expireRebate) kept per process, evicted by the database's notifications
+ * (migrations 0028, 0053 and 0055): two app
  * instances on one database, a change made through one seen through it at once and through the other
  * right after; a change with the notifying trigger off stays unseen (they are kept); MEMBER_CACHE=off
  * reads every time.
@@ -52,6 +55,14 @@ const detail = (ctx: TestContext, token: string, uid: string) =>
   call(ctx, '/elex/user/seeRebateByExchangeId', { platId: BITGET, uid }, { token }).then(
     (res) => res.json() as { state: number; content: Detail },
   );
+
+/** expireRebate's estimate of the member's UID, by exchange asked (undefined: the UID is not listed). */
+const pendingOf = (ctx: TestContext, token: string, uid: string) =>
+  call(ctx, '/elex/exchange/expireRebate', { platId: BITGET }, { token }).then((res) => {
+    const body = res.json() as { state: number; content: { pending: { uid: string; amount: string }[] } };
+    expect(body.state, JSON.stringify(body)).toBe(0);
+    return body.content.pending.find((binding) => binding.uid === uid)?.amount;
+  });
 
 /** A member signed up through `ctx`, holding a fresh roster UID (registered 100 days ago) bound through `ctx`. */
 async function boundMember(ctx: TestContext, uid = nextUid()) {
@@ -100,9 +111,17 @@ for (const cache of ['on', 'off'] as const) {
       expect((await list(b, token)).content.total).toBe(0);
       const before = (await detail(b, token, uid)).content;
       expect((await detail(a, token, uid)).content).toEqual(before);
+      expect(await pendingOf(a, token, uid)).toBe('0.000000');
+      expect(await pendingOf(b, token, uid)).toBe('0.000000');
       await importHour(a, uid);
       expect((await list(a, token)).content.total).toBe(1);
       expect((await detail(a, token, uid)).content.pendingRebate).not.toBe(before.pendingRebate);
+      const estimated = await pendingOf(a, token, uid);
+      expect(estimated).not.toBe('0.000000');
+      expect(estimated).toBe((await detail(a, token, uid)).content.pendingRebate);
+      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === estimated)).toBe(
+        estimated,
+      );
       expect(
         (
           await eventually(
@@ -124,8 +143,14 @@ for (const cache of ['on', 'off'] as const) {
       expect((await list(a, token)).content.records[0]?.status).toBe('pending');
       expect((await list(b, token)).content.records[0]?.status).toBe('pending');
       const before = (await detail(b, token, uid)).content;
+      expect(await pendingOf(a, token, uid)).not.toBe('0.000000');
+      expect(await pendingOf(b, token, uid)).not.toBe('0.000000');
       a.clock.advance(DAY_MS);
       await settleRebates(a.app.deps, { platId: BITGET, uid });
+      expect(await pendingOf(a, token, uid)).toBe('0.000000');
+      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === '0.000000')).toBe(
+        '0.000000',
+      );
       const afterA = (await list(a, token)).content.records[0]?.status;
       expect(afterA).not.toBe('pending');
       expect((await detail(a, token, uid)).content.balance).not.toBe(before.balance);
@@ -151,7 +176,15 @@ for (const cache of ['on', 'off'] as const) {
       expect((await list(a, token)).content.total).toBe(1);
       expect((await list(b, token)).content.total).toBe(1);
       expect((await detail(b, token, uid)).state).toBe(0);
+      const estimated = await pendingOf(b, token, uid);
+      expect(await pendingOf(a, token, uid)).toBe(estimated);
+      expect(estimated).not.toBe('0.000000');
       await a.db.execute(sql`update exchange_bindings set user_id = ${other.userId} where uid = ${uid}`);
+      expect(await pendingOf(a, token, uid)).toBeUndefined();
+      expect(await pendingOf(a, other.token, uid)).toBe(estimated);
+      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === undefined)).toBe(
+        undefined,
+      );
       expect((await list(a, token)).content.total).toBe(0);
       expect((await detail(a, token, uid)).state).not.toBe(0);
       expect((await list(a, other.token)).content.total).toBe(1);
@@ -178,12 +211,16 @@ for (const cache of ['on', 'off'] as const) {
       await importHour(a, uid);
       const amount = (await list(b, token)).content.records[0]?.amount;
       expect((await list(a, token)).content.records[0]?.amount).toBe(amount);
+      expect(await pendingOf(a, token, uid)).toBe(amount);
+      expect(await pendingOf(b, token, uid)).toBe(amount);
       // Registered the day before the record: in the speed-up window, the higher rate.
       await a.db.execute(
         sql`update referrals set registered_at = ${new Date(a.clock.now().getTime() - DAY_MS).toISOString()}::timestamptz
           where uid = ${uid}`,
       );
-      expect((await list(a, token)).content.records[0]?.amount).not.toBe(amount);
+      const speedUp = (await list(a, token)).content.records[0]?.amount;
+      expect(speedUp).not.toBe(amount);
+      expect(await pendingOf(a, token, uid)).toBe(speedUp);
       expect(
         (
           await eventually(
@@ -192,6 +229,9 @@ for (const cache of ['on', 'off'] as const) {
           )
         ).content.records[0]?.amount,
       ).not.toBe(amount);
+      expect(await eventually(() => pendingOf(b, token, uid), (pending) => pending === speedUp)).toBe(
+        speedUp,
+      );
       expect((await detail(b, token, uid)).content.frozen).toBe(false);
       const claimant = await memberOf(a, await signUp(a));
       const now = a.clock.now().toISOString();
@@ -207,6 +247,27 @@ for (const cache of ['on', 'off'] as const) {
         ).content.frozen,
       ).toBe(true);
       expect(userId).toBeGreaterThan(0);
+    });
+
+    it('new partner rates show in the pending estimate at once on both', async () => {
+      const { token, uid } = await boundMember(a);
+      await importHour(a, uid);
+      const before = await pendingOf(a, token, uid);
+      expect(await pendingOf(b, token, uid)).toBe(before);
+      const [rates] = await a.db
+        .select({ cash: exchanges.cashRateBps, speedUp: exchanges.speedUpCashRateBps })
+        .from(exchanges)
+        .where(eq(exchanges.id, BITGET));
+      if (!rates) throw new Error('no Bitget in the catalog');
+      try {
+        await updateExchange(a.app.deps, BITGET, { cashRateBps: rates.cash - 1000 });
+        const after = await pendingOf(a, token, uid);
+        expect(Number(after)).toBeLessThan(Number(before));
+        expect(await pendingOf(b, token, uid)).toBe(after);
+      } finally {
+        await updateExchange(a.app.deps, BITGET, { cashRateBps: rates.cash });
+      }
+      expect(await pendingOf(a, token, uid)).toBe(before);
     });
 
     it('an ownership hold shown ends when it passes, with nothing changed in the database', async () => {
@@ -233,6 +294,8 @@ for (const cache of ['on', 'off'] as const) {
         await notificationsSettled();
         const shown = (await list(a, token)).content;
         const shownDetail = (await detail(a, token, uid)).content;
+        const shownPending = await pendingOf(a, token, uid);
+        expect(shownPending).not.toBe('0.000000');
         await writeUntold(a, 'rebates', 'rebates_notify_updated', (tx) =>
           tx.execute(sql`update rebates set status = 'failed', failure_reason = 'uidNotReferred',
             settled_at = ${a.clock.now().toISOString()}::timestamptz where uid = ${uid} and status = 'pending'`),
@@ -240,7 +303,10 @@ for (const cache of ['on', 'off'] as const) {
         if (kept) {
           expect((await list(a, token)).content).toEqual(shown);
           expect((await detail(a, token, uid)).content).toEqual(shownDetail);
+          expect(await pendingOf(a, token, uid)).toBe(shownPending);
         } else {
+          expect(await pendingOf(a, token, uid)).toBe('0.000000');
+          expect(await pendingOf(b, token, uid)).toBe('0.000000');
           expect((await list(a, token)).content.records[0]?.status).toBe('failed');
           expect((await list(b, token)).content.records[0]?.status).toBe('failed');
           expect((await detail(a, token, uid)).content.pendingRebate).not.toBe(shownDetail.pendingRebate);

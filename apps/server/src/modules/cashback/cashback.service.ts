@@ -271,24 +271,55 @@ async function readRebateRecords(
   return `{"records":${list.recordsJson},"total":${list.total},"page":${query.page},"pageSize":${query.pageSize},"next":${next === null ? 'null' : JSON.stringify(next)}}`;
 }
 
-/** /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement. */
+/** An expireRebate answer as kept, with the estimate (today's partner rates) it was read with. */
+interface KeptPending {
+  answer: PendingRebates;
+  estimate: EstimateSql;
+}
+
+/** expireRebate answers kept per process, by member and exchange asked (a few hundred bytes each). */
+const PENDING_REBATES = answerKind<KeptPending>('expireRebate', 20_000);
+
+/**
+ * /elex/exchange/expireRebate: the estimate of pending records per live binding, in one statement.
+ * Kept in this process until the member changes, as the binding detail whose estimate it repeats
+ * (the bindings, their records and roster lines: migrations 0028, 0053 and 0055), and with the rates
+ * it was read with: an answer read with other rates is read again.
+ */
 export async function pendingRebates(
   deps: AppDeps,
   userId: number,
   input: { platId?: number | undefined },
 ): Promise<PendingRebates> {
-  const bindings = await selectPendingByBinding(
-    deps.db,
+  const estimate = estimateSql(await loadPartners(deps));
+  const kept = await keptForMember(
+    deps.memberAnswers,
+    PENDING_REBATES,
     userId,
-    input.platId,
-    estimateSql(await loadPartners(deps)),
+    async () => ({ answer: await readPendingRebates(deps, userId, input.platId, estimate), estimate }),
+    {
+      key: JSON.stringify([userId, input.platId ?? null]),
+      stillValid: (value) => value.estimate === estimate,
+      keepable: () => keepCheckForMember(deps.db, userId),
+    },
   );
+  return kept.answer;
+}
+
+async function readPendingRebates(
+  deps: AppDeps,
+  userId: number,
+  platId: number | undefined,
+  estimate: EstimateSql,
+): Promise<PendingRebates> {
+  const bindings = await selectPendingByBinding(deps.db, userId, platId, estimate);
   let total = 0n;
   const pending = bindings.map((binding) => {
     total += binding.pendingMicro;
-    return { platId: binding.platId, uid: binding.uid, amount: usdt(binding.pendingMicro) };
+    return Object.freeze({ platId: binding.platId, uid: binding.uid, amount: usdt(binding.pendingMicro) });
   });
-  return { pending, total: usdt(total) };
+  // Frozen: a kept answer is every later call's answer.
+  return Object.freeze({ pending: Object.freeze(pending) as PendingRebates['pending'], total: usdt(total) });
 }
 
 /** A reward is ~150 bytes as JSON; 20,000 pages and 32 MiB at most per process. */
