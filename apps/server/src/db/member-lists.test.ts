@@ -5,8 +5,8 @@ import { call, signUp, type TestContext } from '../modules/auth/test-support.js'
 import { ingestRebates, ingestReferrals, settleRebates } from '../modules/cashback/ingest.service.js';
 import { rebuildKeptFigures } from '../modules/cashback/kept-figures.js';
 import { type CashbackTestContext, figures, nextUid } from '../modules/cashback/test-support.js';
-import { exchanges } from '../modules/exchanges/exchanges.tables.js';
 import { updateExchange } from '../modules/exchanges/exchanges.service.js';
+import { exchanges } from '../modules/exchanges/exchanges.tables.js';
 import { accountCode, postJournal } from '../modules/ledger/ledger.service.js';
 import {
   eventually,
@@ -119,9 +119,12 @@ for (const cache of ['on', 'off'] as const) {
       const estimated = await pendingOf(a, token, uid);
       expect(estimated).not.toBe('0.000000');
       expect(estimated).toBe((await detail(a, token, uid)).content.pendingRebate);
-      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === estimated)).toBe(
-        estimated,
-      );
+      expect(
+        await eventually(
+          () => pendingOf(b, token, uid),
+          (amount) => amount === estimated,
+        ),
+      ).toBe(estimated);
       expect(
         (
           await eventually(
@@ -148,9 +151,12 @@ for (const cache of ['on', 'off'] as const) {
       a.clock.advance(DAY_MS);
       await settleRebates(a.app.deps, { platId: BITGET, uid });
       expect(await pendingOf(a, token, uid)).toBe('0.000000');
-      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === '0.000000')).toBe(
-        '0.000000',
-      );
+      expect(
+        await eventually(
+          () => pendingOf(b, token, uid),
+          (amount) => amount === '0.000000',
+        ),
+      ).toBe('0.000000');
       const afterA = (await list(a, token)).content.records[0]?.status;
       expect(afterA).not.toBe('pending');
       expect((await detail(a, token, uid)).content.balance).not.toBe(before.balance);
@@ -182,9 +188,12 @@ for (const cache of ['on', 'off'] as const) {
       await a.db.execute(sql`update exchange_bindings set user_id = ${other.userId} where uid = ${uid}`);
       expect(await pendingOf(a, token, uid)).toBeUndefined();
       expect(await pendingOf(a, other.token, uid)).toBe(estimated);
-      expect(await eventually(() => pendingOf(b, token, uid), (amount) => amount === undefined)).toBe(
-        undefined,
-      );
+      expect(
+        await eventually(
+          () => pendingOf(b, token, uid),
+          (amount) => amount === undefined,
+        ),
+      ).toBe(undefined);
       expect((await list(a, token)).content.total).toBe(0);
       expect((await detail(a, token, uid)).state).not.toBe(0);
       expect((await list(a, other.token)).content.total).toBe(1);
@@ -229,9 +238,12 @@ for (const cache of ['on', 'off'] as const) {
           )
         ).content.records[0]?.amount,
       ).not.toBe(amount);
-      expect(await eventually(() => pendingOf(b, token, uid), (pending) => pending === speedUp)).toBe(
-        speedUp,
-      );
+      expect(
+        await eventually(
+          () => pendingOf(b, token, uid),
+          (pending) => pending === speedUp,
+        ),
+      ).toBe(speedUp);
       expect((await detail(b, token, uid)).content.frozen).toBe(false);
       const claimant = await memberOf(a, await signUp(a));
       const now = a.clock.now().toISOString();
