@@ -15,7 +15,7 @@ import {
 } from '../../shared/exchanges/format';
 import { uidLinkingHref } from '../../shared/exchanges/paths';
 import { SignupDialog } from '../../shared/exchanges/signup-dialog';
-import { formatDay, useNumberFormattingWarmed } from '../../shared/i18n/intl-formats';
+import { formatDay } from '../../shared/i18n/intl-formats';
 import { useExchangeDetail } from '../../shared/queries/get-exchange-detail';
 import { Page } from '../../shared/ui/page';
 import { Skeleton } from '../../shared/ui/skeleton';
@@ -42,7 +42,6 @@ export default function ExchangeDetailPage() {
   const [params] = useSearchParams();
   const platId = readPlatId(params.get('id'));
   const detail = useExchangeDetail(platId);
-  useNumberFormattingWarmed();
   // As on the home (exchange-showcase.tsx): the answer arrives through TanStack Query's store, which
   // React renders at once in one long task; deferred, the page renders as a transition in slices. The
   // deferred value may still be the exchange shown before the address changed: only this one's counts.

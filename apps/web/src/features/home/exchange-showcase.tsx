@@ -1,6 +1,5 @@
 import type { ExchangeIndexResponse } from '@elex/contract';
 import { type ReactNode, useDeferredValue, useMemo } from 'react';
-import { useNumberFormattingWarmed } from '../../shared/i18n/intl-formats';
 import { useTranslation } from '../../shared/i18n/use-translation';
 import { useExchangeIndex } from '../../shared/queries/get-exchange-index';
 import { withQueryScope } from '../../shared/queries/query-scope';
@@ -19,7 +18,6 @@ import { RankingTable } from './components/ranking-table';
 function ExchangeShowcase({ pending }: { pending: ReactNode }) {
   const { t } = useTranslation();
   const index = useExchangeIndex();
-  useNumberFormattingWarmed();
   // The list arrives through TanStack Query's external store, whose updates React renders at once, in
   // one task with the commit and every effect (300 ms on a slow phone). Deferred, the sections render
   // as a transition in slices, and their effects (the carousels' measuring) run after the paint.

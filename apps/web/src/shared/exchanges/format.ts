@@ -1,14 +1,16 @@
 import { numberFormat } from '../i18n/intl-formats';
+import { type DecimalTextOptions, decimalText } from './decimal-text';
 
 /**
- * Number formats for the catalog's decimal strings. Intl formats the string itself (never a float
+ * Number formats for the catalog's decimal strings, written from the string itself (never a float
  * made from it), truncating instead of rounding up: a cashback figure is never shown larger than it is.
  */
 type Decimal = `${number}` | string;
 
-function format(value: Decimal, options: Intl.NumberFormatOptions): string {
-  // Intl.NumberFormat reads a decimal string exactly (ES2023 Intl.NumberFormat v3).
-  return numberFormat(options).format(value as Intl.StringNumericLiteral);
+function format(value: Decimal, options: DecimalTextOptions): string {
+  // A plain decimal is written without Intl (decimal-text.ts: the first NumberFormat of a page is slow);
+  // anything else as Intl.NumberFormat reads a decimal string, exactly (ES2023 Intl.NumberFormat v3).
+  return decimalText(value, options) ?? numberFormat(options).format(value as Intl.StringNumericLiteral);
 }
 
 /** "0.0200" -> "0.02%"; "40.00" -> "40%". */

@@ -1,8 +1,7 @@
-import { renderHook, waitFor } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { formatUsdt } from '../exchanges/format';
 import { changeLocale } from './i18n';
-import { dateTimeFormat, formatLocalTime, numberFormat, useNumberFormattingWarmed } from './intl-formats';
+import { dateTimeFormat, formatDay, formatLocalTime, numberFormat } from './intl-formats';
 
 describe('Intl formats for the shown language', () => {
   afterAll(() => changeLocale('en'));
@@ -53,21 +52,32 @@ describe('Intl formats for the shown language', () => {
     expect(formatLocalTime('not a time')).toBe('—');
   });
 
-  it('makes the first number formatter of a page after its render, in a task of its own', async () => {
-    await changeLocale('zh');
-    const Real = Intl.NumberFormat;
-    const made = vi.spyOn(Intl, 'NumberFormat').mockImplementation(function made(
-      ...args: ConstructorParameters<typeof Intl.NumberFormat>
-    ) {
-      return new Real(...args);
-    } as typeof Intl.NumberFormat);
+  it('writes a calendar day as Intl’s medium date style does, in each language, without making a formatter', async () => {
+    // Every day of four years, a leap year among them.
+    const days: number[] = [];
+    for (let time = Date.UTC(2024, 0, 1); time < Date.UTC(2028, 0, 1); time += 86_400_000) days.push(time);
+    const locales = ['zh', 'en', 'ko'] as const;
+    const expected = locales.map((locale) => {
+      const intl = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' });
+      return days.map((time) => intl.format(new Date(time)));
+    });
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
     try {
-      const page = renderHook(() => useNumberFormattingWarmed());
-      // Neither the render nor its effects pay for it.
+      const written: string[][] = [];
+      for (const locale of locales) {
+        await changeLocale(locale);
+        // As a day, and as a UTC time late in that day: the same day wherever the reader is.
+        written.push(
+          days.map((time) => {
+            const day = new Date(time).toISOString().slice(0, 10);
+            const late = formatDay(`${day}T23:59:00Z`);
+            return late === formatDay(day) ? late : `${day}: ${late} at 23:59 UTC`;
+          }),
+        );
+      }
       expect(made).not.toHaveBeenCalled();
-      await waitFor(() => expect(made).toHaveBeenCalledTimes(1));
-      expect(made).toHaveBeenCalledWith('zh', undefined);
-      page.unmount();
+      expect(written).toEqual(expected);
+      expect(formatDay('not a day')).toBe('not a day');
     } finally {
       made.mockRestore();
     }

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { currentLocale } from './i18n';
 
 /**
@@ -31,18 +30,6 @@ export function numberFormat(options?: Intl.NumberFormatOptions): Intl.NumberFor
 }
 
 /**
- * For a page about to show its first figures: the first number formatter the browser makes loads the
- * ICU data behind them all (70–110 ms on a slow phone, issue 14), so one is made in a task of its own
- * while the page waits for its data, not inside the render that shows them.
- */
-export function useNumberFormattingWarmed() {
-  useEffect(() => {
-    const warming = setTimeout(() => numberFormat().format(0), 0);
-    return () => clearTimeout(warming);
-  }, []);
-}
-
-/**
  * Give a date or a time component, or a date or time style: with none, a DateTimeFormat shows the date
  * alone (where `toLocaleString` shows date and time).
  */
@@ -63,12 +50,31 @@ export function formatLocalTime(iso: string): string {
   return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }
 
+/** English's short month names, as its medium date style writes them. */
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
 /**
- * A calendar day ("2026-03-10", or the day of a UTC time) in the reader's language, "Mar 10, 2026":
- * read in UTC, so it is the same day wherever the reader is.
+ * A calendar day ("2026-03-10", or the day of a UTC time) in the reader's language, as the medium date
+ * style writes it ("Mar 10, 2026", "2026年3月10日", "2026. 3. 10."): read in UTC, so it is the same day
+ * wherever the reader is. Written by hand for the three languages: the first DateTimeFormat a page
+ * makes loads the browser's date data (40–150 ms of main thread on the bench's machine, more on a
+ * phone), and a public page shows one day (docs/decisions.md, "Figures written without
+ * Intl.NumberFormat"); intl-formats.test.ts holds it equal to Intl for every day of four years.
  */
 export function formatDay(iso: string): string {
   const day = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(day.getTime())) return iso;
-  return dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(day);
+  const year = day.getUTCFullYear();
+  const month = day.getUTCMonth();
+  const date = day.getUTCDate();
+  switch (currentLocale()) {
+    case 'en':
+      return `${MONTHS_EN[month]} ${date}, ${year}`;
+    case 'zh':
+      return `${year}年${month + 1}月${date}日`;
+    case 'ko':
+      return `${year}. ${month + 1}. ${date}.`;
+    default:
+      return dateTimeFormat({ timeZone: 'UTC', dateStyle: 'medium' }).format(day);
+  }
 }
