@@ -70,7 +70,13 @@ export const xmeBindings = pgTable(
     boundAt: timestamp('bound_at', { withTimezone: true }).notNull(),
     lockedAt: timestamp('locked_at', { withTimezone: true }),
   },
-  (table) => [uniqueIndex('xme_bindings_xme_uid_unique').on(table.xmeUid)],
+  (table) => [
+    uniqueIndex('xme_bindings_xme_uid_unique').on(table.xmeUid),
+    // An XME id is one account in any letter case: binding looks its holder up by lower(xme_uid)
+    // (findXmeHolder), and so does the task payouts' notify trigger (migration 0058). Without this
+    // index both read every XME binding (migration 0060).
+    index('xme_bindings_xme_uid_lower_idx').on(sql`lower(${table.xmeUid})`),
+  ],
 );
 
 /**

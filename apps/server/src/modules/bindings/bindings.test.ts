@@ -1,6 +1,7 @@
 import { State } from '@elex/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
 import type { ExchangeAdapter, ReferralEntry } from '../../integrations/exchanges/types.js';
 import { users } from '../auth/auth.tables.js';
 import { call, nextEmail, nextIp, signUp } from '../auth/test-support.js';
@@ -14,6 +15,7 @@ import {
   figures,
   nextUid,
 } from '../cashback/test-support.js';
+import { findXmeHolder } from './bindings.repository.js';
 import { unbindUid, xmeUidOf } from './bindings.service.js';
 import { exchangeBindings } from './bindings.tables.js';
 
@@ -296,6 +298,32 @@ describe('bindXmeUid', () => {
     expect((await xme({ xmeUid: replacement })).state).toBe(0);
     // The freed XME account may go to another member now.
     expect((await xme({ xmeUid }, bob)).state).toBe(0);
+  });
+
+  it('finds an XME account’s holder in any letter case through an index, not by reading every binding', async () => {
+    const token = await signUp(ctx, nextEmail('xme-case'));
+    const xmeUid = nextUid('XmE');
+    expect((await call(ctx, '/elex/user/bindXmeUid', { xmeUid }, { token })).json().state).toBe(0);
+    const holder = await findXmeHolder(ctx.db, xmeUid.toUpperCase());
+    expect(holder).toBeGreaterThan(0);
+    expect(await findXmeHolder(ctx.db, xmeUid.toLowerCase())).toBe(holder);
+    // Binding asks for the holder by lower(xme_uid), and the task payouts' notify trigger joins on it
+    // (migration 0058): with a hundred thousand members, without an index on it each reads them all.
+    const plans = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const explain = async (statement: ReturnType<typeof sql>) =>
+        JSON.stringify(
+          rowsOf<{ 'QUERY PLAN': unknown }>(await tx.execute(sql`explain (format json) ${statement}`))[0]?.[
+            'QUERY PLAN'
+          ],
+        );
+      return [
+        await explain(sql`select user_id from xme_bindings where lower(xme_uid) = lower(${xmeUid})`),
+        await explain(sql`select x.user_id from (values ('xme:probe')) as n(account)
+          join xme_bindings x on n.account like 'xme:%' and lower(x.xme_uid) = substr(n.account, 5)`),
+      ];
+    });
+    for (const plan of plans) expect(plan).toContain('"Index Name":"xme_bindings_xme_uid_lower_idx"');
   });
 
   it('answers which XME account a member linked (the points issue reads it)', async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "xme_bindings_xme_uid_lower_idx" ON "xme_bindings" USING btree (lower("xme_uid"));
