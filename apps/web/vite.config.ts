@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { firstPaintGuard } from './build/first-paint-guard';
+import { inlineFavicon } from './build/inline-favicon';
 import { precompress } from './vite-precompress';
 
 export default defineConfig({
-  plugins: [react(), firstPaintGuard(), precompress()],
+  plugins: [react(), firstPaintGuard(), inlineFavicon(), precompress()],
   build: {
     // The manifest lets the bench find the home route's lazy chunk.
     manifest: true,

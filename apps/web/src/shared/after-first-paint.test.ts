@@ -58,4 +58,60 @@ describe('the first paint of the app', () => {
     await waitFor(() => expect(order).toHaveLength(3));
     expect(order).toEqual(['catalog', 'catalog settled', 'toasts']);
   });
+
+  it("waits for the browser's report of the first contentful paint where it makes one", async () => {
+    vi.resetModules();
+    const paint = await import('./after-first-paint');
+    // A browser that reports paints: the first contentful one is reported a moment after the frame.
+    let report: ((entries: { getEntriesByName: (name: string) => unknown[] }) => void) | undefined;
+    let disconnected = false;
+    class PaintObserver {
+      static supportedEntryTypes = ['paint', 'largest-contentful-paint'];
+      constructor(callback: typeof report) {
+        report = callback;
+      }
+      observe(options: { type: string; buffered: boolean }) {
+        expect(options).toEqual({ type: 'paint', buffered: true });
+      }
+      disconnect() {
+        disconnected = true;
+      }
+    }
+    vi.stubGlobal('PerformanceObserver', PaintObserver);
+    try {
+      paint.expectFirstPaint();
+      const work = vi.fn();
+      paint.afterFirstPaint(work);
+      paint.markFirstPaint();
+      await waitFor(() => expect(report).toBeDefined());
+      report?.({ getEntriesByName: (name) => (name === 'first-paint' ? [{}] : []) });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(work).not.toHaveBeenCalled();
+      expect(paint.isBeforeFirstPaint()).toBe(true);
+
+      report?.({ getEntriesByName: (name) => (name === 'first-contentful-paint' ? [{}] : []) });
+      await waitFor(() => expect(work).toHaveBeenCalledTimes(1));
+      expect(disconnected).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('sends what waits for the first paint of an app start after it, and at once outside one', async () => {
+    vi.resetModules();
+    const paint = await import('./after-first-paint');
+    const outside = vi.fn();
+    paint.onceFirstPainted(outside);
+    expect(outside).toHaveBeenCalledTimes(1);
+
+    paint.expectFirstPaint();
+    const view = vi.fn();
+    paint.onceFirstPainted(view);
+    expect(view).not.toHaveBeenCalled();
+    paint.markFirstPaint();
+    await waitFor(() => expect(view).toHaveBeenCalledTimes(1));
+    const next = vi.fn();
+    paint.onceFirstPainted(next);
+    expect(next).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { markFirstPaint } from '../../shared/after-first-paint';
+import { markFirstPaint, onceFirstPainted } from '../../shared/after-first-paint';
 import { track } from '../../shared/analytics/track';
 import { setApiNavigator } from '../../shared/api/api-client';
 import { useIsWide } from '../../shared/hooks/use-is-wide';
@@ -38,9 +38,10 @@ export function AppShell() {
     window.scrollTo(0, 0);
   }, [pathname, search]);
 
-  // spec section 2: one page-view event per route (the event names the path, not the query).
+  // spec section 2: one page-view event per route (the event names the path, not the query). The
+  // first one follows the first paint, which it would otherwise share the network with.
   useEffect(() => {
-    track('page_view', pathname);
+    onceFirstPainted(() => track('page_view', pathname));
   }, [pathname]);
 
   return (
