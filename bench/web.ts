@@ -6,6 +6,8 @@
  *      (buildApp over in-memory PGlite with the partner catalog), LIGHTHOUSE_RUNS runs each, medians;
  *      then as many first visits per page traced in Chromium (main-thread.ts): the blocking time after
  *      the first paint and the longest task, measured rather than simulated.
+ *      LIGHTHOUSE_COMPARE=<another build's apps/web/dist> runs the Lighthouse part on that build too,
+ *      served beside this one, each page's visits alternating between the two.
  * Needs `npm run build` first and Chromium at /usr/bin/chromium (scripts/ensure-browser.sh).
  */
 import os from 'node:os';
@@ -16,6 +18,7 @@ import { traceFirstVisits } from './main-thread.js';
 import { benchDatabase, startApp } from './processes.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const compareDist = process.env.LIGHTHOUSE_COMPARE;
 const distDir = path.resolve(import.meta.dirname, '../apps/web/dist');
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -53,12 +56,51 @@ function benchBundle() {
     console.log('  (no home route chunk found in the manifest: the total lacks it)');
 }
 
+/** The other build of LIGHTHOUSE_COMPARE, served by this tree's server on a database of its own. */
+async function startCompared(webDist: string) {
+  const database = await benchDatabase();
+  const app = await startApp({ ...database, env: { ...database.env, WEB_DIST: path.resolve(webDist) } });
+  return { database, app };
+}
+
+function printLighthouse(label: string, runs: LighthouseResult[]) {
+  const of = (pick: (result: LighthouseResult) => number) => runs.map(pick);
+  console.log(
+    `  ${label.padEnd(20)} score ${range(
+      of((r) => r.score),
+      0,
+    )}   LCP ${range(
+      of((r) => r.lcpMs / 1000),
+      2,
+    )} s   ` +
+      `FCP ${range(
+        of((r) => r.fcpMs / 1000),
+        2,
+      )} s   CLS ${range(
+        of((r) => r.cls),
+        3,
+      )}   TBT ${range(
+        of((r) => r.tbtMs),
+        0,
+      )} ms`,
+  );
+  console.log(`  ${''.padEnd(20)} LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}`);
+  // Below about 1,000 Lighthouse warns that the host is slower than its throttling assumes.
+  console.log(
+    `  ${''.padEnd(20)} host benchmarkIndex ${range(
+      of((r) => r.benchmarkIndex),
+      0,
+    )}`,
+  );
+}
+
 async function benchLighthouse() {
   console.log(
     `\nLighthouse ${RUNS}x per page, mobile (simulated slow 4G, ${cpuSlowdownLabel}), medians (min–max)`,
   );
   const database = await benchDatabase();
   const app = await startApp(database);
+  const compared = compareDist ? await startCompared(compareDist) : undefined;
   try {
     const index = (await fetch(`${app.url}/elex/exchange/index`, {
       method: 'POST',
@@ -71,41 +113,21 @@ async function benchLighthouse() {
     const pages = ['/', `/exchangeDetail?id=${firstExchange}`, '/calculator'].filter(
       (page) => !only || only.includes(page.split('?')[0] ?? page),
     );
+    // LIGHTHOUSE_COMPARE=<another build's apps/web/dist>: that build served beside this one and visited
+    // in alternation, each page's runs on both sides in turns (a change's effect, not the host's mood).
+    const sides: { label: string; url: string }[] = [{ label: 'this build', url: app.url }];
+    if (compared) sides.unshift({ label: `compared (${compareDist})`, url: compared.app.url });
     await withChromium(async (port) => {
-      // One unrecorded visit, so the first page does not pay for Chromium's and the server's start.
-      await runLighthouse(`${app.url}/`, port);
+      // One unrecorded visit per side, so the first page does not pay for Chromium's and the server's start.
+      for (const side of sides) await runLighthouse(`${side.url}/`, port);
       for (const page of pages) {
-        const runs: LighthouseResult[] = [];
-        for (let run = 0; run < RUNS; run += 1) runs.push(await runLighthouse(`${app.url}${page}`, port));
-        const of = (pick: (result: LighthouseResult) => number) => runs.map(pick);
-        console.log(
-          `  ${page.padEnd(20)} score ${range(
-            of((r) => r.score),
-            0,
-          )}   LCP ${range(
-            of((r) => r.lcpMs / 1000),
-            2,
-          )} s   ` +
-            `FCP ${range(
-              of((r) => r.fcpMs / 1000),
-              2,
-            )} s   CLS ${range(
-              of((r) => r.cls),
-              3,
-            )}   TBT ${range(
-              of((r) => r.tbtMs),
-              0,
-            )} ms`,
-        );
-        console.log(
-          `  ${''.padEnd(20)} LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}`,
-        );
-        // Below about 1,000 Lighthouse warns that the host is slower than its throttling assumes.
-        console.log(
-          `  ${''.padEnd(20)} host benchmarkIndex ${range(
-            of((r) => r.benchmarkIndex),
-            0,
-          )}`,
+        const runs = sides.map(() => [] as LighthouseResult[]);
+        for (let run = 0; run < RUNS; run += 1) {
+          const order = run % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
+          for (const side of order) runs[side]?.push(await runLighthouse(`${sides[side]?.url}${page}`, port));
+        }
+        sides.forEach((side, index) =>
+          printLighthouse(sides.length > 1 ? `${page} ${side.label}` : page, runs[index] ?? []),
         );
       }
     });
@@ -127,6 +149,8 @@ async function benchLighthouse() {
   } finally {
     await app.stop();
     await database.drop();
+    await compared?.app.stop();
+    await compared?.database.drop();
   }
 }
 
