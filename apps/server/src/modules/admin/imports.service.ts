@@ -24,7 +24,12 @@ import { findUserById } from '../auth/auth.service.js';
 import { readReferralFile, rejectionProblems } from '../cashback/csv-import.js';
 import { IngestRejectedError, ingestReferrals } from '../cashback/ingest.service.js';
 import { loadPartners } from '../cashback/partners.js';
-import { analyzeAfterImport, importRebateFile, RebateFileRejectedError } from '../cashback/rebate-import.js';
+import {
+  analyzeAfterImport,
+  analyzeAfterRosterImport,
+  importRebateFile,
+  RebateFileRejectedError,
+} from '../cashback/rebate-import.js';
 import type { SettlementResult } from '../cashback/settlement.service.js';
 import { runErrorText } from '../sync/run-error.js';
 import { getSyncStatus, isSegmentSkip, pullSegmentCommand } from '../sync/sync.service.js';
@@ -311,7 +316,7 @@ export async function runCsvImport(
 
   const progress = input.onWriteProgress ? { onProgress: input.onWriteProgress } : undefined;
   try {
-    return await deps.db.transaction(async (tx) => {
+    const imported = await deps.db.transaction(async (tx) => {
       const done = await ingestReferrals({ ...deps, db: tx }, input.platId, parsed.entries, source, progress);
       await confirmOperatorRole(tx, context.actor);
       const outcome = {
@@ -340,6 +345,12 @@ export async function runCsvImport(
       const run = await recordRun(tx, deps, context, upload, outcome);
       return { ...toResult(run.id, outcome), settlement: done.settlement };
     });
+    const { settlement } = imported;
+    await analyzeAfterRosterImport(deps, {
+      listed: imported.inserted,
+      settled: settlement.completed + settlement.failed,
+    });
+    return imported;
   } catch (error) {
     if (error instanceof IngestRejectedError) {
       return rejected(parsed.entries.length, rejectionProblems(error, parsed.lines));

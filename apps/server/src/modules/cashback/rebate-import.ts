@@ -1,5 +1,5 @@
 import { DECIMALS, fromScaled, IMPORT_PROBLEMS_KEPT, type MessageKey } from '@elex/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { CommissionEntry } from '../../integrations/exchanges/types.js';
@@ -443,8 +443,31 @@ const usdt = (micro: bigint | string) => fromScaled(BigInt(micro), DECIMALS.usdt
 export async function analyzeAfterImport(deps: AppDeps, rows: number): Promise<void> {
   if (rows < ANALYZE_AFTER_ROWS) return;
   // The UIDs' kept totals and days and the invite bonuses grow with the records; member calls read them.
-  await deps.db.execute(
+  await refreshStatistics(
+    deps,
     sql`analyze rebates, rebate_uid_totals, rebate_uid_days, event_rewards, invite_bonus_totals,
       event_reward_counts, ledger_journals, ledger_lines, ledger_accounts`,
   );
+}
+
+/**
+ * After the import has committed: statistics help the planner and are not part of the import, so a
+ * failure here leaves them to autovacuum instead of reporting a committed import as failed (and
+ * recording a failed run beside the one that succeeded).
+ */
+async function refreshStatistics(deps: AppDeps, analyze: SQL): Promise<void> {
+  await deps.db.execute(analyze).catch(() => undefined);
+}
+
+/**
+ * The same after a roster import: the roster that grew by many UIDs (a bind's check, settlement's and
+ * the reconciliation's joins read it), and, when its settlement decided many waiting records, what
+ * that settlement wrote.
+ */
+export async function analyzeAfterRosterImport(
+  deps: AppDeps,
+  outcome: { listed: number; settled: number },
+): Promise<void> {
+  if (outcome.listed >= ANALYZE_AFTER_ROWS) await refreshStatistics(deps, sql`analyze referrals`);
+  await analyzeAfterImport(deps, outcome.settled);
 }
