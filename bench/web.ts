@@ -126,9 +126,8 @@ async function benchLighthouse() {
           const order = run % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
           for (const side of order) runs[side]?.push(await runLighthouse(`${sides[side]?.url}${page}`, port));
         }
-        sides.forEach((side, index) =>
-          printLighthouse(sides.length > 1 ? `${page} ${side.label}` : page, runs[index] ?? []),
-        );
+        for (const [index, side] of sides.entries())
+          printLighthouse(sides.length > 1 ? `${page} ${side.label}` : page, runs[index] ?? []);
       }
     });
     console.log(
