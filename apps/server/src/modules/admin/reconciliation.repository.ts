@@ -90,7 +90,12 @@ export async function sumCommissionByExchange(
       left join still_open on still_open.plat_id = x.plat_id`),
     );
   });
-  return rows.map((row) => ({
+  return rows.map(commissionFiguresOf);
+}
+
+/** One exchange's row of the summary's statement (and of the statement it replaced, in its test). */
+export function commissionFiguresOf(row: Record<string, string | number>): CommissionFigures {
+  return {
     platId: Number(row.plat_id),
     records: Number(row.records),
     commissionMicro: BigInt(row.commission as string),
@@ -100,7 +105,7 @@ export async function sumCommissionByExchange(
     settledCommissionMicro: BigInt(row.settled_commission as string),
     awaitingMicro: BigInt(row.awaiting as string),
     unboundMicro: BigInt(row.unbound as string),
-  }));
+  };
 }
 
 export interface WithdrawalFigures {

@@ -15,6 +15,7 @@ import {
 } from '../cashback/test-support.js';
 import { ADDRESS, applyDeposit, fundedMember, ownCode } from '../withdrawals/test-support.js';
 import {
+  commissionFiguresOf,
   rosterPageStatement,
   selectRosterPage,
   sumCommissionByExchange,
@@ -213,17 +214,7 @@ describe('the period summary', () => {
             where r.created_at >= ${from} and r.created_at < ${to}
           ) received
           group by plat_id order by plat_id`),
-      ).map((row) => ({
-        platId: Number(row.plat_id),
-        records: Number(row.records),
-        commissionMicro: BigInt(row.commission as string),
-        creditedMicro: BigInt(row.credited as string),
-        creditedUnboundMicro: BigInt(row.credited_unbound as string),
-        rewardsMicro: BigInt(row.rewards as string),
-        settledCommissionMicro: BigInt(row.settled_commission as string),
-        awaitingMicro: BigInt(row.awaiting as string),
-        unboundMicro: BigInt(row.unbound as string),
-      }));
+      ).map(commissionFiguresOf);
     const periods: Array<[string, string]> = [
       ['2026-09-01', '2026-10-01'],
       ['2026-08-01', '2026-10-01'],
