@@ -4,7 +4,13 @@ import { operators } from '../modules/admin/admin.tables.js';
 import { analyticsEvents } from '../modules/analytics/analytics.tables.js';
 import { type UserRow, users } from '../modules/auth/auth.tables.js';
 import { exchangeBindings } from '../modules/bindings/bindings.tables.js';
-import { ledgerAccounts, ledgerJournals, ledgerLines } from '../modules/ledger/ledger.tables.js';
+import {
+  type LedgerAccountKind,
+  ledgerAccounts,
+  ledgerDaySums,
+  ledgerJournals,
+  ledgerLines,
+} from '../modules/ledger/ledger.tables.js';
 
 /**
  * Read-only reporting for the operator console (docs/architecture.md, "Boundaries": a read model):
@@ -154,46 +160,44 @@ export async function countBindingsByDay(db: Executor, from: Date, to: Date) {
 }
 
 /**
- * Per UTC day in [from, to), the sum of the lines booked to accounts of one kind by journals of some
- * kinds: cashback accrued (rebate journals into cashback accounts), paid (lines into `payout`).
+ * Per UTC day in [from, to) (days as YYYY-MM-DD), the sum of the lines booked to accounts of one kind
+ * by journals of some kinds: cashback accrued (rebate journals into cashback accounts), paid (lines
+ * into `payout`). Read from the sums the ledger keeps by day (`ledger_day_sums`, a few rows a day
+ * whatever the number of lines), equal to the lines' own sums (`ledger:check`).
  */
 export async function sumLinesByDayAndKind(
   db: Executor,
-  filter: { accountKind: string; journalKinds?: readonly string[]; from: Date; to: Date },
+  filter: { accountKind: LedgerAccountKind; journalKinds?: readonly string[]; from: string; to: string },
 ) {
-  const day = UTC_DAY(ledgerJournals.createdAt);
+  const day = sql<string>`to_char(${ledgerDaySums.day}, 'YYYY-MM-DD')`;
   const rows = await db
-    .select({ day, total: sql<string>`sum(${ledgerLines.amount})` })
-    .from(ledgerLines)
-    .innerJoin(ledgerJournals, eq(ledgerJournals.id, ledgerLines.journalId))
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
+    .select({ day, total: sql<string>`sum(${ledgerDaySums.amount})` })
+    .from(ledgerDaySums)
     .where(
       and(
-        eq(ledgerAccounts.kind, filter.accountKind as never),
-        filter.journalKinds ? inArray(ledgerJournals.kind, [...filter.journalKinds]) : undefined,
-        gte(ledgerJournals.createdAt, filter.from),
-        lt(ledgerJournals.createdAt, filter.to),
+        eq(ledgerDaySums.accountKind, filter.accountKind),
+        filter.journalKinds ? inArray(ledgerDaySums.journalKind, [...filter.journalKinds]) : undefined,
+        gte(ledgerDaySums.day, filter.from),
+        lt(ledgerDaySums.day, filter.to),
       ),
     )
-    .groupBy(day);
+    .groupBy(ledgerDaySums.day);
   return new Map(rows.map((row) => [row.day, BigInt(row.total)]));
 }
 
-/** Funds on hold for withdrawals under review: hold accounts with a positive balance. */
+/**
+ * Funds on hold for withdrawals under review: hold accounts with a positive balance (the balance each
+ * account keeps, equal to the sum of its lines: `ledger:check`).
+ */
 export async function sumOpenHolds(db: Executor): Promise<{ count: number; amountMicro: bigint }> {
-  const holds = db
-    .select({ balance: sql<string>`sum(${ledgerLines.amount})`.as('balance') })
-    .from(ledgerLines)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
-    .where(eq(ledgerAccounts.kind, 'hold'))
-    .groupBy(ledgerAccounts.id)
-    .as('holds');
+  const open = sql`${ledgerAccounts.balance} > 0`;
   const [row] = await db
     .select({
-      count: sql<number>`count(*) filter (where ${holds.balance} > 0)`,
-      amount: sql<string>`coalesce(sum(${holds.balance}) filter (where ${holds.balance} > 0), 0)`,
+      count: sql<number>`count(*) filter (where ${open})`,
+      amount: sql<string>`coalesce(sum(${ledgerAccounts.balance}) filter (where ${open}), 0)`,
     })
-    .from(holds);
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.kind, 'hold'));
   return { count: Number(row?.count ?? 0), amountMicro: BigInt(row?.amount ?? 0) };
 }
 

@@ -120,3 +120,13 @@ export async function runMigrationAgain(db: Database, name: string): Promise<voi
   const statements = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8').split('--> statement-breakpoint');
   for (const statement of statements) await db.execute(sql.raw(statement));
 }
+
+/** Exchange 7, a row every schema since 0003_exchanges accepts: the data migrations' tests book on it. */
+export async function insertExchangeSeven(db: Database): Promise<void> {
+  await db.execute(sql`
+    insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
+      speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
+      new_user_discount_percent, new_user_discount_days, fees_checked_on)
+    values (7, 'Ex', 'EX', 'ex.png', 1, 45, 5000, 5000, 200, 500, 'either', 'https://ex.test/{code}', 'CODE', 20, 90,
+      '2026-01-01')`);
+}

@@ -25,11 +25,12 @@ export async function getDashboard(deps: AppDeps, days: number): Promise<Dashboa
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - (days - 1) * DAY_MS);
   const to = new Date(today + DAY_MS);
+  const period = { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
   const [signUps, bindings, accrued, paid, holds, counts, pageViews, partnersNotReady] = await Promise.all([
     countSignUpsByDay(deps.db, from, to),
     countBindingsByDay(deps.db, from, to),
-    sumLinesByDayAndKind(deps.db, { accountKind: 'cashback', journalKinds: ['rebate'], from, to }),
-    sumLinesByDayAndKind(deps.db, { accountKind: 'payout', from, to }),
+    sumLinesByDayAndKind(deps.db, { accountKind: 'cashback', journalKinds: ['rebate'], ...period }),
+    sumLinesByDayAndKind(deps.db, { accountKind: 'payout', ...period }),
     sumOpenHolds(deps.db),
     countMembersAndBindings(deps.db),
     countPageViews(deps.db, from, to, PAGE_VIEW_ROUTES),

@@ -342,7 +342,7 @@ describe('kept:rebuild', () => {
     (await checkAllInvariants(ctx.db))
       .map(
         (problem) =>
-          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|invite_bonus_binding_totals|event_reward_counts)\)/.exec(
+          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|invite_bonus_binding_totals|event_reward_counts|ledger_day_sums)\)/.exec(
             problem.invariant,
           )?.[1],
       )
@@ -367,7 +367,10 @@ describe('kept:rebuild', () => {
       where (binding_id, inviter_id) in (select binding_id, inviter_id from invite_bonus_binding_totals limit 1)`);
     await ctx.db.execute(sql`update event_reward_counts set rewards = rewards + 5
       where user_id in (select user_id from event_reward_counts limit 1)`);
+    await ctx.db.execute(sql`delete from ledger_day_sums
+      where id in (select id from ledger_day_sums where journal_kind = 'rebate' order by id limit 1)`);
     expect(await keptProblems()).toEqual([
+      'ledger_day_sums',
       'rebate_uid_totals',
       'rebate_uid_days',
       'invite_bonus_totals',
@@ -382,6 +385,8 @@ describe('kept:rebuild', () => {
     expect(repaired.out).toMatch(/invite_bonus_totals: \d+ rows; 0 taken out, 1 put in/);
     expect(repaired.out).toMatch(/invite_bonus_binding_totals: [1-9]\d* rows; 1 taken out, 1 put in/);
     expect(repaired.out).toMatch(/event_reward_counts: \d+ rows; 1 taken out, 1 put in/);
+    // The seed posts a day's rebates in one statement: the deleted row was its day's only one, put back.
+    expect(repaired.out).toMatch(/ledger_day_sums: [1-9]\d* rows; 0 taken out, 1 put in/);
     expect(repaired.out).toContain('run ledger:check to confirm');
     expect(await keptProblems()).toEqual([]);
 
@@ -392,6 +397,12 @@ describe('kept:rebuild', () => {
       after: expect.arrayContaining([
         expect.objectContaining({ table: 'invite_bonus_totals', removed: 0, added: 1 }),
       ]),
+    });
+    const [days] = (await listAudit(ctx.db, { target: 'ledger-day-sums', page: 1, pageSize: 10 })).rows;
+    expect(days).toMatchObject({
+      action: 'kept.rebuild',
+      actor: testOperatorActor.label,
+      after: [expect.objectContaining({ table: 'ledger_day_sums', removed: 0, added: 1 })],
     });
   });
 });

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { DECIMALS, EXCHANGE_UID_PATTERN, fromScaled } from '@elex/contract';
+import type { Transaction } from '../../db/client.js';
+import type { RebuiltFigures } from '../../db/kept-table.js';
 import type { CommandIo } from '../../lib/progress-bar.js';
 import type { OpenCommand, OperatorCommand } from '../../ops/command.js';
 import { confirmOperatorRole, recordAudit } from '../admin/audit.service.js';
 import { settleAudited } from '../admin/reconciliation.service.js';
 import { alertLedgerBroken } from '../alerts/alerts.service.js';
+import { rebuildLedgerDaySums } from '../ledger/day-sums.js';
 import { ledgerSize } from '../ledger/ledger.service.js';
 import { checkAllInvariants } from './cashback.check.js';
 import { seedDemo } from './demo-seed.js';
@@ -105,27 +108,29 @@ function parseSettleArgs(args: string[]) {
 }
 
 /**
- * Computes the kept figures (docs/ledger.md, 6a–6e) again from the records and rewards, for when
+ * Computes the kept figures (docs/ledger.md, 4b and 6a–6e) again from the lines, records and rewards, for when
  * `ledger:check` names one that is off; prints what it changed, audited as the operator.
  */
 export const keptRebuild: OperatorCommand<CommandIo> = {
-  summary: "rebuild the kept figures (UIDs' totals and days, invite bonuses, reward counts) from the records",
+  summary:
+    "rebuild the kept figures (UIDs' totals and days, invite bonuses, reward counts, the ledger's day sums) from the records",
   usage: 'kept:rebuild',
   async run(deps, _args, io, actor) {
     const at = deps.clock.now();
-    const rebuilt = await deps.db.transaction(async (tx) => {
-      // The role asked again where the figures are rewritten (a revocation meanwhile: exit 2).
-      await confirmOperatorRole(tx, actor);
-      const figures = await rebuildKeptFigures(tx);
-      await recordAudit(tx, {
-        actor,
-        action: 'kept.rebuild',
-        target: 'kept-figures',
-        after: figures,
-        at,
+    // Two transactions, each audited: the ledger's day sums lock the lines, the others the records and
+    // rewards, and no one transaction may hold both (rebuildLedgerDaySums says why).
+    const rebuild = (target: string, figuresOf: (tx: Transaction) => Promise<RebuiltFigures[]>) =>
+      deps.db.transaction(async (tx) => {
+        // The role asked again where the figures are rewritten (a revocation meanwhile: exit 2).
+        await confirmOperatorRole(tx, actor);
+        const figures = await figuresOf(tx);
+        await recordAudit(tx, { actor, action: 'kept.rebuild', target, after: figures, at });
+        return figures;
       });
-      return figures;
-    });
+    const rebuilt = [
+      ...(await rebuild('kept-figures', rebuildKeptFigures)),
+      ...(await rebuild('ledger-day-sums', async (tx) => [await rebuildLedgerDaySums(tx)])),
+    ];
     for (const figure of rebuilt) {
       io.out(`  ${figure.table}: ${figure.rows} rows; ${figure.removed} taken out, ${figure.added} put in`);
     }

@@ -1,19 +1,13 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
+import { type KeptTable, type RebuiltFigures, rebuildKeptTable } from '../../db/kept-table.js';
 import { MEMBER_CHANGES_CHANNEL } from '../../db/member-changes-channel.js';
-import { rowsOf } from '../../db/rows.js';
 
 /**
  * The figures statement triggers keep beside the records and rewards (docs/ledger.md, 6a–6e), each
  * with the statement that computes it from scratch: the same sums their migrations started from.
  */
-const KEPT_FIGURES: ReadonlyArray<{
-  table: string;
-  columns: string;
-  fill: SQL;
-  /** Rows the triggers leave that a rebuild drops without anything being off. */
-  spent?: SQL;
-}> = [
+const KEPT_FIGURES: readonly KeptTable[] = [
   {
     table: 'rebate_uid_totals',
     columns: 'plat_id, uid, status, records, trading_volume_micro, last_created_at',
@@ -49,16 +43,6 @@ const KEPT_FIGURES: ReadonlyArray<{
   },
 ];
 
-export interface RebuiltFigures {
-  table: string;
-  /** Rows it holds now. */
-  rows: number;
-  /** Rows the rebuild took out because they were wrong (a UID's status left at zero is not counted). */
-  removed: number;
-  /** Rows the rebuild put in that were not there as they are now: missing, or corrected. */
-  added: number;
-}
-
 /**
  * Computes every kept figure again from the records and rewards and replaces what the triggers kept,
  * in the caller's transaction: `ops -- kept:rebuild`, for when `ledger:check` names a kept figure that
@@ -69,31 +53,7 @@ export interface RebuiltFigures {
 export async function rebuildKeptFigures(tx: Transaction): Promise<RebuiltFigures[]> {
   await tx.execute(sql`lock table rebates, event_rewards in share row exclusive mode`);
   const rebuilt: RebuiltFigures[] = [];
-  for (const figure of KEPT_FIGURES) {
-    const table = sql.raw(figure.table);
-    const columns = sql.raw(figure.columns);
-    await tx.execute(
-      sql`create temporary table kept_before on commit drop as
-        select ${columns} from ${table} where not (${figure.spent ?? sql`false`})`,
-    );
-    await tx.execute(sql`delete from ${table}`);
-    await tx.execute(sql`insert into ${table} (${columns}) ${figure.fill}`);
-    const [counts] = rowsOf<{ rows: string; removed: string; added: string }>(
-      await tx.execute(sql`
-        select (select count(*) from ${table}) as rows,
-          (select count(*) from (select ${columns} from kept_before except all select ${columns} from ${table}) gone)
-            as removed,
-          (select count(*) from (select ${columns} from ${table} except all select ${columns} from kept_before) came)
-            as added`),
-    );
-    await tx.execute(sql`drop table kept_before`);
-    rebuilt.push({
-      table: figure.table,
-      rows: Number(counts?.rows ?? 0),
-      removed: Number(counts?.removed ?? 0),
-      added: Number(counts?.added ?? 0),
-    });
-  }
+  for (const figure of KEPT_FIGURES) rebuilt.push(await rebuildKeptTable(tx, figure));
   // The kept figures are shown by kept member answers (the record list's total, the detail's days) and
   // these tables notify no one: every instance drops every kept answer at the commit.
   await tx.execute(sql`select pg_notify(${MEMBER_CHANGES_CHANNEL}, '*')`);

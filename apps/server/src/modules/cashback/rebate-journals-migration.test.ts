@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../db/client.js';
-import { databaseBeforeMigration } from '../../test/migrations-before.js';
+import { databaseBeforeMigration, insertExchangeSeven } from '../../test/migrations-before.js';
 import { checkAllInvariants } from './cashback.check.js';
 
 const database = databaseBeforeMigration('rebate_journals');
@@ -9,11 +9,7 @@ const database = databaseBeforeMigration('rebate_journals');
 describe('migration 0027 (rebate journals)', () => {
   it('points each record settled before it at the journal that credited it, and the ledger checks clean', async () => {
     const db = await database.migrateBefore();
-    await db.execute(sql`
-      insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
-        speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
-        new_user_discount_percent, new_user_discount_days, fees_checked_on)
-      values (7, 'Ex', 'EX', 'ex.png', 1, 45, 5000, 5000, 200, 500, 'either', 'https://ex.test/{code}', 'CODE', 20, 90, '2026-01-01')`);
+    await insertExchangeSeven(db);
     await db.execute(sql`
       insert into referrals (plat_id, uid, registered_at, source, source_label, first_seen_at)
       values (7, 'OLD1', '2025-01-01', 'csv', 'old.csv', '2025-01-01')`);

@@ -1,17 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { databaseBeforeMigration } from '../../test/migrations-before.js';
+import { databaseBeforeMigration, insertExchangeSeven } from '../../test/migrations-before.js';
 
 const database = databaseBeforeMigration('rebate_uid_days');
 
 describe('migration 0032 (paid cashback per UID and trading day)', () => {
   it('sums the records paid before it by the UTC day their periods start, then adds what settles or arrives paid', async () => {
     const db = await database.migrateBefore();
-    await db.execute(sql`
-      insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
-        speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
-        new_user_discount_percent, new_user_discount_days, fees_checked_on)
-      values (7, 'Ex', 'EX', 'ex.png', 1, 45, 5000, 5000, 200, 500, 'either', 'https://ex.test/{code}', 'CODE', 20, 90, '2026-01-01')`);
+    await insertExchangeSeven(db);
     await db.execute(sql`
       insert into ledger_accounts (id, code, kind, plat_id, uid, created_at) values
         (1, 'commission:7', 'commission', 7, null, '2026-01-04'),

@@ -1,17 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { databaseBeforeMigration } from '../../test/migrations-before.js';
+import { databaseBeforeMigration, insertExchangeSeven } from '../../test/migrations-before.js';
 
 const database = databaseBeforeMigration('rebate_uid_totals');
 
 describe('migration 0029 (rebate UID totals)', () => {
   it('totals the records stored before it per UID and status, then keeps them as records settle', async () => {
     const db = await database.migrateBefore();
-    await db.execute(sql`
-      insert into exchanges (id, name, abbreviation, logo, position, score_tenths, cash_rate_bps,
-        speed_up_cash_rate_bps, maker_fee_ppm, taker_fee_ppm, vip_rule, signup_url_template, referral_code,
-        new_user_discount_percent, new_user_discount_days, fees_checked_on)
-      values (7, 'Ex', 'EX', 'ex.png', 1, 45, 5000, 5000, 200, 500, 'either', 'https://ex.test/{code}', 'CODE', 20, 90, '2026-01-01')`);
+    await insertExchangeSeven(db);
     await db.execute(sql`
       insert into rebates (id, plat_id, uid, period_start, period_end, trading_volume_micro, fee_micro,
         commission_micro, status, failure_reason, cash_rate_bps, is_speed_up, amount_micro, source, source_label,

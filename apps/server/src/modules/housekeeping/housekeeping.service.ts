@@ -5,6 +5,7 @@ import { deleteEventsReceivedBefore } from '../analytics/analytics.service.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.service.js';
 import { deleteUidWatchesEndedBefore } from '../bindings/bindings.service.js';
 import { deleteExportLinksExpiredBefore } from '../exports/exports.service.js';
+import { foldLedgerDaySumsBefore } from '../ledger/day-sums.js';
 import { deleteMailsSentBefore } from '../mail/outbox.js';
 import { eraseImagesOfRequestsClosedBefore } from '../support/support.service.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
@@ -13,7 +14,7 @@ import { deleteEmptyRunRowsBefore } from '../sync/sync.service.js';
 /**
  * Prunes rows the platform no longer needs, so these tables do not grow forever (docs/decisions.md,
  * "Housekeeping"). Money and history tables (ledger, points, audit log, withdrawals, imports, users)
- * are never touched; analytics events go after 400 days; support screenshots lose their bytes a year
+ * are never touched (the ledger's day sums are folded, their sums unchanged); analytics events go after 400 days; support screenshots lose their bytes a year
  * after their request closed. Every rule looks only at rows that ended well before now, so
  * nothing still valid or still counted (a live session, a code inside its cool-down or hourly caps,
  * an unsent or failed mail) can match.
@@ -42,6 +43,9 @@ const HOUSEKEEPING_RETENTION_DAYS = {
   uidWatches: 30,
   /** After their request closed, the screenshots members attached (their bytes; the row stays). */
   supportImages: SUPPORT.imageRetentionDays,
+  /** After the day, the ledger's day sums kept a row per posting statement: folded into one a key. A
+   * day later, not at midnight: a posting whose transaction began before it may still add a row. */
+  ledgerDaySums: 2,
 } as const;
 
 const HOUSEKEEPING_EVERY_MINUTES = 24 * 60;
@@ -108,6 +112,12 @@ const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `screenshots of support requests closed more than ${HOUSEKEEPING_RETENTION_DAYS.supportImages} days ago (erased; the row stays)`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.supportImages,
     deleteBatch: eraseImagesOfRequestsClosedBefore,
+  },
+  {
+    table: 'ledger_day_sums',
+    description: `the ledger's day sums of days more than ${HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums} days ago, folded into one row per day and kinds (the sums stay)`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums,
+    deleteBatch: foldLedgerDaySumsBefore,
   },
 ];
 

@@ -265,6 +265,8 @@ describe('housekeeping', () => {
       export_links: 0,
       uid_watches: gone.watches.length,
       support_images: 0,
+      // Folding the ledger's day sums is tested with the ledger (day-sums.test.ts).
+      ledger_day_sums: 0,
     });
     expect(result.tables.every((table) => table.complete)).toBe(true);
     expect(await remainingIds()).toEqual({
@@ -490,6 +492,9 @@ describe('npm run ops -- housekeeping', () => {
       ),
       expect.stringMatching(
         /^ {2}support_images +0 {2}screenshots of support requests closed more than 365 days ago \(erased; the row stays\)$/,
+      ),
+      expect.stringMatching(
+        /^ {2}ledger_day_sums +0 {2}the ledger's day sums of days more than 2 days ago, folded/,
       ),
     ]);
     const { out: second, io: secondIo } = io();

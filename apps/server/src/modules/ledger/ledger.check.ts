@@ -2,6 +2,7 @@ import { asc, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { parseAccountCode } from './accounts.js';
+import { DAY_SUMS_KEPT, DAY_SUMS_OF_LINES } from './day-sums.js';
 import { ledgerAccounts } from './ledger.tables.js';
 
 /** One broken invariant: which, and where (a few examples and a count). */
@@ -26,6 +27,7 @@ const LEDGER_TRIGGERS = [
   'ledger_lines_append_only',
   'ledger_lines_no_truncate',
   'ledger_lines_balanced',
+  'ledger_lines_keep_days',
   'ledger_journals_balanced',
   'event_rewards_append_only',
   'event_rewards_no_truncate',
@@ -44,7 +46,7 @@ const LEDGER_TRIGGERS = [
  * The invariants of the ledger itself (docs/ledger.md): every journal has two or more lines summing
  * to zero, no line is zero, every account code is well-formed, no member-facing account is or ever
  * was negative (replaying its lines in order), all lines sum to zero, every account's kept balance is
- * the sum of its lines, and the database's protections are in place. Answers the broken ones; an empty list means the ledger is sound.
+ * the sum of its lines, the sums kept by day equal the lines', and the database's protections are in place. Answers the broken ones; an empty list means the ledger is sound.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantProblem[]> {
   const problems: InvariantProblem[] = [];
@@ -146,6 +148,30 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantProb
     problems.push({
       invariant: "every account's kept balance equals the sum of its lines",
       detail: describeRows(drifted, (row) => `${row.code}: kept ${row.kept}, lines sum to ${row.sum}`),
+    });
+  }
+
+  // Both sides grouped by key: the kept table holds several rows a key until housekeeping folds them.
+  const daysOff = rowsOf<{ day: string; account: string; journal: string; kept: string; sum: string }>(
+    await db.execute(sql`
+      with actual as (${DAY_SUMS_OF_LINES}), kept as (${DAY_SUMS_KEPT})
+      select to_char(coalesce(a.day, k.day), 'YYYY-MM-DD') as day,
+        coalesce(a.account_kind, k.account_kind) as account, coalesce(a.journal_kind, k.journal_kind) as journal,
+        coalesce(k.amount, 0) || ' in ' || coalesce(k.lines, 0) || ' lines' as kept,
+        coalesce(a.amount, 0) || ' in ' || coalesce(a.lines, 0) || ' lines' as sum
+      from actual a full join kept k
+        on k.day = a.day and k.account_kind = a.account_kind and k.journal_kind = a.journal_kind
+      where a.amount is distinct from k.amount or a.lines is distinct from k.lines
+      order by 1, 2, 3`),
+  );
+  if (daysOff.length > 0) {
+    problems.push({
+      invariant:
+        "the ledger's kept sums by day, account kind and journal kind (ledger_day_sums) equal its lines'",
+      detail: describeRows(
+        daysOff,
+        (row) => `${row.day} ${row.account}/${row.journal}: kept ${row.kept}, lines ${row.sum}`,
+      ),
     });
   }
 

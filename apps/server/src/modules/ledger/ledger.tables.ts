@@ -3,8 +3,10 @@ import {
   bigint,
   bigserial,
   check,
+  date,
   index,
   integer,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -119,6 +121,28 @@ export const ledgerLines = pgTable(
     index('ledger_lines_journal_idx').on(table.journalId),
     check('ledger_lines_amount_check', sql`${table.amount} <> 0`),
   ],
+);
+
+/**
+ * The ledger's lines summed by the UTC day of their journal, the kind of their account and the kind of
+ * their journal, kept by a statement trigger on `ledger_lines` (migration 0061_ledger_day_sums) so the
+ * console's dashboard reads a few rows a day instead of every line of the period (issue 14). Each
+ * posting statement **adds** rows (its own sums), never updates one: concurrent postings take no lock
+ * here and cannot deadlock on a shared day. Housekeeping folds the rows of past days into one per
+ * key; `ledger:check` proves the sums per key equal the lines', and `kept:rebuild` recomputes them.
+ */
+export const ledgerDaySums = pgTable(
+  'ledger_day_sums',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    day: date('day', { mode: 'string' }).notNull(),
+    accountKind: text('account_kind').$type<LedgerAccountKind>().notNull(),
+    journalKind: text('journal_kind').notNull(),
+    /** Numeric: a sum of bigints may pass 2^63. */
+    amount: numeric('amount').notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('ledger_day_sums_kind_day_idx').on(table.accountKind, table.journalKind, table.day)],
 );
 
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
