@@ -12,7 +12,8 @@
  *    with the trigger and with it disabled;
  *  - housekeeping's fold of every day's rows, and the reads after it.
  * PostgreSQL on a scratch database when BENCH_DATABASE_URL names a server, else embedded PGlite (use
- * smaller sizes there). `npm run bench:ledger-days -w @elex/bench`; not part of `npm test`.
+ * smaller sizes there); BENCH_KEEP=1 keeps the PostgreSQL database. `npm run bench:ledger-days -w @elex/bench`;
+ * not part of `npm test`.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -73,7 +74,8 @@ async function scratch(): Promise<{ db: Database; label: string; close(): Promis
     label: 'PostgreSQL (BENCH_DATABASE_URL, a scratch database)',
     async close() {
       await handle.close();
-      await admin(`drop database if exists ${name} with (force)`);
+      if (process.env.BENCH_KEEP === '1') console.log(`  kept: ${url.toString()}`);
+      else await admin(`drop database if exists ${name} with (force)`);
     },
   };
 }
@@ -140,7 +142,7 @@ async function sumFromLines(
     join ledger_journals j on j.id = l.journal_id
     join ledger_accounts a on a.id = l.account_id
     where a.kind = ${filter.accountKind}
-      and (${filter.journalKind ?? null}::text is null or j.kind = ${filter.journalKind ?? null})
+      ${filter.journalKind ? sql`and j.kind = ${filter.journalKind}` : sql``}
       and j.created_at >= ${filter.from}::date and j.created_at < ${filter.to}::date
     group by 1`)) as unknown as { rows: Array<{ day: string; total: string }> };
   return new Map(rows.rows.map((row) => [row.day, BigInt(row.total)]));
