@@ -15,17 +15,13 @@
  * smaller sizes there); BENCH_KEEP=1 keeps the PostgreSQL database. `npm run bench:ledger-days -w @elex/bench`;
  * not part of `npm test`.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { Database } from '../apps/server/src/db/client.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
 import { seedPartnerCatalog } from '../apps/server/src/db/seed/seed-catalog.js';
 import { foldLedgerDaySumsBefore } from '../apps/server/src/modules/ledger/day-sums.js';
 import { sumLinesByDayAndKind } from '../apps/server/src/read-models/console-reports.js';
+import { fmt, scratchDatabase, shownMs, timed } from './scratch.js';
 import { spread } from './spread.js';
 
 const UIDS = Number(process.env.BENCH_LEDGER_UIDS ?? 17_604);
@@ -37,48 +33,6 @@ const PAGE = Number(process.env.BENCH_LEDGER_PAGE ?? 5_000);
 const BITGET = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PERIODS = [7, 30, 90] as const;
-
-const fmt = (value: number, digits = 1) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const shown = (values: number[]) => {
-  const { median, min, max } = spread(values);
-  return `${fmt(median)} (${fmt(min)}–${fmt(max)}) ms`;
-};
-
-async function scratch(): Promise<{ db: Database; label: string; close(): Promise<void> }> {
-  const adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-bench-ledger-'));
-    const handle = await openDatabase({ kind: 'pglite', dataDir });
-    return {
-      db: handle.db,
-      label: 'embedded PGlite',
-      async close() {
-        await handle.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `elex_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
-  return {
-    db: handle.db,
-    label: 'PostgreSQL (BENCH_DATABASE_URL, a scratch database)',
-    async close() {
-      await handle.close();
-      if (process.env.BENCH_KEEP === '1') console.log(`  kept: ${url.toString()}`);
-      else await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
-}
 
 /** The accounts: the exchange's commission, a cashback account per UID, payout. Ids known for the lines. */
 async function seedAccounts(db: Database, created: Date) {
@@ -151,12 +105,6 @@ async function sumFromLines(
 const sameMap = (a: Map<string, bigint>, b: Map<string, bigint>) =>
   a.size === b.size && [...a].every(([key, value]) => b.get(key) === value);
 
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await work();
-  return { ms: performance.now() - started, value };
-}
-
 async function measureReads(db: Database, today: number, label: string) {
   for (const days of PERIODS) {
     const from = new Date(today - (days - 1) * DAY_MS).toISOString().slice(0, 10);
@@ -184,7 +132,7 @@ async function measureReads(db: Database, today: number, label: string) {
     }
     const ratio = spread(lines).median / spread(kept).median;
     console.log(
-      `  ${label}, ${days} days: kept sums ${shown(kept)}, lines ${shown(lines)}; ${fmt(ratio)}x faster`,
+      `  ${label}, ${days} days: kept sums ${shownMs(kept)}, lines ${shownMs(lines)}; ${fmt(ratio)}x faster`,
     );
   }
 }
@@ -216,12 +164,12 @@ async function measureTriggerCost(db: Database, day: number, start: Date) {
   }
   const ratio = spread(withTrigger).median / spread(without).median;
   console.log(
-    `  posting a day (${fmt(UIDS + WITHDRAWALS_PER_DAY, 0)} journals, rolled back): with the trigger ${shown(withTrigger)}, without ${shown(without)}; ${fmt(ratio, 2)}x`,
+    `  posting a day (${fmt(UIDS + WITHDRAWALS_PER_DAY, 0)} journals, rolled back): with the trigger ${shownMs(withTrigger)}, without ${shownMs(without)}; ${fmt(ratio, 2)}x`,
   );
 }
 
 async function main() {
-  const database = await scratch();
+  const database = await scratchDatabase();
   const { db } = database;
   try {
     const now = new Date();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serverRoot } from '../paths.js';
 import type { Database, DatabaseHandle } from './database.js';
+import { openEmbedded } from './embedded.js';
 import { migrateIfBehind } from './migrate-if-behind.js';
 import * as schema from './schema.js';
 
@@ -23,14 +24,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
   // The embedded engine is loaded only when used: a server on PostgreSQL never needs it.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
+  const [client, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    target.template
+      ? openEmbedded({ loadDataDir: target.template })
+      : openEmbedded({ dataDir: target.dataDir }),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = target.template
-    ? await PGlite.create({ loadDataDir: target.template })
-    : await PGlite.create(target.dataDir);
   const db = drizzlePglite(client, { schema });
   await migrateIfBehind(db, migrationsFolder, migratePglite);
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };

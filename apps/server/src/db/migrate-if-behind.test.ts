@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { openEmbedded } from './embedded.js';
 import { migrateIfBehind } from './migrate-if-behind.js';
 
 /**
@@ -27,8 +28,8 @@ beforeAll(async () => {
   const empty = inject('pgliteEmpty');
   client =
     empty && fs.existsSync(empty)
-      ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
-      : await PGlite.create();
+      ? await openEmbedded({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
+      : await openEmbedded();
   // The migrations as a deployment one release back had them: the journal without its newest entry.
   behindFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-migrations-'));
   fs.cpSync(MIGRATIONS, behindFolder, { recursive: true });

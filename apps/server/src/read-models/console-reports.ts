@@ -4,6 +4,7 @@ import { operators } from '../modules/admin/admin.tables.js';
 import { analyticsEvents } from '../modules/analytics/analytics.tables.js';
 import { type UserRow, users } from '../modules/auth/auth.tables.js';
 import { exchangeBindings } from '../modules/bindings/bindings.tables.js';
+import { exchanges } from '../modules/exchanges/exchanges.tables.js';
 import {
   type LedgerAccountKind,
   ledgerAccounts,
@@ -33,7 +34,11 @@ export interface MemberSearchRow {
 
 /**
  * Members whose e-mail contains the text, whose user or invite code is it, or who ever bound it as a
- * UID (any member for no text); only the suspended ones when asked; newest first.
+ * UID (any member for no text); only the suspended ones when asked; newest first. The members who
+ * bound the UID are looked up first, so every branch of the match is one an index serves (the e-mail
+ * by trigrams, `users_email_trgm_idx`; the codes by their unique indexes; the ids by the key) and the
+ * planner may combine them or walk the newest members, whichever the text makes cheaper: a subquery
+ * among them made it read every member at a million.
  */
 export async function searchMemberRows(
   db: Executor,
@@ -41,17 +46,31 @@ export async function searchMemberRows(
 ): Promise<{ rows: MemberSearchRow[]; total: number }> {
   const text = query.text.trim();
   const code = text.toUpperCase();
-  const boundUid = db
-    .select({ userId: exchangeBindings.userId })
-    .from(exchangeBindings)
-    .where(eq(exchangeBindings.uid, text));
+  // A UID has had a handful of holders at most: their ids go into the statement as values. Asked per
+  // exchange, so the bindings' index (exchange first, then UID) is probed instead of read whole.
+  const boundBy = text
+    ? await db
+        .selectDistinct({ userId: exchangeBindings.userId })
+        .from(exchangeBindings)
+        .where(
+          and(
+            inArray(exchangeBindings.platId, db.select({ id: exchanges.id }).from(exchanges)),
+            eq(exchangeBindings.uid, text),
+          ),
+        )
+    : [];
   const where = and(
     text
       ? or(
           ilike(users.email, `%${likeLiteral(text.toLowerCase())}%`),
           eq(users.userCode, code),
           eq(users.inviteCode, code),
-          inArray(users.id, boundUid),
+          boundBy.length > 0
+            ? inArray(
+                users.id,
+                boundBy.map((row) => row.userId),
+              )
+            : undefined,
         )
       : undefined,
     query.suspendedOnly ? isNotNull(users.suspendedAt) : undefined,

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.js';
+import { openEmbedded } from '../db/embedded.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 declare module 'vitest' {
@@ -36,7 +37,7 @@ export default async function setup(project: TestProject) {
     return () => template.drop();
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-pglite-template-'));
-  const fresh = await PGlite.create();
+  const fresh = await openEmbedded();
   const empty = await fresh.dumpDataDir('none');
   await fresh.close();
   const emptyFile = path.join(dir, 'empty.tar');

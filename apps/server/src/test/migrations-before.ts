@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,6 +10,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Database } from '../db/client.js';
+import { openEmbedded } from '../db/embedded.js';
 import * as schema from '../db/schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
@@ -47,8 +48,8 @@ export function databaseBeforeMigration(name: string) {
     const empty = inject('pgliteEmpty');
     client =
       empty && fs.existsSync(empty)
-        ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
-        : await PGlite.create();
+        ? await openEmbedded({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
+        : await openEmbedded();
     before = migrationsBefore(name);
   });
   afterAll(async () => {

@@ -60,6 +60,9 @@ export const users = pgTable(
       sql`(${table.suspendedAt} is null) = (${table.suspensionReason} is null)`,
     ),
     index('users_suspended_idx').on(table.suspendedAt).where(sql`${table.suspendedAt} is not null`),
+    // The console's member search finds text anywhere in an e-mail (`ilike '%…%'`): trigrams serve it
+    // (migration 0062 creates pg_trgm; PGlite loads it, db/embedded.ts).
+    index('users_email_trgm_idx').using('gin', table.email.op('gin_trgm_ops')),
   ],
 );
 
