@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -52,8 +52,11 @@ describe('footer community links (spec section 2)', () => {
 
     await user.click(within(nav).getByRole('button', { name: t('footer.chat') }));
 
-    // The toast region loads at the first toast (a chunk of its own): slower than 1 s on a loaded machine.
-    expect(await screen.findByText(i18next.t('msg:comingSoon'), undefined, { timeout: 5_000 })).toBeVisible();
+    // The toast region loads at the first toast (a chunk of its own): slower than 1 s on a loaded machine;
+    // and sonner shows a toast a frame after it is in the document.
+    await waitFor(() => expect(screen.getByText(i18next.t('msg:comingSoon'))).toBeVisible(), {
+      timeout: 5_000,
+    });
     expect(within(nav).getByRole('button', { name: t('footer.channel') })).toBeInTheDocument();
     expect(within(nav).getByRole('button', { name: t('footer.social') })).toBeInTheDocument();
   });
