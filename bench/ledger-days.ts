@@ -18,72 +18,17 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client.js';
-import { seedPartnerCatalog } from '../apps/server/src/db/seed/seed-catalog.js';
 import { foldLedgerDaySumsBefore } from '../apps/server/src/modules/ledger/day-sums.js';
 import { sumLinesByDayAndKind } from '../apps/server/src/read-models/console-reports.js';
+import { postDay, seedAccounts, WITHDRAWALS_PER_DAY } from './daily-ledger.js';
 import { fmt, scratchDatabase, shownMs, timed } from './scratch.js';
 import { spread } from './spread.js';
 
 const UIDS = Number(process.env.BENCH_LEDGER_UIDS ?? 17_604);
 const DAYS = Number(process.env.BENCH_LEDGER_DAYS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WITHDRAWALS_PER_DAY = 100;
-/** UIDs a posting statement books, as an import's settlement page. */
-const PAGE = Number(process.env.BENCH_LEDGER_PAGE ?? 5_000);
-const BITGET = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PERIODS = [7, 30, 90] as const;
-
-/** The accounts: the exchange's commission, a cashback account per UID, payout. Ids known for the lines. */
-async function seedAccounts(db: Database, created: Date) {
-  await seedPartnerCatalog(db);
-  await db.execute(sql`
-    insert into ledger_accounts (id, code, kind, plat_id, uid, created_at)
-    values (1, ${`commission:${BITGET}`}, 'commission', ${BITGET}, null, ${created})`);
-  await db.execute(
-    sql`insert into ledger_accounts (id, code, kind, created_at) values (2, 'payout', 'payout', ${created})`,
-  );
-  await db.execute(sql`
-    insert into ledger_accounts (id, code, kind, plat_id, uid, created_at)
-    select 2 + n, 'cashback:' || ${BITGET} || ':BENCH' || lpad(n::text, 7, '0'), 'cashback', ${BITGET},
-      'BENCH' || lpad(n::text, 7, '0'), ${created}
-    from generate_series(1, ${UIDS}) n`);
-  await db.execute(sql`select setval(pg_get_serial_sequence('ledger_accounts', 'id'), ${UIDS + 2})`);
-}
-
-/**
- * One day as an import and the day's payouts post it: a journal per UID crediting its cashback, a
- * statement per page of PAGE UIDs (as the import posts a page's journals), then WITHDRAWALS_PER_DAY
- * journals paying a little of some UIDs' cashback out.
- */
-async function postDay(db: Database, day: number, start: Date) {
-  const base = day * (UIDS + WITHDRAWALS_PER_DAY);
-  for (let first = 1; first <= UIDS; first += PAGE) {
-    await db.execute(sql`
-      with journals as (
-        insert into ledger_journals (id, kind, idempotency_key, created_at)
-        select ${base} + n, 'rebate', 'bench:' || ${day} || ':' || n, ${start}::timestamptz + n * interval '1 ms'
-        from generate_series(${first}::int, ${Math.min(first + PAGE - 1, UIDS)}::int) n
-        returning id
-      )
-      insert into ledger_lines (journal_id, account_id, amount)
-      select id, account_id, amount from journals,
-        lateral (values (1::bigint, -(1000000 + (id % 977) * 1000)::bigint),
-                        (2 + id - ${base}, 1000000 + (id % 977) * 1000)) line(account_id, amount)`);
-  }
-  await db.execute(sql`
-    with journals as (
-      insert into ledger_journals (id, kind, idempotency_key, created_at)
-      select ${base + UIDS} + n, 'withdrawal', 'bench-w:' || ${day} || ':' || n,
-        ${start}::timestamptz + interval '12 hours' + n * interval '1 s'
-      from generate_series(1, ${WITHDRAWALS_PER_DAY}) n
-      returning id
-    )
-    insert into ledger_lines (journal_id, account_id, amount)
-    select id, account_id, amount from journals,
-      lateral (values (2 + (id - ${base + UIDS}) * 7 % ${UIDS} + 1, -500000::bigint), (2::bigint, 500000::bigint))
-        line(account_id, amount)`);
-}
 
 /** The statement the dashboard ran before the day sums: every line of the period, joined and summed. */
 async function sumFromLines(
@@ -148,7 +93,7 @@ async function measureTriggerCost(db: Database, day: number, start: Date) {
       .transaction(async (tx) => {
         if (!enabled) await tx.execute(sql`alter table ledger_lines disable trigger ledger_lines_keep_days`);
         const started = performance.now();
-        await postDay(tx as unknown as Database, day, start);
+        await postDay(tx as unknown as Database, UIDS, day, start);
         ms = performance.now() - started;
         throw new RolledBack();
       })
@@ -178,10 +123,10 @@ async function main() {
     console.log(
       `Ledger by day, ${database.label}: ${fmt(UIDS, 0)} UIDs x ${DAYS} days, load ${os.loadavg()[0]?.toFixed(1)}`,
     );
-    await seedAccounts(db, new Date(first));
+    await seedAccounts(db, UIDS, new Date(first));
     const seeded = performance.now();
     for (let day = 0; day < DAYS; day += 1)
-      await postDay(db, day, new Date(first + day * DAY_MS + 3_600_000));
+      await postDay(db, UIDS, day, new Date(first + day * DAY_MS + 3_600_000));
     await db.execute(sql`analyze`);
     const counts = (await db.execute(sql`
       select (select count(*) from ledger_journals)::int as journals, (select count(*) from ledger_lines)::int as lines,

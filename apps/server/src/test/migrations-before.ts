@@ -131,3 +131,22 @@ export async function insertExchangeSeven(db: Database): Promise<void> {
     values (7, 'Ex', 'EX', 'ex.png', 1, 45, 5000, 5000, 200, 500, 'either', 'https://ex.test/{code}', 'CODE', 20, 90,
       '2026-01-01')`);
 }
+
+/**
+ * Exchange 7 and ledger accounts on it for a ledger migration's test: `commission:7` is id 1, a cashback
+ * account per UID follows (ids 2, 3, …), then `payout`.
+ */
+export async function insertLedgerAccountsOfSeven(db: Database, uids: readonly string[]): Promise<void> {
+  await insertExchangeSeven(db);
+  await db.execute(sql`
+    insert into ledger_accounts (id, code, kind, plat_id, uid, created_at)
+    values (1, 'commission:7', 'commission', 7, null, '2026-01-04')`);
+  for (const [index, uid] of uids.entries()) {
+    await db.execute(sql`
+      insert into ledger_accounts (id, code, kind, plat_id, uid, created_at)
+      values (${index + 2}, ${`cashback:7:${uid}`}, 'cashback', 7, ${uid}, '2026-01-04')`);
+  }
+  await db.execute(sql`
+    insert into ledger_accounts (id, code, kind, created_at)
+    values (${uids.length + 2}, 'payout', 'payout', '2026-01-04')`);
+}

@@ -342,7 +342,7 @@ describe('kept:rebuild', () => {
     (await checkAllInvariants(ctx.db))
       .map(
         (problem) =>
-          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|invite_bonus_binding_totals|event_reward_counts|ledger_day_sums)\)/.exec(
+          /\((rebate_uid_totals|rebate_uid_days|invite_bonus_totals|invite_bonus_binding_totals|event_reward_counts|ledger_day_sums|cashback_credit_days)\)/.exec(
             problem.invariant,
           )?.[1],
       )
@@ -369,8 +369,11 @@ describe('kept:rebuild', () => {
       where user_id in (select user_id from event_reward_counts limit 1)`);
     await ctx.db.execute(sql`delete from ledger_day_sums
       where id in (select id from ledger_day_sums where journal_kind = 'rebate' order by id limit 1)`);
+    await ctx.db.execute(sql`update cashback_credit_days set amount = amount + 1
+      where id in (select id from cashback_credit_days order by id limit 1)`);
     expect(await keptProblems()).toEqual([
       'ledger_day_sums',
+      'cashback_credit_days',
       'rebate_uid_totals',
       'rebate_uid_days',
       'invite_bonus_totals',
@@ -387,6 +390,7 @@ describe('kept:rebuild', () => {
     expect(repaired.out).toMatch(/event_reward_counts: \d+ rows; 1 taken out, 1 put in/);
     // The seed posts a day's rebates in one statement: the deleted row was its day's only one, put back.
     expect(repaired.out).toMatch(/ledger_day_sums: [1-9]\d* rows; 0 taken out, 1 put in/);
+    expect(repaired.out).toMatch(/cashback_credit_days: [1-9]\d* rows; 1 taken out, 1 put in/);
     expect(repaired.out).toContain('run ledger:check to confirm');
     expect(await keptProblems()).toEqual([]);
 
@@ -402,7 +406,10 @@ describe('kept:rebuild', () => {
     expect(days).toMatchObject({
       action: 'kept.rebuild',
       actor: testOperatorActor.label,
-      after: [expect.objectContaining({ table: 'ledger_day_sums', removed: 0, added: 1 })],
+      after: [
+        expect.objectContaining({ table: 'ledger_day_sums', removed: 0, added: 1 }),
+        expect.objectContaining({ table: 'cashback_credit_days', removed: 1, added: 1 }),
+      ],
     });
   });
 });

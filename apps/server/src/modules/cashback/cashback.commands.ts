@@ -129,7 +129,7 @@ export const keptRebuild: OperatorCommand<CommandIo> = {
       });
     const rebuilt = [
       ...(await rebuild('kept-figures', rebuildKeptFigures)),
-      ...(await rebuild('ledger-day-sums', async (tx) => [await rebuildLedgerDaySums(tx)])),
+      ...(await rebuild('ledger-day-sums', rebuildLedgerDaySums)),
     ];
     for (const figure of rebuilt) {
       io.out(`  ${figure.table}: ${figure.rows} rows; ${figure.removed} taken out, ${figure.added} put in`);

@@ -442,11 +442,13 @@ const usdt = (micro: bigint | string) => fromScaled(BigInt(micro), DECIMALS.usdt
  */
 export async function analyzeAfterImport(deps: AppDeps, rows: number): Promise<void> {
   if (rows < ANALYZE_AFTER_ROWS) return;
-  // The UIDs' kept totals and days and the invite bonuses grow with the records; member calls read them.
+  // The UIDs' kept totals and days and the invite bonuses grow with the records; member calls read them,
+  // and the public statistics the credits per UID and day (its aggregate spills to disk when the
+  // planner thinks a few hundred UIDs were credited).
   await refreshStatistics(
     deps,
     sql`analyze rebates, rebate_uid_totals, rebate_uid_days, event_rewards, invite_bonus_totals,
-      event_reward_counts, ledger_journals, ledger_lines, ledger_accounts`,
+      event_reward_counts, ledger_journals, ledger_lines, ledger_accounts, cashback_credit_days`,
   );
 }
 

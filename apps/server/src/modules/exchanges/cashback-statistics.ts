@@ -1,6 +1,6 @@
 import { CASHBACK, HOME } from '@elex/contract';
 import type { Executor } from '../../db/client.js';
-import { cashbackCreditedSince } from '../ledger/ledger.service.js';
+import { cashbackRankingSince } from '../ledger/ledger.service.js';
 import { sumFeesAndCommissionsSince } from './exchanges.repository.js';
 
 export interface CashbackStatistics {
@@ -22,16 +22,32 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Three slides of three on the home page. */
 const FAMES = HOME.famesPerSlide * 3;
 
-const byAmountDescending = (a: { amountMicro: bigint }, b: { amountMicro: bigint }) =>
-  a.amountMicro === b.amountMicro ? 0 : a.amountMicro > b.amountMicro ? -1 : 1;
+/** Largest first; among equal amounts by exchange, then UID, so the hall of fame does not shuffle. */
+const byAmountDescending = (
+  a: { amountMicro: bigint; platId: number; uid: string },
+  b: { amountMicro: bigint; platId: number; uid: string },
+) =>
+  a.amountMicro !== b.amountMicro
+    ? a.amountMicro > b.amountMicro
+      ? -1
+      : 1
+    : a.platId !== b.platId
+      ? a.platId - b.platId
+      : a.uid < b.uid
+        ? -1
+        : a.uid > b.uid
+          ? 1
+          : 0;
 
 /**
  * THE one place the public pages get fames, personAvg and the 30-day ranking from
  * (docs/cashback.md, "Public statistics").
  *
  * From the ledger: the cashback credited by rebate journals in the last 30 days (CASHBACK
- * .rankingWindowDays), summed per UID.
- * - ranking: an exchange's UIDs by that sum, largest first (the top CASHBACK.rankingSize);
+ * .rankingWindowDays), summed and ranked per UID in the database, which sends each exchange's first
+ * few UIDs with its count and total (a daily-import ledger holds a line per UID and day).
+ * - ranking: an exchange's UIDs by that sum, largest first (the top CASHBACK.rankingSize; equal sums
+ *   in UID order);
  * - personAvg: that sum averaged over the exchange's UIDs that received cashback in the window, floored;
  * - fames: the largest such 30-day sums across all exchanges (one entry per UID), largest first.
  * Measured figures only: an exchange with no cashback in the window has an average of 0 and an empty
@@ -48,7 +64,8 @@ export async function cashbackStatistics(
 ): Promise<CashbackStatistics> {
   const known = new Set(platIds);
   const since = new Date(now.getTime() - CASHBACK.rankingWindowDays * DAY_MS);
-  const credited = (await cashbackCreditedSince(db, since)).filter((row) => known.has(row.platId));
+  // Every fame is among its own exchange's first FAMES, so ranking that many per exchange is enough.
+  const ranked = await cashbackRankingSince(db, platIds, since, Math.max(CASHBACK.rankingSize, FAMES));
   const commissionShareBps = new Map<number, number>();
   for (const row of await sumFeesAndCommissionsSince(db, since)) {
     if (known.has(row.platId) && row.feeMicro > 0n) {
@@ -56,25 +73,19 @@ export async function cashbackStatistics(
     }
   }
 
-  const perExchange = new Map<number, Array<{ uid: string; amountMicro: bigint }>>();
-  for (const row of credited) {
-    const list = perExchange.get(row.platId) ?? [];
-    list.push({ uid: row.uid, amountMicro: row.amountMicro });
-    perExchange.set(row.platId, list);
+  const personAvgMicro = new Map<number, bigint>(platIds.map((platId) => [platId, 0n]));
+  const ranking = new Map<number, Array<{ uid: string; amountMicro: bigint }>>(
+    platIds.map((platId) => [platId, []]),
+  );
+  for (const row of ranked) {
+    personAvgMicro.set(row.platId, row.exchangeTotalMicro / BigInt(row.holders));
+    const list = ranking.get(row.platId);
+    if (list && list.length < CASHBACK.rankingSize) list.push({ uid: row.uid, amountMicro: row.amountMicro });
   }
 
-  const personAvgMicro = new Map<number, bigint>();
-  const ranking = new Map<number, Array<{ uid: string; amountMicro: bigint }>>();
-  for (const platId of platIds) {
-    const list = perExchange.get(platId) ?? [];
-    const total = list.reduce((sum, entry) => sum + entry.amountMicro, 0n);
-    personAvgMicro.set(platId, list.length > 0 ? total / BigInt(list.length) : 0n);
-    ranking.set(platId, [...list].sort(byAmountDescending).slice(0, CASHBACK.rankingSize));
-  }
-
-  const fames = credited
-    .map((row) => ({ platId: row.platId, amountMicro: row.amountMicro }))
+  const fames = [...ranked]
     .sort(byAmountDescending)
-    .slice(0, FAMES);
+    .slice(0, FAMES)
+    .map((row) => ({ platId: row.platId, amountMicro: row.amountMicro }));
   return { fames, personAvgMicro, ranking, commissionShareBps };
 }

@@ -5,7 +5,7 @@ import { deleteEventsReceivedBefore } from '../analytics/analytics.service.js';
 import { deleteCodesExpiredBefore, deleteSessionsEndedBefore } from '../auth/auth.service.js';
 import { deleteUidWatchesEndedBefore } from '../bindings/bindings.service.js';
 import { deleteExportLinksExpiredBefore } from '../exports/exports.service.js';
-import { foldLedgerDaySumsBefore } from '../ledger/day-sums.js';
+import { foldCashbackCreditDaysBefore, foldLedgerDaySumsBefore } from '../ledger/day-sums.js';
 import { deleteMailsSentBefore } from '../mail/outbox.js';
 import { eraseImagesOfRequestsClosedBefore } from '../support/support.service.js';
 import type { PeriodicTask } from '../sync/sync.job.js';
@@ -43,8 +43,9 @@ const HOUSEKEEPING_RETENTION_DAYS = {
   uidWatches: 30,
   /** After their request closed, the screenshots members attached (their bytes; the row stays). */
   supportImages: SUPPORT.imageRetentionDays,
-  /** After the day, the ledger's day sums kept a row per posting statement: folded into one a key. A
-   * day later, not at midnight: a posting whose transaction began before it may still add a row. */
+  /** After the day, the ledger's day sums and cashback credits kept a row per posting statement:
+   * folded into one a key. A day later, not at midnight: a posting whose transaction began before it
+   * may still add a row. */
   ledgerDaySums: 2,
 } as const;
 
@@ -118,6 +119,12 @@ const HOUSEKEEPING_RULES: readonly HousekeepingRule[] = [
     description: `the ledger's day sums of days more than ${HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums} days ago, folded into one row per day and kinds (the sums stay)`,
     retentionDays: HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums,
     deleteBatch: foldLedgerDaySumsBefore,
+  },
+  {
+    table: 'cashback_credit_days',
+    description: `the cashback credited per UID and day of days more than ${HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums} days ago, folded into one row per day and UID (the sums stay)`,
+    retentionDays: HOUSEKEEPING_RETENTION_DAYS.ledgerDaySums,
+    deleteBatch: foldCashbackCreditDaysBefore,
   },
 ];
 

@@ -265,8 +265,9 @@ describe('housekeeping', () => {
       export_links: 0,
       uid_watches: gone.watches.length,
       support_images: 0,
-      // Folding the ledger's day sums is tested with the ledger (day-sums.test.ts).
+      // Folding the ledger's day sums and credits is tested with the ledger (day-sums.test.ts).
       ledger_day_sums: 0,
+      cashback_credit_days: 0,
     });
     expect(result.tables.every((table) => table.complete)).toBe(true);
     expect(await remainingIds()).toEqual({
@@ -495,6 +496,9 @@ describe('npm run ops -- housekeeping', () => {
       ),
       expect.stringMatching(
         /^ {2}ledger_day_sums +0 {2}the ledger's day sums of days more than 2 days ago, folded/,
+      ),
+      expect.stringMatching(
+        /^ {2}cashback_credit_days +0 {2}the cashback credited per UID and day of days more than 2 days ago, folded/,
       ),
     ]);
     const { out: second, io: secondIo } = io();

@@ -65,6 +65,18 @@ const rowsPerKey = async () =>
   );
 const dayProblems = async () =>
   (await checkLedgerInvariants(ctx.db)).filter((problem) => problem.invariant.includes('ledger_day_sums'));
+const creditProblems = async () =>
+  (await checkLedgerInvariants(ctx.db)).filter((problem) =>
+    problem.invariant.includes('cashback_credit_days'),
+  );
+/** The credits kept for the test's UID: rows and sum per day. */
+const creditsPerDay = async () =>
+  rowsOf<{ day: string; rows: number; amount: string }>(
+    await ctx.db.execute(sql`
+      select to_char(c.day, 'YYYY-MM-DD') as day, count(*)::int as rows, sum(c.amount)::text as amount
+      from cashback_credit_days c join ledger_accounts a on a.id = c.account_id
+      where a.code = ${CASHBACK} group by 1 order by 1`),
+  );
 
 describe("the ledger's sums by day", () => {
   it('count each line on the UTC day of its journal, whichever statement posted it', async () => {
@@ -84,6 +96,14 @@ describe("the ledger's sums by day", () => {
     expect(await accrued('2026-02-01', '2026-03-01')).toEqual({});
     expect(await paid('2026-03-01', '2026-03-04')).toEqual({ '2026-03-03': 5_000_000n });
     expect(await dayProblems()).toEqual([]);
+    // The cashback credited per account and day: rebates only (the payouts are not credits), a row per
+    // posting statement.
+    expect(await creditsPerDay()).toEqual([
+      { day: '2026-03-01', rows: 1, amount: '10000000' },
+      { day: '2026-03-02', rows: 2, amount: '21500000' },
+      { day: '2026-03-03', rows: 1, amount: '4000000' },
+    ]);
+    expect(await creditProblems()).toEqual([]);
   });
 
   it('are folded by housekeeping into one row a key for past days, the sums unchanged', async () => {
@@ -112,6 +132,16 @@ describe("the ledger's sums by day", () => {
     expect(rowsAfter).toContainEqual({ day: '2026-03-04', account: 'cashback', journal: 'rebate', rows: 5 });
     expect(rowsAfter).toContainEqual({ day: '2026-03-06', account: 'cashback', journal: 'rebate', rows: 3 });
     expect(rowsAfter.map(({ rows: _, ...key }) => key)).toEqual(rowsBefore.map(({ rows: _, ...key }) => key));
+    // The credits too: day 2's two rows are one, day 4 keeps its five, no sum changed.
+    expect(await creditsPerDay()).toEqual([
+      { day: '2026-03-01', rows: 1, amount: '10000000' },
+      { day: '2026-03-02', rows: 1, amount: '21500000' },
+      { day: '2026-03-03', rows: 1, amount: '4000000' },
+      { day: '2026-03-04', rows: 5, amount: '5000000' },
+      { day: '2026-03-06', rows: 3, amount: '300000' },
+    ]);
+    expect(result.tables.find((table) => table.table === 'cashback_credit_days')?.deleted).toBe(2);
+    expect(await creditProblems()).toEqual([]);
     expect({
       accrued: await accrued('2026-03-01', '2026-03-07'),
       paid: await paid('2026-03-01', '2026-03-07'),
@@ -139,15 +169,27 @@ describe("the ledger's sums by day", () => {
       '2026-03-03 payout/withdrawal: kept 0 in 0 lines, lines 5000000 in 2 lines',
     );
 
+    await ctx.db.execute(sql`update cashback_credit_days set amount = amount - 7
+      where day = '2026-03-01'`);
+    await ctx.db.execute(sql`delete from cashback_credit_days where day = '2026-03-03'`);
+    const credits = await creditProblems();
+    expect(credits).toHaveLength(1);
+    expect(credits[0]?.detail).toContain(`2026-03-01 ${CASHBACK}: kept 9999993, lines 10000000`);
+    expect(credits[0]?.detail).toContain(`2026-03-03 ${CASHBACK}: kept 0, lines 4000000`);
+
     const rebuilt = await ctx.db.transaction((tx) => rebuildLedgerDaySums(tx));
-    // Two keys were off: the wrong sum taken out and the right one put in; the missing key put in.
-    expect(rebuilt).toMatchObject({ table: 'ledger_day_sums', removed: 1, added: 2 });
+    // Two keys were off in each: the wrong sum taken out and the right one put in; the missing key put in.
+    expect(rebuilt).toEqual([
+      expect.objectContaining({ table: 'ledger_day_sums', removed: 1, added: 2 }),
+      expect.objectContaining({ table: 'cashback_credit_days', removed: 1, added: 2 }),
+    ]);
     expect(await dayProblems()).toEqual([]);
+    expect(await creditProblems()).toEqual([]);
     expect(await paid('2026-03-01', '2026-03-07')).toEqual({ '2026-03-03': 5_000_000n });
     expect((await rowsPerKey()).every((row) => row.rows === 1)).toBe(true);
-    expect(await ctx.db.transaction((tx) => rebuildLedgerDaySums(tx))).toMatchObject({
-      removed: 0,
-      added: 0,
-    });
+    expect(await ctx.db.transaction((tx) => rebuildLedgerDaySums(tx))).toEqual([
+      expect.objectContaining({ removed: 0, added: 0 }),
+      expect.objectContaining({ removed: 0, added: 0 }),
+    ]);
   });
 });

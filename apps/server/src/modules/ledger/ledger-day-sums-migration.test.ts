@@ -1,20 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
-import { databaseBeforeMigrationOnEither, insertExchangeSeven } from '../../test/migrations-before.js';
+import {
+  databaseBeforeMigrationOnEither,
+  insertLedgerAccountsOfSeven,
+} from '../../test/migrations-before.js';
 
 const database = databaseBeforeMigrationOnEither('ledger_day_sums');
 
 describe('migration 0061 (the ledger summed by day and kinds)', () => {
   it('sums the lines booked before it by their journal’s UTC day, then keeps what is posted after', async () => {
     const db = await database.migrateBefore();
-    await insertExchangeSeven(db);
-    await db.execute(sql`
-      insert into ledger_accounts (id, code, kind, plat_id, uid, created_at) values
-        (1, 'commission:7', 'commission', 7, null, '2026-01-04'),
-        (2, 'cashback:7:OLD1', 'cashback', 7, 'OLD1', '2026-01-04')`);
-    await db.execute(sql`
-      insert into ledger_accounts (id, code, kind, created_at) values (3, 'payout', 'payout', '2026-01-04')`);
+    await insertLedgerAccountsOfSeven(db, ['OLD1']);
     // Two rebate journals on 2026-01-04 (the second at its last millisecond), one on 01-05, a payout.
     await db.execute(sql`
       with journals as (

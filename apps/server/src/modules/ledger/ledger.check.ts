@@ -2,7 +2,7 @@ import { asc, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { parseAccountCode } from './accounts.js';
-import { DAY_SUMS_KEPT, DAY_SUMS_OF_LINES } from './day-sums.js';
+import { CREDIT_DAYS_KEPT, CREDIT_DAYS_OF_LINES, DAY_SUMS_KEPT, DAY_SUMS_OF_LINES } from './day-sums.js';
 import { ledgerAccounts } from './ledger.tables.js';
 
 /** One broken invariant: which, and where (a few examples and a count). */
@@ -46,7 +46,9 @@ const LEDGER_TRIGGERS = [
  * The invariants of the ledger itself (docs/ledger.md): every journal has two or more lines summing
  * to zero, no line is zero, every account code is well-formed, no member-facing account is or ever
  * was negative (replaying its lines in order), all lines sum to zero, every account's kept balance is
- * the sum of its lines, the sums kept by day equal the lines', and the database's protections are in place. Answers the broken ones; an empty list means the ledger is sound.
+ * the sum of its lines, the sums kept by day and the cashback credits kept per account and day equal
+ * the lines', and the database's protections are in place. Answers the broken ones; an empty list
+ * means the ledger is sound.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantProblem[]> {
   const problems: InvariantProblem[] = [];
@@ -171,6 +173,27 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantProb
       detail: describeRows(
         daysOff,
         (row) => `${row.day} ${row.account}/${row.journal}: kept ${row.kept}, lines ${row.sum}`,
+      ),
+    });
+  }
+
+  const creditsOff = rowsOf<{ day: string; account: string; kept: string; sum: string }>(
+    await db.execute(sql`
+      with actual as (${CREDIT_DAYS_OF_LINES}), kept as (${CREDIT_DAYS_KEPT})
+      select to_char(coalesce(a.day, k.day), 'YYYY-MM-DD') as day, acc.code as account,
+        coalesce(k.amount, 0)::text as kept, coalesce(a.amount, 0)::text as sum
+      from actual a full join kept k on k.day = a.day and k.account_id = a.account_id
+      left join ledger_accounts acc on acc.id = coalesce(a.account_id, k.account_id)
+      where a.amount is distinct from k.amount
+      order by 1, 2`),
+  );
+  if (creditsOff.length > 0) {
+    problems.push({
+      invariant:
+        "the cashback credited by rebate journals kept per account and day (cashback_credit_days) equals the lines'",
+      detail: describeRows(
+        creditsOff,
+        (row) => `${row.day} ${row.account ?? 'an unknown account'}: kept ${row.kept}, lines ${row.sum}`,
       ),
     });
   }

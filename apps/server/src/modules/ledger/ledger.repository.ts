@@ -2,7 +2,7 @@ import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import type { ParsedAccount } from './accounts.js';
-import { ledgerAccounts, ledgerJournals, ledgerLines } from './ledger.tables.js';
+import { cashbackCreditDays, ledgerAccounts, ledgerJournals, ledgerLines } from './ledger.tables.js';
 
 /**
  * Creates the accounts that do not exist yet and answers the id of every code asked for. With `lock`
@@ -188,6 +188,74 @@ export async function sumLinesByAccount(
     )
     .groupBy(ledgerAccounts.code, ledgerAccounts.platId, ledgerAccounts.uid);
   return rows.map((row) => ({ ...row, total: BigInt(row.total) }));
+}
+
+/**
+ * The cashback credited by rebate journals since a moment, per UID of the given exchanges, ranked per
+ * exchange in the database: each exchange's first `top` UIDs (largest first, UID order among equals)
+ * with how many UIDs were credited and their total. Only those rows travel: a daily-import ledger has
+ * a line per UID and day, and the public statistics need ten of each exchange's UIDs, not all of them.
+ * A UID whose credits in the window sum to nothing or less is not counted. The window's whole days are
+ * read from `cashback_credit_days` (a row per UID and day), its first, partial day from the lines.
+ */
+export async function rankCashbackCreditedSince(
+  db: Executor,
+  filter: { platIds: readonly number[]; since: Date; top: number },
+): Promise<
+  Array<{ platId: number; uid: string; total: bigint; place: number; holders: number; exchangeTotal: bigint }>
+> {
+  if (filter.platIds.length === 0) return [];
+  // Whole days from the credits kept per account and day; the window's first, partial day from its lines.
+  const since = filter.since;
+  const nextDay = new Date(
+    Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate() + 1),
+  ).toISOString();
+  const rows = rowsOf<{
+    plat_id: number | string;
+    uid: string;
+    total: string;
+    place: number | string;
+    holders: number | string;
+    exchange_total: string;
+  }>(
+    await db.execute(sql`
+      with credited as (
+        select c.account_id, sum(c.amount) as total from (
+          select account_id, amount from ${cashbackCreditDays} where day >= ${nextDay.slice(0, 10)}::date
+          union all
+          select l.account_id, l.amount
+          from ${ledgerJournals} j
+          join ${ledgerLines} l on l.journal_id = j.id
+          where j.kind = 'rebate' and j.created_at >= ${filter.since} and j.created_at < ${nextDay}::timestamptz
+        ) c
+        group by c.account_id
+        having sum(c.amount) > 0
+      ), ranked as (
+        select a.plat_id, a.uid, c.total,
+          -- Equal sums in the UID's byte order, whatever the database's collation.
+          row_number() over (partition by a.plat_id order by c.total desc, a.uid collate "C") as place,
+          count(*) over (partition by a.plat_id) as holders,
+          sum(c.total) over (partition by a.plat_id) as exchange_total
+        from credited c
+        join ${ledgerAccounts} a on a.id = c.account_id
+        where a.kind = 'cashback' and a.uid is not null
+          and a.plat_id in (${sql.join(
+            filter.platIds.map((platId) => sql`${platId}`),
+            sql`, `,
+          )})
+      )
+      select plat_id, uid, total::text as total, place, holders, exchange_total::text as exchange_total
+      from ranked where place <= ${filter.top}
+      order by plat_id, place`),
+  );
+  return rows.map((row) => ({
+    platId: Number(row.plat_id),
+    uid: row.uid,
+    total: BigInt(row.total),
+    place: Number(row.place),
+    holders: Number(row.holders),
+    exchangeTotal: BigInt(row.exchange_total),
+  }));
 }
 
 export async function countLedgerRows(db: Executor) {

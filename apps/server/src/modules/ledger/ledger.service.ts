@@ -5,6 +5,7 @@ import {
   ensureAccountRows,
   insertJournalsWithLines,
   lockAccountRows,
+  rankCashbackCreditedSince,
   selectBalances,
   selectJournalIds,
   selectRecentLines,
@@ -251,15 +252,26 @@ export async function creditedByAccount(
   return new Map(rows.map((row) => [row.code, row.total]));
 }
 
-/** Cashback credited by rebate journals since a moment, per UID of every exchange (public statistics). */
-export async function cashbackCreditedSince(
+/**
+ * Cashback credited by rebate journals since a moment, per UID of the given exchanges: each exchange's
+ * `top` UIDs, largest first, with how many UIDs were credited and how much in all (public statistics).
+ */
+export async function cashbackRankingSince(
   db: Executor,
+  platIds: readonly number[],
   since: Date,
-): Promise<Array<{ platId: number; uid: string; amountMicro: bigint }>> {
-  const rows = await sumLinesByAccount(db, { accountKind: 'cashback', journalKinds: ['rebate'], since });
-  return rows
-    .filter((row) => row.platId !== null && row.uid !== null && row.total > 0n)
-    .map((row) => ({ platId: row.platId as number, uid: row.uid as string, amountMicro: row.total }));
+  top: number,
+): Promise<
+  Array<{ platId: number; uid: string; amountMicro: bigint; holders: number; exchangeTotalMicro: bigint }>
+> {
+  const rows = await rankCashbackCreditedSince(db, { platIds, since, top });
+  return rows.map((row) => ({
+    platId: row.platId,
+    uid: row.uid,
+    amountMicro: row.total,
+    holders: row.holders,
+    exchangeTotalMicro: row.exchangeTotal,
+  }));
 }
 
 /**

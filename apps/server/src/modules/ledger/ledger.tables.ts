@@ -145,6 +145,26 @@ export const ledgerDaySums = pgTable(
   (table) => [index('ledger_day_sums_kind_day_idx').on(table.accountKind, table.journalKind, table.day)],
 );
 
+/**
+ * Cashback credited by rebate journals, per cashback account and UTC day of the journal, kept by the
+ * same statement trigger as `ledger_day_sums` (migration 0063_cashback_credit_days) so the public
+ * statistics' 30-day ranking reads a row per UID and day instead of joining every line of the window
+ * to its journal and account (issue 14). Insert-only deltas like the day sums: several rows a key until
+ * housekeeping folds a past day's; `ledger:check` proves them, `kept:rebuild` recomputes them.
+ */
+export const cashbackCreditDays = pgTable(
+  'cashback_credit_days',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    day: date('day', { mode: 'string' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    /** An account's credits of a day: far inside a bigint (2^63 micro-USDT is 9.2 trillion USDT). */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  },
+  // The window's rows read from the index alone (day first), and a past day's rows per account folded.
+  (table) => [index('cashback_credit_days_day_idx').on(table.day, table.accountId, table.amount)],
+);
+
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
 export type LedgerJournalRow = typeof ledgerJournals.$inferSelect;
 export type LedgerLineRow = typeof ledgerLines.$inferSelect;
