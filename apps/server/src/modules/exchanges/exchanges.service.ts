@@ -75,13 +75,19 @@ interface CatalogExchange {
   activities: ActivityRow[];
 }
 
-interface CatalogSnapshot {
+/** The catalog as stored: what names, rules and links need. */
+interface CatalogBase {
   /** Live and retired partners (a draft is the console's alone): names and history for members. */
   exchanges: CatalogExchange[];
   /** The live ones: every public list, the calculator and the statistics (issue 12). */
   listed: CatalogExchange[];
   byId: Map<number, CatalogExchange>;
   activities: ActivityRow[];
+  /** Answers that need no statistics (the dictionary), built once per load. */
+  plainMemo: Map<string, unknown>;
+}
+
+interface CatalogSnapshot extends CatalogBase {
   /** The public statistics the answers were built with (statistics-cache.ts swaps newer ones in). */
   statistics: CashbackStatistics;
   statisticsVersion: number;
@@ -92,7 +98,13 @@ interface CatalogSnapshot {
 interface CacheEntry {
   generation: number;
   loadedAt: number;
-  snapshot: Promise<CatalogSnapshot>;
+  base: Promise<CatalogBase>;
+  /**
+   * With the statistics, made by the first call that shows them. The cashback engine asks for names
+   * and rates only, often inside a transaction (a rebate import, a settlement), and an executor the
+   * statistics have never seen would compute them first: a second or more at a daily-import ledger.
+   */
+  snapshot?: Promise<CatalogSnapshot>;
   /** The snapshot once loaded: a request then reads it without waiting on a promise. */
   loaded?: CatalogSnapshot;
 }
@@ -138,28 +150,55 @@ function loadedCatalog(deps: CatalogDeps): CatalogSnapshot | undefined {
   return loaded && withLatestStatistics(deps, loaded, now);
 }
 
-function cachedCatalog(deps: CatalogDeps, now: Date): Promise<CatalogSnapshot> {
+function cachedEntry(deps: CatalogDeps, now: Date): CacheEntry {
   const entry = freshEntry(deps, now.getTime());
-  if (entry) return entry.snapshot;
-  const created: CacheEntry = {
-    generation,
-    loadedAt: now.getTime(),
-    snapshot: loadSnapshot(deps.db, now),
-  };
+  if (entry) return entry;
+  const created: CacheEntry = { generation, loadedAt: now.getTime(), base: loadBase(deps.db) };
   cache.set(deps.db, created);
-  created.snapshot.then(
-    (snapshot) => {
-      created.loaded = snapshot;
-    },
-    // A failed load is not cached: the next request tries again.
-    () => {
-      if (cache.get(deps.db) === created) cache.delete(deps.db);
-    },
-  );
-  return created.snapshot;
+  // A failed load is not cached: the next request tries again.
+  created.base.catch(() => forget(deps, created));
+  return created;
 }
 
-async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
+function forget(deps: CatalogDeps, entry: CacheEntry) {
+  if (cache.get(deps.db) === entry) cache.delete(deps.db);
+}
+
+/** The catalog without the statistics (names, rates, links): never waits for them. */
+function catalogBase(deps: CatalogDeps): Promise<CatalogBase> {
+  return cachedEntry(deps, deps.clock.now()).base;
+}
+
+function cachedCatalog(deps: CatalogDeps, now: Date): Promise<CatalogSnapshot> {
+  const entry = cachedEntry(deps, now);
+  if (!entry.snapshot) {
+    const snapshot = entry.base.then((base) => withStatistics(deps.db, base, now));
+    entry.snapshot = snapshot;
+    snapshot.then(
+      (loaded) => {
+        entry.loaded = loaded;
+      },
+      () => forget(deps, entry),
+    );
+  }
+  return entry.snapshot;
+}
+
+async function withStatistics(db: Executor, base: CatalogBase, now: Date): Promise<CatalogSnapshot> {
+  const statistics = await servedStatistics(
+    db,
+    base.listed.map((exchange) => exchange.row.id),
+    now,
+  );
+  return {
+    ...base,
+    statistics: statistics.value,
+    statisticsVersion: statistics.version,
+    memo: new Map(),
+  };
+}
+
+async function loadBase(db: Executor): Promise<CatalogBase> {
   const catalogRows = await selectCatalog(db);
   const exchangeRows = catalogRows.exchangeRows.filter((row) => row.status !== 'draft');
   const exchanges = exchangeRows.map((row) => ({
@@ -170,20 +209,11 @@ async function loadSnapshot(db: Executor, now: Date): Promise<CatalogSnapshot> {
   const listed = exchanges.filter((exchange) => exchange.row.status === 'live');
   const listedIds = new Set(listed.map((exchange) => exchange.row.id));
   const byId = new Map(exchanges.map((exchange) => [exchange.row.id, exchange]));
-  const statistics = await servedStatistics(db, [...listedIds], now);
   const activities = catalogRows.activityRows.filter((activity) => listedIds.has(activity.exchangeId));
-  return {
-    exchanges,
-    listed,
-    byId,
-    activities,
-    statistics: statistics.value,
-    statisticsVersion: statistics.version,
-    memo: new Map(),
-  };
+  return { exchanges, listed, byId, activities, plainMemo: new Map() };
 }
 
-function memoized<T>(snapshot: CatalogSnapshot, key: string, build: () => T): T {
+function memoized<T>(snapshot: Pick<CatalogSnapshot, 'memo'>, key: string, build: () => T): T {
   let value = snapshot.memo.get(key) as T | undefined;
   if (value === undefined) {
     value = build();
@@ -372,8 +402,8 @@ export async function getExchangeDictionary(
   deps: CatalogDeps,
   signupLinks: SignupLinkPolicy = 'readyOnly',
 ): Promise<ExchangeDictionary> {
-  const snapshot = await catalog(deps);
-  return memoized(snapshot, `dictionary:${signupLinks}`, () => ({
+  const snapshot = await catalogBase(deps);
+  return memoized({ memo: snapshot.plainMemo }, `dictionary:${signupLinks}`, () => ({
     exchangeList: snapshot.exchanges.map(({ row }) => ({
       id: row.id,
       name: row.name,

@@ -219,7 +219,7 @@ export async function rankCashbackCreditedSince(
     exchange_total: string;
   }>(
     await db.execute(sql`
-      with credited as (
+      with window_credits as (
         select c.account_id, sum(c.amount) as total from (
           select account_id, amount from ${cashbackCreditDays} where day >= ${nextDay.slice(0, 10)}::date
           union all
@@ -236,7 +236,7 @@ export async function rankCashbackCreditedSince(
           row_number() over (partition by a.plat_id order by c.total desc, a.uid collate "C") as place,
           count(*) over (partition by a.plat_id) as holders,
           sum(c.total) over (partition by a.plat_id) as exchange_total
-        from credited c
+        from window_credits c
         join ${ledgerAccounts} a on a.id = c.account_id
         where a.kind = 'cashback' and a.uid is not null
           and a.plat_id in (${sql.join(
