@@ -17,7 +17,6 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { cashbackStatistics } from '../apps/server/src/modules/exchanges/cashback-statistics.js';
 import { sumFeesAndCommissionsSince } from '../apps/server/src/modules/exchanges/exchanges.repository.js';
-import { sumLinesByAccount } from '../apps/server/src/modules/ledger/ledger.repository.js';
 import { BITGET, postDay, seedAccounts } from './daily-ledger.js';
 import { fmt, scratchDatabase, shownMs, timed } from './scratch.js';
 import { spread } from './spread.js';
@@ -34,7 +33,21 @@ type Db = Parameters<typeof cashbackStatistics>[0];
 /** What the refresh computed before: every UID's 30-day sum sent over, ranked and averaged here. */
 async function statisticsBefore(db: Db, now: Date) {
   const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
-  const rows = await sumLinesByAccount(db, { accountKind: 'cashback', journalKinds: ['rebate'], since });
+  // The statement the server ran before migration 0063, kept here as the baseline.
+  const sums = (await db.execute(sql`
+    select a.plat_id, a.uid, sum(l.amount)::text as total
+    from ledger_lines l
+    join ledger_journals j on j.id = l.journal_id
+    join ledger_accounts a on a.id = l.account_id
+    where j.kind = 'rebate' and a.kind = 'cashback' and j.created_at >= ${since}
+    group by a.code, a.plat_id, a.uid`)) as unknown as {
+    rows: Array<{ plat_id: number | null; uid: string | null; total: string }>;
+  };
+  const rows = sums.rows.map((row) => ({
+    platId: row.plat_id === null ? null : Number(row.plat_id),
+    uid: row.uid,
+    total: BigInt(row.total),
+  }));
   // The commission share is read as the server reads it now, so both sides pay for it.
   await sumFeesAndCommissionsSince(db, since);
   const credited = rows.filter((row) => row.platId !== null && row.uid !== null && row.total > 0n);

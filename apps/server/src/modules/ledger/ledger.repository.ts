@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { chunks, rowsOf } from '../../db/rows.js';
 import type { ParsedAccount } from './accounts.js';
@@ -160,19 +160,17 @@ export async function selectJournalIds(db: Executor, keys: readonly string[]): P
 }
 
 /**
- * Sums of lines per account, limited to journals of some kinds and optionally a time window:
- * "credited cashback" is the rebate journals' lines, whatever else later moves the account.
+ * Sums of lines per account, limited to journals of some kinds: "credited cashback" is the rebate
+ * journals' lines, whatever else later moves the account.
  */
 export async function sumLinesByAccount(
   db: Executor,
-  filter: { codes?: readonly string[]; accountKind?: string; journalKinds: readonly string[]; since?: Date },
-): Promise<Array<{ code: string; platId: number | null; uid: string | null; total: bigint }>> {
-  if (filter.codes && filter.codes.length === 0) return [];
+  filter: { codes: readonly string[]; journalKinds: readonly string[] },
+): Promise<Array<{ code: string; total: bigint }>> {
+  if (filter.codes.length === 0) return [];
   const rows = await db
     .select({
       code: ledgerAccounts.code,
-      platId: ledgerAccounts.platId,
-      uid: ledgerAccounts.uid,
       total: sql<string>`sum(${ledgerLines.amount})`,
     })
     .from(ledgerLines)
@@ -181,12 +179,10 @@ export async function sumLinesByAccount(
     .where(
       and(
         inArray(ledgerJournals.kind, [...filter.journalKinds]),
-        filter.codes ? inArray(ledgerAccounts.code, [...filter.codes]) : undefined,
-        filter.accountKind ? eq(ledgerAccounts.kind, filter.accountKind as never) : undefined,
-        filter.since ? gte(ledgerJournals.createdAt, filter.since) : undefined,
+        inArray(ledgerAccounts.code, [...filter.codes]),
       ),
     )
-    .groupBy(ledgerAccounts.code, ledgerAccounts.platId, ledgerAccounts.uid);
+    .groupBy(ledgerAccounts.code);
   return rows.map((row) => ({ ...row, total: BigInt(row.total) }));
 }
 
@@ -201,9 +197,7 @@ export async function sumLinesByAccount(
 export async function rankCashbackCreditedSince(
   db: Executor,
   filter: { platIds: readonly number[]; since: Date; top: number },
-): Promise<
-  Array<{ platId: number; uid: string; total: bigint; place: number; holders: number; exchangeTotal: bigint }>
-> {
+): Promise<Array<{ platId: number; uid: string; total: bigint; holders: number; exchangeTotal: bigint }>> {
   if (filter.platIds.length === 0) return [];
   // Whole days from the credits kept per account and day; the window's first, partial day from its lines.
   const since = filter.since;
@@ -214,7 +208,6 @@ export async function rankCashbackCreditedSince(
     plat_id: number | string;
     uid: string;
     total: string;
-    place: number | string;
     holders: number | string;
     exchange_total: string;
   }>(
@@ -244,7 +237,7 @@ export async function rankCashbackCreditedSince(
             sql`, `,
           )})
       )
-      select plat_id, uid, total::text as total, place, holders, exchange_total::text as exchange_total
+      select plat_id, uid, total::text as total, holders, exchange_total::text as exchange_total
       from ranked where place <= ${filter.top}
       order by plat_id, place`),
   );
@@ -252,7 +245,6 @@ export async function rankCashbackCreditedSince(
     platId: Number(row.plat_id),
     uid: row.uid,
     total: BigInt(row.total),
-    place: Number(row.place),
     holders: Number(row.holders),
     exchangeTotal: BigInt(row.exchange_total),
   }));

@@ -234,21 +234,13 @@ export async function balancesOf(db: Executor, codes: readonly string[]): Promis
   return selectBalances(db, [...new Set(codes)]);
 }
 
-/**
- * Per account, the sum of the lines that journals of these kinds booked to it (e.g. credited cashback),
- * with `since` only journals booked from then on.
- */
+/** Per account, the sum of the lines that journals of these kinds booked to it (e.g. credited cashback). */
 export async function creditedByAccount(
   db: Executor,
   codes: readonly string[],
   journalKinds: readonly JournalKind[],
-  since?: Date,
 ): Promise<Map<string, bigint>> {
-  const rows = await sumLinesByAccount(db, {
-    codes: [...new Set(codes)],
-    journalKinds,
-    ...(since ? { since } : {}),
-  });
+  const rows = await sumLinesByAccount(db, { codes: [...new Set(codes)], journalKinds });
   return new Map(rows.map((row) => [row.code, row.total]));
 }
 
