@@ -8,6 +8,8 @@
  *  - the baseline it replaced, kept here: the same sums per UID, every UID's row sent to the process
  *    and ranked there.
  * Both answers must agree (amounts, counts and averages; equal sums may list their UIDs apart).
+ * Then the processes' sharing (statistics-cache.ts): a process that starts and ranks the window itself
+ * (the lock, the ranking, the store) against one that takes what another stored a second before.
  * PostgreSQL on a scratch database when BENCH_DATABASE_URL names a server, else embedded PGlite (use
  * smaller sizes there); BENCH_KEEP=1 keeps the PostgreSQL database, BENCH_REUSE=<its url> measures it
  * again without posting. `npm run bench:statistics -w @elex/bench`; not part of `npm test`.
@@ -134,9 +136,43 @@ async function main() {
     console.log(`  ranked in the database: ${shownMs(kept)} (each exchange's first ten UIDs sent)`);
     console.log(`  every UID sent and ranked in the process: ${shownMs(before)} (${fmt(sent, 0)} rows sent)`);
     console.log(`  ${fmt(ratio, 2)}x; load ${os.loadavg()[0]?.toFixed(1)}`);
+    await measureStart(db, now);
   } finally {
     await database.close();
   }
+}
+
+type StatisticsCache = typeof import('../apps/server/src/modules/exchanges/statistics-cache.js');
+
+/** A copy of the statistics cache with its own state, as a second process has. */
+const processCopy = (name: string): Promise<StatisticsCache> =>
+  import(`../apps/server/src/modules/exchanges/statistics-cache.js?process=${name}`);
+
+/**
+ * What a process that starts pays for its first figures: ranking them itself when none stored are
+ * fresh (the lock, the ranking, the store), or reading the ones another process stored a second ago.
+ */
+async function measureStart(db: Db, now: Date) {
+  const computed: number[] = [];
+  const stored: number[] = [];
+  let clock = now.getTime();
+  for (let round = 0; round < ROUNDS + 1; round += 1) {
+    const computing = await processCopy(`${round}-computes`);
+    clock += 10 * computing.STATISTICS_TTL_MS;
+    const own = await timed(() => computing.servedStatistics(db, LISTED, new Date(clock)));
+    const taking = await processCopy(`${round}-takes`);
+    const taken = await timed(() => taking.servedStatistics(db, LISTED, new Date(clock + 1_000)));
+    if (JSON.stringify(own.value.value, bigints) !== JSON.stringify(taken.value.value, bigints)) {
+      throw new Error('the stored statistics differ from the computed ones');
+    }
+    if (round === 0) continue; // warm-up
+    computed.push(own.ms);
+    stored.push(taken.ms);
+  }
+  console.log(`  a process that starts, ranking them itself and storing them: ${shownMs(computed)}`);
+  console.log(
+    `  a process that starts, taking what another stored a second before: ${shownMs(stored)} (${fmt(spread(computed).median / spread(stored).median, 1)}x)`,
+  );
 }
 
 const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);

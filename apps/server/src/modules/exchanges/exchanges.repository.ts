@@ -1,8 +1,8 @@
 import { asc, count, eq, max, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { nextVersion } from '../../db/row-version.js';
 import { rowsOf } from '../../db/rows.js';
-import { exchangeActivities, exchanges, exchangeVipTiers } from './exchanges.tables.js';
+import { exchangeActivities, exchanges, exchangeVipTiers, publicStatistics } from './exchanges.tables.js';
 
 export type ExchangeRow = typeof exchanges.$inferSelect;
 export type NewExchange = typeof exchanges.$inferInsert;
@@ -151,4 +151,44 @@ export async function sumFeesAndCommissionsSince(
     feeMicro: BigInt(row.fee),
     commissionMicro: BigInt(row.commission),
   }));
+}
+
+/** The text the public statistics' advisory lock is taken on (one computation at a time per database). */
+const STATISTICS_LOCK = 'public-statistics';
+
+/**
+ * Takes the public statistics' lock for the transaction: `wait` blocks until the process holding it
+ * commits; otherwise answers at once whether it was free.
+ */
+export async function lockPublicStatistics(tx: Transaction, wait: boolean): Promise<boolean> {
+  if (wait) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${STATISTICS_LOCK}, 0))`);
+    return true;
+  }
+  const [row] = rowsOf<{ locked: boolean }>(
+    await tx.execute(
+      sql`select pg_try_advisory_xact_lock(hashtextextended(${STATISTICS_LOCK}, 0)) as locked`,
+    ),
+  );
+  return row?.locked === true;
+}
+
+/** The stored public statistics, as written (their `figures` unread), or undefined when none are. */
+export async function selectPublicStatistics(db: Executor) {
+  const [row] = await db.select().from(publicStatistics).where(eq(publicStatistics.id, 1));
+  return row;
+}
+
+/** Stores the figures just computed in place of the last ones (the caller holds the lock). */
+export async function storePublicStatistics(
+  tx: Transaction,
+  row: { exchanges: string; computedAt: Date; figures: unknown },
+): Promise<void> {
+  await tx
+    .insert(publicStatistics)
+    .values({ id: 1, ...row })
+    .onConflictDoUpdate({
+      target: publicStatistics.id,
+      set: { exchanges: row.exchanges, computedAt: row.computedAt, figures: row.figures },
+    });
 }

@@ -125,3 +125,23 @@ export const exchangeActivities = pgTable(
     check('exchange_activities_kind_check', sql`${table.kind} in ('general', 'hot')`),
   ],
 );
+
+/**
+ * The public cashback statistics last computed by any process (statistics-cache.ts): one row, so the
+ * processes of one database compute them once per TTL between them, and a process that starts serves
+ * figures another computed moments ago instead of ranking the whole window first. A cache: the ledger
+ * stays the truth, and a row that cannot be read is computed again.
+ */
+export const publicStatistics = pgTable(
+  'public_statistics',
+  {
+    id: smallint('id').primaryKey().default(1),
+    /** The listed exchanges the figures are for, ids in ascending order joined by ','. */
+    exchanges: text('exchanges').notNull(),
+    /** The end of the 30-day window the figures were computed for (the computing process's clock). */
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+    /** The figures, amounts as decimal strings of micro-USDT (statistics-cache.ts reads and writes it). */
+    figures: jsonb('figures').notNull(),
+  },
+  () => [check('public_statistics_one_row', sql`id = 1`)],
+);
