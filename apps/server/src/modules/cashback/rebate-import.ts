@@ -335,48 +335,42 @@ function rendered(key: MessageKey, params: Record<string, string | number> | und
  * A key (UID and period) given twice, and two different periods of one UID that overlap (they would
  * pay the same trades twice): the later line is reported, naming the earlier one. Overlaps are looked
  * for among the first line of each key, as the old whole-file check did. Into PROBLEMS.
+ *
+ * One sort of the file serves both (docs/decisions.md, "A figures file's duplicates and overlaps in
+ * one sort"): by UID and period, a key's lines come in file order, so a line other than its key's
+ * first is a duplicate of that first line; a first line starting before the furthest end so far
+ * overlaps the line that reached that end. A duplicate brings no end its first line did not, so the
+ * reach is the first lines' alone, and every duplicate starts before it (its first line precedes it).
+ * A duplicate is not taken out: any problem refuses the whole file.
  */
 async function fileWideProblems(tx: Transaction): Promise<void> {
   await tx.execute(sql`
-    insert into ${PROBLEMS} (line, field, key, params)
-    select line, 'row', 'importDuplicateRow', json_build_object('line', first_line)::text from (
-      select line, min(line) over (partition by uid, period_start, period_end) as first_line
-      from ${STAGING}
-    ) keyed where line <> first_line
-    order by line`);
-  const [duplicates] = rowsOf<{ found: boolean }>(
-    await tx.execute(
-      sql`select exists (select 1 from ${PROBLEMS} where key = 'importDuplicateRow') as found`,
-    ),
-  );
-  if (duplicates?.found) {
-    await tx.execute(sql`
-      delete from ${STAGING} s using (
-        select n, min(line) over (partition by uid, period_start, period_end) as first_line, line
-        from ${STAGING}
-      ) keyed where keyed.n = s.n and keyed.line <> keyed.first_line`);
-  }
-  // Sorted by period, a row overlaps an earlier one when it starts before the furthest end so far;
-  // the row that reached that end is the one it overlaps.
-  await tx.execute(sql`
     with ordered as (
       select line, uid, period_start, period_end,
+        first_value(line) over (partition by uid, period_start, period_end order by line) as first_line,
         max(period_end) over (partition by uid order by period_start, period_end, line
           rows between unbounded preceding and 1 preceding) as reach
       from ${STAGING}
-    ), overlapping as (
-      select o.line, (
+    )
+    insert into ${PROBLEMS} (line, field, key, params)
+    select found.line, found.field, found.key, found.params
+    from ordered o
+    cross join lateral (
+      select o.line, 'row', 'importDuplicateRow', json_build_object('line', o.first_line)::text
+      where o.line <> o.first_line
+      union all
+      select greatest(o.line, other.line), 'period_start', 'importOverlapsLine',
+        json_build_object('line', least(o.line, other.line))::text
+      from (
         select s.line from ${STAGING} s
         where s.uid = o.uid and s.period_end = o.reach
           and (s.period_start, s.period_end, s.line) < (o.period_start, o.period_end, o.line)
         order by s.period_start, s.period_end, s.line limit 1
-      ) as other
-      from ordered o where o.period_start < o.reach
-    )
-    insert into ${PROBLEMS} (line, field, key, params)
-    select greatest(line, other), 'period_start', 'importOverlapsLine',
-      json_build_object('line', least(line, other))::text
-    from overlapping order by greatest(line, other)`);
+      ) other
+      where o.line = o.first_line
+    ) found (line, field, key, params)
+    where o.period_start < o.reach
+    order by found.line`);
 }
 
 /**
