@@ -26,8 +26,8 @@ import { answerKind } from './member-answers.js';
 import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
 
 /**
- * Member answers kept per process (sessions, myInfo, getSettings, profile, isSignTody; withdrawable:
- * withdrawals/withdrawable-kept.test.ts), evicted by the database's notifications: two
+ * Member answers kept per process (sessions, myInfo, getSettings, profile, isSignTody, the invite code;
+ * withdrawable: withdrawals/withdrawable-kept.test.ts), evicted by the database's notifications: two
  * app instances on one database (on PostgreSQL each with its own pool, as production runs them; on
  * PGlite one session seen by both), a change made through one seen through the other right after,
  * and through the one that made it at once; a lost listener keeps nothing.
@@ -273,7 +273,12 @@ async function member(ctx: TestContext): Promise<{ token: string; userId: number
   return { token, userId: Number(rows[0]?.userId) };
 }
 
-describe('getSettings, profile and isSignTody on two instances (migration 0051)', () => {
+const inviteCode = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/getMyInviteCode', {}, { token }).then((res) => res.json());
+const inviteLink = (ctx: TestContext, token: string) =>
+  call(ctx, '/elex/user/getInviteLink', {}, { token }).then((res) => res.json());
+
+describe('getSettings, profile, isSignTody and the invite code on two instances (migration 0051)', () => {
   let instances: MemberInstances;
   let a: TestContext;
   let b: TestContext;
@@ -445,6 +450,38 @@ describe('getSettings, profile and isSignTody on two instances (migration 0051)'
     instances.clock.advance(DAY_MS - (now % DAY_MS));
     expect((await signedToday(a, token)).content).toEqual({ isSignToday: false });
     expect((await signedToday(b, token)).content).toEqual({ isSignToday: false });
+  });
+
+  it('keeps the invite code: a change of it the caches are not told of is not seen', async () => {
+    const { token, userId } = await member(a);
+    await notificationsSettled();
+    const code = (await inviteCode(a, token)).content.inviteCode;
+    const link = (await inviteLink(a, token)).content.link;
+    expect(link).toContain(`inviteCode=${code}`);
+    await writeUntold(a, 'users', 'users_notify_updated', (tx) =>
+      tx.execute(sql`update users set invite_code = ${`K${nextUid()}`} where id = ${userId}`),
+    );
+    expect((await inviteCode(a, token)).content.inviteCode).toBe(code);
+    expect((await inviteLink(a, token)).content.link).toBe(link);
+  });
+
+  it('an invite code changed through A is A’s answer at once and B’s right after, in both calls', async () => {
+    const { token, userId } = await member(a);
+    const before = (await inviteCode(b, token)).content.inviteCode;
+    expect((await inviteLink(b, token)).content.inviteCode).toBe(before);
+    expect((await inviteCode(a, token)).content.inviteCode).toBe(before);
+
+    const changed = `K${nextUid()}`;
+    await a.db.execute(sql`update users set invite_code = ${changed} where id = ${userId}`);
+
+    expect((await inviteCode(a, token)).content.inviteCode).toBe(changed);
+    expect((await inviteLink(a, token)).content.link).toContain(`inviteCode=${changed}`);
+    const seenByB = await eventually(
+      () => inviteLink(b, token),
+      (answer) => answer.content.inviteCode === changed,
+    );
+    expect(seenByB.content.link).toContain(`inviteCode=${changed}`);
+    expect((await inviteCode(b, token)).content.inviteCode).toBe(changed);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   type MyFriends,
   PATHS,
 } from '@elex/contract';
-import { answerKind, keptPageForMember } from '../../db/member-answers.js';
+import { answerKind, keptForMember, keptPageForMember } from '../../db/member-answers.js';
 import type { AppDeps } from '../../deps.js';
 import { selectFriendList } from '../../read-models/friend-list.js';
 import { inviteCodeOf } from '../auth/auth.service.js';
@@ -24,14 +24,27 @@ function inviteRewards(deps: Pick<AppDeps, 'config'>): InviteRewards {
   };
 }
 
+/** The member's invite code, kept per process by member (db/member-answers.ts). */
+const INVITE_CODES = answerKind<string>('inviteCode', 20_000);
+
+/**
+ * The member's invite code, read once and kept in this process until the member's row changes: the
+ * users trigger (migrations 0051, 0056) notifies on the invite code and on a deletion or suspension.
+ * The code itself is given at registration and never changes; a member who is gone is refused as a
+ * lost session when read.
+ */
+function keptInviteCode(deps: AppDeps, userId: number): Promise<string> {
+  return keptForMember(deps.memberAnswers, INVITE_CODES, userId, () => inviteCodeOf(deps.db, userId));
+}
+
 /** /elex/user/getMyInviteCode */
 export async function myInviteCode(deps: AppDeps, userId: number): Promise<{ inviteCode: string }> {
-  return { inviteCode: await inviteCodeOf(deps.db, userId) };
+  return { inviteCode: await keptInviteCode(deps, userId) };
 }
 
 /** /elex/user/getInviteLink: the registration link on APP_URL with the code, and the reward tiers. */
 export async function inviteLink(deps: AppDeps, userId: number): Promise<InviteLink> {
-  const inviteCode = await inviteCodeOf(deps.db, userId);
+  const inviteCode = await keptInviteCode(deps, userId);
   const link = `${deps.config.appUrl}${PATHS.register}?${new URLSearchParams({ inviteCode })}`;
   return { inviteCode, link, rewards: inviteRewards(deps) };
 }
