@@ -18,6 +18,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const HOUR_MS = 60 * 60 * 1000;
+const ROLLED_BACK = new Error('rolled back');
 const BASE = Date.UTC(2026, 8, 1);
 
 interface Row {
@@ -105,9 +106,11 @@ describe('a figures file’s duplicates and overlaps', () => {
               label: 'random.csv',
             });
             // A clean file is stored: taken back so every run starts from the same records.
-            throw new Error('rolled back');
+            throw ROLLED_BACK;
           })
           .catch((error: unknown) => error);
+        // Refused with its problems, or stored and taken back: any other error fails the run.
+        if (!(outcome instanceof RebateFileRejectedError)) expect(outcome).toBe(ROLLED_BACK);
         const found =
           outcome instanceof RebateFileRejectedError
             ? outcome.problems.map(({ line, field, reason }) => ({ line, field, reason: reason ?? '' }))
