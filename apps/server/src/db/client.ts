@@ -9,8 +9,11 @@ import * as schema from './schema.js';
 export type { Database, DatabaseHandle, Executor, Transaction } from './database.js';
 
 export type DatabaseTarget =
-  /** `template`: a dump of an already migrated database to start from (tests make one per run). */
-  | { kind: 'pglite'; dataDir?: string; template?: Blob }
+  /**
+   * `template`: a dump of an already migrated database to start from (the suite makes one per run),
+   * unpacked into `dataDir` when one is given. `sharedBuffers`: embedded.ts.
+   */
+  | { kind: 'pglite'; dataDir?: string; template?: Blob; sharedBuffers?: string }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
 const migrationsFolder = path.join(serverRoot, 'drizzle');
@@ -25,9 +28,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
   // The embedded engine is loaded only when used: a server on PostgreSQL never needs it.
   const [client, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    target.template
-      ? openEmbedded({ loadDataDir: target.template })
-      : openEmbedded({ dataDir: target.dataDir }),
+    openEmbedded({
+      dataDir: target.dataDir,
+      loadDataDir: target.template,
+      sharedBuffers: target.sharedBuffers,
+    }),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { TEST_SHARED_BUFFERS } from '../test/embedded-test-database.js';
 import { openEmbedded } from './embedded.js';
 import { migrateIfBehind } from './migrate-if-behind.js';
 
@@ -28,8 +29,11 @@ beforeAll(async () => {
   const empty = inject('pgliteEmpty');
   client =
     empty && fs.existsSync(empty)
-      ? await openEmbedded({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
-      : await openEmbedded();
+      ? await openEmbedded({
+          loadDataDir: new Blob([fs.readFileSync(empty)]),
+          sharedBuffers: TEST_SHARED_BUFFERS,
+        })
+      : await openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
   // The migrations as a deployment one release back had them: the journal without its newest entry.
   behindFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-migrations-'));
   fs.cpSync(MIGRATIONS, behindFolder, { recursive: true });

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.js';
 import { openEmbedded } from '../db/embedded.js';
+import { TEST_SHARED_BUFFERS } from './embedded-test-database.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A dump of a freshly migrated embedded database, for test files to start from. */
+    /** A freshly migrated embedded database's directory, which each test file copies and opens. */
     pgliteTemplate: string;
     /** A dump of a fresh embedded database before any migration, for the migrations' own tests. */
     pgliteEmpty: string;
@@ -20,9 +20,8 @@ declare module 'vitest' {
 
 /**
  * Creating a PGlite (its initdb) and migrating it cost seconds on a small machine, and every test file
- * wants its own database: create one once per run and dump it before the migrations (the migrations'
- * tests start from that) and after them (every other file starts from that), and let each file load
- * a dump instead.
+ * wants its own database: create one once per run, dump it before the migrations (the migrations'
+ * tests load that) and migrate it into a directory (every other file opens a copy of that).
  */
 export default async function setup(project: TestProject) {
   // On PostgreSQL each file copies a migrated database and none opens an embedded one (the PGlite-only
@@ -37,19 +36,22 @@ export default async function setup(project: TestProject) {
     return () => template.drop();
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-pglite-template-'));
-  const fresh = await openEmbedded();
+  const fresh = await openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
   const empty = await fresh.dumpDataDir('none');
   await fresh.close();
   const emptyFile = path.join(dir, 'empty.tar');
   fs.writeFileSync(emptyFile, Buffer.from(await empty.arrayBuffer()));
 
-  const handle = await openDatabase({ kind: 'pglite', template: empty });
-  const client = (handle.db as unknown as { $client: PGlite }).$client;
-  const dump = await client.dumpDataDir('none');
-  const file = path.join(dir, 'template.tar');
-  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  // Migrated into a directory that each file copies and opens in place (embedded-test-database.ts).
+  const templateDir = path.join(dir, 'template');
+  const handle = await openDatabase({
+    kind: 'pglite',
+    dataDir: templateDir,
+    template: empty,
+    sharedBuffers: TEST_SHARED_BUFFERS,
+  });
   await handle.close();
-  project.provide('pgliteTemplate', file);
+  project.provide('pgliteTemplate', templateDir);
   project.provide('pgliteEmpty', emptyFile);
   project.provide('postgresTemplate', '');
   return () => fs.rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Database } from '../db/client.js';
 import { openEmbedded } from '../db/embedded.js';
 import * as schema from '../db/schema.js';
+import { TEST_SHARED_BUFFERS } from './embedded-test-database.js';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 /** The server's migrations folder. */
@@ -48,8 +49,11 @@ export function databaseBeforeMigration(name: string) {
     const empty = inject('pgliteEmpty');
     client =
       empty && fs.existsSync(empty)
-        ? await openEmbedded({ loadDataDir: new Blob([fs.readFileSync(empty)]) })
-        : await openEmbedded();
+        ? await openEmbedded({
+            loadDataDir: new Blob([fs.readFileSync(empty)]),
+            sharedBuffers: TEST_SHARED_BUFFERS,
+          })
+        : await openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
     before = migrationsBefore(name);
   });
   afterAll(async () => {

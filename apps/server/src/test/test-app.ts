@@ -1,16 +1,10 @@
-import fs from 'node:fs';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { ManualClock } from '../lib/clock.js';
+import { openEmbeddedTestDatabase } from './embedded-test-database.js';
 import { createScratchDatabase } from './scratch-database.js';
-
-/** The migrated template dumped by global-setup.ts, or none (then each database migrates itself). */
-async function pgliteTemplate(): Promise<Blob | undefined> {
-  const file = inject('pgliteTemplate');
-  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
-}
 
 /** A new database copied from the run's migrated template (global-setup.ts) when there is one. */
 function createMigratedScratchDatabase(adminUrl: string) {
@@ -23,7 +17,7 @@ function createMigratedScratchDatabase(adminUrl: string) {
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
+  if (!adminUrl) return openEmbeddedTestDatabase();
 
   const scratch = await createMigratedScratchDatabase(adminUrl);
   const handle = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 });
@@ -47,7 +41,7 @@ export async function openSharedTestDatabase(
 ): Promise<{ handles: DatabaseHandle[]; close(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const handle = await openDatabase({ kind: 'pglite', template: await pgliteTemplate() });
+    const handle = await openEmbeddedTestDatabase();
     return { handles: Array.from({ length: count }, () => handle), close: () => handle.close() };
   }
   const scratch = await createMigratedScratchDatabase(adminUrl);
