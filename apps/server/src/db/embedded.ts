@@ -8,7 +8,8 @@ interface EmbeddedOptions {
   /**
    * PostgreSQL's `shared_buffers` (PGlite's default is 128MB). Starting clears the whole pool in
    * WebAssembly, about a second of CPU at 128MB: the test suite, which opens hundreds of small
-   * databases, asks for less (docs/decisions.md, "The suite's databases start from a directory").
+   * databases, asks for less (docs/decisions.md, "The suite's embedded databases start from a
+   * directory, with a smaller buffer pool").
    */
   sharedBuffers?: string;
 }
