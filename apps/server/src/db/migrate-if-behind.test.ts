@@ -5,9 +5,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { TEST_SHARED_BUFFERS } from '../test/embedded-test-database.js';
-import { openEmbedded } from './embedded.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openEmptyEmbeddedDatabase } from '../test/embedded-test-database.js';
 import { migrateIfBehind } from './migrate-if-behind.js';
 
 /**
@@ -25,15 +24,7 @@ let client: PGlite;
 let behindFolder: string;
 
 beforeAll(async () => {
-  // A dump of a fresh database (global-setup.ts) spares this file an initdb of its own.
-  const empty = inject('pgliteEmpty');
-  client =
-    empty && fs.existsSync(empty)
-      ? await openEmbedded({
-          loadDataDir: new Blob([fs.readFileSync(empty)]),
-          sharedBuffers: TEST_SHARED_BUFFERS,
-        })
-      : await openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
+  client = await openEmptyEmbeddedDatabase();
   // The migrations as a deployment one release back had them: the journal without its newest entry.
   behindFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'elex-migrations-'));
   fs.cpSync(MIGRATIONS, behindFolder, { recursive: true });

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
+import { openEmbedded } from '../db/embedded.js';
 
 /**
  * The suite's embedded databases are small and short-lived, and PGlite clears its whole buffer pool
@@ -31,4 +33,16 @@ export async function openEmbeddedTestDatabase(): Promise<DatabaseHandle> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * An empty, unmigrated embedded database, for the tests of the migrations themselves: the run's dump
+ * of a fresh database (global-setup.ts), which spares the file an initdb of its own, or a new one
+ * without it.
+ */
+export async function openEmptyEmbeddedDatabase(): Promise<PGlite> {
+  const empty = inject('pgliteEmpty');
+  return empty && fs.existsSync(empty)
+    ? openEmbedded({ loadDataDir: new Blob([fs.readFileSync(empty)]), sharedBuffers: TEST_SHARED_BUFFERS })
+    : openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
 }

@@ -8,11 +8,10 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../db/client.js';
-import { openEmbedded } from '../db/embedded.js';
 import * as schema from '../db/schema.js';
-import { TEST_SHARED_BUFFERS } from './embedded-test-database.js';
+import { openEmptyEmbeddedDatabase } from './embedded-test-database.js';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 /** The server's migrations folder. */
@@ -45,15 +44,7 @@ export function databaseBeforeMigration(name: string) {
   let client: PGlite | undefined;
   let before: string | undefined;
   beforeAll(async () => {
-    // A dump of a fresh database (global-setup.ts) spares this file an initdb of its own.
-    const empty = inject('pgliteEmpty');
-    client =
-      empty && fs.existsSync(empty)
-        ? await openEmbedded({
-            loadDataDir: new Blob([fs.readFileSync(empty)]),
-            sharedBuffers: TEST_SHARED_BUFFERS,
-          })
-        : await openEmbedded({ sharedBuffers: TEST_SHARED_BUFFERS });
+    client = await openEmptyEmbeddedDatabase();
     before = migrationsBefore(name);
   });
   afterAll(async () => {
