@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one test command (`npm test`): the browser check, typecheck, lint, unit and integration tests on
-# PGlite, the server tests again on PostgreSQL when one answers, the production build, then the e2e
-# suite in Chromium. Dependencies are installed by the caller (`npm install` in .ci/run).
+# PGlite (the server files on PostgreSQL instead when one answers, but for those where the engines
+# differ), the production build, then the e2e suite in Chromium (its server on PGlite). Dependencies
+# are installed by the caller (`npm install` in .ci/run).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -34,8 +35,9 @@ postgres_answers() {
   ' 2>/dev/null
 }
 
-# Which PostgreSQL the second pass uses, found first: the PGlite pass then leaves the size tests to it
-# (apps/server/vitest.config.ts, SCALE).
+# Which PostgreSQL the second pass uses, found first: the PGlite pass then keeps only the server files
+# that test PGlite itself or where the engines differ, and the rest run once, on PostgreSQL
+# (apps/server/vitest.config.ts).
 pg_url="${TEST_DATABASE_URL:-}"
 pg_reasons=()
 if [[ -z "$pg_url" ]]; then
@@ -48,10 +50,10 @@ if [[ -z "$pg_url" ]]; then
   done
 fi
 
-section "Unit and integration tests (embedded PGlite)"
+section "Unit and integration tests (embedded PGlite$([[ -n "$pg_url" ]] && echo ': the server files where the engines differ'))"
 # Always PGlite here, even when the caller exports TEST_DATABASE_URL for the next step.
 if [[ -n "$pg_url" ]]; then
-  env -u TEST_DATABASE_URL ELEX_SCALE_ON_POSTGRES=1 npx vitest run
+  env -u TEST_DATABASE_URL ELEX_POSTGRES_PASS=1 npx vitest run
 else
   env -u TEST_DATABASE_URL npx vitest run
 fi
