@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, openRoute, readMessages } from '../support/app.js';
 import type { Viewport } from '../support/browser.js';
@@ -26,6 +27,9 @@ for (const viewport of viewports) {
         '/serviceIntroMore',
         '/serviceIntroInvite',
         '/invitation?inviteCode=FRIEND1',
+        '/login',
+        '/register',
+        '/no-such-page',
       ];
       const page = await newPage({ viewport });
       const failures: string[] = [];
@@ -64,7 +68,20 @@ for (const viewport of viewports) {
 
       if (failures.length > 0) throw new Error(failures.join('\n\n'));
     },
-    // eight routes, a dialog and the calculator, each scanned by axe (about 45 s on 2 cores): the default 60 s leaves too little room on a busy machine.
+    // eleven routes, a dialog and the calculator, each scanned by axe (about 45 s on 2 cores): the default 60 s leaves too little room on a busy machine.
     { timeout: 120_000 },
   );
 }
+
+test('the axe check fails a page with serious violations and names each rule', async ({ newPage }) => {
+  const page = await newPage();
+  await page.setContent(
+    '<main><h1>Check</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main>',
+  );
+  await assert.rejects(expectNoSeriousA11yViolations(page, 'a page made to fail'), (error: Error) => {
+    assert.match(error.message, /on a page made to fail/);
+    assert.match(error.message, /image-alt \[critical\]/);
+    assert.match(error.message, /button-name \[critical\]/);
+    return true;
+  });
+});
