@@ -60,7 +60,7 @@ fi
 
 if [[ -n "$pg_url" ]]; then
   section "Server tests on PostgreSQL ($([[ -n "${TEST_DATABASE_URL:-}" ]] && echo 'TEST_DATABASE_URL from the environment' || echo "$pg_url"))"
-  TEST_DATABASE_URL="$pg_url" npx vitest run --project server
+  TEST_DATABASE_URL="$pg_url" npx vitest run --project server --project server-isolated
 else
   section "Server tests on PostgreSQL: skipped (127.0.0.1:5432 ${pg_reasons[*]}; set TEST_DATABASE_URL to run them)"
 fi

@@ -1,10 +1,12 @@
 import { configDefaults, defineProject } from 'vitest/config';
 
 /**
- * Which engine runs which file. Alone (no PostgreSQL), every file runs on PGlite. When `npm test` finds
- * a PostgreSQL, it runs the server files on it, and the PGlite pass keeps only the files below that
- * test PGlite itself or the places where the engines differ (docs/decisions.md, "Each server test file
- * once, on PostgreSQL when there is one").
+ * Which server test files run where. By engine: alone (no PostgreSQL), every file runs on PGlite. When
+ * `npm test` finds a PostgreSQL, it runs the server files on it, and the PGlite pass keeps only the
+ * files below that test PGlite itself or the places where the engines differ (docs/decisions.md, "Each
+ * server test file once, on PostgreSQL when there is one"). By module graph: the files share one per
+ * worker, but for those that replace a module (docs/decisions.md, "Server test files share their
+ * modules").
  */
 /** PGlite by construction (a PGlite data directory, PGlite's own migrator), or no database at all. */
 const PGLITE_ONLY = [
@@ -28,24 +30,50 @@ const EVERY_ENGINE = [
   'src/modules/sync/sync.job.test.ts',
   'src/modules/housekeeping/housekeeping.job.test.ts',
 ];
+/**
+ * Files that replace one of the app's modules (`vi.mock`): a module graph shared with files before them
+ * would hand them the real module. None is on the PGlite pass's short list above.
+ */
+const OWN_MODULE_GRAPH = [
+  'src/modules/exchanges/exchanges.test.ts',
+  'src/modules/invites/invites.race.test.ts',
+  'src/modules/support/support.race.test.ts',
+  'src/modules/withdrawals/withdrawals.race.test.ts',
+];
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /**
  * A PGlite pass with a PostgreSQL pass after it (ELEX_POSTGRES_PASS=1, set by scripts/test.sh when a
- * PostgreSQL answers): each other file runs once, on PostgreSQL (docs/decisions.md, "Each server test
- * file once, on PostgreSQL when there is one").
+ * PostgreSQL answers): each other file runs once, on PostgreSQL.
  */
 const postgresFollows = !onPostgres && process.env.ELEX_POSTGRES_PASS === '1';
+const engineExclude = [...configDefaults.exclude, ...(onPostgres ? PGLITE_ONLY : [])];
 
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  setupFiles: ['./src/test/setup.ts'],
+  globalSetup: ['./src/test/global-setup.ts'],
+};
+
+/** Most server files: one module graph per worker, evaluated once rather than once per file. */
 export default defineProject({
   test: {
     name: 'server',
     include: postgresFollows ? [...PGLITE_ONLY, ...EVERY_ENGINE] : ['src/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(onPostgres ? PGLITE_ONLY : [])],
-    // Each file gets its own fresh database, loaded from one migrated template per run.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    setupFiles: ['./src/test/setup.ts'],
-    globalSetup: ['./src/test/global-setup.ts'],
+    exclude: [...engineExclude, ...OWN_MODULE_GRAPH],
+    isolate: false,
+    ...shared,
+  },
+});
+
+/** The files that mock a module, each in a module graph of its own. */
+export const ownModulesProject = defineProject({
+  test: {
+    name: 'server-isolated',
+    include: postgresFollows ? [] : OWN_MODULE_GRAPH,
+    exclude: engineExclude,
+    isolate: true,
+    ...shared,
   },
 });

@@ -1,10 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../test/scratch-database.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
-import { statementNameOf } from './named-statements.js';
+import { forgetStatementNames, statementNameOf } from './named-statements.js';
 import { rowsOf } from './rows.js';
 import { users } from './schema.js';
+
+// Earlier files of the worker named texts of their own, perhaps up to the cap.
+beforeEach(forgetStatementNames);
 
 describe('statementNameOf', () => {
   it('names a text from its second run on, always with the same name', () => {

@@ -25,6 +25,15 @@ const MAX_COUNTED = 4_096;
 const names = new Map<string, string>();
 const counts = new Map<string, number>();
 
+/**
+ * Forgets every text counted and named, for the tests of the naming itself: the server test files of a
+ * worker share this module, and the files before may have reached MAX_NAMED.
+ */
+export function forgetStatementNames(): void {
+  names.clear();
+  counts.clear();
+}
+
 /** The statement name for this text, or undefined to run it unnamed. Exported for its test. */
 export function statementNameOf(text: string): string | undefined {
   const known = names.get(text);

@@ -214,7 +214,14 @@ describe('the download', () => {
         source: 'api',
       }),
     ]);
-    expect(mine[0]?.period_start).toMatch(/^2025-01-01T\d\d:00:00\.000Z$/);
+    const tradingDay = mine[0]?.period_start?.slice(0, 10) as string;
+    expect(mine[0]?.period_start).toMatch(/^2025-\d\d-\d\dT\d\d:00:00\.000Z$/);
+    // The day the record traded, and only that day, lists it.
+    const onTheDay = await downloadExport(ctx, operator, 'rebates', tradingDay, tradingDay);
+    expect(onTheDay.filter((row) => row.uid === funded.uid)).toHaveLength(1);
+    const dayBefore = new Date(Date.parse(tradingDay) - 86_400_000).toISOString().slice(0, 10);
+    const before = await downloadExport(ctx, operator, 'rebates', dayBefore, dayBefore);
+    expect(before.filter((row) => row.uid === funded.uid)).toEqual([]);
     expect(await downloadExport(ctx, operator, 'rebates', '2026-01-01', '2026-12-31')).toEqual([]);
   });
 

@@ -62,7 +62,9 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Credits a UID's cashback through the engine: a settled hour whose commission caps the cashback, so
- * the UID earns exactly `amount`. Each call uses its own hour, so calls never overlap.
+ * the UID earns exactly `amount`. Each call uses its own hour, so calls never overlap (counted per
+ * process: the server files of a worker share this module, so a file's first credit may be days after
+ * 2025-01-01).
  */
 export async function creditCashback(ctx: CashbackTestContext, platId: number, uid: string, amount: string) {
   periodsUsed += 1;

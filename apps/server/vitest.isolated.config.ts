@@ -1,0 +1,3 @@
+import { ownModulesProject } from './vitest.config.js';
+
+export default ownModulesProject;
