@@ -1,12 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineProject } from 'vitest/config';
+import { testFilesByIsolation } from '../../vitest.isolation.js';
 
 /**
  * Which server test files run where. By engine: alone (no PostgreSQL), every file runs on PGlite. When
  * `npm test` finds a PostgreSQL, it runs the server files on it, and the PGlite pass keeps only the
  * files below that test PGlite itself or the places where the engines differ (docs/decisions.md, "Each
  * server test file once, on PostgreSQL when there is one"). By module graph: the files share one per
- * worker, but for those that replace a module (docs/decisions.md, "Server test files share their
- * modules").
+ * worker, but for those that replace a module (docs/decisions.md, "Test files share their
+ * modules"); each project takes the engine's files and leaves out the other project's.
  */
 /** PGlite by construction (a PGlite data directory, PGlite's own migrator), or no database at all. */
 const PGLITE_ONLY = [
@@ -30,16 +32,8 @@ const EVERY_ENGINE = [
   'src/modules/sync/sync.job.test.ts',
   'src/modules/housekeeping/housekeeping.job.test.ts',
 ];
-/**
- * Files that replace one of the app's modules (`vi.mock`): a module graph shared with files before them
- * would hand them the real module. None is on the PGlite pass's short list above.
- */
-const OWN_MODULE_GRAPH = [
-  'src/modules/exchanges/exchanges.test.ts',
-  'src/modules/invites/invites.race.test.ts',
-  'src/modules/support/support.race.test.ts',
-  'src/modules/withdrawals/withdrawals.race.test.ts',
-];
+/** By module graph: the files that replace a module keep a graph of their own (../../vitest.isolation.ts). */
+const byIsolation = testFilesByIsolation(fileURLToPath(new URL('.', import.meta.url)), ['src']);
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /**
@@ -47,9 +41,10 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * PostgreSQL answers): each other file runs once, on PostgreSQL.
  */
 const postgresFollows = !onPostgres && process.env.ELEX_POSTGRES_PASS === '1';
+const engineInclude = postgresFollows ? [...PGLITE_ONLY, ...EVERY_ENGINE] : ['src/**/*.test.ts'];
 const engineExclude = [...configDefaults.exclude, ...(onPostgres ? PGLITE_ONLY : [])];
 
-const shared = {
+const common = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   setupFiles: ['./src/test/setup.ts'],
@@ -60,10 +55,10 @@ const shared = {
 export default defineProject({
   test: {
     name: 'server',
-    include: postgresFollows ? [...PGLITE_ONLY, ...EVERY_ENGINE] : ['src/**/*.test.ts'],
-    exclude: [...engineExclude, ...OWN_MODULE_GRAPH],
+    include: engineInclude,
+    exclude: [...engineExclude, ...byIsolation.isolated],
     isolate: false,
-    ...shared,
+    ...common,
   },
 });
 
@@ -71,9 +66,9 @@ export default defineProject({
 export const ownModulesProject = defineProject({
   test: {
     name: 'server-isolated',
-    include: postgresFollows ? [] : OWN_MODULE_GRAPH,
-    exclude: engineExclude,
+    include: engineInclude,
+    exclude: [...engineExclude, ...byIsolation.shared],
     isolate: true,
-    ...shared,
+    ...common,
   },
 });

@@ -10,6 +10,10 @@ beforeEach(() => {
   });
 });
 
+// The files of a worker share one module graph and one global scope (vitest.config.ts): a test leaves
+// no stubbed global or fake clock to the next file.
 afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

@@ -1,0 +1,3 @@
+import { isolatedWebProject } from './vitest.config.js';
+
+export default isolatedWebProject;
