@@ -68,7 +68,7 @@ for (const viewport of viewports) {
 
       if (failures.length > 0) throw new Error(failures.join('\n\n'));
     },
-    // eleven routes, a dialog and the calculator, each scanned by axe (about 45 s on 2 cores): the default 60 s leaves too little room on a busy machine.
+    // eleven routes, a dialog and the calculator, each scanned by axe (25–34 s on 2 cores, alone or in the whole e2e run): the default 60 s leaves too little room on a busy machine.
     { timeout: 120_000 },
   );
 }
