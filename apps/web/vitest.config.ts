@@ -6,8 +6,9 @@ import { testFilesByIsolation } from '../../vitest.isolation.js';
 /**
  * Two projects over the same files: those that replace a module keep a module graph and a jsdom of
  * their own; the others share one per worker (docs/decisions.md, "Test files share their modules").
- * The setup file runs for each file either way, and after each test cleans the document, the storage,
- * the language, the toasts, stubbed globals and fake timers.
+ * The setup file runs for each file either way: it loads the app's modules afresh (each file is a page
+ * load), and after each test cleans the document, the storage, the language, the toasts, stubbed
+ * globals and fake timers.
  */
 const byIsolation = testFilesByIsolation(fileURLToPath(new URL('.', import.meta.url)), ['src', 'build']);
 

@@ -4,12 +4,18 @@ import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { toast as sonner } from 'sonner';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
-import { initI18n, loadLocale } from '../shared/i18n/i18n';
 
 // findBy and waitFor give up after 1 s by default; with two test files per core on a busy 2-core
 // machine a lazily loaded chunk (a dialog, a schema) can take longer than that to arrive. Waiting longer
 // changes no outcome: a test still fails when what it waits for never comes.
 configure({ asyncUtilTimeout: 5_000 });
+
+// Each test file is a page load: the app's modules keep what a page keeps once per load (the exchange
+// dictionary, the query client, the first paint), so a file starts from modules of its own. The files
+// of a worker share the libraries and the document (vitest.config.ts); only the app's modules are
+// evaluated again.
+vi.resetModules();
+const { initI18n, loadLocale } = await import('../shared/i18n/i18n');
 
 // Every test starts in English, as a first-time visitor (spec: default en, logged in = stored token).
 // The other languages are loaded too, so a test may switch to them with i18next.changeLanguage.
