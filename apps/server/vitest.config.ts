@@ -62,8 +62,11 @@ export default defineProject({
   },
 });
 
-/** The files that mock a module, each in a module graph of its own. */
-export const ownModulesProject = defineProject({
+/**
+ * The files that replace a module or an environment variable (vitest.isolation.ts), each in a module
+ * graph of its own.
+ */
+export const isolatedServerProject = defineProject({
   test: {
     name: 'server-isolated',
     include: engineInclude,

@@ -1,3 +1,3 @@
-import { ownModulesProject } from './vitest.config.js';
+import { isolatedServerProject } from './vitest.config.js';
 
-export default ownModulesProject;
+export default isolatedServerProject;
