@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { type ChangeListener, type ChangeListenerOptions, listenForChanges } from './change-listener.js';
 import type { DatabaseHandle } from './client.js';
 import { MEMBER_CHANGES_CHANNEL } from './member-changes-channel.js';
+import { RecentEvictions } from './recent-evictions.js';
 
 /**
  * Answers about one member kept in this process (a session behind a token, the member's myInfo,
@@ -188,22 +189,8 @@ export class MemberAnswers {
   /** Counts evictions: a load remembers it at its start. */
   #sequence = 0;
   #clearedAt = 0;
-  readonly #evictedAt = new LRUCache<number, number>({
-    max: REMEMBERED_EVICTIONS,
-    // Only an entry pushed out is forgotten: one replaced (the member named again) is still remembered.
-    dispose: (sequence, _member, reason) => {
-      if (reason === 'evict') this.#forgottenUpTo = Math.max(this.#forgottenUpTo, sequence);
-    },
-  });
-  /** The latest eviction no longer remembered: a member without an entry may have had it. */
-  #forgottenUpTo = 0;
-  readonly #uidEvictedAt = new LRUCache<string, number>({
-    max: REMEMBERED_UID_EVICTIONS,
-    dispose: (sequence, _uid, reason) => {
-      if (reason === 'evict') this.#uidsForgottenUpTo = Math.max(this.#uidsForgottenUpTo, sequence);
-    },
-  });
-  #uidsForgottenUpTo = 0;
+  readonly #evictedAt = new RecentEvictions<number>(REMEMBERED_EVICTIONS);
+  readonly #uidEvictedAt = new RecentEvictions<string>(REMEMBERED_UID_EVICTIONS);
 
   private constructor() {}
 
@@ -256,8 +243,8 @@ export class MemberAnswers {
   /** @internal Whether an answer of `member`, covering `uids` (`uidKey`), read since `sequence` may be kept. */
   mayKeep(member: number, sequence: number, uids: readonly string[] = []): boolean {
     if (!this.usable || this.#clearedAt > sequence) return false;
-    if ((this.#evictedAt.peek(member) ?? this.#forgottenUpTo) > sequence) return false;
-    return uids.every((uid) => (this.#uidEvictedAt.peek(uid) ?? this.#uidsForgottenUpTo) <= sequence);
+    if (this.#evictedAt.at(member) > sequence) return false;
+    return uids.every((uid) => this.#uidEvictedAt.at(uid) <= sequence);
   }
 
   #changed(payload: string): void {
@@ -268,11 +255,11 @@ export class MemberAnswers {
     }
     this.#sequence += 1;
     for (const member of change.members) {
-      this.#evictedAt.set(member, this.#sequence);
+      this.#evictedAt.record(member, this.#sequence);
       for (const cache of this.#caches.values()) cache.evictMember(member);
     }
     for (const uid of change.uids) {
-      this.#uidEvictedAt.set(uid, this.#sequence);
+      this.#uidEvictedAt.record(uid, this.#sequence);
       for (const cache of this.#caches.values()) cache.evictUid(uid);
     }
   }

@@ -11,11 +11,20 @@ const INDEX_HTML =
 // Larger than the compression threshold, like any real bundle.
 const APP_JS = `export const routes = [${Array.from({ length: 200 }, (_, i) => `"/page-${i}"`).join(',')}];\n`;
 
-/** A built site as Vite lays it out: index.html at the root, hashed chunks under assets/. */
+const MANIFEST = '{"src/main.tsx":{"file":"assets/app-abc123.js"}}';
+const FONT = Buffer.from([0x77, 0x4f, 0x46, 0x32, 1, 2, 3]);
+
+/**
+ * A built site as Vite lays it out: index.html at the root, hashed chunks under assets/ (some a
+ * folder deeper), and the build's manifest under .vite/, which is not for visitors.
+ */
 function writeSite(root: string) {
-  fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'assets', 'fonts'), { recursive: true });
+  fs.mkdirSync(path.join(root, '.vite'), { recursive: true });
   fs.writeFileSync(path.join(root, 'index.html'), INDEX_HTML);
   fs.writeFileSync(path.join(root, 'assets', 'app-abc123.js'), APP_JS);
+  fs.writeFileSync(path.join(root, 'assets', 'fonts', 'inter-abc123.woff2'), FONT);
+  fs.writeFileSync(path.join(root, '.vite', 'manifest.json'), MANIFEST);
 }
 
 describe('the built web app', () => {
@@ -86,6 +95,18 @@ describe('the built web app', () => {
     const res = await ctx.app.inject({ method: 'POST', url: '/login', payload: {} });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ state: State.NotFound });
+  });
+
+  it('serves a file a folder deeper under assets/ as an immutable asset', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/fonts/inter-abc123.woff2' });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload).toEqual(FONT);
+    expect(res.headers['cache-control']).toMatch(/max-age=31536000.*immutable/);
+  });
+
+  it('never serves a file under a folder whose name starts with a dot', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(res.body).not.toContain('src/main.tsx');
   });
 
   it('answers a missing asset with 404, not index.html', async () => {
