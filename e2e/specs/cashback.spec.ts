@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import type { Page } from 'playwright-core';
 import { currentUrl, message, readMessages, waitForPath } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { storeToken } from '../support/open-as.js';
 import { type RunningServer, runOps, startServer } from '../support/server.js';
 import { type SmtpCapture, startSmtpCapture, waitForCode } from '../support/smtp-capture.js';
 
@@ -151,8 +152,7 @@ test(
     // The member binds it in the browser.
     base = await start();
     const page = await newPage({ viewport: 'desktop' });
-    await page.goto(`${base}/`);
-    await page.evaluate((value) => window.localStorage.setItem('token', value), token);
+    await storeToken(page, base, token);
     await page.goto(`${base}/uidlinking`);
     await page.getByLabel('Exchange', { exact: true }).selectOption({ label: 'Bitget' });
     await page.getByLabel('Exchange UID', { exact: true }).fill(uid);
@@ -209,8 +209,7 @@ test(
     // Home: the bound UID shows exactly the cashback the file earned.
     base = await start();
     const member = await newPage({ viewport: 'desktop' });
-    await member.goto(`${base}/`);
-    await member.evaluate((value) => window.localStorage.setItem('token', value), token);
+    await storeToken(member, base, token);
     await member.goto(`${base}/`);
     const row = member.getByRole('link', { name: new RegExp(`Bitget.*${uid}`) });
     await row.waitFor();

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from '../support/a11y.js';
 import { message, readMessages } from '../support/app.js';
 import { test } from '../support/fixtures.js';
+import { storeToken } from '../support/open-as.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import {
   type CapturedMail,
@@ -66,8 +67,7 @@ after(async () => {
 
 async function openAsMember(page: Page, member: WithdrawingMember) {
   const base = (server as RunningServer).url;
-  await page.goto(`${base}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), member.token);
+  await storeToken(page, base, member.token);
   await page.goto(`${base}/withdrawal`, { waitUntil: 'networkidle' });
 }
 
@@ -175,8 +175,7 @@ test('desktop: the records export downloads every record, over more than one pag
   const first = members[0] as WithdrawingMember;
   const page = await newPage({ viewport: 'desktop' });
   const base = (server as RunningServer).url;
-  await page.goto(`${base}/`);
-  await page.evaluate((token) => window.localStorage.setItem('token', token), first.token);
+  await storeToken(page, base, first.token);
   await page.goto(`${base}/mypage/records`, { waitUntil: 'networkidle' });
   await page.getByRole('table').waitFor();
   const [download] = await Promise.all([
