@@ -1,7 +1,12 @@
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
-/** Debian's Chromium (apt package `chromium`); `scripts/ensure-browser.sh` installs it. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (apt package `chromium-headless-shell`, the same Blink and V8 as
+ * `chromium` without the browser's own interface); `scripts/ensure-browser.sh` installs it. The full
+ * browser in headless mode cost 10-20 % more CPU for the same specs (docs/decisions.md, "The e2e
+ * suite in Chromium's headless shell").
+ */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell';
 
 /**
  * Flags for a root user on a machine with a closed network: no sandbox (root), no GPU, and nothing
